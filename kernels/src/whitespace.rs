@@ -1,0 +1,69 @@
+//! Whitespace skipping: the index of the first non-whitespace byte at or after a position.
+//!
+//! JSON whitespace is space, tab, line feed and carriage return. Both twins return the same
+//! index for every input; positions at or past the end are returned unchanged.
+
+/// Skips JSON whitespace in `buf` from `pos`; returns the first index `>= pos` whose byte is
+/// not whitespace, or `buf.len()` when only whitespace remains (`pos` itself if `pos >=
+/// buf.len()`).
+#[inline]
+pub fn skip_whitespace(buf: &[u8], pos: usize) -> usize {
+    // Most values are preceded by no or one whitespace byte: answer those without a call.
+    match buf.get(pos) {
+        None => return pos,
+        Some(&b) if !is_whitespace(b) => return pos,
+        _ => {}
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::dispatch::use_avx2() {
+        // SAFETY: `use_avx2` is true only after every feature in `AVX2_FEATURES` was detected.
+        return unsafe { avx2::skip_whitespace(buf, pos) };
+    }
+    scalar::skip_whitespace(buf, pos)
+}
+
+/// True for the four JSON whitespace bytes.
+#[inline]
+pub const fn is_whitespace(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// The portable twin.
+pub mod scalar {
+    use super::is_whitespace;
+
+    /// See [`super::skip_whitespace`].
+    pub fn skip_whitespace(buf: &[u8], pos: usize) -> usize {
+        let mut i = pos;
+        while i < buf.len() && is_whitespace(buf[i]) {
+            i += 1;
+        }
+        i.max(pos)
+    }
+}
+
+/// The AVX2 implementation: 32 bytes per step, classified with one shuffle.
+#[cfg(target_arch = "x86_64")]
+pub mod avx2 {
+    use crate::simd::{CHUNK, load32, whitespace_mask};
+
+    /// See [`super::skip_whitespace`].
+    ///
+    /// # Safety
+    /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub unsafe fn skip_whitespace(buf: &[u8], pos: usize) -> usize {
+        let mut i = pos;
+        while i < buf.len() {
+            // Padding 'x' is not whitespace, so a tail chunk stops at the end of input.
+            // SAFETY: AVX2 is enabled on this function and `i < buf.len()`.
+            let v = unsafe { load32(buf, i, b'x') };
+            let other = !whitespace_mask(v);
+            if other != 0 {
+                return (i + other.trailing_zeros() as usize).min(buf.len());
+            }
+            i += CHUNK;
+        }
+        i.min(buf.len()).max(pos)
+    }
+}
