@@ -1,0 +1,146 @@
+//! Whitespace skipping and string scanning: AVX2 against scalar on every length and position,
+//! random inputs, and guard-page placement.
+
+mod common;
+
+use common::{Rng, avx2, for_each_guarded_suffix, special_byte_inputs};
+use jitson_kernels::string_scan::{self, StringScan};
+use jitson_kernels::whitespace;
+use jitson_kernels::{ErrorKind, KernelError};
+
+/// A plain reference for string scanning, byte by byte.
+fn reference_scan(buf: &[u8], start: usize) -> Result<StringScan, KernelError> {
+    let (mut i, mut has_escapes, mut first_control) = (start, false, None);
+    while i < buf.len() {
+        match buf[i] {
+            b'"' => {
+                return Ok(StringScan {
+                    end: i,
+                    has_escapes,
+                    first_control,
+                });
+            }
+            b'\\' => {
+                has_escapes = true;
+                i += 1;
+            }
+            b if b < 0x20 && first_control.is_none() => first_control = Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    Err(KernelError::new(ErrorKind::UnexpectedEnd, buf.len()))
+}
+
+fn reference_skip(buf: &[u8], pos: usize) -> usize {
+    let mut i = pos;
+    while i < buf.len() && matches!(buf[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+fn check_whitespace(buf: &[u8]) {
+    for pos in [0, 1, buf.len() / 2, buf.len(), buf.len() + 3] {
+        let want = reference_skip(buf, pos);
+        assert_eq!(whitespace::scalar::skip_whitespace(buf, pos), want, "scalar {buf:?} @{pos}");
+        assert_eq!(whitespace::skip_whitespace(buf, pos), want, "dispatch {buf:?} @{pos}");
+        if avx2() {
+            // SAFETY: AVX2 support was checked.
+            let got = unsafe { whitespace::avx2::skip_whitespace(buf, pos) };
+            assert_eq!(got, want, "avx2 {buf:?} @{pos}");
+        }
+    }
+}
+
+fn check_scan(buf: &[u8]) {
+    for start in [0, 1, buf.len()] {
+        if start > buf.len() {
+            continue;
+        }
+        let want = reference_scan(buf, start);
+        assert_eq!(string_scan::scalar::scan_string(buf, start), want, "scalar {buf:?} @{start}");
+        assert_eq!(string_scan::scan_string(buf, start), want, "dispatch {buf:?} @{start}");
+        if avx2() {
+            // SAFETY: AVX2 support was checked.
+            let got = unsafe { string_scan::avx2::scan_string(buf, start) };
+            assert_eq!(got, want, "avx2 {buf:?} @{start}");
+        }
+    }
+}
+
+#[test]
+fn whitespace_every_length_and_position() {
+    for filler in [b' ', b'\n'] {
+        for input in special_byte_inputs(filler, b"x\t\r\x0b\x0c\x00\xff{") {
+            check_whitespace(&input);
+        }
+    }
+}
+
+#[test]
+fn scan_every_length_and_position() {
+    for input in special_byte_inputs(b'a', b"\"\\\x00\x1f\x20\x7f\xff") {
+        check_scan(&input);
+    }
+}
+
+#[test]
+fn scan_escape_pairs_at_every_position() {
+    // Two special bytes together: backslash-quote, backslash-backslash and friends across
+    // every chunk boundary, including a backslash as the last byte of a chunk.
+    for len in 2..=130 {
+        for pos in 0..len - 1 {
+            for pair in [*b"\\\"", *b"\\\\", *b"\\\x01", *b"\x01\"", *b"\\n"] {
+                let mut v = vec![b'a'; len];
+                v[pos..pos + 2].copy_from_slice(&pair);
+                check_scan(&v);
+                v.push(b'"');
+                check_scan(&v);
+            }
+        }
+    }
+}
+
+#[test]
+fn random_inputs_agree() {
+    let mut rng = Rng::new(0x5eed);
+    for _ in 0..20_000 {
+        let len = rng.below(300);
+        let ws = rng.bytes_from(b"    \t\n\r", len);
+        check_whitespace(&ws);
+        let mixed = rng.bytes_from(b"aaaaaaaaaaaa\\\"\x01 \t\n\xc3\xa9", len);
+        check_whitespace(&mixed);
+        check_scan(&mixed);
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "mmap and mprotect are not supported under Miri")]
+fn guard_page_whitespace_and_scan() {
+    for len in 0..=200 {
+        for_each_guarded_suffix(&vec![b' '; len], check_whitespace);
+        for_each_guarded_suffix(&vec![b'a'; len], check_scan);
+        let mut trailing_backslash = vec![b'a'; len];
+        trailing_backslash.push(b'\\');
+        for_each_guarded_suffix(&trailing_backslash, check_scan);
+    }
+}
+
+#[test]
+fn scan_reports_documented_fields() {
+    let buf = b"\"ab\\\"c\x01d\"";
+    let scan = string_scan::scan_string(buf, 1).unwrap();
+    assert_eq!(
+        scan,
+        StringScan {
+            end: 8,
+            has_escapes: true,
+            first_control: Some(6)
+        }
+    );
+    assert_eq!(
+        string_scan::scan_string(b"\"abc\\", 1),
+        Err(KernelError::new(ErrorKind::UnexpectedEnd, 5))
+    );
+}
