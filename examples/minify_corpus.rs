@@ -1,0 +1,171 @@
+//! Minifies the benchmark corpus with jitson's byte kernels and checks the result.
+//!
+//! For every document in `testdata/bench/` (or the files named on the command line) this
+//! validates the document, then rewrites it as compact JSON with every string unescaped and
+//! re-escaped and every number parsed and re-formatted (shortest round-trip floats), checks
+//! that serde_json reads the same value from the input and from the output, and reports the
+//! minifier's throughput in MB/s on the kernel backend this CPU selected.
+//!
+//! Run: `cargo run --release --example minify_corpus` (set `JITSON_KERNELS=scalar` to force
+//! the scalar twins and compare).
+
+use std::error::Error;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use jitson::kernels::escape::{EscapeMode, escape_str};
+use jitson::kernels::float_format::{MAX_FLOAT_LEN, format_f64};
+use jitson::kernels::float_parse::{FloatOverflow, parse_f64};
+use jitson::kernels::int_format::{MAX_INT_LEN, format_i64, format_u64};
+use jitson::kernels::int_parse::{parse_i64, parse_u64};
+use jitson::kernels::number::scan_number;
+use jitson::kernels::skip::{DEFAULT_MAX_DEPTH, validate_document};
+use jitson::kernels::string_scan::scan_string;
+use jitson::kernels::unescape::{Surrogates, unescape};
+use jitson::kernels::whitespace::skip_whitespace;
+use jitson::kernels::{ErrorKind, KernelError, backend};
+
+/// What one minification pass saw.
+#[derive(Default, Debug, Clone, Copy, PartialEq)]
+struct Counts {
+    strings: usize,
+    escaped_strings: usize,
+    integers: usize,
+    floats: usize,
+}
+
+/// Rewrites the (already validated) JSON text `input` compactly into `out`.
+fn minify(input: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) -> Result<Counts, KernelError> {
+    let mut counts = Counts::default();
+    let mut i = 0;
+    loop {
+        i = skip_whitespace(input, i);
+        let Some(&b) = input.get(i) else {
+            return Ok(counts);
+        };
+        match b {
+            b'"' => {
+                let scan = scan_string(input, i + 1)?;
+                let body = &input[i + 1..scan.end];
+                let text = if scan.has_escapes {
+                    scratch.clear();
+                    unescape(body, scratch, Surrogates::Strict)?;
+                    counts.escaped_strings += 1;
+                    scratch.as_slice()
+                } else {
+                    body
+                };
+                let text = std::str::from_utf8(text)
+                    .map_err(|e| KernelError::new(ErrorKind::InvalidUtf8, i + 1 + e.valid_up_to()))?;
+                escape_str(text, EscapeMode::Minimal, out);
+                counts.strings += 1;
+                i = scan.end + 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let token = scan_number(input, i)?;
+                if token.is_integer {
+                    write_integer(input, i, out)?;
+                    counts.integers += 1;
+                } else {
+                    let (v, _) = parse_f64(input, i, FloatOverflow::Error)?;
+                    let mut buf = [0; MAX_FLOAT_LEN];
+                    out.extend_from_slice(&buf[..format_f64(v, &mut buf)]);
+                    counts.floats += 1;
+                }
+                i = token.end;
+            }
+            b't' | b'n' => {
+                out.extend_from_slice(&input[i..i + 4]);
+                i += 4;
+            }
+            b'f' => {
+                out.extend_from_slice(b"false");
+                i += 5;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Re-formats the integer at `pos`: as i64 when it fits, else as u64.
+fn write_integer(input: &[u8], pos: usize, out: &mut Vec<u8>) -> Result<(), KernelError> {
+    let mut buf = [0; MAX_INT_LEN];
+    let len = match parse_i64(input, pos) {
+        Ok((v, _)) => format_i64(v, &mut buf),
+        Err(e) if e.kind == ErrorKind::NumberOutOfRange => format_u64(parse_u64(input, pos)?.0, &mut buf),
+        Err(e) => return Err(e),
+    };
+    out.extend_from_slice(&buf[..len]);
+    Ok(())
+}
+
+/// Median time of `runs` minifications of `input`.
+fn median_time(input: &[u8], runs: usize) -> Result<Duration, KernelError> {
+    let (mut out, mut scratch) = (Vec::with_capacity(input.len()), Vec::new());
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        out.clear();
+        let start = Instant::now();
+        minify(input, &mut out, &mut scratch)?;
+        times.push(start.elapsed());
+    }
+    times.sort_unstable();
+    Ok(times[runs / 2])
+}
+
+fn corpus_files() -> Result<Vec<PathBuf>, Box<dyn Error>> {
+    let named: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
+    if !named.is_empty() {
+        return Ok(named);
+    }
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/bench");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    println!("kernel backend: {:?}", backend());
+    println!(
+        "{:<22} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {:>10}  same value",
+        "document", "bytes", "minified", "strings", "escaped", "ints", "floats", "MB/s"
+    );
+    let mut all_same = true;
+    for path in corpus_files()? {
+        let input = std::fs::read(&path)?;
+        let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        if let Err(e) = validate_document(&input, DEFAULT_MAX_DEPTH) {
+            println!("{name:<22} {:>10} invalid JSON: {e}", input.len());
+            all_same = false;
+            continue;
+        }
+        let (mut out, mut scratch) = (Vec::new(), Vec::new());
+        let counts = minify(&input, &mut out, &mut scratch)?;
+        let same = serde_json::from_slice::<serde_json::Value>(&input)?
+            == serde_json::from_slice::<serde_json::Value>(&out)?;
+        all_same &= same;
+        let runs = (50_000_000 / input.len().max(1)).clamp(5, 2001);
+        let secs = median_time(&input, runs)?.as_secs_f64();
+        let mbps = input.len() as f64 / secs / 1e6;
+        println!(
+            "{name:<22} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {mbps:>10.0}  {}",
+            input.len(),
+            out.len(),
+            counts.strings,
+            counts.escaped_strings,
+            counts.integers,
+            counts.floats,
+            if same { "yes" } else { "NO" }
+        );
+    }
+    if !all_same {
+        return Err("a minified document differs from its input".into());
+    }
+    Ok(())
+}
