@@ -55,8 +55,9 @@ fn minify(input: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) -> Result<Coun
                 } else {
                     body
                 };
-                let text = std::str::from_utf8(text)
-                    .map_err(|e| KernelError::new(ErrorKind::InvalidUtf8, i + 1 + e.valid_up_to()))?;
+                let text = std::str::from_utf8(text).map_err(|e| {
+                    KernelError::new(ErrorKind::InvalidUtf8, i + 1 + e.valid_up_to())
+                })?;
                 escape_str(text, EscapeMode::Minimal, out);
                 counts.strings += 1;
                 i = scan.end + 1;
@@ -95,7 +96,9 @@ fn write_integer(input: &[u8], pos: usize, out: &mut Vec<u8>) -> Result<(), Kern
     let mut buf = [0; MAX_INT_LEN];
     let len = match parse_i64(input, pos) {
         Ok((v, _)) => format_i64(v, &mut buf),
-        Err(e) if e.kind == ErrorKind::NumberOutOfRange => format_u64(parse_u64(input, pos)?.0, &mut buf),
+        Err(e) if e.kind == ErrorKind::NumberOutOfRange => {
+            format_u64(parse_u64(input, pos)?.0, &mut buf)
+        }
         Err(e) => return Err(e),
     };
     out.extend_from_slice(&buf[..len]);
@@ -139,7 +142,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut all_same = true;
     for path in corpus_files()? {
         let input = std::fs::read(&path)?;
-        let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         if let Err(e) = validate_document(&input, DEFAULT_MAX_DEPTH) {
             println!("{name:<22} {:>10} invalid JSON: {e}", input.len());
             all_same = false;
