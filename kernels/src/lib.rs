@@ -17,6 +17,8 @@ pub mod escape;
 pub mod ffi;
 pub mod float_format;
 pub mod float_parse;
+#[cfg(unix)]
+pub mod guard;
 pub mod int_format;
 pub mod int_parse;
 pub mod number;
