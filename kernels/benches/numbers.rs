@@ -98,8 +98,16 @@ impl Rng {
     /// A random u64 of `1..=20` decimal digits, each length equally likely.
     fn u64_of_random_length(&mut self) -> u64 {
         let digits = 1 + (self.next_u64() % 20) as u32;
-        let low = if digits == 1 { 0 } else { 10u64.pow(digits - 1) };
-        let span = if digits == 20 { u64::MAX - low } else { 10u64.pow(digits) - low };
+        let low = if digits == 1 {
+            0
+        } else {
+            10u64.pow(digits - 1)
+        };
+        let span = if digits == 20 {
+            u64::MAX - low
+        } else {
+            10u64.pow(digits) - low
+        };
         low + self.next_u64() % span
     }
 
@@ -252,17 +260,47 @@ fn bench_int_format(c: &mut Criterion) {
     let mixed: Vec<u64> = (0..10_000).map(|_| rng.u64_of_random_bits()).collect();
     let mixed_signed: Vec<i64> = mixed
         .iter()
-        .map(|&v| if v & 1 == 0 { v as i64 } else { (v as i64).wrapping_neg() })
+        .map(|&v| {
+            if v & 1 == 0 {
+                v as i64
+            } else {
+                (v as i64).wrapping_neg()
+            }
+        })
         .collect();
     let digits: Vec<u64> = (0..10_000).map(|_| rng.u64_of_random_length()).collect();
     let small: Vec<u64> = (0..10_000).map(|_| rng.next_u64() % 1000).collect();
     // SAFETY (both): only called when `avx2_supported()` said yes.
     let format_u64_avx2 = |v, out: &mut _| unsafe { int_format::avx2::format_u64(v, out) };
     let format_i64_avx2 = |v, out: &mut _| unsafe { int_format::avx2::format_i64(v, out) };
-    int_format_group(c, "u64_random_bits", &mixed, format_u64_avx2, int_format::scalar::format_u64);
-    int_format_group(c, "i64_random_bits", &mixed_signed, format_i64_avx2, int_format::scalar::format_i64);
-    int_format_group(c, "u64_random_digit_count", &digits, format_u64_avx2, int_format::scalar::format_u64);
-    int_format_group(c, "u64_below_1000", &small, format_u64_avx2, int_format::scalar::format_u64);
+    int_format_group(
+        c,
+        "u64_random_bits",
+        &mixed,
+        format_u64_avx2,
+        int_format::scalar::format_u64,
+    );
+    int_format_group(
+        c,
+        "i64_random_bits",
+        &mixed_signed,
+        format_i64_avx2,
+        int_format::scalar::format_i64,
+    );
+    int_format_group(
+        c,
+        "u64_random_digit_count",
+        &digits,
+        format_u64_avx2,
+        int_format::scalar::format_u64,
+    );
+    int_format_group(
+        c,
+        "u64_below_1000",
+        &small,
+        format_u64_avx2,
+        int_format::scalar::format_u64,
+    );
 }
 
 criterion_group!(benches, bench_int_parse, bench_int_format);

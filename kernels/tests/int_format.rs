@@ -46,14 +46,31 @@ fn check_bits(v: u64) {
 
 #[test]
 fn extremes() {
-    for v in [0, 1, 9, 10, 99, 100, u64::MAX, u64::MAX - 1, 1 << 63, (1 << 63) - 1] {
+    for v in [
+        0,
+        1,
+        9,
+        10,
+        99,
+        100,
+        u64::MAX,
+        u64::MAX - 1,
+        1 << 63,
+        (1 << 63) - 1,
+    ] {
         check_bits(v);
     }
     for v in [i64::MIN, i64::MIN + 1, i64::MAX, -1, 0, 1] {
         check_i64(v);
     }
-    assert_eq!(run(int_format::format_i64, i64::MIN), "-9223372036854775808");
-    assert_eq!(run(int_format::format_u64, u64::MAX), "18446744073709551615");
+    assert_eq!(
+        run(int_format::format_i64, i64::MIN),
+        "-9223372036854775808"
+    );
+    assert_eq!(
+        run(int_format::format_u64, u64::MAX),
+        "18446744073709551615"
+    );
 }
 
 #[test]
