@@ -19,6 +19,7 @@
 //! `body.len()` bytes always suffices.
 
 use crate::error::{ErrorKind, KernelError};
+use crate::sink::{Sink, SliceSink, VecSink};
 
 /// How `\u` escapes of lone surrogates are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -73,64 +74,6 @@ pub fn validate_escapes(body: &[u8], surrogates: Surrogates) -> Result<(), Kerne
     scalar::validate_escapes(body, surrogates)
 }
 
-/// Where unescaped bytes go: a growing `Vec`, a fixed slice, or nowhere (validation only).
-trait Sink {
-    /// Appends `bytes`.
-    fn push(&mut self, bytes: &[u8]);
-
-    /// Appends the first `keep` bytes of `chunk`. A sink may write all 32 bytes when it has
-    /// room (one wide store instead of a variable-length copy) and count only `keep`.
-    #[inline]
-    fn push_chunk(&mut self, chunk: &[u8; 32], keep: usize) {
-        self.push(&chunk[..keep]);
-    }
-}
-
-/// Appends to a `Vec` whose capacity was reserved up front.
-struct VecSink<'a>(&'a mut Vec<u8>);
-
-impl Sink for VecSink<'_> {
-    #[inline]
-    fn push(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
-    }
-}
-
-/// Writes into a slice at least as long as the body, counting the bytes written.
-struct SliceSink<'a> {
-    buf: &'a mut [u8],
-    len: usize,
-}
-
-impl Sink for SliceSink<'_> {
-    #[inline]
-    fn push(&mut self, bytes: &[u8]) {
-        // Never out of range: the output so far is no longer than the input consumed, and
-        // the buffer is at least as long as the whole input.
-        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
-        self.len += bytes.len();
-    }
-
-    #[inline]
-    fn push_chunk(&mut self, chunk: &[u8; 32], keep: usize) {
-        match self.buf.get_mut(self.len..self.len + chunk.len()) {
-            Some(dst) => {
-                dst.copy_from_slice(chunk);
-                self.len += keep;
-            }
-            None => self.push(&chunk[..keep]),
-        }
-    }
-}
-
-/// Drops everything: for [`validate_escapes`].
-struct Discard;
-
-impl Sink for Discard {
-    #[inline]
-    fn push(&mut self, _bytes: &[u8]) {}
-}
-
 /// Runs `decode` on a [`VecSink`] over `out` with room for `body_len` more bytes; restores
 /// `out`'s length on error.
 #[inline]
@@ -159,9 +102,9 @@ fn decode_to_slice(
     if out.len() < body_len {
         return Err(KernelError::new(ErrorKind::OutputTooSmall, 0));
     }
-    let mut sink = SliceSink { buf: out, len: 0 };
+    let mut sink = SliceSink::new(out);
     decode(&mut sink)?;
-    Ok(sink.len)
+    Ok(sink.len())
 }
 
 /// Hex digit values by byte; `INVALID_HEX` for bytes that are not hex digits.
@@ -299,8 +242,9 @@ fn decode_escape(
 
 /// The portable twin: finds backslashes eight bytes at a time (SWAR).
 pub mod scalar {
-    use super::{Discard, Sink, Surrogates, decode_escape, decode_to_slice, decode_to_vec};
+    use super::{Surrogates, decode_escape, decode_to_slice, decode_to_vec};
     use crate::error::KernelError;
+    use crate::sink::{Discard, Sink};
 
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -361,9 +305,10 @@ pub mod scalar {
 /// decoded by the shared scalar code.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
-    use super::{Discard, Sink, Surrogates, decode_escape, decode_to_slice, decode_to_vec};
+    use super::{Surrogates, decode_escape, decode_to_slice, decode_to_vec};
     use crate::error::KernelError;
     use crate::simd::{CHUNK, eq_mask, load32};
+    use crate::sink::{Discard, Sink};
 
     /// Copies runs between escapes a chunk at a time and decodes each escape.
     ///

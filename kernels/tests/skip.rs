@@ -36,8 +36,13 @@ fn suite_files() -> Vec<(String, Vec<u8>)> {
     files
 }
 
-/// Every benchmark corpus document as `(name, bytes)`.
+/// Every benchmark corpus document as `(name, bytes)`; under Miri (no file access) only the
+/// small `book.json`, built in.
 fn corpus_docs() -> Vec<(String, Vec<u8>)> {
+    if cfg!(miri) {
+        let book = include_bytes!("../../testdata/bench/book.json");
+        return vec![("book.json".to_string(), book.to_vec())];
+    }
     let mut docs: Vec<(String, Vec<u8>)> = std::fs::read_dir(testdata("bench"))
         .expect("testdata/bench")
         .map(|e| e.expect("dir entry").path())
@@ -233,6 +238,7 @@ fn unchecked_at_some_positions(buf: &[u8]) {
 // ---------------------------------------------------------------------------------------
 
 #[test]
+#[cfg_attr(miri, ignore = "reads the JSONTestSuite files")]
 fn jsontestsuite_verdicts() {
     let mut implementation_defined = Vec::new();
     for (name, bytes) in suite_files() {
@@ -273,6 +279,7 @@ fn assert_serde_agrees(bytes: &[u8], context: &str) {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "reads the JSONTestSuite files")]
 fn serde_json_agrees_on_suite_and_corpus() {
     for (name, bytes) in suite_files() {
         if name.contains("500_nested") || name.contains("100000_opening") {
@@ -295,12 +302,14 @@ fn serde_json_agrees_on_mutations() {
     let mut rng = Rng::new(0xdead_beef);
     let (snippets, per) = if cfg!(miri) { (2, 5) } else { (300, 40) };
     let mut sources = corpus_snippets(&mut rng, snippets, 1500);
-    sources.extend(
-        suite_files()
-            .into_iter()
-            .filter(|(n, b)| n.starts_with('y') && b.len() < 2000)
-            .map(|(_, b)| b),
-    );
+    if !cfg!(miri) {
+        sources.extend(
+            suite_files()
+                .into_iter()
+                .filter(|(n, b)| n.starts_with('y') && b.len() < 2000)
+                .map(|(_, b)| b),
+        );
+    }
     let (mut accepted, mut rejected) = (0, 0);
     for src in &sources {
         for _ in 0..per {
@@ -313,7 +322,11 @@ fn serde_json_agrees_on_mutations() {
         }
     }
     // Both verdicts must be well represented for the comparison to mean anything.
-    assert!(accepted > 500 && rejected > 5000, "{accepted} / {rejected}");
+    let total = accepted + rejected;
+    assert!(
+        accepted * 20 > total && rejected * 2 > total,
+        "{accepted} / {rejected}"
+    );
 }
 
 #[test]
@@ -481,7 +494,8 @@ fn skip_value_stops_after_one_value() {
 
 #[test]
 fn unchecked_every_length_and_position() {
-    for input in special_byte_inputs(b'a', b"\"\\[]{},") {
+    let max_len = if cfg!(miri) { 10 } else { usize::MAX };
+    for input in special_byte_inputs(b'a', b"\"\\[]{},").take_while(|v| v.len() <= max_len) {
         unchecked_at_some_positions(&input);
         for (prefix, suffix) in [
             ("[", ""),
@@ -502,7 +516,8 @@ fn unchecked_every_length_and_position() {
 fn unchecked_backslash_runs_across_blocks() {
     // Runs of 1..=5 backslashes ending at every position, then a quote or a bracket: the
     // escape carry between 64-byte blocks.
-    for len in 1..=140 {
+    let max_len = if cfg!(miri) { 8 } else { 140 };
+    for len in 1..=max_len {
         for run in 1..=5usize {
             for end in run..len {
                 for after in [b'"', b']', b'['] {
@@ -549,7 +564,12 @@ fn unchecked_matches_validating_on_valid_json() {
         assert_eq!(end, Ok(snippet.len()));
         assert_eq!(unchecked_checked(&snippet, 0), end);
     }
-    for (name, bytes) in suite_files() {
+    let suite = if cfg!(miri) {
+        Vec::new()
+    } else {
+        suite_files()
+    };
+    for (name, bytes) in suite {
         if let Ok(end) = skip_checked(&bytes, 0, DEFAULT_MAX_DEPTH) {
             assert_eq!(unchecked_checked(&bytes, 0), Ok(end), "{name}");
         } else {

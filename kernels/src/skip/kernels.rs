@@ -53,12 +53,12 @@ impl Kernels for Scalar {
 
     #[inline]
     fn validate_utf8(self, bytes: &[u8]) -> Result<(), KernelError> {
-        utf8::validate_utf8(bytes)
+        utf8::scalar::validate_utf8(bytes)
     }
 
     #[inline]
     fn validate_escapes(self, body: &[u8]) -> Result<(), KernelError> {
-        unescape::validate_escapes(body, Surrogates::Strict)
+        unescape::scalar::validate_escapes(body, Surrogates::Strict)
     }
 
     #[inline]
@@ -103,12 +103,14 @@ impl Kernels for Avx2 {
 
     #[inline]
     fn validate_utf8(self, bytes: &[u8]) -> Result<(), KernelError> {
-        utf8::validate_utf8(bytes)
+        // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
+        unsafe { utf8::avx2::validate_utf8(bytes) }
     }
 
     #[inline]
     fn validate_escapes(self, body: &[u8]) -> Result<(), KernelError> {
-        unescape::validate_escapes(body, Surrogates::Strict)
+        // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
+        unsafe { unescape::avx2::validate_escapes(body, Surrogates::Strict) }
     }
 
     #[inline]
