@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use bumpalo::Bump;
 use jitson_kernels::float_parse::{FloatOverflow, parse_f64};
 use jitson_kernels::int_parse::{parse_i64, parse_u64};
-use jitson_kernels::number::{NumberToken, scan_number};
+use jitson_kernels::number::scan_number;
 use jitson_kernels::whitespace::skip_whitespace;
 use jitson_kernels::{ErrorKind as KernelKind, KernelError};
 
@@ -403,32 +403,40 @@ impl<'a> Parser<'a> {
         )
     }
 
-    /// The number starting at `pos` and the index past it.
+    /// The number starting at `pos` and the index past it. Integers take the integer
+    /// kernels' fused fast path; a token with a fraction or exponent goes on to the float
+    /// kernel.
     #[inline]
     fn number(&self, pos: usize) -> Result<(Value<'a>, usize), Fail> {
         let input = self.input;
-        let token = scan_number(input, pos).map_err(number_syntax)?;
-        let parsed = if !token.is_integer {
-            parse_f64(input, pos, FloatOverflow::Error).map(|(x, _)| Value::F64(x))
-        } else if token.negative {
+        let integer = if input.get(pos) == Some(&b'-') {
             // `-0` keeps its sign only as a float (serde_json does the same).
-            parse_i64(input, pos).map(|(n, _)| match n {
-                0 => Value::F64(-0.0),
-                n => Value::I64(n),
+            parse_i64(input, pos).map(|(n, end)| match n {
+                0 => (Value::F64(-0.0), end),
+                n => (Value::I64(n), end),
             })
         } else {
-            parse_u64(input, pos).map(|(n, _)| Value::U64(n))
+            parse_u64(input, pos).map(|(n, end)| (Value::U64(n), end))
         };
-        match parsed {
-            Ok(value) => Ok((value, token.end)),
-            Err(e) if e.kind == KernelKind::NumberOutOfRange => self.big_number(&token),
-            Err(e) => Err(number_syntax(e)),
+        let e = match integer {
+            Ok(done) => return Ok(done),
+            Err(e) => e,
+        };
+        match e.kind {
+            KernelKind::NotAnInteger => match parse_f64(input, pos, FloatOverflow::Error) {
+                Ok((x, end)) => Ok((Value::F64(x), end)),
+                Err(e) if e.kind == KernelKind::NumberOutOfRange => self.big_number(pos),
+                Err(e) => Err(number_syntax(e)),
+            },
+            KernelKind::NumberOutOfRange => self.big_number(pos),
+            _ => Err(number_syntax(e)),
         }
     }
 
-    /// A number no 64-bit type holds, per [`BigNumbers`].
+    /// A well-formed number at `pos` that no 64-bit type holds, per [`BigNumbers`].
     #[cold]
-    fn big_number(&self, token: &NumberToken) -> Result<(Value<'a>, usize), Fail> {
+    fn big_number(&self, pos: usize) -> Result<(Value<'a>, usize), Fail> {
+        let token = scan_number(self.input, pos).map_err(number_syntax)?;
         let out_of_range = Fail {
             kind: ErrorKind::NumberOutOfRange,
             offset: token.end - 1,
