@@ -23,6 +23,26 @@ pub fn format_f64(v: f64, out: &mut [u8; MAX_FLOAT_LEN]) -> usize {
     }
     let mut buffer = zmij::Buffer::new();
     let text = buffer.format_finite(v).as_bytes();
-    out[..text.len()].copy_from_slice(text);
+    copy_short(text, out);
     text.len()
+}
+
+/// Copies `src` (at most [`MAX_FLOAT_LEN`] bytes) to the start of `out` with two overlapping
+/// fixed-size moves, instead of a variable-length `memcpy` call that would cost as much as the
+/// formatting.
+#[inline(always)]
+fn copy_short(src: &[u8], out: &mut [u8; MAX_FLOAT_LEN]) {
+    let n = src.len();
+    if n >= 16 {
+        out[..16].copy_from_slice(&src[..16]);
+        out[n - 16..n].copy_from_slice(&src[n - 16..]);
+    } else if n >= 8 {
+        out[..8].copy_from_slice(&src[..8]);
+        out[n - 8..n].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        out[..4].copy_from_slice(&src[..4]);
+        out[n - 4..n].copy_from_slice(&src[n - 4..]);
+    } else {
+        out[..n].copy_from_slice(src);
+    }
 }
