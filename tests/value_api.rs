@@ -45,7 +45,10 @@ fn strings_borrow_the_input_unless_unescaped() {
     assert_eq!(members[1].0.offset_in(input), None);
     assert_eq!(members[1].1.as_str(), Some("aA"));
     assert_eq!(Str::new("x").as_str(), "x");
-    assert_eq!(format!("{:?} {}", members[1].0, members[1].0), "\"esc\\naped\" esc\naped");
+    assert_eq!(
+        format!("{:?} {}", members[1].0, members[1].0),
+        "\"esc\\naped\" esc\naped"
+    );
 }
 
 #[test]
@@ -84,7 +87,10 @@ fn accessors_and_json_pointer() {
     assert!(v["missing"][3].is_null());
     assert_eq!(v.get("a/b").and_then(Value::as_u64), Some(1));
     assert_eq!(v.get_index(0), None);
-    assert_eq!(v["statuses"].get_index(0).map(|u| u["user"]["id"].as_u64()), Some(Some(7)));
+    assert_eq!(
+        v["statuses"].get_index(0).map(|u| u["user"]["id"].as_u64()),
+        Some(Some(7))
+    );
     let at = |p: &str| v.pointer(p).map(|x| x.to_string());
     assert_eq!(at(""), Some(v.to_string()));
     assert_eq!(at("/statuses/0/user/id").as_deref(), Some("7"));
@@ -138,12 +144,21 @@ fn serde_json_round_trip() {
     assert_eq!(serde_json::Value::from(ours), theirs);
     let back = Value::from_serde(&theirs, &arena);
     // serde_json sorted the keys.
-    assert_eq!(back.to_string(), r#"{"a":{"nested":[[]]},"z":[1,-1,0.5,"s",true,null,{}]}"#);
+    assert_eq!(
+        back.to_string(),
+        r#"{"a":{"nested":[[]]},"z":[1,-1,0.5,"s",true,null,{}]}"#
+    );
     assert_eq!(serde_json::Value::from(&back), theirs);
     // Non-finite floats become null; big numbers the nearest f64 or their raw text.
     assert_eq!(Value::F64(f64::NAN).to_serde(), serde_json::Value::Null);
-    assert_eq!(Value::BigNumber("1e400").to_serde(), serde_json::json!("1e400"));
-    assert_eq!(Value::BigNumber("18446744073709551616").to_serde(), serde_json::json!(18446744073709551616.0));
+    assert_eq!(
+        Value::BigNumber("1e400").to_serde(),
+        serde_json::json!("1e400")
+    );
+    assert_eq!(
+        Value::BigNumber("18446744073709551616").to_serde(),
+        serde_json::json!(18446744073709551616.0)
+    );
 }
 
 #[test]
@@ -151,14 +166,27 @@ fn deep_values_convert_and_write_without_recursion() {
     let arena = Bump::new();
     let depth = 100_000;
     let input = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
-    let v = value::parse_with(input.as_bytes(), &arena, &ParseOptions::new().max_depth(depth)).unwrap();
+    let v = value::parse_with(
+        input.as_bytes(),
+        &arena,
+        &ParseOptions::new().max_depth(depth),
+    )
+    .unwrap();
     assert_eq!(v.to_vec(), input.as_bytes());
     // serde_json's Value drops recursively, so stop well short of its stack limit here.
-    let shallow = format!("{}{}", "[{\"k\":".repeat(1000), "1}]".repeat(1000));
-    let v = value::parse_with(shallow.as_bytes(), &arena, &ParseOptions::new().max_depth(4000)).unwrap();
+    let shallow = format!("{}1{}", "[{\"k\":".repeat(1000), "}]".repeat(1000));
+    let v = value::parse_with(
+        shallow.as_bytes(),
+        &arena,
+        &ParseOptions::new().max_depth(4000),
+    )
+    .unwrap();
     let converted = v.to_serde();
     assert_eq!(Value::from_serde(&converted, &arena), v);
-    assert_eq!(v.to_vec_pretty(), serde_json::to_vec_pretty(&converted).unwrap());
+    assert_eq!(
+        v.to_vec_pretty(),
+        serde_json::to_vec_pretty(&converted).unwrap()
+    );
 }
 
 #[test]
@@ -167,7 +195,10 @@ fn pretty_output_matches_serde_json() {
     let input = br#"{"a":[1,{"b":[],"c":{}},[2,[3]]],"d":"\u00e9\n"}"#;
     let ours = value::parse(input, &arena).unwrap();
     let theirs: serde_json::Value = serde_json::from_slice(input).unwrap();
-    assert_eq!(ours.to_vec_pretty(), serde_json::to_vec_pretty(&theirs).unwrap());
+    assert_eq!(
+        ours.to_vec_pretty(),
+        serde_json::to_vec_pretty(&theirs).unwrap()
+    );
     let mut out = Vec::new();
     ours.write(&mut out, &WriteOptions::new().pretty(true));
     assert_eq!(out, ours.to_vec_pretty());

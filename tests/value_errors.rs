@@ -136,7 +136,10 @@ fn control_byte_positions_match_serde_json_around_any_spacing() {
             let input = format!("\"{}\n{}\"", " ".repeat(n), " ".repeat(m));
             let ours = parse_err(input.as_bytes());
             assert_eq!((ours.line(), ours.column()), (2, 0), "{input:?}");
-            assert!(ours.to_string().starts_with(&serde_message(input.as_bytes())));
+            assert!(
+                ours.to_string()
+                    .starts_with(&serde_message(input.as_bytes()))
+            );
         }
     }
 }
@@ -156,20 +159,55 @@ fn kinds_offsets_positions_and_paths() {
         (b"[1,", syntax(EofWhileParsingValue), 3, 1, 3, "$[1]"),
         (b"[1 2]", syntax(ExpectedArrayCommaOrEnd), 3, 1, 4, "$"),
         (b"[[1],[2,x]]", syntax(ExpectedValue), 8, 1, 9, "$[1][1]"),
-        (b"{\"a\":{\"b c\":[true,fals]}}", syntax(InvalidLiteral), 22, 1, 23, "$.a[\"b c\"][1]"),
+        (
+            b"{\"a\":{\"b c\":[true,fals]}}",
+            syntax(InvalidLiteral),
+            22,
+            1,
+            23,
+            "$.a[\"b c\"][1]",
+        ),
         (b"{\"a\" 1}", syntax(ExpectedColon), 5, 1, 6, "$.a"),
         (b"{\"a\":1,}", syntax(TrailingComma), 7, 1, 8, "$"),
         (b"{\"a\":1,2}", syntax(ExpectedKey), 7, 1, 8, "$"),
-        (b"{\"a\":{\"\":[0,1,{\"x\":\"\\q\"}]}}", syntax(InvalidEscape), 21, 1, 22, "$.a[\"\"][2].x"),
-        (b"{\"a\\u0062\":[1,2,3,]}", syntax(TrailingComma), 18, 1, 19, "$.ab"),
+        (
+            b"{\"a\":{\"\":[0,1,{\"x\":\"\\q\"}]}}",
+            syntax(InvalidEscape),
+            21,
+            1,
+            22,
+            "$.a[\"\"][2].x",
+        ),
+        (
+            b"{\"a\\u0062\":[1,2,3,]}",
+            syntax(TrailingComma),
+            18,
+            1,
+            19,
+            "$.ab",
+        ),
         (b"[1]\n\n  x", syntax(TrailingCharacters), 7, 3, 3, "$"),
         (b"[\"a\n\"]", syntax(ControlInString), 3, 2, 0, "$[0]"),
-        (b"[\"\\uDC00\"]", syntax(LoneTrailingSurrogate), 7, 1, 8, "$[0]"),
+        (
+            b"[\"\\uDC00\"]",
+            syntax(LoneTrailingSurrogate),
+            7,
+            1,
+            8,
+            "$[0]",
+        ),
         (b"[\"\xff\"]", syntax(InvalidUtf8), 2, 1, 3, "$[0]"),
         (b"{\"\xff\":1}", syntax(InvalidUtf8), 2, 1, 3, "$"),
         (b"[01]", syntax(InvalidNumber), 2, 1, 3, "$[0]"),
         (b"[1e400]", ErrorKind::NumberOutOfRange, 5, 1, 6, "$[0]"),
-        (b"{\"x.y\":[", syntax(EofWhileParsingArray), 8, 1, 8, "$[\"x.y\"]"),
+        (
+            b"{\"x.y\":[",
+            syntax(EofWhileParsingArray),
+            8,
+            1,
+            8,
+            "$[\"x.y\"]",
+        ),
         (b"{\"x\":{", syntax(EofWhileParsingObject), 6, 1, 6, "$.x"),
     ];
     for &(input, kind, offset, line, column, path) in cases {
@@ -205,11 +243,17 @@ fn deep_nesting_is_a_clean_error() {
     assert_eq!(e.kind(), ErrorKind::DepthLimitExceeded);
     assert_eq!(e.offset(), 128);
     assert_eq!(e.path().segments().len(), 128);
-    assert!(e.to_string().starts_with("recursion limit exceeded at line 1 column 129, path $[0][0]"));
+    assert!(
+        e.to_string()
+            .starts_with("recursion limit exceeded at line 1 column 129, path $[0][0]")
+    );
 
     // The limit is configurable, and counts containers as the validating skip kernel does.
     let e = parse_err_with(b"[[[1]]]", &ParseOptions::new().max_depth(2));
-    assert_eq!((e.kind(), e.offset(), e.path().to_string()), (ErrorKind::DepthLimitExceeded, 2, "$[0][0]".into()));
+    assert_eq!(
+        (e.kind(), e.offset(), e.path().to_string()),
+        (ErrorKind::DepthLimitExceeded, 2, "$[0][0]".into())
+    );
     let arena = Bump::new();
     assert!(value::parse_with(b"[[1]]", &arena, &ParseOptions::new().max_depth(2)).is_ok());
     assert!(value::parse_with(b"1", &arena, &ParseOptions::new().max_depth(0)).is_ok());
@@ -226,7 +270,10 @@ fn duplicate_keys_denied_at_the_repeated_key() {
     assert_eq!(e.kind(), ErrorKind::DuplicateKey);
     assert_eq!(e.offset(), 18);
     assert_eq!(e.path().to_string(), "$.b.c");
-    assert_eq!(e.to_string(), "duplicate key at line 1 column 19, path $.b.c");
+    assert_eq!(
+        e.to_string(),
+        "duplicate key at line 1 column 19, path $.b.c"
+    );
     // Past the hash-table threshold too.
     let mut big = String::from("{");
     for i in 0..100 {
@@ -242,17 +289,29 @@ fn duplicate_keys_denied_at_the_repeated_key() {
 fn big_numbers_as_errors() {
     let strict = ParseOptions::new().big_numbers(BigNumbers::Error);
     let e = parse_err_with(b"[18446744073709551616]", &strict);
-    assert_eq!((e.kind(), e.offset(), e.column()), (ErrorKind::NumberOutOfRange, 20, 21));
+    assert_eq!(
+        (e.kind(), e.offset(), e.column()),
+        (ErrorKind::NumberOutOfRange, 20, 21)
+    );
     let e = parse_err_with(b"{\"n\":-9223372036854775809}", &strict);
-    assert_eq!((e.kind(), e.path().to_string()), (ErrorKind::NumberOutOfRange, "$.n".into()));
+    assert_eq!(
+        (e.kind(), e.path().to_string()),
+        (ErrorKind::NumberOutOfRange, "$.n".into())
+    );
 }
 
 #[test]
 fn known_differences_from_serde_json() {
     // serde_json calls a lone trailing surrogate "leading"; jitson names it for what it is.
     let e = parse_err(b"\"\\uDC00\"");
-    assert_eq!(serde_message(b"\"\\uDC00\""), "lone leading surrogate in hex escape at line 1 column 7");
-    assert!(e.to_string().starts_with("lone trailing surrogate in hex escape at line 1 column 7"));
+    assert_eq!(
+        serde_message(b"\"\\uDC00\""),
+        "lone leading surrogate in hex escape at line 1 column 7"
+    );
+    assert!(
+        e.to_string()
+            .starts_with("lone trailing surrogate in hex escape at line 1 column 7")
+    );
     // serde_json finds an exponent overflow while reading its digits; jitson reports the
     // number's last byte.
     let e = parse_err(b"100e777777777777777777777777777");
@@ -275,5 +334,8 @@ fn error_accessors_and_schema_keyword() {
         "expected ident at line 1 column 5, path $[0], schema /items/type"
     );
     let debug = format!("{e:?}");
-    assert!(debug.contains("InvalidLiteral") && debug.contains("path: $[0]"), "{debug}");
+    assert!(
+        debug.contains("InvalidLiteral") && debug.contains("path: $[0]"),
+        "{debug}"
+    );
 }

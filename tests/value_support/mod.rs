@@ -36,17 +36,23 @@ impl Rng {
     }
 
     /// One element of `items`.
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
     }
 }
 
 /// The corpus documents (name, bytes) from testdata/bench.
 pub fn corpus() -> Vec<(&'static str, Vec<u8>)> {
-    ["book", "twitter", "twitterescaped", "citm_catalog", "canada"]
-        .into_iter()
-        .map(|name| (name, read(&format!("testdata/bench/{name}.json"))))
-        .collect()
+    [
+        "book",
+        "twitter",
+        "twitterescaped",
+        "citm_catalog",
+        "canada",
+    ]
+    .into_iter()
+    .map(|name| (name, read(&format!("testdata/bench/{name}.json"))))
+    .collect()
 }
 
 /// The bytes of a file under the repository root.
@@ -63,15 +69,52 @@ pub struct JsonGen {
 }
 
 const STRING_PIECES: &[&str] = &[
-    "a", "Z", "key", " ", "0", "é", "中文", "😀", "\u{2028}", "\u{7f}", "<", ">", "&", "'",
-    "\\n", "\\t", "\\r", "\\b", "\\f", "\\/", "\\\\", "\\\"", "\\u0000", "\\u001f", "\\u00e9",
-    "\\u4E2D", "\\uD83D\\uDE00", "\\uDBFF\\uDFFF", "\\u2028", "\\uFFFF",
+    "a",
+    "Z",
+    "key",
+    " ",
+    "0",
+    "é",
+    "中文",
+    "😀",
+    "\u{2028}",
+    "\u{7f}",
+    "<",
+    ">",
+    "&",
+    "'",
+    "\\n",
+    "\\t",
+    "\\r",
+    "\\b",
+    "\\f",
+    "\\/",
+    "\\\\",
+    "\\\"",
+    "\\u0000",
+    "\\u001f",
+    "\\u00e9",
+    "\\u4E2D",
+    "\\uD83D\\uDE00",
+    "\\uDBFF\\uDFFF",
+    "\\u2028",
+    "\\uFFFF",
 ];
 
 const INTEGERS: &[&str] = &[
-    "0", "-0", "1", "-1", "42", "9007199254740993", "9223372036854775807",
-    "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
-    "18446744073709551615", "18446744073709551616", "-18446744073709551616",
+    "0",
+    "-0",
+    "1",
+    "-1",
+    "42",
+    "9007199254740993",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "18446744073709551615",
+    "18446744073709551616",
+    "-18446744073709551616",
     "123456789012345678901234567890",
 ];
 
@@ -80,7 +123,9 @@ const KEYS: &[&str] = &["id", "a", "b", "name", "x y", "", "é", "\\u0041", "k"]
 impl JsonGen {
     /// A generator seeded with `seed`.
     pub fn new(seed: u64) -> JsonGen {
-        JsonGen { rng: Rng::new(seed) }
+        JsonGen {
+            rng: Rng::new(seed),
+        }
     }
 
     /// One random JSON text.
@@ -118,7 +163,7 @@ impl JsonGen {
     fn space(&mut self, out: &mut String) {
         if self.rng.one_in(3) {
             for _ in 0..self.rng.below(3) {
-                out.push(*self.rng.pick(&[' ', '\n', '\t', '\r']));
+                out.push(self.rng.pick(&[' ', '\n', '\t', '\r']));
             }
         }
     }
@@ -163,7 +208,7 @@ impl JsonGen {
             out.push(char::from(b'0' + self.rng.below(10) as u8));
         }
         if self.rng.one_in(2) {
-            out.push(*self.rng.pick(&['e', 'E']));
+            out.push(self.rng.pick(&['e', 'E']));
             out.push_str(self.rng.pick(&["", "+", "-"]));
             let exponent = match self.rng.below(16) {
                 0 => self.rng.below(400),
@@ -216,7 +261,8 @@ impl JsonGen {
 }
 
 /// Bytes a mutation writes or inserts: structure, escapes, digits, control and non-UTF-8.
-const MUTATION_BYTES: &[u8] = b"{}[],:\"\\0123456789-+.eEtfnu \n\t\x00\x1f\x7f\x80\xc3\xed\xf0\xffx/";
+const MUTATION_BYTES: &[u8] =
+    b"{}[],:\"\\0123456789-+.eEtfnu \n\t\x00\x1f\x7f\x80\xc3\xed\xf0\xffx/";
 
 /// `doc` with one to three random edits: a byte replaced, a byte inserted, a byte removed,
 /// or the tail cut off.
@@ -225,8 +271,8 @@ pub fn mutate(rng: &mut Rng, doc: &[u8]) -> Vec<u8> {
     for _ in 0..1 + rng.below(3) {
         let at = rng.below(out.len() + 1);
         match rng.below(4) {
-            0 if at < out.len() => out[at] = *rng.pick(MUTATION_BYTES),
-            1 => out.insert(at, *rng.pick(MUTATION_BYTES)),
+            0 if at < out.len() => out[at] = rng.pick(MUTATION_BYTES),
+            1 => out.insert(at, rng.pick(MUTATION_BYTES)),
             2 if at < out.len() => {
                 out.remove(at);
             }
