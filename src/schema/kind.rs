@@ -94,6 +94,11 @@ impl KindSet {
         KindSet(self.0 | kind.bit())
     }
 
+    /// The kinds in both sets.
+    pub fn intersection(self, other: KindSet) -> KindSet {
+        KindSet(self.0 & other.0)
+    }
+
     /// Whether `kind` is in the set.
     pub fn contains(self, kind: Kind) -> bool {
         self.0 & kind.bit() != 0

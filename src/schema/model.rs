@@ -5,7 +5,7 @@
 //! constraints: [`TypeDesc::Kinds`]. A schema that names one `type` is a plain typed node
 //! (`Integer`, `Object`, …), which the engine decodes without dispatch.
 
-use crate::schema::{Num, Pattern};
+use crate::schema::{Kind, Num, Pattern};
 use serde_json::Value;
 
 /// The index of a node in a [`Schema`]'s arena. Recursive schemas are cycles of indices.
@@ -189,6 +189,18 @@ impl KindBranches {
         ]
     }
 
+    /// The branch for values of `kind` (`Integer` and `Number` share the number branch).
+    pub fn get(&self, kind: Kind) -> Option<TypeId> {
+        match kind {
+            Kind::Null => self.null,
+            Kind::Boolean => self.boolean,
+            Kind::Integer | Kind::Number => self.number,
+            Kind::String => self.string,
+            Kind::Array => self.array,
+            Kind::Object => self.object,
+        }
+    }
+
     /// The slots, mutably, in slot order.
     pub(crate) fn slots_mut(&mut self) -> [&mut Option<TypeId>; 6] {
         [
@@ -296,8 +308,8 @@ impl TypeDesc {
     }
 }
 
-/// Nodes with the schema-document pointer each came from; shared by the loaders, the
-/// canonicalizer and the validator.
+/// A raw graph under construction: nodes, and for each the schema-document pointer it comes
+/// from (for load errors). Shared by the loaders and the canonicalizer.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Graph {
     pub(crate) nodes: Vec<TypeDesc>,
@@ -322,11 +334,10 @@ impl Graph {
 ///
 /// Nodes are numbered in depth-first order from the root, unreachable definitions dropped, and
 /// structurally identical nodes merged, so equal schemas have equal arenas (and equal
-/// [`TypeKey`](crate::schema::TypeKey)s) however they were spelled or built. Equality ignores
-/// [`origin`](Schema::origin)s.
-#[derive(Clone, Debug)]
+/// [`TypeKey`](crate::schema::TypeKey)s) however they were spelled or built.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Schema {
-    pub(crate) graph: Graph,
+    pub(crate) nodes: Vec<TypeDesc>,
     pub(crate) root: TypeId,
 }
 
@@ -338,28 +349,16 @@ impl Schema {
 
     /// The node `id`. Panics if `id` is not from this schema.
     pub fn node(&self, id: TypeId) -> &TypeDesc {
-        self.graph.node(id)
+        &self.nodes[id.index()]
     }
 
     /// How many nodes the arena holds.
     pub fn node_count(&self) -> usize {
-        self.graph.nodes.len()
+        self.nodes.len()
     }
 
     /// Every node with its id, in arena order (the root first).
     pub fn nodes(&self) -> impl Iterator<Item = (TypeId, &TypeDesc)> {
-        (0..).map(TypeId).zip(&self.graph.nodes)
-    }
-
-    /// A JSON Pointer into the schema document (or the builder's equivalent layout) of a
-    /// schema that this node stands for: where its keywords are written. Used in errors.
-    pub fn origin(&self, id: TypeId) -> &str {
-        &self.graph.origins[id.index()]
-    }
-}
-
-impl PartialEq for Schema {
-    fn eq(&self, other: &Schema) -> bool {
-        self.root == other.root && self.graph.nodes == other.graph.nodes
+        (0..).map(TypeId).zip(&self.nodes)
     }
 }

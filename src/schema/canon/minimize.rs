@@ -6,14 +6,13 @@
 //! order, so the arena depends only on the schema's structure.
 
 use crate::schema::encode::encode_node;
-use crate::schema::model::Graph;
 use crate::schema::{TypeDesc, TypeId};
 use std::collections::HashMap;
 
-/// The canonical graph of the part of `graph` reachable from `root`, and its root.
-pub(super) fn minimize(graph: &Graph, root: TypeId) -> (Graph, TypeId) {
-    let reachable = preorder(root, |id| children(graph.node(id)));
-    let class = partition(graph, &reachable);
+/// The canonical arena of the part of `nodes` reachable from `root`, and its root.
+pub(super) fn minimize(nodes: &[TypeDesc], root: TypeId) -> (Vec<TypeDesc>, TypeId) {
+    let reachable = preorder(root, |id| children(&nodes[id.index()]));
+    let class = partition(nodes, &reachable);
     // The first node of each class in pre-order represents it.
     let mut representative: HashMap<u32, TypeId> = HashMap::new();
     for &id in &reachable {
@@ -21,7 +20,7 @@ pub(super) fn minimize(graph: &Graph, root: TypeId) -> (Graph, TypeId) {
     }
     let class_of = |id: TypeId| TypeId(class[id.index()]);
     let order = preorder(class_of(root), |c| {
-        children(graph.node(representative[&c.0]))
+        children(&nodes[representative[&c.0].index()])
             .into_iter()
             .map(class_of)
             .collect()
@@ -30,12 +29,11 @@ pub(super) fn minimize(graph: &Graph, root: TypeId) -> (Graph, TypeId) {
     for (n, c) in order.iter().enumerate() {
         number.insert(c.0, n as u32);
     }
-    let mut out = Graph::default();
+    let mut out = Vec::with_capacity(order.len());
     for c in &order {
-        let rep = representative[&c.0];
-        let mut desc = graph.node(rep).clone();
+        let mut desc = nodes[representative[&c.0].index()].clone();
         desc.for_each_child_mut(|child| *child = TypeId(number[&class[child.index()]]));
-        out.add(desc, &graph.origins[rep.index()]);
+        out.push(desc);
     }
     (out, TypeId(number[&class[root.index()]]))
 }
@@ -61,16 +59,17 @@ fn preorder(start: TypeId, children: impl Fn(TypeId) -> Vec<TypeId>) -> Vec<Type
     order
 }
 
-/// The coarsest partition of `nodes` into classes of identical nodes: class ids by node index.
-fn partition(graph: &Graph, nodes: &[TypeId]) -> Vec<u32> {
-    let mut class = vec![0u32; graph.nodes.len()];
+/// The coarsest partition of `members` into classes of identical nodes: class ids by node
+/// index.
+fn partition(nodes: &[TypeDesc], members: &[TypeId]) -> Vec<u32> {
+    let mut class = vec![0u32; nodes.len()];
     let mut count = 0;
     loop {
         let mut table: HashMap<Vec<u8>, u32> = HashMap::new();
         let mut next = class.clone();
-        for &id in nodes {
+        for &id in members {
             let mut signature = class[id.index()].to_le_bytes().to_vec();
-            encode_node(graph.node(id), &|c| class[c.index()], &mut signature);
+            encode_node(&nodes[id.index()], &|c| class[c.index()], &mut signature);
             let fresh = table.len() as u32;
             next[id.index()] = *table.entry(signature).or_insert(fresh);
         }

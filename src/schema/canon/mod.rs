@@ -18,7 +18,7 @@ use crate::schema::{Schema, SchemaError, TypeId};
 pub(crate) fn finish(mut graph: Graph, root: TypeId) -> Result<Schema, SchemaError> {
     let order = recursion::check(&graph)?;
     simplify::simplify(&mut graph, &order);
-    let (mut graph, root) = minimize::minimize(&graph, root);
-    discriminator::annotate(&mut graph);
-    Ok(Schema { graph, root })
+    let (mut nodes, root) = minimize::minimize(&graph.nodes, root);
+    discriminator::annotate(&mut nodes);
+    Ok(Schema { nodes, root })
 }

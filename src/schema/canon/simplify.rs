@@ -2,8 +2,9 @@
 //! the node's meaning; together they make equivalent spellings one.
 //!
 //! - `allOf`: nested `allOf` flattened, `true` parts dropped, a `false` part makes `false`,
-//!   one part is that part, and `enum` parts absorb the rest (the values the other parts
-//!   reject are removed);
+//!   one part is that part, `enum` parts absorb the rest (the values the other parts reject
+//!   are removed), and when the parts' kinds leave one JSON kind, per-kind unions and
+//!   `Nullable`s among them narrow to that kind's branch;
 //! - `anyOf`: nested `anyOf` flattened, `false` branches dropped, a `true` branch makes
 //!   `true`, one branch is that branch; `oneOf`: `false` branches dropped, one is that one;
 //! - `not`: of `true` is `false`, of `false` is `true`, of `not` is the inner node;
@@ -17,7 +18,9 @@
 use crate::schema::model::{Graph, ObjectDesc, UnionDesc, UnknownFields};
 use crate::schema::validate::check;
 use crate::schema::value::{canonical_set, json_eq};
-use crate::schema::{IntegerDesc, KindBranches, Num, NumberDesc, StringDesc, TypeDesc, TypeId};
+use crate::schema::{
+    IntegerDesc, Kind, KindBranches, KindSet, Num, NumberDesc, StringDesc, TypeDesc, TypeId,
+};
 
 /// Simplifies every node of `graph` to a fixpoint; `order` is the post-order over unguarded
 /// edges (children first), which every rule keeps valid.
@@ -28,10 +31,7 @@ pub(super) fn simplify(graph: &mut Graph, order: &[TypeId]) {
             match step(graph, id) {
                 Step::Keep => continue,
                 Step::Replace(desc) => graph.nodes[id.index()] = desc,
-                Step::Copy(from) => {
-                    graph.nodes[id.index()] = graph.node(from).clone();
-                    graph.origins[id.index()] = graph.origins[from.index()].clone();
-                }
+                Step::Copy(from) => graph.nodes[id.index()] = graph.node(from).clone(),
             }
             changed = true;
         }
@@ -47,7 +47,7 @@ enum Step {
     Keep,
     /// The node becomes this.
     Replace(TypeDesc),
-    /// The node becomes a copy of this (unguarded descendant) node, origin included.
+    /// The node becomes a copy of this (unguarded descendant) node.
     Copy(TypeId),
 }
 
@@ -225,6 +225,36 @@ fn any_of(graph: &Graph, u: &UnionDesc) -> Step {
     }
 }
 
+/// The JSON kinds a node accepts (numbers as `Number`); `None` when it takes more than a
+/// glance to know.
+fn admitted(graph: &Graph, id: TypeId) -> Option<KindSet> {
+    let one = |kind| Some(KindSet::only(kind));
+    match graph.node(id) {
+        TypeDesc::Never => Some(KindSet::EMPTY),
+        TypeDesc::Null => one(Kind::Null),
+        TypeDesc::Bool => one(Kind::Boolean),
+        TypeDesc::Integer(_) | TypeDesc::Number(_) => one(Kind::Number),
+        TypeDesc::String(_) => one(Kind::String),
+        TypeDesc::Array(_) => one(Kind::Array),
+        TypeDesc::Object(_) | TypeDesc::Map(_) => one(Kind::Object),
+        TypeDesc::Nullable(inner) => admitted(graph, *inner).map(|k| k.with(Kind::Null)),
+        TypeDesc::Kinds(k) => Some(
+            [
+                Kind::Null,
+                Kind::Boolean,
+                Kind::Number,
+                Kind::String,
+                Kind::Array,
+                Kind::Object,
+            ]
+            .into_iter()
+            .filter(|&kind| k.get(kind).is_some())
+            .fold(KindSet::EMPTY, KindSet::with),
+        ),
+        _ => None,
+    }
+}
+
 fn all_of(graph: &Graph, original: &[TypeId]) -> Step {
     let mut parts = Vec::new();
     for &p in original {
@@ -234,9 +264,22 @@ fn all_of(graph: &Graph, original: &[TypeId]) -> Step {
             _ => parts.push(p),
         }
     }
-    let parts = dedup(parts);
-    if parts.iter().any(|&p| is_never(graph, p)) {
+    let mut parts = dedup(parts);
+    let common = parts
+        .iter()
+        .filter_map(|&p| admitted(graph, p))
+        .reduce(KindSet::intersection);
+    if common.is_some_and(KindSet::is_empty) {
         return Step::Replace(TypeDesc::Never);
+    }
+    if let Some([kind]) = common.map(|c| c.iter().collect::<Vec<_>>()).as_deref() {
+        for part in &mut parts {
+            match graph.node(*part) {
+                TypeDesc::Kinds(k) => *part = k.get(*kind).unwrap_or(*part),
+                TypeDesc::Nullable(inner) if *kind != Kind::Null => *part = *inner,
+                _ => {}
+            }
+        }
     }
     let (enums, others): (Vec<TypeId>, Vec<TypeId>) = parts
         .iter()
@@ -252,7 +295,7 @@ fn all_of(graph: &Graph, original: &[TypeId]) -> Step {
         let kept: Vec<serde_json::Value> = first
             .iter()
             .filter(|v| rest.iter().all(|set| set.iter().any(|w| json_eq(v, w))))
-            .filter(|v| others.iter().all(|&p| check(graph, p, v).is_ok()))
+            .filter(|v| others.iter().all(|&p| check(&graph.nodes, p, v).is_ok()))
             .cloned()
             .collect();
         return Step::Replace(match kept.is_empty() {

@@ -200,8 +200,13 @@ impl ValidationError {
         out
     }
 
-    /// The JSON Pointer of the rejecting keyword in the schema document, e.g.
-    /// `/properties/id/minimum`.
+    /// Where the rejecting keyword sits along the evaluation path, as a JSON Pointer into the
+    /// schema, e.g. `/properties/id/minimum`. For a schema without `$ref` or `allOf` this is
+    /// the keyword's pointer in the document; `$ref` targets and `allOf` parts add no token
+    /// (the path reads as if they were inlined). It is computed from the canonical form, so
+    /// equal schemas report equal pointers: integer bounds appear as `minimum` / `maximum`
+    /// after normalization, `const` as `enum`, and a member named only in `required` as
+    /// `/properties/<name>`.
     pub fn schema_pointer(&self) -> &str {
         &self.schema_pointer
     }

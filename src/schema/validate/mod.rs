@@ -2,14 +2,16 @@
 //!
 //! This is the semantic oracle the interpreter and the JIT must agree with, so it is written
 //! to be obviously correct, not fast: one function per node kind, straight from the model's
-//! definitions.
+//! definitions. Errors carry the instance path and the keyword's location along the
+//! evaluation path (see [`ValidationError::schema_pointer`]).
 
 mod error;
 
 pub use error::{PathSegment, ValidationError, ValidationErrorKind};
 
-use crate::schema::model::{ArrayDesc, Graph, ObjectDesc, UnknownFields};
+use crate::schema::model::{ArrayDesc, ObjectDesc, UnknownFields};
 use crate::schema::num::is_multiple_of;
+use crate::schema::pointer;
 use crate::schema::value::json_eq;
 use crate::schema::{
     Bound, IntegerDesc, Kind, KindBranches, KindSet, Num, NumberDesc, Schema, StringDesc, TypeDesc,
@@ -21,39 +23,39 @@ impl Schema {
     /// Checks `value` against the schema: `Ok`, or the first failure found (depth first, in
     /// schema order).
     pub fn validate_value(&self, value: &Value) -> Result<(), ValidationError> {
-        check(&self.graph, self.root, value)
+        check(&self.nodes, self.root, value)
     }
 }
 
 /// The result of checking one node.
 type Check = Result<(), ValidationError>;
 
-/// Checks `value` against node `id` of `graph`. The graph must have no unguarded cycle.
-pub(crate) fn check(graph: &Graph, id: TypeId, value: &Value) -> Check {
-    let fail = |kind: ValidationErrorKind| fail_at(graph, id, kind);
-    match graph.node(id) {
+/// Checks `value` against node `id` of `nodes`, which must have no unguarded cycle.
+pub(crate) fn check(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
+    match &nodes[id.index()] {
         TypeDesc::Any => Ok(()),
         TypeDesc::Never => fail(ValidationErrorKind::False),
-        TypeDesc::Null => expect_kind(graph, id, value, KindSet::only(Kind::Null)),
-        TypeDesc::Bool => expect_kind(graph, id, value, KindSet::only(Kind::Boolean)),
-        TypeDesc::Integer(d) => check_integer(graph, id, d, value),
-        TypeDesc::Number(d) => check_number(graph, id, d, value),
-        TypeDesc::String(d) => check_string(graph, id, d, value),
-        TypeDesc::Array(d) => check_array(graph, id, d, value),
-        TypeDesc::Object(d) => check_object(graph, id, d, value),
+        TypeDesc::Null => expect_kind(value, KindSet::only(Kind::Null)),
+        TypeDesc::Bool => expect_kind(value, KindSet::only(Kind::Boolean)),
+        TypeDesc::Integer(d) => check_integer(d, value),
+        TypeDesc::Number(d) => check_number(d, value),
+        TypeDesc::String(d) => check_string(d, value),
+        TypeDesc::Array(d) => check_array(nodes, d, value),
+        TypeDesc::Object(d) => check_object(nodes, d, value),
         TypeDesc::Map(values) => {
             let Value::Object(members) = value else {
-                return expect_kind(graph, id, value, KindSet::only(Kind::Object));
+                return expect_kind(value, KindSet::only(Kind::Object));
             };
             for (name, member) in members {
-                check(graph, *values, member)
-                    .map_err(|e| e.under(PathSegment::Key(name.clone())))?;
+                check(nodes, *values, member).map_err(|e| {
+                    e.under(PathSegment::Key(name.clone()), "/additionalProperties")
+                })?;
             }
             Ok(())
         }
         TypeDesc::Nullable(inner) => match value {
             Value::Null => Ok(()),
-            _ => check(graph, *inner, value).map_err(|mut e| {
+            _ => check(nodes, *inner, value).map_err(|mut e| {
                 if let ValidationErrorKind::Type { expected, .. } = &mut e.kind
                     && e.path.is_empty()
                 {
@@ -63,9 +65,9 @@ pub(crate) fn check(graph: &Graph, id: TypeId, value: &Value) -> Check {
             }),
         },
         TypeDesc::Kinds(branches) => match branch_for(branches, value) {
-            Some(branch) => check(graph, branch, value),
+            Some(branch) => check(nodes, branch, value),
             None => fail(ValidationErrorKind::Type {
-                expected: branch_kinds(graph, branches),
+                expected: branch_kinds(nodes, branches),
                 found: Kind::of(value),
             }),
         },
@@ -73,7 +75,7 @@ pub(crate) fn check(graph: &Graph, id: TypeId, value: &Value) -> Check {
             true => Ok(()),
             false => fail(ValidationErrorKind::Enum),
         },
-        TypeDesc::AnyOf(u) => match u.branches.iter().any(|&b| check(graph, b, value).is_ok()) {
+        TypeDesc::AnyOf(u) => match u.branches.iter().any(|&b| check(nodes, b, value).is_ok()) {
             true => Ok(()),
             false => fail(ValidationErrorKind::AnyOf),
         },
@@ -81,27 +83,26 @@ pub(crate) fn check(graph: &Graph, id: TypeId, value: &Value) -> Check {
             let matched = u
                 .branches
                 .iter()
-                .filter(|&&b| check(graph, b, value).is_ok())
+                .filter(|&&b| check(nodes, b, value).is_ok())
                 .count();
             match matched {
                 1 => Ok(()),
                 _ => fail(ValidationErrorKind::OneOf { matched }),
             }
         }
-        TypeDesc::AllOf(parts) => parts.iter().try_for_each(|&p| check(graph, p, value)),
-        TypeDesc::Not(inner) => match check(graph, *inner, value) {
+        TypeDesc::AllOf(parts) => parts.iter().try_for_each(|&p| check(nodes, p, value)),
+        TypeDesc::Not(inner) => match check(nodes, *inner, value) {
             Ok(()) => fail(ValidationErrorKind::Not),
             Err(_) => Ok(()),
         },
     }
 }
 
-/// An error of `kind` reported by node `id`, at the keyword's pointer under the node's origin.
-fn fail_at(graph: &Graph, id: TypeId, kind: ValidationErrorKind) -> Check {
-    let origin = &graph.origins[id.index()];
+/// An error of `kind` at this value and this schema location.
+fn fail(kind: ValidationErrorKind) -> Check {
     let schema_pointer = match kind.keyword() {
-        "" => origin.clone(),
-        keyword => format!("{origin}/{keyword}"),
+        "" => String::new(),
+        keyword => pointer::push("", keyword),
     };
     Err(ValidationError {
         path: Vec::new(),
@@ -110,12 +111,12 @@ fn fail_at(graph: &Graph, id: TypeId, kind: ValidationErrorKind) -> Check {
     })
 }
 
-/// `Ok` when the value's kind is in `expected`, else a type error from node `id`.
-fn expect_kind(graph: &Graph, id: TypeId, value: &Value, expected: KindSet) -> Check {
+/// `Ok` when the value's kind is in `expected`, else a type error.
+fn expect_kind(value: &Value, expected: KindSet) -> Check {
     let found = Kind::of(value);
     match expected.admits(found) {
         true => Ok(()),
-        false => fail_at(graph, id, ValidationErrorKind::Type { expected, found }),
+        false => fail(ValidationErrorKind::Type { expected, found }),
     }
 }
 
@@ -132,8 +133,8 @@ fn branch_for(branches: &KindBranches, value: &Value) -> Option<TypeId> {
 }
 
 /// The kinds a `Kinds` node accepts, for its type errors.
-fn branch_kinds(graph: &Graph, branches: &KindBranches) -> KindSet {
-    let number = match branches.number.map(|n| graph.node(n)) {
+fn branch_kinds(nodes: &[TypeDesc], branches: &KindBranches) -> KindSet {
+    let number = match branches.number.map(|n| &nodes[n.index()]) {
         Some(TypeDesc::Integer(_)) => Some(Kind::Integer),
         Some(_) => Some(Kind::Number),
         None => None,
@@ -151,30 +152,21 @@ fn branch_kinds(graph: &Graph, branches: &KindBranches) -> KindSet {
     .fold(KindSet::EMPTY, KindSet::with)
 }
 
-fn check_integer(graph: &Graph, id: TypeId, d: &IntegerDesc, value: &Value) -> Check {
+fn check_integer(d: &IntegerDesc, value: &Value) -> Check {
     let inclusive = |value| Bound {
         value,
         exclusive: false,
     };
     let bounds = (d.minimum.map(inclusive), d.maximum.map(inclusive));
-    check_numeric(graph, id, Kind::Integer, value, bounds, d.multiple_of)
+    check_numeric(Kind::Integer, value, bounds, d.multiple_of)
 }
 
-fn check_number(graph: &Graph, id: TypeId, d: &NumberDesc, value: &Value) -> Check {
-    check_numeric(
-        graph,
-        id,
-        Kind::Number,
-        value,
-        (d.minimum, d.maximum),
-        d.multiple_of,
-    )
+fn check_number(d: &NumberDesc, value: &Value) -> Check {
+    check_numeric(Kind::Number, value, (d.minimum, d.maximum), d.multiple_of)
 }
 
 /// Type, bounds and `multipleOf` of a number.
 fn check_numeric(
-    graph: &Graph,
-    id: TypeId,
     kind: Kind,
     value: &Value,
     (minimum, maximum): (Option<Bound>, Option<Bound>),
@@ -182,109 +174,90 @@ fn check_numeric(
 ) -> Check {
     let n = match value {
         Value::Number(n) if KindSet::only(kind).admits(Kind::of(value)) => Num::from_json(n),
-        _ => return expect_kind(graph, id, value, KindSet::only(kind)),
+        _ => return expect_kind(value, KindSet::only(kind)),
     };
     if let Some(b) = minimum {
         let order = n.cmp_exact(b.value);
         if order.is_lt() || (b.exclusive && order.is_eq()) {
-            return fail_at(
-                graph,
-                id,
-                ValidationErrorKind::Minimum {
-                    limit: b.value,
-                    exclusive: b.exclusive,
-                },
-            );
+            return fail(ValidationErrorKind::Minimum {
+                limit: b.value,
+                exclusive: b.exclusive,
+            });
         }
     }
     if let Some(b) = maximum {
         let order = n.cmp_exact(b.value);
         if order.is_gt() || (b.exclusive && order.is_eq()) {
-            return fail_at(
-                graph,
-                id,
-                ValidationErrorKind::Maximum {
-                    limit: b.value,
-                    exclusive: b.exclusive,
-                },
-            );
+            return fail(ValidationErrorKind::Maximum {
+                limit: b.value,
+                exclusive: b.exclusive,
+            });
         }
     }
     match multiple_of {
         Some(divisor) if !is_multiple_of(n, divisor) => {
-            fail_at(graph, id, ValidationErrorKind::MultipleOf { divisor })
+            fail(ValidationErrorKind::MultipleOf { divisor })
         }
         _ => Ok(()),
     }
 }
 
-fn check_string(graph: &Graph, id: TypeId, d: &StringDesc, value: &Value) -> Check {
+fn check_string(d: &StringDesc, value: &Value) -> Check {
     let Value::String(s) = value else {
-        return expect_kind(graph, id, value, KindSet::only(Kind::String));
+        return expect_kind(value, KindSet::only(Kind::String));
     };
     let length = s.chars().count() as u64;
     if length < d.min_length {
-        return fail_at(
-            graph,
-            id,
-            ValidationErrorKind::MinLength {
-                limit: d.min_length,
-            },
-        );
+        return fail(ValidationErrorKind::MinLength {
+            limit: d.min_length,
+        });
     }
     if let Some(limit) = d.max_length.filter(|&limit| length > limit) {
-        return fail_at(graph, id, ValidationErrorKind::MaxLength { limit });
+        return fail(ValidationErrorKind::MaxLength { limit });
     }
     match &d.pattern {
-        Some(p) if !p.is_match(s) => fail_at(
-            graph,
-            id,
-            ValidationErrorKind::Pattern {
-                pattern: p.source().to_owned(),
-            },
-        ),
+        Some(p) if !p.is_match(s) => fail(ValidationErrorKind::Pattern {
+            pattern: p.source().to_owned(),
+        }),
         _ => Ok(()),
     }
 }
 
-fn check_array(graph: &Graph, id: TypeId, d: &ArrayDesc, value: &Value) -> Check {
+fn check_array(nodes: &[TypeDesc], d: &ArrayDesc, value: &Value) -> Check {
     let Value::Array(items) = value else {
-        return expect_kind(graph, id, value, KindSet::only(Kind::Array));
+        return expect_kind(value, KindSet::only(Kind::Array));
     };
     let length = items.len() as u64;
     if length < d.min_items {
-        return fail_at(
-            graph,
-            id,
-            ValidationErrorKind::MinItems { limit: d.min_items },
-        );
+        return fail(ValidationErrorKind::MinItems { limit: d.min_items });
     }
     if let Some(limit) = d.max_items.filter(|&limit| length > limit) {
-        return fail_at(graph, id, ValidationErrorKind::MaxItems { limit });
+        return fail(ValidationErrorKind::MaxItems { limit });
     }
     for (i, item) in items.iter().enumerate() {
-        let ty = d.prefix_items.get(i).copied().unwrap_or(d.items);
-        check(graph, ty, item).map_err(|e| e.under(PathSegment::Index(i)))?;
+        let (ty, location) = match d.prefix_items.get(i) {
+            Some(&ty) => (ty, format!("/prefixItems/{i}")),
+            None => (d.items, "/items".to_owned()),
+        };
+        check(nodes, ty, item).map_err(|e| e.under(PathSegment::Index(i), &location))?;
     }
     Ok(())
 }
 
-fn check_object(graph: &Graph, id: TypeId, d: &ObjectDesc, value: &Value) -> Check {
+fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
     let Value::Object(members) = value else {
-        return expect_kind(graph, id, value, KindSet::only(Kind::Object));
+        return expect_kind(value, KindSet::only(Kind::Object));
     };
     for field in &d.fields {
         match members.get(&field.name) {
-            Some(member) => check(graph, field.ty, member)
-                .map_err(|e| e.under(PathSegment::Key(field.name.clone())))?,
+            Some(member) => check(nodes, field.ty, member).map_err(|e| {
+                let location = pointer::push("/properties", &field.name);
+                e.under(PathSegment::Key(field.name.clone()), &location)
+            })?,
             None if field.required => {
-                return fail_at(
-                    graph,
-                    id,
-                    ValidationErrorKind::Required {
-                        name: field.name.clone(),
-                    },
-                );
+                return fail(ValidationErrorKind::Required {
+                    name: field.name.clone(),
+                });
             }
             None => {}
         }
@@ -296,24 +269,21 @@ fn check_object(graph: &Graph, id: TypeId, d: &ObjectDesc, value: &Value) -> Che
         match d.unknown {
             UnknownFields::Allow => {}
             UnknownFields::Deny => {
-                return fail_at(
-                    graph,
-                    id,
-                    ValidationErrorKind::UnknownField { name: name.clone() },
-                );
+                return fail(ValidationErrorKind::UnknownField { name: name.clone() });
             }
-            UnknownFields::Extra(ty) => {
-                check(graph, ty, member).map_err(|e| e.under(PathSegment::Key(name.clone())))?
-            }
+            UnknownFields::Extra(ty) => check(nodes, ty, member)
+                .map_err(|e| e.under(PathSegment::Key(name.clone()), "/additionalProperties"))?,
         }
     }
     Ok(())
 }
 
 impl ValidationError {
-    /// The same error, one level deeper in the instance: under `segment`.
-    fn under(mut self, segment: PathSegment) -> ValidationError {
+    /// The same error seen from the parent value: under instance `segment`, reached through
+    /// the schema location `location` (a pointer fragment such as `/items`).
+    fn under(mut self, segment: PathSegment, location: &str) -> ValidationError {
         self.path.insert(0, segment);
+        self.schema_pointer.insert_str(0, location);
         self
     }
 }
