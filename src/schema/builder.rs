@@ -403,7 +403,7 @@ impl SchemaBuilder {
         SchemaBuilder::default()
     }
 
-    /// Defines `name`, which [`reference`] can name anywhere, this definition included.
+    /// Defines `name`, which [`reference()`] can name anywhere, this definition included.
     pub fn define(mut self, name: impl Into<String>, ty: impl Into<TypeExpr>) -> SchemaBuilder {
         self.definitions.push((name.into(), ty.into()));
         self

@@ -100,6 +100,9 @@ mod tests {
         let p = Pattern::new(r"^[\w.]+$").unwrap();
         assert!(p.is_match("a_b.c"));
         assert!(!p.is_match("é"));
+        let p = Pattern::new(r"^[\w.-]+@[\w-]+$").unwrap();
+        assert!(p.is_match("a.b-c@x-y"));
+        assert!(!p.is_match("ä@x"));
         let p = Pattern::new(r"^\\d$").unwrap();
         assert!(p.is_match(r"\d"));
     }

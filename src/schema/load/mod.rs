@@ -14,6 +14,7 @@ mod build;
 mod index;
 
 use crate::schema::doc::Doc;
+use crate::schema::model::Graph;
 use crate::schema::{Schema, SchemaError, TypeId, canon};
 use serde_json::Value;
 
@@ -44,8 +45,12 @@ impl std::str::FromStr for Schema {
 }
 
 fn load(doc: &Doc) -> Result<Schema, SchemaError> {
+    canon::finish(raw_graph(doc)?, TypeId(0))
+}
+
+/// The document's raw graph, before canonicalization; the root is node 0.
+pub(crate) fn raw_graph(doc: &Doc) -> Result<Graph, SchemaError> {
     doc.check_unique_keys("")?;
     let index = index::Index::build(doc)?;
-    let graph = build::build(&index)?;
-    canon::finish(graph, TypeId(0))
+    build::build(&index)
 }
