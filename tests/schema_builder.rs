@@ -6,7 +6,7 @@ use jitson::schema::builder::{
     all_of, any, any_of, array, boolean, constant, enumeration, integer, map, never, not, null,
     nullable, number, object, one_of, reference, string, tuple,
 };
-use jitson::schema::{SchemaBuilder, TypeDesc};
+use jitson::schema::{Num, SchemaBuilder, TypeDesc};
 use jitson::{Schema, TypeKey};
 use serde_json::json;
 
@@ -62,6 +62,10 @@ fn every_constructor_matches_its_keyword() {
         (
             Schema::build(integer().multiple_of(1)),
             r#"{"type": "integer"}"#,
+        ),
+        (
+            Schema::build(number().minimum(Num::Float(1.0)).multiple_of(Num::UInt(4))),
+            r#"{"type": "number", "minimum": 1, "multipleOf": 4}"#,
         ),
         (
             Schema::build(string().pattern("^a+$").unwrap()),

@@ -37,6 +37,15 @@ impl Num {
         }
     }
 
+    /// The same number in canonical spelling (a hand-built `Float(1.0)` becomes `Int(1)`).
+    pub fn canonical(self) -> Num {
+        match self {
+            Num::Int(_) => self,
+            Num::UInt(u) => Num::from(u),
+            Num::Float(f) => Num::from_f64(f),
+        }
+    }
+
     /// The canonical spelling of a `serde_json` number.
     pub fn from_json(n: &serde_json::Number) -> Num {
         if let Some(i) = n.as_i64() {

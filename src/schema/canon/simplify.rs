@@ -12,14 +12,15 @@
 //!   `Nullable`, all six kinds unconstrained is `Any`;
 //! - objects: extras of type `true` are `Allow`, of type `false` are `Deny`, no named fields
 //!   with typed extras is a `Map`; a `Map` of `true` / `false` is the object form;
-//! - integers: bounds rounded inward to integers, `multipleOf: 1` dropped;
+//! - numbers: canonical spellings; integers: bounds rounded inward to integers, `multipleOf: 1`
+//!   dropped;
 //! - enums: canonical values, JSON duplicates dropped, empty is `false`.
 
 use crate::schema::model::{Graph, ObjectDesc, UnionDesc, UnknownFields};
 use crate::schema::validate::check;
 use crate::schema::value::{canonical_set, json_eq};
 use crate::schema::{
-    IntegerDesc, Kind, KindBranches, KindSet, Num, NumberDesc, StringDesc, TypeDesc, TypeId,
+    Bound, IntegerDesc, Kind, KindBranches, KindSet, Num, NumberDesc, StringDesc, TypeDesc, TypeId,
 };
 
 /// Simplifies every node of `graph` to a fixpoint; `order` is the post-order over unguarded
@@ -59,12 +60,28 @@ fn step(graph: &Graph, id: TypeId) -> Step {
     match graph.node(id) {
         TypeDesc::Integer(d) => {
             let normal = IntegerDesc {
-                minimum: d.minimum.map(Num::ceil_int),
-                maximum: d.maximum.map(Num::floor_int),
-                multiple_of: d.multiple_of.filter(|&m| m != Num::Int(1)),
+                minimum: d.minimum.map(|n| n.canonical().ceil_int()),
+                maximum: d.maximum.map(|n| n.canonical().floor_int()),
+                multiple_of: d
+                    .multiple_of
+                    .map(Num::canonical)
+                    .filter(|&m| m != Num::Int(1)),
                 format: d.format.clone(),
             };
             replace_if(normal != *d, TypeDesc::Integer(normal))
+        }
+        TypeDesc::Number(d) => {
+            let bound = |b: Bound| Bound {
+                value: b.value.canonical(),
+                ..b
+            };
+            let normal = NumberDesc {
+                minimum: d.minimum.map(bound),
+                maximum: d.maximum.map(bound),
+                multiple_of: d.multiple_of.map(Num::canonical),
+                format: d.format.clone(),
+            };
+            replace_if(normal != *d, TypeDesc::Number(normal))
         }
         TypeDesc::Enum(values) => {
             let set = canonical_set(values);
@@ -111,7 +128,6 @@ fn step(graph: &Graph, id: TypeId) -> Step {
         | TypeDesc::Never
         | TypeDesc::Null
         | TypeDesc::Bool
-        | TypeDesc::Number(_)
         | TypeDesc::String(_)
         | TypeDesc::Array(_) => Step::Keep,
     }
