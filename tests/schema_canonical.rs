@@ -331,3 +331,27 @@ fn discriminators() {
         assert_eq!(u.discriminator, None, "{text}");
     }
 }
+
+#[test]
+fn long_reference_chains_load() {
+    // 3000 definitions, each an array of the next: node merging must not be quadratic here.
+    let n = 3000;
+    let mut defs = serde_json::Map::new();
+    for i in 0..n {
+        defs.insert(
+            format!("d{i}"),
+            json!({"type": "array", "items": {"$ref": format!("#/$defs/d{}", i + 1)}}),
+        );
+    }
+    defs.insert(format!("d{n}"), json!({"type": "string"}));
+    let schema = Schema::from_value(&json!({"$defs": defs, "$ref": "#/$defs/d0"})).unwrap();
+    assert_eq!(schema.node_count(), n + 1);
+    assert_eq!(schema.validate_value(&json!([[[]]])), Ok(()));
+    assert_eq!(
+        schema
+            .validate_value(&json!([[["x"]]]))
+            .unwrap_err()
+            .instance_path(),
+        "$[0][0][0]"
+    );
+}
