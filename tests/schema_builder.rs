@@ -104,6 +104,18 @@ fn every_constructor_matches_its_keyword() {
         ),
         (Schema::build(not(null())), r#"{"not": {"type": "null"}}"#),
         (
+            // "Any type, but if a number then at least 5."
+            Schema::build(any_of([
+                null(),
+                boolean(),
+                number().minimum(5).into(),
+                string().into(),
+                array(any()).into(),
+                object().into(),
+            ])),
+            r#"{"minimum": 5}"#,
+        ),
+        (
             Schema::build(constant(json!({"a": [1.0]}))),
             r#"{"const": {"a": [1]}}"#,
         ),

@@ -90,6 +90,20 @@ fn equivalent_spellings_are_one_schema() {
         r#"{"type": "object", "additionalProperties": true}"#,
         r#"{"type": "object", "additionalProperties": {}}"#,
     ]);
+    // A union of branches with disjoint kinds is a per-kind union.
+    same(&[
+        r#"{"type": ["string", "integer"]}"#,
+        r#"{"anyOf": [{"type": "string"}, {"type": "integer"}]}"#,
+        r#"{"oneOf": [{"type": "integer"}, {"type": "string"}]}"#,
+    ]);
+    same(&[
+        r#"{"type": ["null", "string"], "maxLength": 3}"#,
+        r#"{"oneOf": [{"type": "null"}, {"type": "string", "maxLength": 3}]}"#,
+    ]);
+    different(
+        r#"{"oneOf": [{"type": "integer"}, {"type": "number"}]}"#,
+        r#"{"anyOf": [{"type": "integer"}, {"type": "number"}]}"#,
+    );
     // `$ref`s are resolved away; unused definitions are dropped.
     same(&[
         r#"{"properties": {"a": {"type": "string"}}}"#,
@@ -316,9 +330,14 @@ fn discriminators() {
             .is_err()
     );
 
+    // Branches of distinct kinds need no discriminator: they are a per-kind union.
+    let s = load(
+        r#"{"anyOf": [{"type": "object", "properties": {"k": {"const": 1}}}, {"type": "string"}]}"#,
+    );
+    assert!(matches!(s.node(s.root()), TypeDesc::Kinds(_)), "{s:?}");
     // Not every branch an object, or tags not distinct: no fast path.
     for text in [
-        r#"{"anyOf": [{"type": "object", "properties": {"k": {"const": 1}}}, {"type": "string"}]}"#,
+        r#"{"anyOf": [{"type": "object", "properties": {"k": {"const": 1}}}, {"enum": [1, "x"]}]}"#,
         r#"{"anyOf": [{"type": "object", "properties": {"k": {"const": 1}}},
                       {"type": "object", "properties": {"k": {"const": 1.0}}, "required": ["x"]}]}"#,
         r#"{"anyOf": [{"type": "object", "properties": {"k": {"enum": [1, 2]}}},

@@ -201,6 +201,34 @@ impl KindBranches {
         }
     }
 
+    /// The branches with their kinds (`Number` for the number branch), in slot order.
+    pub fn branches(&self) -> impl Iterator<Item = (Kind, TypeId)> {
+        let kinds = [
+            Kind::Null,
+            Kind::Boolean,
+            Kind::Number,
+            Kind::String,
+            Kind::Array,
+            Kind::Object,
+        ];
+        kinds
+            .into_iter()
+            .zip(self.slots())
+            .filter_map(|(kind, slot)| Some((kind, slot?)))
+    }
+
+    /// The slot for values of `kind`, mutably.
+    pub(crate) fn slot_mut(&mut self, kind: Kind) -> &mut Option<TypeId> {
+        match kind {
+            Kind::Null => &mut self.null,
+            Kind::Boolean => &mut self.boolean,
+            Kind::Integer | Kind::Number => &mut self.number,
+            Kind::String => &mut self.string,
+            Kind::Array => &mut self.array,
+            Kind::Object => &mut self.object,
+        }
+    }
+
     /// The slots, mutably, in slot order.
     pub(crate) fn slots_mut(&mut self) -> [&mut Option<TypeId>; 6] {
         [

@@ -7,6 +7,7 @@
 //!   `Nullable`s among them narrow to that kind's branch;
 //! - `anyOf`: nested `anyOf` flattened, `false` branches dropped, a `true` branch makes
 //!   `true`, one branch is that branch; `oneOf`: `false` branches dropped, one is that one;
+//!   either, when its branches accept pairwise disjoint JSON kinds, is a per-kind union;
 //! - `not`: of `true` is `false`, of `false` is `true`, of `not` is the inner node;
 //! - per-kind unions: `false` branches dropped, one branch is that branch, `null` plus one is
 //!   `Nullable`, all six kinds unconstrained is `Any`;
@@ -114,7 +115,10 @@ fn step(graph: &Graph, id: TypeId) -> Step {
             match branches[..] {
                 [] => Step::Replace(TypeDesc::Never),
                 [one] => Step::Copy(one),
-                _ => replace_if(branches != u.branches, TypeDesc::OneOf(union(branches))),
+                _ => match by_kind(graph, &branches) {
+                    Some(k) => Step::Replace(TypeDesc::Kinds(k)),
+                    None => replace_if(branches != u.branches, TypeDesc::OneOf(union(branches))),
+                },
             }
         }
         TypeDesc::AllOf(parts) => all_of(graph, parts),
@@ -236,9 +240,41 @@ fn any_of(graph: &Graph, u: &UnionDesc) -> Step {
     match branches[..] {
         [] => Step::Replace(TypeDesc::Never),
         [one] => Step::Copy(one),
-        _ if branches != u.branches => Step::Replace(TypeDesc::AnyOf(union(branches))),
-        _ => Step::Keep,
+        _ => match by_kind(graph, &branches) {
+            Some(k) => Step::Replace(TypeDesc::Kinds(k)),
+            None if branches != u.branches => Step::Replace(TypeDesc::AnyOf(union(branches))),
+            None => Step::Keep,
+        },
     }
+}
+
+/// The per-kind union equivalent to a union whose branches accept pairwise disjoint kinds
+/// (each branch a single-kind node or a per-kind union); `None` when kinds overlap or a
+/// branch's kinds take more than a glance to know. With disjoint kinds at most one branch can
+/// match, so this serves `anyOf` and `oneOf` alike.
+fn by_kind(graph: &Graph, branches: &[TypeId]) -> Option<KindBranches> {
+    let mut out = KindBranches::default();
+    for &b in branches {
+        let pieces: Vec<(Kind, TypeId)> = match graph.node(b) {
+            TypeDesc::Kinds(k) => k.branches().collect(),
+            _ => {
+                let kinds = admitted(graph, b)?;
+                let mut kinds = kinds.iter();
+                match (kinds.next(), kinds.next()) {
+                    (Some(kind), None) => vec![(kind, b)],
+                    _ => return None,
+                }
+            }
+        };
+        for (kind, id) in pieces {
+            let slot = out.slot_mut(kind);
+            if slot.is_some() {
+                return None;
+            }
+            *slot = Some(id);
+        }
+    }
+    Some(out)
 }
 
 /// The JSON kinds a node accepts (numbers as `Number`); `None` when it takes more than a

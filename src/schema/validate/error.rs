@@ -205,7 +205,8 @@ impl ValidationError {
     /// the keyword's pointer in the document; `$ref` targets and `allOf` parts add no token
     /// (the path reads as if they were inlined). It is computed from the canonical form, so
     /// equal schemas report equal pointers: integer bounds appear as `minimum` / `maximum`
-    /// after normalization, `const` as `enum`, and a member named only in `required` as
+    /// after normalization, `const` as `enum`, an `anyOf` / `oneOf` whose branches have
+    /// disjoint kinds as `type`, and a member named only in `required` as
     /// `/properties/<name>`.
     pub fn schema_pointer(&self) -> &str {
         &self.schema_pointer
