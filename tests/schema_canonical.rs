@@ -374,3 +374,12 @@ fn long_reference_chains_load() {
         "$[0][0][0]"
     );
 }
+
+#[test]
+fn schemas_cross_threads() {
+    fn shareable<T: Send + Sync + 'static>() {}
+    shareable::<Schema>();
+    shareable::<TypeKey>();
+    shareable::<jitson::SchemaError>();
+    shareable::<jitson::ValidationError>();
+}
