@@ -6,5 +6,8 @@
 //! the byte kernels ([`kernels`]) and the kernel entry-point table the JIT links against
 //! ([`jit`]). The schema engine lands on top of these.
 
+pub mod schema;
+
 pub use jitson_jit as jit;
 pub use jitson_kernels as kernels;
+pub use schema::{Schema, SchemaError, TypeDesc, TypeKey, ValidationError};
