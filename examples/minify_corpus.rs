@@ -70,7 +70,8 @@ fn minify(input: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) -> Result<Coun
                 } else {
                     let (v, _) = parse_f64(input, i, FloatOverflow::Error)?;
                     let mut buf = [0; MAX_FLOAT_LEN];
-                    out.extend_from_slice(&buf[..format_f64(v, &mut buf)]);
+                    let len = format_f64(v, &mut buf);
+                    out.extend_from_slice(&buf[..len]);
                     counts.floats += 1;
                 }
                 i = token.end;

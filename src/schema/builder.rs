@@ -1,0 +1,579 @@
+//! The Rust builder API: schemas written as expressions.
+//!
+//! ```
+//! use jitson::schema::builder::{array, integer, object, reference, string};
+//! use jitson::schema::{Schema, SchemaBuilder};
+//!
+//! let user = Schema::build(
+//!     object()
+//!         .field("id", integer().minimum(0))
+//!         .field("name", string().max_length(64))
+//!         .optional("tags", array(string()))
+//!         .deny_unknown(),
+//! )
+//! .unwrap();
+//!
+//! // Recursion goes through named definitions.
+//! let tree = SchemaBuilder::new()
+//!     .define("node", object().field("value", integer()).optional("children", array(reference("node"))))
+//!     .build(reference("node"))
+//!     .unwrap();
+//! # let _ = (user, tree);
+//! ```
+//!
+//! A built schema is canonicalized exactly like a loaded one, so a builder expression and an
+//! equivalent JSON Schema document give equal [`Schema`]s. Origins (the pointers errors
+//! report) follow the JSON Schema layout the expression corresponds to: `/properties/id`,
+//! `/items`, `/$defs/node`, ….
+
+use crate::schema::model::{ArrayDesc, Field, Graph, ObjectDesc, UnionDesc, UnknownFields};
+use crate::schema::{
+    Bound, IntegerDesc, Num, NumberDesc, Pattern, Schema, SchemaError, SchemaErrorKind, StringDesc,
+    TypeDesc, TypeId, canon, pointer,
+};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// A schema under construction: a tree of types whose leaves may name definitions.
+#[derive(Clone, Debug)]
+pub struct TypeExpr(Expr);
+
+#[derive(Clone, Debug)]
+enum Expr {
+    /// A node without children (`Any`, `Never`, scalars, `Enum`).
+    Leaf(TypeDesc),
+    Array(ArrayExpr),
+    Object(ObjectExpr),
+    Map(Box<TypeExpr>),
+    Nullable(Box<TypeExpr>),
+    AnyOf(Vec<TypeExpr>),
+    OneOf(Vec<TypeExpr>),
+    AllOf(Vec<TypeExpr>),
+    Not(Box<TypeExpr>),
+    Ref(String),
+}
+
+/// An array type under construction.
+#[derive(Clone, Debug)]
+pub struct ArrayExpr {
+    prefix: Vec<TypeExpr>,
+    items: Box<TypeExpr>,
+    min_items: u64,
+    max_items: Option<u64>,
+}
+
+/// An object type under construction.
+#[derive(Clone, Debug)]
+pub struct ObjectExpr {
+    fields: Vec<FieldExpr>,
+    unknown: UnknownExpr,
+}
+
+#[derive(Clone, Debug)]
+struct FieldExpr {
+    name: String,
+    ty: TypeExpr,
+    required: bool,
+    default: Option<Value>,
+}
+
+#[derive(Clone, Debug)]
+enum UnknownExpr {
+    Allow,
+    Deny,
+    Extra(Box<TypeExpr>),
+}
+
+/// Any JSON value (`true`).
+pub fn any() -> TypeExpr {
+    TypeExpr(Expr::Leaf(TypeDesc::Any))
+}
+
+/// No value (`false`).
+pub fn never() -> TypeExpr {
+    TypeExpr(Expr::Leaf(TypeDesc::Never))
+}
+
+/// `null`.
+pub fn null() -> TypeExpr {
+    TypeExpr(Expr::Leaf(TypeDesc::Null))
+}
+
+/// A boolean.
+pub fn boolean() -> TypeExpr {
+    TypeExpr(Expr::Leaf(TypeDesc::Bool))
+}
+
+/// An integer; add bounds with [`IntegerDesc`]'s setters.
+pub fn integer() -> IntegerDesc {
+    IntegerDesc::default()
+}
+
+/// A number; add bounds with [`NumberDesc`]'s setters.
+pub fn number() -> NumberDesc {
+    NumberDesc::default()
+}
+
+/// A string; add constraints with [`StringDesc`]'s setters.
+pub fn string() -> StringDesc {
+    StringDesc::default()
+}
+
+/// An array of `items`.
+pub fn array(items: impl Into<TypeExpr>) -> ArrayExpr {
+    ArrayExpr {
+        prefix: Vec::new(),
+        items: Box::new(items.into()),
+        min_items: 0,
+        max_items: None,
+    }
+}
+
+/// A fixed-length tuple: exactly these positions, no more items (fewer are allowed unless
+/// [`ArrayExpr::min_items`] says otherwise, as in JSON Schema).
+pub fn tuple<T: Into<TypeExpr>>(items: impl IntoIterator<Item = T>) -> ArrayExpr {
+    array(never()).prefix(items)
+}
+
+/// An object with no fields yet; unknown members allowed.
+pub fn object() -> ObjectExpr {
+    ObjectExpr {
+        fields: Vec::new(),
+        unknown: UnknownExpr::Allow,
+    }
+}
+
+/// An object whose members all have type `values`.
+pub fn map(values: impl Into<TypeExpr>) -> TypeExpr {
+    TypeExpr(Expr::Map(Box::new(values.into())))
+}
+
+/// `null` or `inner`.
+pub fn nullable(inner: impl Into<TypeExpr>) -> TypeExpr {
+    TypeExpr(Expr::Nullable(Box::new(inner.into())))
+}
+
+/// At least one branch matches.
+pub fn any_of<T: Into<TypeExpr>>(branches: impl IntoIterator<Item = T>) -> TypeExpr {
+    TypeExpr(Expr::AnyOf(branches.into_iter().map(Into::into).collect()))
+}
+
+/// Exactly one branch matches.
+pub fn one_of<T: Into<TypeExpr>>(branches: impl IntoIterator<Item = T>) -> TypeExpr {
+    TypeExpr(Expr::OneOf(branches.into_iter().map(Into::into).collect()))
+}
+
+/// Every part matches; the first gives the decoded shape.
+pub fn all_of<T: Into<TypeExpr>>(parts: impl IntoIterator<Item = T>) -> TypeExpr {
+    TypeExpr(Expr::AllOf(parts.into_iter().map(Into::into).collect()))
+}
+
+/// `inner` does not match.
+pub fn not(inner: impl Into<TypeExpr>) -> TypeExpr {
+    TypeExpr(Expr::Not(Box::new(inner.into())))
+}
+
+/// Exactly this value (`const`).
+pub fn constant(value: Value) -> TypeExpr {
+    TypeExpr(Expr::Leaf(TypeDesc::Enum(vec![value])))
+}
+
+/// One of these values (`enum`), in this order.
+pub fn enumeration(values: impl IntoIterator<Item = Value>) -> TypeExpr {
+    TypeExpr(Expr::Leaf(TypeDesc::Enum(values.into_iter().collect())))
+}
+
+/// The definition named `name` (see [`SchemaBuilder::define`]); the way to build recursion.
+pub fn reference(name: impl Into<String>) -> TypeExpr {
+    TypeExpr(Expr::Ref(name.into()))
+}
+
+impl IntegerDesc {
+    /// Smallest allowed value (rounded up to an integer).
+    pub fn minimum(mut self, n: impl Into<Num>) -> IntegerDesc {
+        self.minimum = Some(n.into());
+        self
+    }
+
+    /// Largest allowed value (rounded down to an integer).
+    pub fn maximum(mut self, n: impl Into<Num>) -> IntegerDesc {
+        self.maximum = Some(n.into());
+        self
+    }
+
+    /// The value must be a multiple of `n` (> 0).
+    pub fn multiple_of(mut self, n: impl Into<Num>) -> IntegerDesc {
+        self.multiple_of = Some(n.into());
+        self
+    }
+
+    /// The `format` annotation.
+    pub fn format(mut self, format: impl Into<String>) -> IntegerDesc {
+        self.format = Some(format.into());
+        self
+    }
+}
+
+impl NumberDesc {
+    /// Smallest allowed value.
+    pub fn minimum(mut self, n: impl Into<Num>) -> NumberDesc {
+        self.minimum = Some(Bound {
+            value: n.into(),
+            exclusive: false,
+        });
+        self
+    }
+
+    /// The value must be greater than `n`.
+    pub fn exclusive_minimum(mut self, n: impl Into<Num>) -> NumberDesc {
+        self.minimum = Some(Bound {
+            value: n.into(),
+            exclusive: true,
+        });
+        self
+    }
+
+    /// Largest allowed value.
+    pub fn maximum(mut self, n: impl Into<Num>) -> NumberDesc {
+        self.maximum = Some(Bound {
+            value: n.into(),
+            exclusive: false,
+        });
+        self
+    }
+
+    /// The value must be less than `n`.
+    pub fn exclusive_maximum(mut self, n: impl Into<Num>) -> NumberDesc {
+        self.maximum = Some(Bound {
+            value: n.into(),
+            exclusive: true,
+        });
+        self
+    }
+
+    /// The value must be a multiple of `n` (> 0).
+    pub fn multiple_of(mut self, n: impl Into<Num>) -> NumberDesc {
+        self.multiple_of = Some(n.into());
+        self
+    }
+
+    /// The `format` annotation.
+    pub fn format(mut self, format: impl Into<String>) -> NumberDesc {
+        self.format = Some(format.into());
+        self
+    }
+}
+
+impl StringDesc {
+    /// Fewest code points.
+    pub fn min_length(mut self, n: u64) -> StringDesc {
+        self.min_length = n;
+        self
+    }
+
+    /// Most code points.
+    pub fn max_length(mut self, n: u64) -> StringDesc {
+        self.max_length = Some(n);
+        self
+    }
+
+    /// An ECMA-262 pattern that must match somewhere in the string.
+    pub fn pattern(mut self, pattern: &str) -> Result<StringDesc, SchemaError> {
+        self.pattern = Some(Pattern::new(pattern)?);
+        Ok(self)
+    }
+
+    /// The `format` annotation.
+    pub fn format(mut self, format: impl Into<String>) -> StringDesc {
+        self.format = Some(format.into());
+        self
+    }
+}
+
+impl ArrayExpr {
+    /// Types of the first items, position by position (`prefixItems`).
+    pub fn prefix<T: Into<TypeExpr>>(mut self, items: impl IntoIterator<Item = T>) -> ArrayExpr {
+        self.prefix = items.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Fewest items.
+    pub fn min_items(mut self, n: u64) -> ArrayExpr {
+        self.min_items = n;
+        self
+    }
+
+    /// Most items.
+    pub fn max_items(mut self, n: u64) -> ArrayExpr {
+        self.max_items = Some(n);
+        self
+    }
+}
+
+impl ObjectExpr {
+    /// A required field.
+    pub fn field(self, name: impl Into<String>, ty: impl Into<TypeExpr>) -> ObjectExpr {
+        self.push(name.into(), ty.into(), true, None)
+    }
+
+    /// An optional field.
+    pub fn optional(self, name: impl Into<String>, ty: impl Into<TypeExpr>) -> ObjectExpr {
+        self.push(name.into(), ty.into(), false, None)
+    }
+
+    /// An optional field with a `default` annotation for decoding.
+    pub fn optional_or(
+        self,
+        name: impl Into<String>,
+        ty: impl Into<TypeExpr>,
+        default: Value,
+    ) -> ObjectExpr {
+        self.push(name.into(), ty.into(), false, Some(default))
+    }
+
+    /// Reject members that no field names (`additionalProperties: false`).
+    pub fn deny_unknown(mut self) -> ObjectExpr {
+        self.unknown = UnknownExpr::Deny;
+        self
+    }
+
+    /// Members that no field names must have type `ty` (`additionalProperties: {…}`).
+    pub fn extras(mut self, ty: impl Into<TypeExpr>) -> ObjectExpr {
+        self.unknown = UnknownExpr::Extra(Box::new(ty.into()));
+        self
+    }
+
+    fn push(
+        mut self,
+        name: String,
+        ty: TypeExpr,
+        required: bool,
+        default: Option<Value>,
+    ) -> ObjectExpr {
+        self.fields.push(FieldExpr {
+            name,
+            ty,
+            required,
+            default,
+        });
+        self
+    }
+}
+
+impl From<IntegerDesc> for TypeExpr {
+    fn from(d: IntegerDesc) -> TypeExpr {
+        TypeExpr(Expr::Leaf(TypeDesc::Integer(d)))
+    }
+}
+
+impl From<NumberDesc> for TypeExpr {
+    fn from(d: NumberDesc) -> TypeExpr {
+        TypeExpr(Expr::Leaf(TypeDesc::Number(d)))
+    }
+}
+
+impl From<StringDesc> for TypeExpr {
+    fn from(d: StringDesc) -> TypeExpr {
+        TypeExpr(Expr::Leaf(TypeDesc::String(d)))
+    }
+}
+
+impl From<ArrayExpr> for TypeExpr {
+    fn from(a: ArrayExpr) -> TypeExpr {
+        TypeExpr(Expr::Array(a))
+    }
+}
+
+impl From<ObjectExpr> for TypeExpr {
+    fn from(o: ObjectExpr) -> TypeExpr {
+        TypeExpr(Expr::Object(o))
+    }
+}
+
+/// Builds a [`Schema`] from a root expression and named definitions (for recursion and
+/// sharing).
+#[derive(Clone, Debug, Default)]
+pub struct SchemaBuilder {
+    definitions: Vec<(String, TypeExpr)>,
+}
+
+impl SchemaBuilder {
+    /// A builder with no definitions.
+    pub fn new() -> SchemaBuilder {
+        SchemaBuilder::default()
+    }
+
+    /// Defines `name`, which [`reference()`] can name anywhere, this definition included.
+    pub fn define(mut self, name: impl Into<String>, ty: impl Into<TypeExpr>) -> SchemaBuilder {
+        self.definitions.push((name.into(), ty.into()));
+        self
+    }
+
+    /// The canonical schema of `root`. Errors: an unknown or duplicate definition name, a
+    /// non-finite bound, a `multipleOf` not above 0, a duplicate field name, a reference loop
+    /// that never reaches a value.
+    pub fn build(self, root: impl Into<TypeExpr>) -> Result<Schema, SchemaError> {
+        let mut compiler = Compiler {
+            graph: Graph::default(),
+            names: HashMap::new(),
+        };
+        let mut slots = Vec::new();
+        for (name, _) in &self.definitions {
+            let at = pointer::push("/$defs", name);
+            let id = compiler.graph.add(TypeDesc::Any, &at);
+            if compiler.names.insert(name.clone(), id).is_some() {
+                return Err(SchemaError::new(
+                    SchemaErrorKind::DuplicateId(name.clone()),
+                    at,
+                ));
+            }
+            slots.push((id, at));
+        }
+        for ((_, expr), (id, at)) in self.definitions.iter().zip(slots) {
+            let body = compiler.compile(expr, &at)?;
+            compiler.graph.nodes[id.index()] = TypeDesc::AllOf(vec![body]);
+        }
+        let root = compiler.compile(&root.into(), "")?;
+        canon::finish(compiler.graph, root)
+    }
+}
+
+impl Schema {
+    /// The canonical schema of a builder expression with no definitions.
+    pub fn build(root: impl Into<TypeExpr>) -> Result<Schema, SchemaError> {
+        SchemaBuilder::new().build(root)
+    }
+}
+
+/// Turns expressions into a raw graph.
+struct Compiler {
+    graph: Graph,
+    names: HashMap<String, TypeId>,
+}
+
+impl Compiler {
+    fn compile(&mut self, expr: &TypeExpr, at: &str) -> Result<TypeId, SchemaError> {
+        let desc = match &expr.0 {
+            Expr::Leaf(desc) => {
+                check_leaf(desc, at)?;
+                desc.clone()
+            }
+            Expr::Ref(name) => {
+                return self.names.get(name).copied().ok_or_else(|| {
+                    SchemaError::new(
+                        SchemaErrorKind::UnresolvedRef(name.clone()),
+                        pointer::push(at, "$ref"),
+                    )
+                });
+            }
+            Expr::Array(a) => {
+                let here = pointer::push(at, "prefixItems");
+                let prefix_items = a
+                    .prefix
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| self.compile(item, &pointer::push(&here, &i.to_string())))
+                    .collect::<Result<_, _>>()?;
+                TypeDesc::Array(ArrayDesc {
+                    prefix_items,
+                    items: self.compile(&a.items, &pointer::push(at, "items"))?,
+                    min_items: a.min_items,
+                    max_items: a.max_items,
+                })
+            }
+            Expr::Object(o) => self.object(o, at)?,
+            Expr::Map(values) => {
+                TypeDesc::Map(self.compile(values, &pointer::push(at, "additionalProperties"))?)
+            }
+            Expr::Nullable(inner) => TypeDesc::Nullable(self.compile(inner, at)?),
+            Expr::AnyOf(branches) => {
+                TypeDesc::AnyOf(self.union(branches, &pointer::push(at, "anyOf"))?)
+            }
+            Expr::OneOf(branches) => {
+                TypeDesc::OneOf(self.union(branches, &pointer::push(at, "oneOf"))?)
+            }
+            Expr::AllOf(parts) => TypeDesc::AllOf(self.list(parts, &pointer::push(at, "allOf"))?),
+            Expr::Not(inner) => TypeDesc::Not(self.compile(inner, &pointer::push(at, "not"))?),
+        };
+        Ok(self.graph.add(desc, at))
+    }
+
+    fn list(&mut self, exprs: &[TypeExpr], at: &str) -> Result<Vec<TypeId>, SchemaError> {
+        exprs
+            .iter()
+            .enumerate()
+            .map(|(i, e)| self.compile(e, &pointer::push(at, &i.to_string())))
+            .collect()
+    }
+
+    fn union(&mut self, exprs: &[TypeExpr], at: &str) -> Result<UnionDesc, SchemaError> {
+        Ok(UnionDesc {
+            branches: self.list(exprs, at)?,
+            discriminator: None,
+        })
+    }
+
+    fn object(&mut self, o: &ObjectExpr, at: &str) -> Result<TypeDesc, SchemaError> {
+        let properties = pointer::push(at, "properties");
+        let mut fields: Vec<Field> = Vec::with_capacity(o.fields.len());
+        for f in &o.fields {
+            if fields.iter().any(|seen| seen.name == f.name) {
+                return Err(SchemaError::new(
+                    SchemaErrorKind::DuplicateKey(f.name.clone()),
+                    properties,
+                ));
+            }
+            fields.push(Field {
+                name: f.name.clone(),
+                ty: self.compile(&f.ty, &pointer::push(&properties, &f.name))?,
+                required: f.required,
+                default: f.default.as_ref().map(crate::schema::value::canonical),
+            });
+        }
+        let unknown = match &o.unknown {
+            UnknownExpr::Allow => UnknownFields::Allow,
+            UnknownExpr::Deny => UnknownFields::Deny,
+            UnknownExpr::Extra(ty) => {
+                UnknownFields::Extra(self.compile(ty, &pointer::push(at, "additionalProperties"))?)
+            }
+        };
+        Ok(TypeDesc::Object(ObjectDesc { fields, unknown }))
+    }
+}
+
+/// Rejects numbers a JSON Schema could not have written: non-finite bounds, `multipleOf` ≤ 0.
+fn check_leaf(desc: &TypeDesc, at: &str) -> Result<(), SchemaError> {
+    let finite = |keyword: &str, n: Option<Num>| match n {
+        Some(n) if !n.is_finite() => Err(SchemaError::new(
+            SchemaErrorKind::InvalidValue {
+                keyword: keyword.to_owned(),
+                expected: "a finite number",
+            },
+            pointer::push(at, keyword),
+        )),
+        _ => Ok(()),
+    };
+    let positive = |n: Option<Num>| match n {
+        Some(n) if !n.is_finite() || n.cmp_exact(Num::Int(0)).is_le() => Err(SchemaError::new(
+            SchemaErrorKind::InvalidValue {
+                keyword: "multipleOf".to_owned(),
+                expected: "a number greater than 0",
+            },
+            pointer::push(at, "multipleOf"),
+        )),
+        _ => Ok(()),
+    };
+    match desc {
+        TypeDesc::Integer(d) => {
+            finite("minimum", d.minimum)?;
+            finite("maximum", d.maximum)?;
+            positive(d.multiple_of)
+        }
+        TypeDesc::Number(d) => {
+            finite("minimum", d.minimum.map(|b| b.value))?;
+            finite("maximum", d.maximum.map(|b| b.value))?;
+            positive(d.multiple_of)
+        }
+        _ => Ok(()),
+    }
+}

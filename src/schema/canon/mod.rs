@@ -1,0 +1,292 @@
+//! The canonical form: a raw graph from a loader or the builder becomes a [`Schema`].
+//!
+//! Steps: reject cycles that never reach a value ([`recursion`]); simplify every node to a
+//! fixpoint ([`simplify`]): `$ref`-only and single-part nodes collapse, equivalent spellings
+//! become one, `enum` absorbs the constraints beside it; merge structurally identical nodes
+//! and number them depth first from the root ([`minimize`]); find `anyOf` / `oneOf`
+//! discriminators ([`discriminator`]).
+
+mod discriminator;
+mod minimize;
+mod recursion;
+mod simplify;
+
+use crate::schema::model::Graph;
+use crate::schema::{Schema, SchemaError, TypeId};
+
+/// Puts a raw graph rooted at `root` in canonical form.
+pub(crate) fn finish(mut graph: Graph, root: TypeId) -> Result<Schema, SchemaError> {
+    let order = recursion::check(&graph)?;
+    simplify::simplify(&mut graph, &order);
+    let (mut nodes, root) = minimize::minimize(&graph.nodes, root);
+    discriminator::annotate(&mut nodes);
+    Ok(Schema { nodes, root })
+}
+
+#[cfg(test)]
+mod tests {
+    //! Canonicalization must not change meaning: random schemas and random values, checked
+    //! against the raw graph (each keyword taken literally) and against the canonical schema.
+
+    use super::{finish, recursion};
+    use crate::schema::TypeId;
+    use crate::schema::doc::Doc;
+    use crate::schema::load::raw_graph;
+    use crate::schema::validate::check;
+    use serde_json::{Value, json};
+
+    /// xorshift64*: deterministic, dependency-free.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        fn chance(&mut self, percent: usize) -> bool {
+            self.below(100) < percent
+        }
+
+        fn pick<T: Clone>(&mut self, items: &[T]) -> T {
+            items[self.below(items.len())].clone()
+        }
+    }
+
+    const KEYS: [&str; 4] = ["a", "b", "c", "d"];
+
+    fn number(rng: &mut Rng) -> Value {
+        rng.pick(&[
+            json!(0),
+            json!(1),
+            json!(-1),
+            json!(1.5),
+            json!(2),
+            json!(2.0),
+            json!(3),
+            json!(10),
+            json!(0.5),
+            json!(1e20),
+            json!(-2.5),
+        ])
+    }
+
+    fn value(rng: &mut Rng, depth: usize) -> Value {
+        match rng.below(if depth == 0 { 4 } else { 6 }) {
+            0 => Value::Null,
+            1 => Value::Bool(rng.chance(50)),
+            2 => number(rng),
+            3 => rng.pick(&[
+                json!(""),
+                json!("a"),
+                json!("ab"),
+                json!("b1"),
+                json!("aaa"),
+            ]),
+            4 => Value::Array((0..rng.below(4)).map(|_| value(rng, depth - 1)).collect()),
+            _ => Value::Object(
+                (0..rng.below(4))
+                    .map(|_| (rng.pick(&KEYS).to_owned(), value(rng, depth - 1)))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn schemas(rng: &mut Rng, depth: usize, count: usize) -> Value {
+        Value::Array((0..count).map(|_| schema(rng, depth)).collect())
+    }
+
+    fn schema(rng: &mut Rng, depth: usize) -> Value {
+        if rng.chance(10) {
+            return Value::Bool(rng.chance(70));
+        }
+        let kinds = [
+            "null", "boolean", "integer", "number", "string", "array", "object",
+        ];
+        let mut s = serde_json::Map::new();
+        let put = |s: &mut serde_json::Map<String, Value>, k: &str, v: Value| {
+            s.insert(k.to_owned(), v);
+        };
+        if rng.chance(50) {
+            let t = match rng.chance(50) {
+                true => json!(rng.pick(&kinds)),
+                false => {
+                    let mut names: Vec<&str> =
+                        kinds.iter().copied().filter(|_| rng.chance(35)).collect();
+                    names.dedup();
+                    json!(names)
+                }
+            };
+            put(&mut s, "type", t);
+        }
+        for k in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+            if rng.chance(10) {
+                put(&mut s, k, number(rng));
+            }
+        }
+        if rng.chance(8) {
+            put(
+                &mut s,
+                "multipleOf",
+                rng.pick(&[json!(2), json!(0.5), json!(1), json!(1.5)]),
+            );
+        }
+        for k in ["minLength", "maxLength", "minItems", "maxItems"] {
+            if rng.chance(8) {
+                put(&mut s, k, json!(rng.below(4)));
+            }
+        }
+        if rng.chance(8) {
+            put(
+                &mut s,
+                "pattern",
+                json!(rng.pick(&["^a", "b$", "[0-9]", "^$"])),
+            );
+        }
+        if rng.chance(10) {
+            put(
+                &mut s,
+                "enum",
+                Value::Array((0..rng.below(4)).map(|_| value(rng, 1)).collect()),
+            );
+        }
+        if rng.chance(6) {
+            put(&mut s, "const", value(rng, 1));
+        }
+        if depth > 0 {
+            if rng.chance(20) {
+                put(&mut s, "items", schema(rng, depth - 1));
+            }
+            if rng.chance(10) {
+                let n = 1 + rng.below(2);
+                put(&mut s, "prefixItems", schemas(rng, depth - 1, n));
+            }
+            if rng.chance(25) {
+                let mut props = serde_json::Map::new();
+                for k in KEYS {
+                    if rng.chance(50) {
+                        props.insert(k.to_owned(), schema(rng, depth - 1));
+                    }
+                }
+                put(&mut s, "properties", Value::Object(props));
+            }
+            if rng.chance(15) {
+                let required: Vec<&str> = KEYS.iter().copied().filter(|_| rng.chance(40)).collect();
+                put(&mut s, "required", json!(required));
+            }
+            if rng.chance(15) {
+                put(&mut s, "additionalProperties", schema(rng, depth - 1));
+            }
+            for k in ["anyOf", "oneOf", "allOf"] {
+                if rng.chance(8) {
+                    let n = 1 + rng.below(3);
+                    put(&mut s, k, schemas(rng, depth - 1, n));
+                }
+            }
+            for k in ["not", "if", "then", "else"] {
+                if rng.chance(5) {
+                    put(&mut s, k, schema(rng, depth - 1));
+                }
+            }
+        }
+        if rng.chance(8) {
+            put(
+                &mut s,
+                "$ref",
+                json!(rng.pick(&["#", "#/$defs/d0", "#/$defs/d1"])),
+            );
+        }
+        Value::Object(s)
+    }
+
+    #[test]
+    fn loading_never_panics() {
+        let keywords = [
+            "type",
+            "enum",
+            "const",
+            "minimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "minLength",
+            "pattern",
+            "items",
+            "prefixItems",
+            "maxItems",
+            "properties",
+            "required",
+            "additionalProperties",
+            "anyOf",
+            "oneOf",
+            "allOf",
+            "not",
+            "if",
+            "$ref",
+            "$id",
+            "$anchor",
+            "$defs",
+            "$schema",
+            "title",
+            "default",
+            "examples",
+            "deprecated",
+        ];
+        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+        for _ in 0..3000 {
+            let mut root = schema(&mut rng, 3);
+            if let Value::Object(members) = &mut root {
+                for _ in 0..1 + rng.below(3) {
+                    let junk = match rng.chance(50) {
+                        true => value(&mut rng, 2),
+                        false => schema(&mut rng, 1),
+                    };
+                    members.insert(rng.pick(&keywords).to_owned(), junk);
+                }
+            }
+            if let Ok(schema) = crate::schema::Schema::from_value(&root) {
+                for _ in 0..5 {
+                    let _ = schema.validate_value(&value(&mut rng, 3));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_form_keeps_meaning() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut compared = 0;
+        for _ in 0..3000 {
+            let mut root = schema(&mut rng, 3);
+            if let Value::Object(members) = &mut root {
+                members.insert(
+                    "$defs".into(),
+                    json!({"d0": schema(&mut rng, 2), "d1": schema(&mut rng, 2)}),
+                );
+            }
+            let Ok(raw) = raw_graph(&Doc::from_value(&root)) else {
+                continue;
+            };
+            if recursion::check(&raw).is_err() {
+                continue;
+            }
+            let canonical = finish(raw.clone(), TypeId(0)).expect("canonical form");
+            for _ in 0..40 {
+                let v = value(&mut rng, 3);
+                let literal = check(&raw.nodes, TypeId(0), &v).is_ok();
+                let canon = canonical.validate_value(&v).is_ok();
+                assert_eq!(
+                    literal, canon,
+                    "schema {root}\nvalue {v}\ncanonical {canonical:?}"
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared > 50_000, "{compared} comparisons");
+    }
+}

@@ -1,0 +1,152 @@
+//! The schema document as parsed: a JSON tree that keeps object members in written order
+//! (field order is part of a schema) and keeps duplicate keys so they can be reported.
+
+use crate::schema::pointer;
+use crate::schema::{SchemaError, SchemaErrorKind};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+use std::fmt;
+
+/// A JSON value with object members in document order.
+#[derive(Debug)]
+pub(crate) enum Doc {
+    Null,
+    Bool(bool),
+    Number(serde_json::Number),
+    String(String),
+    Array(Vec<Doc>),
+    Object(Vec<(String, Doc)>),
+}
+
+impl Doc {
+    /// Parses JSON text (serde_json's nesting limit applies).
+    pub(crate) fn parse(text: &[u8]) -> Result<Doc, SchemaError> {
+        serde_json::from_slice(text)
+            .map_err(|e| SchemaError::new(SchemaErrorKind::Json(e.to_string()), String::new()))
+    }
+
+    /// A `serde_json::Value` as a document, members in the value's order.
+    pub(crate) fn from_value(value: &Value) -> Doc {
+        match value {
+            Value::Null => Doc::Null,
+            Value::Bool(b) => Doc::Bool(*b),
+            Value::Number(n) => Doc::Number(n.clone()),
+            Value::String(s) => Doc::String(s.clone()),
+            Value::Array(items) => Doc::Array(items.iter().map(Doc::from_value).collect()),
+            Value::Object(members) => Doc::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Doc::from_value(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The first member named `key`, if this is an object.
+    pub(crate) fn get(&self, key: &str) -> Option<&Doc> {
+        match self {
+            Doc::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The document as a `serde_json::Value`.
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            Doc::Null => Value::Null,
+            Doc::Bool(b) => Value::Bool(*b),
+            Doc::Number(n) => Value::Number(n.clone()),
+            Doc::String(s) => Value::String(s.clone()),
+            Doc::Array(items) => Value::Array(items.iter().map(Doc::to_value).collect()),
+            Doc::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Rejects the first object, depth first, that has a key twice.
+    pub(crate) fn check_unique_keys(&self, at: &str) -> Result<(), SchemaError> {
+        match self {
+            Doc::Array(items) => items.iter().enumerate().try_for_each(|(i, item)| {
+                item.check_unique_keys(&pointer::push(at, &i.to_string()))
+            }),
+            Doc::Object(members) => {
+                for (i, (key, value)) in members.iter().enumerate() {
+                    if members[..i].iter().any(|(k, _)| k == key) {
+                        let kind = SchemaErrorKind::DuplicateKey(key.clone());
+                        return Err(SchemaError::new(kind, at.to_owned()));
+                    }
+                    value.check_unique_keys(&pointer::push(at, key))?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Doc {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Doc, D::Error> {
+        deserializer.deserialize_any(DocVisitor)
+    }
+}
+
+/// Builds a [`Doc`] from any JSON token stream.
+struct DocVisitor;
+
+impl<'de> Visitor<'de> for DocVisitor {
+    type Value = Doc;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Doc, E> {
+        Ok(Doc::Null)
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Doc, E> {
+        Ok(Doc::Bool(b))
+    }
+
+    fn visit_i64<E: de::Error>(self, i: i64) -> Result<Doc, E> {
+        Ok(Doc::Number(i.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Doc, E> {
+        Ok(Doc::Number(u.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, f: f64) -> Result<Doc, E> {
+        serde_json::Number::from_f64(f)
+            .map(Doc::Number)
+            .ok_or_else(|| E::custom("number out of range"))
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Doc, E> {
+        Ok(Doc::String(s.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Doc, E> {
+        Ok(Doc::String(s))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Doc, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Doc::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc, A::Error> {
+        let mut members = Vec::new();
+        while let Some(member) = map.next_entry::<String, Doc>()? {
+            members.push(member);
+        }
+        Ok(Doc::Object(members))
+    }
+}

@@ -1,0 +1,114 @@
+//! Load errors: why a schema was rejected, and where in the schema document.
+
+use std::fmt;
+
+/// A schema that could not be loaded or built: what is wrong ([`SchemaErrorKind`]) and the
+/// JSON Pointer of the offending place in the schema document (`""` is the root).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaError {
+    kind: SchemaErrorKind,
+    pointer: String,
+}
+
+/// What is wrong with a schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchemaErrorKind {
+    /// The schema text is not one well-formed JSON text (serde_json's message).
+    Json(String),
+    /// An object in the schema document has this key twice.
+    DuplicateKey(String),
+    /// A keyword the engine does not implement. The engine never ignores a keyword.
+    UnsupportedKeyword(String),
+    /// `$schema` names a dialect other than JSON Schema draft 2020-12.
+    UnsupportedDialect(String),
+    /// A schema position holds something other than an object or a boolean.
+    NotASchema,
+    /// A keyword's value has the wrong shape; `expected` says what it must be.
+    InvalidValue {
+        /// The keyword.
+        keyword: String,
+        /// What the value must be, e.g. "a non-negative integer".
+        expected: &'static str,
+    },
+    /// `type` names something that is not a JSON Schema type.
+    UnknownType(String),
+    /// `pattern` is not a regular expression the engine accepts.
+    InvalidPattern {
+        /// The pattern as written.
+        pattern: String,
+        /// The regex compiler's explanation.
+        message: String,
+    },
+    /// An `$id`, `$anchor` or builder definition name is defined twice.
+    DuplicateId(String),
+    /// A `$ref` (or builder reference) whose target is not a schema in this document.
+    UnresolvedRef(String),
+    /// A cycle of references and combinators that never reaches a value, e.g. `{"$ref": "#"}`.
+    InfiniteRecursion,
+}
+
+impl SchemaError {
+    /// An error of `kind` at `pointer`.
+    pub(crate) fn new(kind: SchemaErrorKind, pointer: String) -> SchemaError {
+        SchemaError { kind, pointer }
+    }
+
+    /// The same error placed at `pointer`.
+    pub(crate) fn at(self, pointer: String) -> SchemaError {
+        SchemaError { pointer, ..self }
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> &SchemaErrorKind {
+        &self.kind
+    }
+
+    /// The JSON Pointer of the offending place in the schema document (`""` is the root).
+    pub fn pointer(&self) -> &str {
+        &self.pointer
+    }
+}
+
+impl fmt::Display for SchemaErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchemaErrorKind::Json(message) => write!(f, "invalid JSON: {message}"),
+            SchemaErrorKind::DuplicateKey(key) => write!(f, "duplicate key {key:?}"),
+            SchemaErrorKind::UnsupportedKeyword(k) => write!(f, "unsupported keyword {k:?}"),
+            SchemaErrorKind::UnsupportedDialect(uri) => {
+                write!(
+                    f,
+                    "unsupported dialect {uri:?} (only draft 2020-12 is supported)"
+                )
+            }
+            SchemaErrorKind::NotASchema => {
+                f.write_str("expected a schema (an object or a boolean)")
+            }
+            SchemaErrorKind::InvalidValue { keyword, expected } => {
+                write!(f, "{keyword:?} must be {expected}")
+            }
+            SchemaErrorKind::UnknownType(name) => write!(f, "unknown type {name:?}"),
+            SchemaErrorKind::InvalidPattern { pattern, message } => {
+                write!(f, "invalid pattern {pattern:?}: {message}")
+            }
+            SchemaErrorKind::DuplicateId(id) => write!(f, "{id:?} is defined twice"),
+            SchemaErrorKind::UnresolvedRef(r) => write!(f, "unresolved reference {r:?}"),
+            SchemaErrorKind::InfiniteRecursion => {
+                f.write_str("references loop without ever reaching a value")
+            }
+        }
+    }
+}
+
+impl fmt::Display for SchemaError {
+    /// `unsupported keyword "patternProperties" at /properties/a/patternProperties`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.kind, self.pointer.as_str()) {
+            (SchemaErrorKind::Json(_), _) => write!(f, "{}", self.kind),
+            (kind, "") => write!(f, "{kind} at the schema root"),
+            (kind, pointer) => write!(f, "{kind} at {pointer}"),
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {}

@@ -1,0 +1,444 @@
+//! Loader pass 2: one node per subschema (node `i` is location `i`), each the conjunction of
+//! its keywords: the typed part, `const` / `enum`, `$ref`, and the combinators.
+
+use super::index::{Index, LocationSchema, invalid};
+use crate::schema::doc::Doc;
+use crate::schema::model::{ArrayDesc, Field, Graph, ObjectDesc, UnionDesc, UnknownFields};
+use crate::schema::value::{canonical, canonical_set};
+use crate::schema::{
+    Bound, IntegerDesc, Kind, KindBranches, KindSet, Num, NumberDesc, Pattern, SchemaError,
+    SchemaErrorKind, StringDesc, TypeDesc, TypeId, pointer,
+};
+
+/// Keywords that constrain numbers.
+const NUMBER_KEYWORDS: [&str; 5] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+];
+/// Keywords that constrain strings.
+const STRING_KEYWORDS: [&str; 3] = ["minLength", "maxLength", "pattern"];
+/// Keywords that constrain arrays.
+const ARRAY_KEYWORDS: [&str; 4] = ["items", "prefixItems", "minItems", "maxItems"];
+/// Keywords that constrain objects.
+const OBJECT_KEYWORDS: [&str; 3] = ["properties", "required", "additionalProperties"];
+
+/// Builds the raw graph of an indexed document.
+pub(crate) fn build(index: &Index<'_>) -> Result<Graph, SchemaError> {
+    let mut graph = Graph::default();
+    for location in &index.locations {
+        graph.add(TypeDesc::Any, &location.pointer);
+    }
+    for (i, location) in index.locations.iter().enumerate() {
+        graph.nodes[i] = match location.schema {
+            LocationSchema::Bool(true) => TypeDesc::Any,
+            LocationSchema::Bool(false) => TypeDesc::Never,
+            LocationSchema::Object(members) => {
+                let object = SchemaObject {
+                    members,
+                    at: &location.pointer,
+                    base: &location.base,
+                };
+                object.build(index, &mut graph)?
+            }
+        };
+    }
+    Ok(graph)
+}
+
+/// One schema object being built.
+struct SchemaObject<'a> {
+    members: &'a [(String, Doc)],
+    at: &'a str,
+    base: &'a str,
+}
+
+impl SchemaObject<'_> {
+    fn get(&self, keyword: &str) -> Option<&Doc> {
+        self.members
+            .iter()
+            .find(|(k, _)| k == keyword)
+            .map(|(_, v)| v)
+    }
+
+    fn has(&self, keyword: &str) -> bool {
+        self.get(keyword).is_some()
+    }
+
+    /// The pointer of `keyword` in this object.
+    fn ptr(&self, keyword: &str) -> String {
+        pointer::push(self.at, keyword)
+    }
+
+    /// The node of the subschema at `keyword` (+ `/token`).
+    fn child(&self, index: &Index<'_>, keyword: &str, token: Option<&str>) -> TypeId {
+        let at = self.ptr(keyword);
+        match token {
+            Some(t) => index.id(&pointer::push(&at, t)),
+            None => index.id(&at),
+        }
+    }
+
+    /// The nodes of a list of subschemas (`allOf`, `prefixItems`, …); empty when absent.
+    fn children(&self, index: &Index<'_>, keyword: &str) -> Vec<TypeId> {
+        match self.get(keyword) {
+            Some(Doc::Array(items)) => (0..items.len())
+                .map(|i| self.child(index, keyword, Some(&i.to_string())))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The whole node: every part must hold.
+    fn build(&self, index: &Index<'_>, graph: &mut Graph) -> Result<TypeDesc, SchemaError> {
+        let mut parts = Vec::new();
+        if let Some(local) = self.typed_part(index, graph)? {
+            parts.push(local);
+        }
+        if let Some(value) = self.get("const") {
+            parts.push(graph.add(TypeDesc::Enum(vec![canonical(&value.to_value())]), self.at));
+        }
+        if let Some(values) = self.get("enum") {
+            let Doc::Array(values) = values else {
+                return Err(invalid("enum", "an array", self.ptr("enum")));
+            };
+            let values: Vec<_> = values.iter().map(Doc::to_value).collect();
+            parts.push(graph.add(TypeDesc::Enum(canonical_set(&values)), self.at));
+        }
+        if let Some(reference) = self.get("$ref") {
+            let Doc::String(reference) = reference else {
+                return Err(invalid("$ref", "a URI reference", self.ptr("$ref")));
+            };
+            let target = index.resolve_ref(self.base, reference).ok_or_else(|| {
+                SchemaError::new(
+                    SchemaErrorKind::UnresolvedRef(reference.clone()),
+                    self.ptr("$ref"),
+                )
+            })?;
+            parts.push(target);
+        }
+        parts.extend(self.children(index, "allOf"));
+        for (keyword, one) in [("anyOf", false), ("oneOf", true)] {
+            if self.has(keyword) {
+                let union = UnionDesc {
+                    branches: self.children(index, keyword),
+                    discriminator: None,
+                };
+                let desc = if one {
+                    TypeDesc::OneOf(union)
+                } else {
+                    TypeDesc::AnyOf(union)
+                };
+                parts.push(graph.add(desc, self.at));
+            }
+        }
+        if self.has("not") {
+            parts.push(graph.add(TypeDesc::Not(self.child(index, "not", None)), self.at));
+        }
+        if let Some(conditional) = self.conditional(index, graph) {
+            parts.push(conditional);
+        }
+        Ok(match parts.is_empty() {
+            true => TypeDesc::Any,
+            false => TypeDesc::AllOf(parts),
+        })
+    }
+
+    /// `if` / `then` / `else` as `anyOf: [allOf: [if, then], allOf: [not: if, else]]`.
+    fn conditional(&self, index: &Index<'_>, graph: &mut Graph) -> Option<TypeId> {
+        let condition = self.get("if").map(|_| self.child(index, "if", None))?;
+        let then = self.get("then").map(|_| self.child(index, "then", None));
+        let otherwise = self.get("else").map(|_| self.child(index, "else", None));
+        if then.is_none() && otherwise.is_none() {
+            return None;
+        }
+        let negated = graph.add(TypeDesc::Not(condition), self.at);
+        let yes = graph.add(
+            TypeDesc::AllOf([Some(condition), then].into_iter().flatten().collect()),
+            self.at,
+        );
+        let no = graph.add(
+            TypeDesc::AllOf([Some(negated), otherwise].into_iter().flatten().collect()),
+            self.at,
+        );
+        let union = UnionDesc {
+            branches: vec![yes, no],
+            discriminator: None,
+        };
+        Some(graph.add(TypeDesc::AnyOf(union), self.at))
+    }
+
+    /// `type` and the per-kind keywords, as a `Kinds` node; `None` when none is present.
+    fn typed_part(
+        &self,
+        index: &Index<'_>,
+        graph: &mut Graph,
+    ) -> Result<Option<TypeId>, SchemaError> {
+        let types = self.types()?;
+        let integer = self.integer_desc()?;
+        let number = self.number_desc()?;
+        let string = self.string_desc()?;
+        let array = self.array_desc(index, graph)?;
+        let object = self.object_desc(index, graph)?;
+        let constrained = [
+            &NUMBER_KEYWORDS[..],
+            &STRING_KEYWORDS,
+            &ARRAY_KEYWORDS,
+            &OBJECT_KEYWORDS,
+        ]
+        .concat()
+        .into_iter()
+        .chain(["format"])
+        .any(|k| self.has(k));
+        if types.is_none() && !constrained {
+            return Ok(None);
+        }
+        let allowed = types.unwrap_or_else(|| {
+            [
+                Kind::Null,
+                Kind::Boolean,
+                Kind::Number,
+                Kind::String,
+                Kind::Array,
+                Kind::Object,
+            ]
+            .into_iter()
+            .fold(KindSet::EMPTY, KindSet::with)
+        });
+        let mut slot =
+            |kind: Kind, desc: TypeDesc| allowed.contains(kind).then(|| graph.add(desc, self.at));
+        let mut branches = KindBranches {
+            null: slot(Kind::Null, TypeDesc::Null),
+            boolean: slot(Kind::Boolean, TypeDesc::Bool),
+            number: slot(Kind::Number, TypeDesc::Number(number)),
+            string: slot(Kind::String, TypeDesc::String(string)),
+            array: slot(Kind::Array, TypeDesc::Array(array)),
+            object: slot(Kind::Object, TypeDesc::Object(object)),
+        };
+        if branches.number.is_none() {
+            branches.number = slot(Kind::Integer, TypeDesc::Integer(integer));
+        }
+        Ok(Some(graph.add(TypeDesc::Kinds(branches), self.at)))
+    }
+
+    /// The `type` keyword as a set; `None` when absent.
+    fn types(&self) -> Result<Option<KindSet>, SchemaError> {
+        let named = |name: &str| {
+            Kind::from_name(name).ok_or_else(|| {
+                SchemaError::new(
+                    SchemaErrorKind::UnknownType(name.to_owned()),
+                    self.ptr("type"),
+                )
+            })
+        };
+        let expected = "a type name or an array of unique type names";
+        match self.get("type") {
+            None => Ok(None),
+            Some(Doc::String(name)) => Ok(Some(KindSet::only(named(name)?))),
+            Some(Doc::Array(names)) => {
+                let mut set = KindSet::EMPTY;
+                for name in names {
+                    let Doc::String(name) = name else {
+                        return Err(invalid("type", expected, self.ptr("type")));
+                    };
+                    let kind = named(name)?;
+                    if set.contains(kind) {
+                        return Err(invalid("type", expected, self.ptr("type")));
+                    }
+                    set = set.with(kind);
+                }
+                Ok(Some(set))
+            }
+            Some(_) => Err(invalid("type", expected, self.ptr("type"))),
+        }
+    }
+
+    /// A number keyword's value.
+    fn number(&self, keyword: &str) -> Result<Option<Num>, SchemaError> {
+        match self.get(keyword) {
+            None => Ok(None),
+            Some(Doc::Number(n)) => Ok(Some(Num::from_json(n))),
+            Some(_) => Err(invalid(keyword, "a number", self.ptr(keyword))),
+        }
+    }
+
+    /// `multipleOf`: a number greater than 0.
+    fn multiple_of(&self) -> Result<Option<Num>, SchemaError> {
+        match self.number("multipleOf")? {
+            Some(m) if m.cmp_exact(Num::Int(0)).is_le() => Err(invalid(
+                "multipleOf",
+                "a number greater than 0",
+                self.ptr("multipleOf"),
+            )),
+            m => Ok(m),
+        }
+    }
+
+    /// A count keyword's value: a non-negative integer (`2.0` counts; beyond `u64` saturates).
+    fn count(&self, keyword: &str) -> Result<Option<u64>, SchemaError> {
+        let n = match self.get(keyword) {
+            None => return Ok(None),
+            Some(Doc::Number(n)) => Num::from_json(n),
+            Some(_) => Num::Float(f64::NAN),
+        };
+        match n {
+            Num::Int(i) if i >= 0 => Ok(Some(i as u64)),
+            Num::UInt(u) => Ok(Some(u)),
+            Num::Float(f) if f.is_finite() && f > 0.0 && f.fract() == 0.0 => Ok(Some(u64::MAX)),
+            _ => Err(invalid(
+                keyword,
+                "a non-negative integer",
+                self.ptr(keyword),
+            )),
+        }
+    }
+
+    fn format(&self) -> Option<String> {
+        match self.get("format") {
+            Some(Doc::String(f)) => Some(f.clone()),
+            _ => None,
+        }
+    }
+
+    fn integer_desc(&self) -> Result<IntegerDesc, SchemaError> {
+        let lower = [
+            self.number("minimum")?.map(Num::ceil_int),
+            self.number("exclusiveMinimum")?.map(Num::succ_int),
+        ];
+        let upper = [
+            self.number("maximum")?.map(Num::floor_int),
+            self.number("exclusiveMaximum")?.map(Num::pred_int),
+        ];
+        Ok(IntegerDesc {
+            minimum: lower.into_iter().flatten().max_by(|a, b| a.cmp_exact(*b)),
+            maximum: upper.into_iter().flatten().min_by(|a, b| a.cmp_exact(*b)),
+            multiple_of: self.multiple_of()?.filter(|&m| m != Num::Int(1)),
+            format: self.format(),
+        })
+    }
+
+    fn number_desc(&self) -> Result<NumberDesc, SchemaError> {
+        let bound = |inclusive: Option<Num>, exclusive: Option<Num>, lower: bool| {
+            let inclusive = inclusive.map(|value| Bound {
+                value,
+                exclusive: false,
+            });
+            let exclusive = exclusive.map(|value| Bound {
+                value,
+                exclusive: true,
+            });
+            match (inclusive, exclusive) {
+                (Some(i), Some(e)) => {
+                    // The exclusive bound wins ties: it is the stricter one.
+                    let order = e.value.cmp_exact(i.value);
+                    let exclusive_stricter = if lower { order.is_ge() } else { order.is_le() };
+                    Some(if exclusive_stricter { e } else { i })
+                }
+                (i, e) => i.or(e),
+            }
+        };
+        Ok(NumberDesc {
+            minimum: bound(
+                self.number("minimum")?,
+                self.number("exclusiveMinimum")?,
+                true,
+            ),
+            maximum: bound(
+                self.number("maximum")?,
+                self.number("exclusiveMaximum")?,
+                false,
+            ),
+            multiple_of: self.multiple_of()?,
+            format: self.format(),
+        })
+    }
+
+    fn string_desc(&self) -> Result<StringDesc, SchemaError> {
+        let pattern = match self.get("pattern") {
+            None => None,
+            Some(Doc::String(p)) => Some(Pattern::new(p).map_err(|e| e.at(self.ptr("pattern")))?),
+            Some(_) => return Err(invalid("pattern", "a string", self.ptr("pattern"))),
+        };
+        Ok(StringDesc {
+            min_length: self.count("minLength")?.unwrap_or(0),
+            max_length: self.count("maxLength")?,
+            pattern,
+            format: self.format(),
+        })
+    }
+
+    fn array_desc(&self, index: &Index<'_>, graph: &mut Graph) -> Result<ArrayDesc, SchemaError> {
+        let items = match self.has("items") {
+            true => self.child(index, "items", None),
+            false => graph.add(TypeDesc::Any, self.at),
+        };
+        Ok(ArrayDesc {
+            prefix_items: self.children(index, "prefixItems"),
+            items,
+            min_items: self.count("minItems")?.unwrap_or(0),
+            max_items: self.count("maxItems")?,
+        })
+    }
+
+    fn object_desc(&self, index: &Index<'_>, graph: &mut Graph) -> Result<ObjectDesc, SchemaError> {
+        let required = self.required()?;
+        let extra = self
+            .get("additionalProperties")
+            .map(|_| self.child(index, "additionalProperties", None));
+        let mut fields = Vec::new();
+        if let Some(Doc::Object(properties)) = self.get("properties") {
+            for (name, schema) in properties {
+                fields.push(Field {
+                    name: name.clone(),
+                    ty: self.child(index, "properties", Some(name)),
+                    required: required.contains(name),
+                    default: schema.get("default").map(|d| canonical(&d.to_value())),
+                });
+            }
+        }
+        let mut only_required: Vec<&String> = required
+            .iter()
+            .filter(|r| !fields.iter().any(|f| f.name == **r))
+            .collect();
+        only_required.sort();
+        for name in only_required {
+            fields.push(Field {
+                name: name.clone(),
+                ty: extra.unwrap_or_else(|| graph.add(TypeDesc::Any, self.at)),
+                required: true,
+                default: None,
+            });
+        }
+        Ok(ObjectDesc {
+            fields,
+            unknown: extra.map_or(UnknownFields::Allow, UnknownFields::Extra),
+        })
+    }
+
+    /// `required`: an array of unique strings; empty when absent.
+    fn required(&self) -> Result<Vec<String>, SchemaError> {
+        let error = || {
+            invalid(
+                "required",
+                "an array of unique strings",
+                self.ptr("required"),
+            )
+        };
+        let Some(value) = self.get("required") else {
+            return Ok(Vec::new());
+        };
+        let Doc::Array(names) = value else {
+            return Err(error());
+        };
+        let mut out: Vec<String> = Vec::new();
+        for name in names {
+            match name {
+                Doc::String(s) if !out.contains(s) => out.push(s.clone()),
+                _ => return Err(error()),
+            }
+        }
+        Ok(out)
+    }
+}

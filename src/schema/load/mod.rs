@@ -1,0 +1,56 @@
+//! The JSON Schema loader: draft 2020-12 text → [`Schema`].
+//!
+//! Pass 1 ([`index`]) finds every subschema and every name a `$ref` can use, and rejects any
+//! keyword the engine does not implement; pass 2 ([`build`]) turns each subschema into a node;
+//! then the graph is put in canonical form. Supported: `type`, `enum`, `const`, numeric bounds
+//! and `multipleOf`, string lengths and `pattern`, `items`, `prefixItems`, item counts,
+//! `properties`, `required`, `additionalProperties`, `anyOf`, `oneOf`, `allOf`, `not`,
+//! `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources, `$anchor`s within the document),
+//! `$defs` / `definitions`; annotations `$schema`, `$id`, `$anchor`, `$comment`, `title`,
+//! `description`, `examples`, `default`, `deprecated`, `readOnly`, `writeOnly`, `format`,
+//! `contentMediaType`, `contentEncoding`.
+
+mod build;
+mod index;
+
+use crate::schema::doc::Doc;
+use crate::schema::model::Graph;
+use crate::schema::{Schema, SchemaError, TypeId, canon};
+use serde_json::Value;
+
+impl Schema {
+    /// Loads a JSON Schema (draft 2020-12) from JSON text.
+    pub fn from_json_str(text: &str) -> Result<Schema, SchemaError> {
+        Schema::from_json_slice(text.as_bytes())
+    }
+
+    /// Loads a JSON Schema (draft 2020-12) from JSON bytes.
+    pub fn from_json_slice(bytes: &[u8]) -> Result<Schema, SchemaError> {
+        load(&Doc::parse(bytes)?)
+    }
+
+    /// Loads a JSON Schema from a parsed value. Field order is the value's member order
+    /// (sorted by name unless serde_json's `preserve_order` feature is on).
+    pub fn from_value(value: &Value) -> Result<Schema, SchemaError> {
+        load(&Doc::from_value(value))
+    }
+}
+
+impl std::str::FromStr for Schema {
+    type Err = SchemaError;
+
+    fn from_str(text: &str) -> Result<Schema, SchemaError> {
+        Schema::from_json_str(text)
+    }
+}
+
+fn load(doc: &Doc) -> Result<Schema, SchemaError> {
+    canon::finish(raw_graph(doc)?, TypeId(0))
+}
+
+/// The document's raw graph, before canonicalization; the root is node 0.
+pub(crate) fn raw_graph(doc: &Doc) -> Result<Graph, SchemaError> {
+    doc.check_unique_keys("")?;
+    let index = index::Index::build(doc)?;
+    build::build(&index)
+}

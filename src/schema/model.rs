@@ -1,0 +1,392 @@
+//! The schema model: [`TypeDesc`] nodes in a [`Schema`] arena, linked by [`TypeId`].
+//!
+//! A JSON Schema keyword constrains only values of its own kind (`{"minimum": 5}` accepts
+//! `"foo"`), so a schema without `type` is a union over the JSON kinds with per-kind
+//! constraints: [`TypeDesc::Kinds`]. A schema that names one `type` is a plain typed node
+//! (`Integer`, `Object`, …), which the engine decodes without dispatch.
+
+use crate::schema::{Kind, Num, Pattern};
+use serde_json::Value;
+
+/// The index of a node in a [`Schema`]'s arena. Recursive schemas are cycles of indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub(crate) u32);
+
+impl TypeId {
+    /// The node's position in the arena.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One node of a schema: what a value at this place must be.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeDesc {
+    /// Any JSON value (`{}` / `true`); decoded as the raw JSON slice.
+    Any,
+    /// No value at all (`false`).
+    Never,
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool,
+    /// A number with no fractional part (`1.0` counts), within bounds.
+    Integer(IntegerDesc),
+    /// Any number, within bounds.
+    Number(NumberDesc),
+    /// A string.
+    String(StringDesc),
+    /// An array: a tuple prefix, then items of one type.
+    Array(ArrayDesc),
+    /// An object with named fields.
+    Object(ObjectDesc),
+    /// An object whose members all have one type (no named fields).
+    Map(TypeId),
+    /// `null` or the inner type (`"type": ["string", "null"]`).
+    Nullable(TypeId),
+    /// A value dispatched on its JSON kind: each kind present has its own node, the others are
+    /// rejected. This is what a schema without `type`, or with several, becomes.
+    Kinds(KindBranches),
+    /// One of a finite list of JSON values (`const`, `enum`), canonical and JSON-distinct,
+    /// in schema order; of any kinds.
+    Enum(Vec<Value>),
+    /// At least one branch matches (`anyOf`).
+    AnyOf(UnionDesc),
+    /// Exactly one branch matches (`oneOf`).
+    OneOf(UnionDesc),
+    /// Every part matches (`allOf`, and sibling keywords next to `$ref` or a combinator). The
+    /// first part gives the decoded shape; the others only check.
+    AllOf(Vec<TypeId>),
+    /// The inner type does not match (`not`).
+    Not(TypeId),
+}
+
+/// Bounds of an integer node. Bounds are inclusive and integral: `exclusiveMinimum: 5` and
+/// `minimum: 5.5` both load as `minimum: 6`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IntegerDesc {
+    /// Smallest allowed value.
+    pub minimum: Option<Num>,
+    /// Largest allowed value.
+    pub maximum: Option<Num>,
+    /// The value must be a multiple of this (> 0; never 1, which says nothing for integers).
+    pub multiple_of: Option<Num>,
+    /// The `format` annotation (not checked).
+    pub format: Option<String>,
+}
+
+/// Bounds of a number node.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NumberDesc {
+    /// Lower bound (the stricter of `minimum` and `exclusiveMinimum`).
+    pub minimum: Option<Bound>,
+    /// Upper bound (the stricter of `maximum` and `exclusiveMaximum`).
+    pub maximum: Option<Bound>,
+    /// The value must be a multiple of this (> 0).
+    pub multiple_of: Option<Num>,
+    /// The `format` annotation (not checked).
+    pub format: Option<String>,
+}
+
+/// A number bound, inclusive or exclusive.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bound {
+    /// The limit.
+    pub value: Num,
+    /// Whether the limit itself is excluded.
+    pub exclusive: bool,
+}
+
+/// Constraints of a string node. Lengths count Unicode code points.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StringDesc {
+    /// Fewest code points.
+    pub min_length: u64,
+    /// Most code points.
+    pub max_length: Option<u64>,
+    /// A regular expression that must match somewhere in the string.
+    pub pattern: Option<Pattern>,
+    /// The `format` annotation (not checked).
+    pub format: Option<String>,
+}
+
+/// Constraints of an array node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayDesc {
+    /// Types of the first items, position by position (`prefixItems`).
+    pub prefix_items: Vec<TypeId>,
+    /// Type of every item after the prefix (`items`; `Never` forbids more items).
+    pub items: TypeId,
+    /// Fewest items.
+    pub min_items: u64,
+    /// Most items.
+    pub max_items: Option<u64>,
+}
+
+/// An object node: named fields in schema order (the order encode writes them), and what to
+/// do with other members.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectDesc {
+    /// The named fields: `properties` in schema order, then names that are only `required`,
+    /// sorted.
+    pub fields: Vec<Field>,
+    /// Members not named by `fields`.
+    pub unknown: UnknownFields,
+}
+
+/// A named object field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// The member name.
+    pub name: String,
+    /// The member's type.
+    pub ty: TypeId,
+    /// Whether the member must be present.
+    pub required: bool,
+    /// The `default` annotation of the member's schema, for decode defaults (never checked).
+    pub default: Option<Value>,
+}
+
+/// What an object does with members its fields do not name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnknownFields {
+    /// Allowed, whatever they hold (`additionalProperties` absent or `true`).
+    Allow,
+    /// Rejected (`additionalProperties: false`).
+    Deny,
+    /// Allowed when they match this type; decoded as a map of extras.
+    Extra(TypeId),
+}
+
+/// Per-kind branches of a [`TypeDesc::Kinds`] node. The `number` branch is an `Integer` or a
+/// `Number` node; each other branch is a node of its slot's kind.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KindBranches {
+    /// The node for `null`.
+    pub null: Option<TypeId>,
+    /// The node for booleans.
+    pub boolean: Option<TypeId>,
+    /// The node for numbers.
+    pub number: Option<TypeId>,
+    /// The node for strings.
+    pub string: Option<TypeId>,
+    /// The node for arrays.
+    pub array: Option<TypeId>,
+    /// The node for objects.
+    pub object: Option<TypeId>,
+}
+
+impl KindBranches {
+    /// The branches in slot order.
+    pub fn slots(&self) -> [Option<TypeId>; 6] {
+        [
+            self.null,
+            self.boolean,
+            self.number,
+            self.string,
+            self.array,
+            self.object,
+        ]
+    }
+
+    /// The branch for values of `kind` (`Integer` and `Number` share the number branch).
+    pub fn get(&self, kind: Kind) -> Option<TypeId> {
+        match kind {
+            Kind::Null => self.null,
+            Kind::Boolean => self.boolean,
+            Kind::Integer | Kind::Number => self.number,
+            Kind::String => self.string,
+            Kind::Array => self.array,
+            Kind::Object => self.object,
+        }
+    }
+
+    /// The branches with their kinds (`Number` for the number branch), in slot order.
+    pub fn branches(&self) -> impl Iterator<Item = (Kind, TypeId)> {
+        let kinds = [
+            Kind::Null,
+            Kind::Boolean,
+            Kind::Number,
+            Kind::String,
+            Kind::Array,
+            Kind::Object,
+        ];
+        kinds
+            .into_iter()
+            .zip(self.slots())
+            .filter_map(|(kind, slot)| Some((kind, slot?)))
+    }
+
+    /// The slot for values of `kind`, mutably.
+    pub(crate) fn slot_mut(&mut self, kind: Kind) -> &mut Option<TypeId> {
+        match kind {
+            Kind::Null => &mut self.null,
+            Kind::Boolean => &mut self.boolean,
+            Kind::Integer | Kind::Number => &mut self.number,
+            Kind::String => &mut self.string,
+            Kind::Array => &mut self.array,
+            Kind::Object => &mut self.object,
+        }
+    }
+
+    /// The slots, mutably, in slot order.
+    pub(crate) fn slots_mut(&mut self) -> [&mut Option<TypeId>; 6] {
+        [
+            &mut self.null,
+            &mut self.boolean,
+            &mut self.number,
+            &mut self.string,
+            &mut self.array,
+            &mut self.object,
+        ]
+    }
+}
+
+/// Branches of an `anyOf` / `oneOf` node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnionDesc {
+    /// The branches, in schema order.
+    pub branches: Vec<TypeId>,
+    /// A fast path, when one property's value tells the branch.
+    pub discriminator: Option<Discriminator>,
+}
+
+/// A property whose value picks the branch: every branch is an object whose field
+/// `property` admits exactly one value, `tags[i]` for branch `i`, all distinct. When the
+/// property is present, branch `i` is the only one that can match a value holding `tags[i]`;
+/// when it is absent, every branch must be tried.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Discriminator {
+    /// The property name.
+    pub property: String,
+    /// The value that selects each branch, by branch index.
+    pub tags: Vec<Value>,
+}
+
+/// How a node refers to a child: `Guarded` children sit inside a container value (array
+/// items, object members), `Unguarded` ones describe the same value as their parent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Edge {
+    Guarded,
+    Unguarded,
+}
+
+impl TypeDesc {
+    /// Calls `f` on every child, in canonical order.
+    pub(crate) fn for_each_child(&self, mut f: impl FnMut(TypeId, Edge)) {
+        match self {
+            TypeDesc::Any
+            | TypeDesc::Never
+            | TypeDesc::Null
+            | TypeDesc::Bool
+            | TypeDesc::Integer(_)
+            | TypeDesc::Number(_)
+            | TypeDesc::String(_)
+            | TypeDesc::Enum(_) => {}
+            TypeDesc::Array(a) => {
+                a.prefix_items.iter().for_each(|&c| f(c, Edge::Guarded));
+                f(a.items, Edge::Guarded);
+            }
+            TypeDesc::Object(o) => {
+                o.fields.iter().for_each(|field| f(field.ty, Edge::Guarded));
+                if let UnknownFields::Extra(c) = o.unknown {
+                    f(c, Edge::Guarded);
+                }
+            }
+            TypeDesc::Map(c) => f(*c, Edge::Guarded),
+            TypeDesc::Nullable(c) | TypeDesc::Not(c) => f(*c, Edge::Unguarded),
+            TypeDesc::Kinds(k) => k
+                .slots()
+                .into_iter()
+                .flatten()
+                .for_each(|c| f(c, Edge::Unguarded)),
+            TypeDesc::AnyOf(u) | TypeDesc::OneOf(u) => {
+                u.branches.iter().for_each(|&c| f(c, Edge::Unguarded));
+            }
+            TypeDesc::AllOf(parts) => parts.iter().for_each(|&c| f(c, Edge::Unguarded)),
+        }
+    }
+
+    /// Calls `f` on every child reference, mutably, in canonical order.
+    pub(crate) fn for_each_child_mut(&mut self, mut f: impl FnMut(&mut TypeId)) {
+        match self {
+            TypeDesc::Any
+            | TypeDesc::Never
+            | TypeDesc::Null
+            | TypeDesc::Bool
+            | TypeDesc::Integer(_)
+            | TypeDesc::Number(_)
+            | TypeDesc::String(_)
+            | TypeDesc::Enum(_) => {}
+            TypeDesc::Array(a) => {
+                a.prefix_items.iter_mut().for_each(&mut f);
+                f(&mut a.items);
+            }
+            TypeDesc::Object(o) => {
+                o.fields.iter_mut().for_each(|field| f(&mut field.ty));
+                if let UnknownFields::Extra(c) = &mut o.unknown {
+                    f(c);
+                }
+            }
+            TypeDesc::Map(c) | TypeDesc::Nullable(c) | TypeDesc::Not(c) => f(c),
+            TypeDesc::Kinds(k) => k.slots_mut().into_iter().flatten().for_each(f),
+            TypeDesc::AnyOf(u) | TypeDesc::OneOf(u) => u.branches.iter_mut().for_each(f),
+            TypeDesc::AllOf(parts) => parts.iter_mut().for_each(f),
+        }
+    }
+}
+
+/// A raw graph under construction: nodes, and for each the schema-document pointer it comes
+/// from (for load errors). Shared by the loaders and the canonicalizer.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Graph {
+    pub(crate) nodes: Vec<TypeDesc>,
+    pub(crate) origins: Vec<String>,
+}
+
+impl Graph {
+    /// Appends a node and returns its id.
+    pub(crate) fn add(&mut self, desc: TypeDesc, origin: &str) -> TypeId {
+        self.nodes.push(desc);
+        self.origins.push(origin.to_owned());
+        TypeId((self.nodes.len() - 1) as u32)
+    }
+
+    /// The node `id`.
+    pub(crate) fn node(&self, id: TypeId) -> &TypeDesc {
+        &self.nodes[id.index()]
+    }
+}
+
+/// A loaded schema in canonical form: an arena of [`TypeDesc`] nodes and the root.
+///
+/// Nodes are numbered in depth-first order from the root, unreachable definitions dropped, and
+/// structurally identical nodes merged, so equal schemas have equal arenas (and equal
+/// [`TypeKey`](crate::schema::TypeKey)s) however they were spelled or built.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schema {
+    pub(crate) nodes: Vec<TypeDesc>,
+    pub(crate) root: TypeId,
+}
+
+impl Schema {
+    /// The root node's id.
+    pub fn root(&self) -> TypeId {
+        self.root
+    }
+
+    /// The node `id`. Panics if `id` is not from this schema.
+    pub fn node(&self, id: TypeId) -> &TypeDesc {
+        &self.nodes[id.index()]
+    }
+
+    /// How many nodes the arena holds.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Every node with its id, in arena order (the root first).
+    pub fn nodes(&self) -> impl Iterator<Item = (TypeId, &TypeDesc)> {
+        (0..).map(TypeId).zip(&self.nodes)
+    }
+}

@@ -1,0 +1,375 @@
+//! Exact JSON numbers: canonical spelling, exact comparison, integer rounding, `multipleOf`.
+
+use std::cmp::Ordering;
+
+/// An exact JSON number in canonical spelling.
+///
+/// Integers that fit `i64` are always `Int`, integers above `i64::MAX` that fit `u64` are
+/// always `UInt`, and `Float` holds everything else (a fraction, or an integer beyond the
+/// 64-bit ranges). So `1`, `1.0` and `1e0` are all `Int(1)`, and derived equality is JSON
+/// number equality.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    /// An integer in the `i64` range.
+    Int(i64),
+    /// An integer above `i64::MAX` that fits `u64`.
+    UInt(u64),
+    /// Any other number.
+    Float(f64),
+}
+
+/// 2^63 as an `f64`.
+const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+/// 2^64 as an `f64`.
+const TWO_64: f64 = 18_446_744_073_709_551_616.0;
+/// 2^127 as an `f64`: beyond it an `f64` no longer fits `i128`.
+const TWO_127: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+
+impl Num {
+    /// The canonical spelling of an `f64`.
+    pub fn from_f64(f: f64) -> Num {
+        if f.fract() == 0.0 && (-TWO_63..TWO_63).contains(&f) {
+            Num::Int(f as i64)
+        } else if f.fract() == 0.0 && (0.0..TWO_64).contains(&f) {
+            Num::UInt(f as u64)
+        } else {
+            Num::Float(f)
+        }
+    }
+
+    /// The same number in canonical spelling (a hand-built `Float(1.0)` becomes `Int(1)`).
+    pub fn canonical(self) -> Num {
+        match self {
+            Num::Int(_) => self,
+            Num::UInt(u) => Num::from(u),
+            Num::Float(f) => Num::from_f64(f),
+        }
+    }
+
+    /// The canonical spelling of a `serde_json` number.
+    pub fn from_json(n: &serde_json::Number) -> Num {
+        if let Some(i) = n.as_i64() {
+            Num::Int(i)
+        } else if let Some(u) = n.as_u64() {
+            Num::UInt(u)
+        } else {
+            Num::from_f64(n.as_f64().unwrap_or(f64::NAN))
+        }
+    }
+
+    /// The number as a `serde_json` number (`None` for a non-finite float).
+    pub fn to_json(self) -> Option<serde_json::Number> {
+        match self {
+            Num::Int(i) => Some(i.into()),
+            Num::UInt(u) => Some(u.into()),
+            Num::Float(f) => serde_json::Number::from_f64(f),
+        }
+    }
+
+    /// Whether the number is finite (every number read from JSON is).
+    pub fn is_finite(self) -> bool {
+        match self {
+            Num::Float(f) => f.is_finite(),
+            _ => true,
+        }
+    }
+
+    /// Whether the number has no fractional part (JSON Schema's `integer`).
+    pub fn is_integer(self) -> bool {
+        match self {
+            Num::Float(f) => f.is_finite() && f.fract() == 0.0,
+            _ => true,
+        }
+    }
+
+    /// Exact comparison of the two numbers' mathematical values.
+    pub fn cmp_exact(self, other: Num) -> Ordering {
+        match (self.as_i128(), other.as_i128()) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            (Some(a), None) => cmp_int_float(a, other.float()),
+            (None, Some(b)) => cmp_int_float(b, self.float()).reverse(),
+            (None, None) => self.float().total_cmp(&other.float()),
+        }
+    }
+
+    /// The smallest integer JSON can spell (an `i64`, `u64` or integral `f64`) that is ≥ `self`.
+    pub(crate) fn ceil_int(self) -> Num {
+        match self {
+            Num::Float(f) if f.fract() != 0.0 => Num::from_f64(f.ceil()),
+            _ => self,
+        }
+    }
+
+    /// The largest integer JSON can spell that is ≤ `self`.
+    pub(crate) fn floor_int(self) -> Num {
+        match self {
+            Num::Float(f) if f.fract() != 0.0 => Num::from_f64(f.floor()),
+            _ => self,
+        }
+    }
+
+    /// The smallest integer JSON can spell that is > `self`.
+    pub(crate) fn succ_int(self) -> Num {
+        match self {
+            Num::Float(f) if f.fract() != 0.0 => Num::from_f64(f.ceil()),
+            _ => match self.integral_i128() {
+                Some(i) => from_i128(i + 1, Round::Up),
+                None => Num::from_f64(self.float().next_up()),
+            },
+        }
+    }
+
+    /// The largest integer JSON can spell that is < `self`.
+    pub(crate) fn pred_int(self) -> Num {
+        match self {
+            Num::Float(f) if f.fract() != 0.0 => Num::from_f64(f.floor()),
+            _ => match self.integral_i128() {
+                Some(i) => from_i128(i - 1, Round::Down),
+                None => Num::from_f64(self.float().next_down()),
+            },
+        }
+    }
+
+    /// The value as `i128` when it is an `Int` or `UInt`.
+    fn as_i128(self) -> Option<i128> {
+        match self {
+            Num::Int(i) => Some(i.into()),
+            Num::UInt(u) => Some(u.into()),
+            Num::Float(_) => None,
+        }
+    }
+
+    /// The value as `i128` when it is an integer of magnitude below 2^127.
+    fn integral_i128(self) -> Option<i128> {
+        match self {
+            Num::Float(f) if f.fract() == 0.0 && (-TWO_127..TWO_127).contains(&f) => {
+                Some(f as i128)
+            }
+            Num::Float(_) => None,
+            _ => self.as_i128(),
+        }
+    }
+
+    /// The value as the nearest `f64`.
+    fn float(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::UInt(u) => u as f64,
+            Num::Float(f) => f,
+        }
+    }
+
+    /// The number as `mantissa × 10^exponent` with the sign dropped, digits exact.
+    fn decimal(self) -> (u64, i32) {
+        match self {
+            Num::Int(i) => strip_zeros(i.unsigned_abs(), 0),
+            Num::UInt(u) => strip_zeros(u, 0),
+            Num::Float(f) => {
+                // `{:e}` prints the shortest decimal that round-trips: `d.ddde±x`.
+                let text = format!("{:e}", f.abs());
+                let (digits, exp) = text.split_once('e').unwrap_or((&text, "0"));
+                let exp: i32 = exp.parse().unwrap_or(0);
+                let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+                let mantissa = format!("{int}{frac}").parse().unwrap_or(0);
+                strip_zeros(mantissa, exp - frac.len() as i32)
+            }
+        }
+    }
+}
+
+impl From<i64> for Num {
+    fn from(i: i64) -> Num {
+        Num::Int(i)
+    }
+}
+
+impl From<i32> for Num {
+    fn from(i: i32) -> Num {
+        Num::Int(i.into())
+    }
+}
+
+impl From<u32> for Num {
+    fn from(u: u32) -> Num {
+        Num::Int(u.into())
+    }
+}
+
+impl From<u64> for Num {
+    fn from(u: u64) -> Num {
+        i64::try_from(u).map_or(Num::UInt(u), Num::Int)
+    }
+}
+
+impl From<f64> for Num {
+    fn from(f: f64) -> Num {
+        Num::from_f64(f)
+    }
+}
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Num::Int(i) => write!(f, "{i}"),
+            Num::UInt(u) => write!(f, "{u}"),
+            Num::Float(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+/// Whether `x` is an integer multiple of `divisor`, decided exactly on the two numbers'
+/// shortest round-trip decimal spellings (so `0.0075` is a multiple of `0.0001`, and a huge
+/// `x` whose quotient overflows `f64` is decided by arithmetic, not by `inf`).
+pub(crate) fn is_multiple_of(x: Num, divisor: Num) -> bool {
+    let (a, p) = x.decimal();
+    let (b, q) = divisor.decimal();
+    if a == 0 {
+        return true;
+    }
+    if b == 0 {
+        return false;
+    }
+    if p >= q {
+        // b | a·10^(p−q)
+        let b = u128::from(b);
+        ((u128::from(a) % b) * pow10_mod(p - q, b)).is_multiple_of(b)
+    } else {
+        // b·10^(q−p) | a
+        let scale = 10u128.checked_pow((q - p) as u32);
+        match scale.and_then(|s| s.checked_mul(u128::from(b))) {
+            Some(d) => u128::from(a).is_multiple_of(d),
+            None => false,
+        }
+    }
+}
+
+/// 10^e mod m, by square and multiply (m < 2^64, so products fit u128).
+fn pow10_mod(mut e: i32, m: u128) -> u128 {
+    let mut result = 1 % m;
+    let mut base = 10 % m;
+    while e > 0 {
+        if e & 1 == 1 {
+            result = result * base % m;
+        }
+        base = base * base % m;
+        e >>= 1;
+    }
+    result
+}
+
+/// Moves trailing decimal zeros of the mantissa into the exponent.
+fn strip_zeros(mut mantissa: u64, mut exp: i32) -> (u64, i32) {
+    while mantissa != 0 && mantissa.is_multiple_of(10) {
+        mantissa /= 10;
+        exp += 1;
+    }
+    (mantissa, exp)
+}
+
+/// Exact comparison of an integer with a float.
+fn cmp_int_float(i: i128, f: f64) -> Ordering {
+    if f.is_nan() {
+        return Ordering::Equal;
+    }
+    if f >= TWO_127 {
+        return Ordering::Less;
+    }
+    if f < -TWO_127 {
+        return Ordering::Greater;
+    }
+    let floor = f.floor();
+    match i.cmp(&(floor as i128)) {
+        Ordering::Equal if f > floor => Ordering::Less,
+        other => other,
+    }
+}
+
+/// Which way to round an integer that no 64-bit integer can hold.
+#[derive(Clone, Copy)]
+enum Round {
+    Up,
+    Down,
+}
+
+/// The integer `i` as a `Num`, rounded to the nearest spellable integer in direction `round`
+/// when it does not fit `i64` / `u64` (only integral `f64`s exist out there).
+fn from_i128(i: i128, round: Round) -> Num {
+    if let Ok(v) = i64::try_from(i) {
+        return Num::Int(v);
+    }
+    if let Ok(v) = u64::try_from(i) {
+        return Num::UInt(v);
+    }
+    let f = i as f64;
+    let exact = f as i128;
+    Num::from_f64(match round {
+        Round::Up if exact < i => f.next_up(),
+        Round::Down if exact > i => f.next_down(),
+        _ => f,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_spelling() {
+        assert_eq!(Num::from_f64(1.0), Num::Int(1));
+        assert_eq!(Num::from_f64(-0.0), Num::Int(0));
+        assert_eq!(Num::from_f64(TWO_63), Num::UInt(1 << 63));
+        assert_eq!(Num::from_f64(TWO_64), Num::Float(TWO_64));
+        assert_eq!(Num::from(u64::MAX), Num::UInt(u64::MAX));
+        assert_eq!(Num::from(5u64), Num::Int(5));
+    }
+
+    #[test]
+    fn exact_comparison() {
+        let big = Num::Int(9_007_199_254_740_993); // 2^53 + 1: no f64 spells it
+        assert_eq!(
+            big.cmp_exact(Num::Float(9_007_199_254_740_992.5)),
+            Ordering::Greater
+        );
+        assert_eq!(Num::Int(3).cmp_exact(Num::Float(3.5)), Ordering::Less);
+        assert_eq!(Num::Int(-3).cmp_exact(Num::Float(-3.5)), Ordering::Greater);
+        assert_eq!(
+            Num::UInt(u64::MAX).cmp_exact(Num::Float(TWO_64)),
+            Ordering::Less
+        );
+        assert_eq!(
+            Num::Float(1e300).cmp_exact(Num::Int(i64::MAX)),
+            Ordering::Greater
+        );
+    }
+
+    #[test]
+    fn integer_rounding() {
+        assert_eq!(Num::Float(1.5).ceil_int(), Num::Int(2));
+        assert_eq!(Num::Float(-1.5).floor_int(), Num::Int(-2));
+        assert_eq!(Num::Int(5).succ_int(), Num::Int(6));
+        assert_eq!(Num::Float(5.5).succ_int(), Num::Int(6));
+        assert_eq!(Num::Int(i64::MAX).succ_int(), Num::UInt(1 << 63));
+        assert_eq!(Num::UInt(u64::MAX).succ_int(), Num::Float(TWO_64));
+        assert_eq!(Num::Float(TWO_64).pred_int(), Num::UInt(u64::MAX));
+        assert_eq!(
+            Num::Int(i64::MIN).pred_int(),
+            Num::Float((-TWO_63).next_down())
+        );
+        assert_eq!(Num::Float(1e300).succ_int(), Num::Float(1e300f64.next_up()));
+    }
+
+    #[test]
+    fn multiples() {
+        assert!(is_multiple_of(Num::Float(0.0075), Num::Float(0.0001)));
+        assert!(!is_multiple_of(Num::Float(0.00751), Num::Float(0.0001)));
+        assert!(is_multiple_of(Num::Float(4.5), Num::Float(1.5)));
+        assert!(!is_multiple_of(Num::Int(35), Num::Float(1.5)));
+        assert!(!is_multiple_of(Num::Float(1e308), Num::Float(0.123456789)));
+        assert!(is_multiple_of(Num::Int(12391239123), Num::Float(1e-8)));
+        assert!(is_multiple_of(Num::Int(0), Num::Float(1.5)));
+        assert!(is_multiple_of(Num::Int(i64::MIN), Num::Int(2)));
+        assert!(!is_multiple_of(Num::Int(7), Num::Int(2)));
+        assert!(is_multiple_of(Num::Float(1e300), Num::Int(1000)));
+        assert!(!is_multiple_of(Num::Int(1), Num::Float(1e-30 * 3.0)));
+    }
+}

@@ -1,0 +1,289 @@
+//! The reference validator: does a `serde_json::Value` match a schema?
+//!
+//! This is the semantic oracle the interpreter and the JIT must agree with, so it is written
+//! to be obviously correct, not fast: one function per node kind, straight from the model's
+//! definitions. Errors carry the instance path and the keyword's location along the
+//! evaluation path (see [`ValidationError::schema_pointer`]).
+
+mod error;
+
+pub use error::{PathSegment, ValidationError, ValidationErrorKind};
+
+use crate::schema::model::{ArrayDesc, ObjectDesc, UnknownFields};
+use crate::schema::num::is_multiple_of;
+use crate::schema::pointer;
+use crate::schema::value::json_eq;
+use crate::schema::{
+    Bound, IntegerDesc, Kind, KindBranches, KindSet, Num, NumberDesc, Schema, StringDesc, TypeDesc,
+    TypeId,
+};
+use serde_json::Value;
+
+impl Schema {
+    /// Checks `value` against the schema: `Ok`, or the first failure found (depth first, in
+    /// schema order).
+    pub fn validate_value(&self, value: &Value) -> Result<(), ValidationError> {
+        check(&self.nodes, self.root, value)
+    }
+}
+
+/// The result of checking one node.
+type Check = Result<(), ValidationError>;
+
+/// Checks `value` against node `id` of `nodes`, which must have no unguarded cycle.
+pub(crate) fn check(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
+    match &nodes[id.index()] {
+        TypeDesc::Any => Ok(()),
+        TypeDesc::Never => fail(ValidationErrorKind::False),
+        TypeDesc::Null => expect_kind(value, KindSet::only(Kind::Null)),
+        TypeDesc::Bool => expect_kind(value, KindSet::only(Kind::Boolean)),
+        TypeDesc::Integer(d) => check_integer(d, value),
+        TypeDesc::Number(d) => check_number(d, value),
+        TypeDesc::String(d) => check_string(d, value),
+        TypeDesc::Array(d) => check_array(nodes, d, value),
+        TypeDesc::Object(d) => check_object(nodes, d, value),
+        TypeDesc::Map(values) => {
+            let Value::Object(members) = value else {
+                return expect_kind(value, KindSet::only(Kind::Object));
+            };
+            for (name, member) in members {
+                check(nodes, *values, member).map_err(|e| {
+                    e.under(PathSegment::Key(name.clone()), "/additionalProperties")
+                })?;
+            }
+            Ok(())
+        }
+        TypeDesc::Nullable(inner) => match value {
+            Value::Null => Ok(()),
+            _ => check(nodes, *inner, value).map_err(|mut e| {
+                if let ValidationErrorKind::Type { expected, .. } = &mut e.kind
+                    && e.path.is_empty()
+                {
+                    *expected = expected.with(Kind::Null);
+                }
+                e
+            }),
+        },
+        TypeDesc::Kinds(branches) => match branch_for(branches, value) {
+            Some(branch) => check(nodes, branch, value),
+            None => fail(ValidationErrorKind::Type {
+                expected: branch_kinds(nodes, branches),
+                found: Kind::of(value),
+            }),
+        },
+        TypeDesc::Enum(values) => match values.iter().any(|v| json_eq(v, value)) {
+            true => Ok(()),
+            false => fail(ValidationErrorKind::Enum),
+        },
+        TypeDesc::AnyOf(u) => match u.branches.iter().any(|&b| check(nodes, b, value).is_ok()) {
+            true => Ok(()),
+            false => fail(ValidationErrorKind::AnyOf),
+        },
+        TypeDesc::OneOf(u) => {
+            let matched = u
+                .branches
+                .iter()
+                .filter(|&&b| check(nodes, b, value).is_ok())
+                .count();
+            match matched {
+                1 => Ok(()),
+                _ => fail(ValidationErrorKind::OneOf { matched }),
+            }
+        }
+        TypeDesc::AllOf(parts) => parts.iter().try_for_each(|&p| check(nodes, p, value)),
+        TypeDesc::Not(inner) => match check(nodes, *inner, value) {
+            Ok(()) => fail(ValidationErrorKind::Not),
+            Err(_) => Ok(()),
+        },
+    }
+}
+
+/// An error of `kind` at this value and this schema location.
+fn fail(kind: ValidationErrorKind) -> Check {
+    let schema_pointer = match kind.keyword() {
+        "" => String::new(),
+        keyword => pointer::push("", keyword),
+    };
+    Err(ValidationError {
+        path: Vec::new(),
+        schema_pointer,
+        kind,
+    })
+}
+
+/// `Ok` when the value's kind is in `expected`, else a type error.
+fn expect_kind(value: &Value, expected: KindSet) -> Check {
+    let found = Kind::of(value);
+    match expected.admits(found) {
+        true => Ok(()),
+        false => fail(ValidationErrorKind::Type { expected, found }),
+    }
+}
+
+/// The branch of a `Kinds` node that handles the value's kind.
+fn branch_for(branches: &KindBranches, value: &Value) -> Option<TypeId> {
+    match value {
+        Value::Null => branches.null,
+        Value::Bool(_) => branches.boolean,
+        Value::Number(_) => branches.number,
+        Value::String(_) => branches.string,
+        Value::Array(_) => branches.array,
+        Value::Object(_) => branches.object,
+    }
+}
+
+/// The kinds a `Kinds` node accepts, for its type errors.
+fn branch_kinds(nodes: &[TypeDesc], branches: &KindBranches) -> KindSet {
+    let number = match branches.number.map(|n| &nodes[n.index()]) {
+        Some(TypeDesc::Integer(_)) => Some(Kind::Integer),
+        Some(_) => Some(Kind::Number),
+        None => None,
+    };
+    [
+        branches.null.map(|_| Kind::Null),
+        branches.boolean.map(|_| Kind::Boolean),
+        number,
+        branches.string.map(|_| Kind::String),
+        branches.array.map(|_| Kind::Array),
+        branches.object.map(|_| Kind::Object),
+    ]
+    .into_iter()
+    .flatten()
+    .fold(KindSet::EMPTY, KindSet::with)
+}
+
+fn check_integer(d: &IntegerDesc, value: &Value) -> Check {
+    let inclusive = |value| Bound {
+        value,
+        exclusive: false,
+    };
+    let bounds = (d.minimum.map(inclusive), d.maximum.map(inclusive));
+    check_numeric(Kind::Integer, value, bounds, d.multiple_of)
+}
+
+fn check_number(d: &NumberDesc, value: &Value) -> Check {
+    check_numeric(Kind::Number, value, (d.minimum, d.maximum), d.multiple_of)
+}
+
+/// Type, bounds and `multipleOf` of a number.
+fn check_numeric(
+    kind: Kind,
+    value: &Value,
+    (minimum, maximum): (Option<Bound>, Option<Bound>),
+    multiple_of: Option<Num>,
+) -> Check {
+    let n = match value {
+        Value::Number(n) if KindSet::only(kind).admits(Kind::of(value)) => Num::from_json(n),
+        _ => return expect_kind(value, KindSet::only(kind)),
+    };
+    if let Some(b) = minimum {
+        let order = n.cmp_exact(b.value);
+        if order.is_lt() || (b.exclusive && order.is_eq()) {
+            return fail(ValidationErrorKind::Minimum {
+                limit: b.value,
+                exclusive: b.exclusive,
+            });
+        }
+    }
+    if let Some(b) = maximum {
+        let order = n.cmp_exact(b.value);
+        if order.is_gt() || (b.exclusive && order.is_eq()) {
+            return fail(ValidationErrorKind::Maximum {
+                limit: b.value,
+                exclusive: b.exclusive,
+            });
+        }
+    }
+    match multiple_of {
+        Some(divisor) if !is_multiple_of(n, divisor) => {
+            fail(ValidationErrorKind::MultipleOf { divisor })
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_string(d: &StringDesc, value: &Value) -> Check {
+    let Value::String(s) = value else {
+        return expect_kind(value, KindSet::only(Kind::String));
+    };
+    let length = s.chars().count() as u64;
+    if length < d.min_length {
+        return fail(ValidationErrorKind::MinLength {
+            limit: d.min_length,
+        });
+    }
+    if let Some(limit) = d.max_length.filter(|&limit| length > limit) {
+        return fail(ValidationErrorKind::MaxLength { limit });
+    }
+    match &d.pattern {
+        Some(p) if !p.is_match(s) => fail(ValidationErrorKind::Pattern {
+            pattern: p.source().to_owned(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn check_array(nodes: &[TypeDesc], d: &ArrayDesc, value: &Value) -> Check {
+    let Value::Array(items) = value else {
+        return expect_kind(value, KindSet::only(Kind::Array));
+    };
+    let length = items.len() as u64;
+    if length < d.min_items {
+        return fail(ValidationErrorKind::MinItems { limit: d.min_items });
+    }
+    if let Some(limit) = d.max_items.filter(|&limit| length > limit) {
+        return fail(ValidationErrorKind::MaxItems { limit });
+    }
+    for (i, item) in items.iter().enumerate() {
+        let (ty, location) = match d.prefix_items.get(i) {
+            Some(&ty) => (ty, format!("/prefixItems/{i}")),
+            None => (d.items, "/items".to_owned()),
+        };
+        check(nodes, ty, item).map_err(|e| e.under(PathSegment::Index(i), &location))?;
+    }
+    Ok(())
+}
+
+fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
+    let Value::Object(members) = value else {
+        return expect_kind(value, KindSet::only(Kind::Object));
+    };
+    for field in &d.fields {
+        match members.get(&field.name) {
+            Some(member) => check(nodes, field.ty, member).map_err(|e| {
+                let location = pointer::push("/properties", &field.name);
+                e.under(PathSegment::Key(field.name.clone()), &location)
+            })?,
+            None if field.required => {
+                return fail(ValidationErrorKind::Required {
+                    name: field.name.clone(),
+                });
+            }
+            None => {}
+        }
+    }
+    for (name, member) in members {
+        if d.fields.iter().any(|f| f.name == *name) {
+            continue;
+        }
+        match d.unknown {
+            UnknownFields::Allow => {}
+            UnknownFields::Deny => {
+                return fail(ValidationErrorKind::UnknownField { name: name.clone() });
+            }
+            UnknownFields::Extra(ty) => check(nodes, ty, member)
+                .map_err(|e| e.under(PathSegment::Key(name.clone()), "/additionalProperties"))?,
+        }
+    }
+    Ok(())
+}
+
+impl ValidationError {
+    /// The same error seen from the parent value: under instance `segment`, reached through
+    /// the schema location `location` (a pointer fragment such as `/items`).
+    fn under(mut self, segment: PathSegment, location: &str) -> ValidationError {
+        self.path.insert(0, segment);
+        self.schema_pointer.insert_str(0, location);
+        self
+    }
+}

@@ -1,0 +1,214 @@
+//! The builder API: expressions give the same canonical schemas as equivalent JSON Schema
+//! documents, recursion goes through named definitions, and errors point into the layout the
+//! expression corresponds to.
+
+use jitson::schema::builder::{
+    all_of, any, any_of, array, boolean, constant, enumeration, integer, map, never, not, null,
+    nullable, number, object, one_of, reference, string, tuple,
+};
+use jitson::schema::{Num, SchemaBuilder, TypeDesc};
+use jitson::{Schema, TypeKey};
+use serde_json::json;
+
+fn load(text: &str) -> Schema {
+    Schema::from_json_str(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[test]
+fn builder_equals_loaded() {
+    let built = Schema::build(
+        object()
+            .field("id", integer().minimum(0).format("int64"))
+            .field("name", string().min_length(1).max_length(64))
+            .optional("email", nullable(string().format("email")))
+            .optional("tags", array(string()).max_items(10))
+            .optional_or(
+                "score",
+                number().exclusive_minimum(0).maximum(1),
+                json!(0.5),
+            )
+            .deny_unknown(),
+    )
+    .unwrap();
+    let loaded = load(
+        r#"{
+            "type": "object",
+            "properties": {
+                "id": {"type": "integer", "minimum": 0, "format": "int64"},
+                "name": {"type": "string", "minLength": 1, "maxLength": 64},
+                "email": {"type": ["string", "null"], "format": "email"},
+                "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 10},
+                "score": {"type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 0.5}
+            },
+            "required": ["id", "name"],
+            "additionalProperties": false
+        }"#,
+    );
+    assert_eq!(built, loaded);
+    assert_eq!(TypeKey::of(&built, 7), TypeKey::of(&loaded, 7));
+}
+
+#[test]
+fn every_constructor_matches_its_keyword() {
+    for (built, text) in [
+        (Schema::build(any()), "true"),
+        (Schema::build(never()), "false"),
+        (Schema::build(null()), r#"{"type": "null"}"#),
+        (Schema::build(boolean()), r#"{"type": "boolean"}"#),
+        (
+            Schema::build(integer().maximum(1.5)),
+            r#"{"type": "integer", "maximum": 1}"#,
+        ),
+        (
+            Schema::build(integer().multiple_of(1)),
+            r#"{"type": "integer"}"#,
+        ),
+        (
+            Schema::build(number().minimum(Num::Float(1.0)).multiple_of(Num::UInt(4))),
+            r#"{"type": "number", "minimum": 1, "multipleOf": 4}"#,
+        ),
+        (
+            Schema::build(string().pattern("^a+$").unwrap()),
+            r#"{"type": "string", "pattern": "^a+$"}"#,
+        ),
+        (
+            Schema::build(map(integer())),
+            r#"{"type": "object", "additionalProperties": {"type": "integer"}}"#,
+        ),
+        (Schema::build(map(any())), r#"{"type": "object"}"#),
+        (
+            Schema::build(object().field("a", any()).extras(boolean())),
+            r#"{"type": "object", "properties": {"a": true}, "required": ["a"],
+                "additionalProperties": {"type": "boolean"}}"#,
+        ),
+        (
+            Schema::build(tuple([string(), string()]).min_items(1)),
+            r#"{"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}],
+                "items": false, "minItems": 1}"#,
+        ),
+        (
+            Schema::build(array(integer()).prefix([string()])),
+            r#"{"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}}"#,
+        ),
+        (
+            Schema::build(any_of([integer().into(), null()])),
+            r#"{"anyOf": [{"type": "integer"}, {"type": "null"}]}"#,
+        ),
+        (
+            Schema::build(one_of([string(), string().min_length(3)])),
+            r#"{"oneOf": [{"type": "string"}, {"type": "string", "minLength": 3}]}"#,
+        ),
+        (
+            Schema::build(all_of([integer().minimum(0), integer().maximum(9)])),
+            r#"{"allOf": [{"type": "integer", "minimum": 0}, {"type": "integer", "maximum": 9}]}"#,
+        ),
+        (Schema::build(not(null())), r#"{"not": {"type": "null"}}"#),
+        (
+            // "Any type, but if a number then at least 5."
+            Schema::build(any_of([
+                null(),
+                boolean(),
+                number().minimum(5).into(),
+                string().into(),
+                array(any()).into(),
+                object().into(),
+            ])),
+            r#"{"minimum": 5}"#,
+        ),
+        (
+            Schema::build(constant(json!({"a": [1.0]}))),
+            r#"{"const": {"a": [1]}}"#,
+        ),
+        (
+            Schema::build(enumeration([json!("x"), json!(null), json!("x")])),
+            r#"{"enum": ["x", null]}"#,
+        ),
+    ] {
+        assert_eq!(built.unwrap(), load(text), "{text}");
+    }
+}
+
+#[test]
+fn recursive_definitions() {
+    let built = SchemaBuilder::new()
+        .define(
+            "node",
+            object()
+                .field("value", number())
+                .optional("children", array(reference("node"))),
+        )
+        .define("unused", string())
+        .build(reference("node"))
+        .unwrap();
+    let loaded = load(
+        r##"{
+            "type": "object",
+            "properties": {
+                "value": {"type": "number"},
+                "children": {"type": "array", "items": {"$ref": "#"}}
+            },
+            "required": ["value"]
+        }"##,
+    );
+    assert_eq!(built, loaded);
+    assert_eq!(built.node_count(), 3);
+
+    // Mutual recursion through a oneOf with a discriminator.
+    let expr = SchemaBuilder::new()
+        .define(
+            "expr",
+            one_of([
+                object()
+                    .field("op", constant(json!("num")))
+                    .field("value", number()),
+                object().field("op", constant(json!("add"))).field(
+                    "args",
+                    tuple([reference("expr"), reference("expr")]).min_items(2),
+                ),
+            ]),
+        )
+        .build(reference("expr"))
+        .unwrap();
+    let TypeDesc::OneOf(u) = expr.node(expr.root()) else {
+        panic!("oneOf: {expr:?}");
+    };
+    assert_eq!(
+        u.discriminator.as_ref().map(|d| d.property.as_str()),
+        Some("op")
+    );
+    let ok = json!({"op": "add", "args": [{"op": "num", "value": 1}, {"op": "num", "value": 2}]});
+    assert_eq!(expr.validate_value(&ok), Ok(()));
+    let bad =
+        json!({"op": "add", "args": [{"op": "num", "value": 1}, {"op": "num", "value": "2"}]});
+    let e = expr.validate_value(&bad).unwrap_err();
+    assert_eq!(e.instance_path(), "$");
+    assert_eq!(e.schema_pointer(), "/oneOf");
+}
+
+#[test]
+fn builder_errors_point_into_the_equivalent_layout() {
+    let schema =
+        Schema::build(object().field("items", array(object().field("qty", integer().minimum(1)))))
+            .unwrap();
+    let e = schema
+        .validate_value(&json!({"items": [{"qty": 1}, {"qty": 0}]}))
+        .unwrap_err();
+    assert_eq!(e.instance_path(), "$.items[1].qty");
+    assert_eq!(
+        e.schema_pointer(),
+        "/properties/items/items/properties/qty/minimum"
+    );
+    assert_eq!(
+        e.to_string(),
+        "$.items[1].qty: must be >= 1 (schema #/properties/items/items/properties/qty/minimum)"
+    );
+    // Unknown members are allowed unless denied.
+    assert_eq!(
+        schema.validate_value(&json!({"items": [{"qty": 1, "note": 2}], "x": null})),
+        Ok(())
+    );
+    let strict = Schema::build(object().field("a b", integer()).deny_unknown()).unwrap();
+    let e = strict.validate_value(&json!({"a b": "1"})).unwrap_err();
+    assert_eq!(e.instance_path(), r#"$["a b"]"#);
+    assert_eq!(e.schema_pointer(), "/properties/a b/type");
+}
