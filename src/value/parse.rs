@@ -9,8 +9,6 @@
 //! container's current slot is part of the path) and turned into an [`Error`] once, with the
 //! path read from the stack that is still in place.
 
-use std::collections::HashMap;
-
 use bumpalo::Bump;
 use jitson_kernels::float_parse::{FloatOverflow, parse_f64};
 use jitson_kernels::int_parse::{parse_i64, parse_u64};
@@ -18,8 +16,9 @@ use jitson_kernels::number::scan_number;
 use jitson_kernels::whitespace::skip_whitespace;
 use jitson_kernels::{ErrorKind as KernelKind, KernelError};
 
+use super::keys::{KeySet, KeyTables};
 use super::options::{BigNumbers, DuplicateKeys, ParseOptions};
-use super::strings;
+use super::strings::Source;
 use super::{Member, Str, Value};
 use crate::error::{Error, ErrorKind, SyntaxKind};
 use crate::path::{Path, Segment};
@@ -38,6 +37,7 @@ pub fn parse_with<'a>(
     options: &ParseOptions,
 ) -> Result<Value<'a>, Error> {
     let mut parser = Parser {
+        src: Source::new(input, arena, options.get_lossy()),
         input,
         arena,
         options: *options,
@@ -51,9 +51,6 @@ pub fn parse_with<'a>(
         Err(fail) => Err(parser.error(fail)),
     }
 }
-
-/// Objects with more members than this look keys up in a hash table instead of scanning.
-const LINEAR_KEYS: usize = 12;
 
 /// A failure before it becomes an [`Error`].
 struct Fail {
@@ -95,45 +92,12 @@ struct ObjectFrame<'a> {
     /// The index in `members` of an earlier member with the same key, whose value the
     /// current member replaces.
     replaces: Option<usize>,
-    /// True once the object has its own table in [`KeyTables`] (the top one while it is
-    /// the innermost open container).
-    indexed: bool,
-}
-
-/// Hash tables from key to member index for the open objects with many members. Tables
-/// are taken and released in stack order and reused.
-#[derive(Default)]
-struct KeyTables<'a> {
-    tables: Vec<HashMap<&'a str, usize, foldhash::fast::RandomState>>,
-    in_use: usize,
-}
-
-impl<'a> KeyTables<'a> {
-    /// A fresh empty table on top of the stack.
-    fn open(&mut self) -> &mut HashMap<&'a str, usize, foldhash::fast::RandomState> {
-        if self.in_use == self.tables.len() {
-            self.tables.push(HashMap::default());
-        }
-        self.in_use += 1;
-        &mut self.tables[self.in_use - 1]
-    }
-
-    /// The table on top of the stack.
-    fn top(&mut self) -> Option<&mut HashMap<&'a str, usize, foldhash::fast::RandomState>> {
-        let top = self.in_use.checked_sub(1)?;
-        self.tables.get_mut(top)
-    }
-
-    /// Releases the table on top of the stack.
-    fn close(&mut self) {
-        if let Some(table) = self.top() {
-            table.clear();
-            self.in_use -= 1;
-        }
-    }
+    /// Which keys the object has so far.
+    keys: KeySet,
 }
 
 struct Parser<'a> {
+    src: Source<'a>,
     input: &'a [u8],
     arena: &'a Bump,
     options: ParseOptions,
@@ -192,7 +156,7 @@ impl<'a> Parser<'a> {
                                 start: self.members.len(),
                                 key: Str(""),
                                 replaces: None,
-                                indexed: false,
+                                keys: KeySet::default(),
                             };
                             let key = self.member_key(&mut object, first);
                             // Pushed before `?` so that an error's path names this object.
@@ -291,12 +255,9 @@ impl<'a> Parser<'a> {
                                 pos = skip_whitespace(input, pos + 1);
                                 match input.get(pos) {
                                     Some(b'"') => {
-                                        let (input, arena, options) =
-                                            (self.input, self.arena, self.options);
                                         pos = member_key(
-                                            input,
-                                            arena,
-                                            &options,
+                                            self.src,
+                                            &self.options,
                                             object,
                                             &self.members,
                                             &mut self.tables,
@@ -330,9 +291,7 @@ impl<'a> Parser<'a> {
                             Some(b'}') => {
                                 pos += 1;
                                 let start = object.start;
-                                if object.indexed {
-                                    self.tables.close();
-                                }
+                                object.keys.close(&mut self.tables);
                                 value = Value::Object(
                                     self.arena.alloc_slice_copy(&self.members[start..]),
                                 );
@@ -385,17 +344,16 @@ impl<'a> Parser<'a> {
     /// The string whose opening quote is at `quote`, and the index past it.
     #[inline]
     fn string(&self, quote: usize, at: At) -> Result<(&'a str, usize), Fail> {
-        strings::decode(self.input, quote, self.arena, self.options.get_lossy())
+        self.src
+            .string(quote)
             .map_err(|(kind, offset)| fail(kind, offset, at))
     }
 
     /// See [`member_key`], for a new object not yet on the stack.
     fn member_key(&mut self, object: &mut ObjectFrame<'a>, quote: usize) -> Result<usize, Fail> {
-        let (input, arena, options) = (self.input, self.arena, self.options);
         member_key(
-            input,
-            arena,
-            &options,
+            self.src,
+            &self.options,
             object,
             &self.members,
             &mut self.tables,
@@ -491,18 +449,19 @@ impl<'a> Parser<'a> {
 /// Reads the key whose opening quote is at `quote` into `object`, checks it against the
 /// object's earlier keys, and reads the `:` after it; returns where the value starts.
 fn member_key<'a>(
-    input: &'a [u8],
-    arena: &'a Bump,
+    src: Source<'a>,
     options: &ParseOptions,
     object: &mut ObjectFrame<'a>,
     members: &[Member<'a>],
     tables: &mut KeyTables<'a>,
     quote: usize,
 ) -> Result<usize, Fail> {
-    let (text, end) = strings::decode(input, quote, arena, options.get_lossy())
+    let input = src.input;
+    let (text, end) = src
+        .string(quote)
         .map_err(|(kind, offset)| fail(kind, offset, At::Container))?;
     object.key = Str(text);
-    object.replaces = find_key(object, members, tables, text);
+    object.replaces = object.keys.find(text, object.start, members, tables);
     if object.replaces.is_some() && options.get_duplicate_keys() == DuplicateKeys::Deny {
         return Err(Fail {
             kind: ErrorKind::DuplicateKey,
@@ -522,23 +481,6 @@ fn member_key<'a>(
     }
 }
 
-/// The index in `members` of the object's member with key `key`, if any.
-#[inline]
-fn find_key<'a>(
-    object: &ObjectFrame<'a>,
-    members: &[Member<'a>],
-    tables: &mut KeyTables<'a>,
-    key: &str,
-) -> Option<usize> {
-    if object.indexed {
-        return tables.top()?.get(key).copied();
-    }
-    let own = members.get(object.start..).unwrap_or_default();
-    own.iter()
-        .position(|(k, _)| k.0 == key)
-        .map(|i| object.start + i)
-}
-
 /// Adds the member being parsed (its key is in `object`) with `value`, or replaces the
 /// value of the earlier member with the same key.
 #[inline]
@@ -553,17 +495,7 @@ fn insert<'a>(
         return;
     }
     members.push((object.key, value));
-    if object.indexed {
-        if let Some(table) = tables.top() {
-            table.insert(object.key.0, members.len() - 1);
-        }
-    } else if members.len() - object.start > LINEAR_KEYS {
-        let table = tables.open();
-        for (i, (key, _)) in members.iter().enumerate().skip(object.start) {
-            table.insert(key.0, i);
-        }
-        object.indexed = true;
-    }
+    object.keys.insert(object.start, members, tables);
 }
 
 /// Checks the literal `word` at `pos`; returns the index past it.
