@@ -57,21 +57,30 @@ impl<'a> KeyTables<'a> {
 }
 
 /// The filter word and bit of `key`: a multiplicative hash of its length and its first and
-/// last eight bytes.
+/// last bytes (eight of each when it has them).
 #[inline]
 fn filter_bit(key: &str) -> (usize, u64) {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let bytes = key.as_bytes();
-    let n = bytes.len().min(8);
-    let mut head = [0u8; 8];
-    let mut tail = [0u8; 8];
-    head[..n].copy_from_slice(&bytes[..n]);
-    tail[..n].copy_from_slice(&bytes[bytes.len() - n..]);
-    let h = ((bytes.len() as u64 ^ u64::from_le_bytes(head)).wrapping_mul(K)
-        ^ u64::from_le_bytes(tail))
-    .wrapping_mul(K);
+    let (head, tail) = match bytes.len() {
+        8.. => (word(&bytes[..8]), word(&bytes[bytes.len() - 8..])),
+        4..8 => (word(&bytes[..4]), word(&bytes[bytes.len() - 4..])),
+        _ => (bytes.iter().fold(0, |h, &b| h << 8 | u64::from(b)), 0),
+    };
+    let h = ((bytes.len() as u64 ^ head).wrapping_mul(K) ^ tail).wrapping_mul(K);
     let bit = (h >> 56) as usize;
     (bit >> 6, 1 << (bit & 63))
+}
+
+/// Eight or four bytes as a little-endian integer.
+#[inline]
+fn word(bytes: &[u8]) -> u64 {
+    match bytes.try_into() {
+        Ok(eight) => u64::from_le_bytes(eight),
+        Err(_) => bytes
+            .try_into()
+            .map_or(0, |four| u64::from(u32::from_le_bytes(four))),
+    }
 }
 
 impl KeySet {

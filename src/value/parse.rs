@@ -12,7 +12,7 @@
 use bumpalo::Bump;
 use jitson_kernels::float_parse::{FloatOverflow, parse_f64};
 use jitson_kernels::int_parse::{parse_i64, parse_u64};
-use jitson_kernels::number::scan_number;
+use jitson_kernels::number::{digit_run, scan_number};
 use jitson_kernels::whitespace::skip_whitespace;
 use jitson_kernels::{ErrorKind as KernelKind, KernelError};
 
@@ -41,9 +41,9 @@ pub fn parse_with<'a>(
         input,
         arena,
         options: *options,
-        frames: Vec::new(),
-        values: Vec::new(),
-        members: Vec::new(),
+        frames: Vec::with_capacity(16),
+        values: Vec::with_capacity(64),
+        members: Vec::with_capacity(64),
         tables: KeyTables::default(),
     };
     match parser.run() {
@@ -225,9 +225,8 @@ impl<'a> Parser<'a> {
                             }
                             Some(b']') => {
                                 pos += 1;
-                                value = Value::Array(
-                                    self.arena.alloc_slice_copy(&self.values[start..]),
-                                );
+                                value =
+                                    Value::Array(copy_to_arena(self.arena, &self.values[start..]));
                                 self.values.truncate(start);
                                 self.frames.pop();
                             }
@@ -292,9 +291,10 @@ impl<'a> Parser<'a> {
                                 pos += 1;
                                 let start = object.start;
                                 object.keys.close(&mut self.tables);
-                                value = Value::Object(
-                                    self.arena.alloc_slice_copy(&self.members[start..]),
-                                );
+                                value = Value::Object(copy_to_arena(
+                                    self.arena,
+                                    &self.members[start..],
+                                ));
                                 self.members.truncate(start);
                                 self.frames.pop();
                             }
@@ -361,33 +361,29 @@ impl<'a> Parser<'a> {
         )
     }
 
-    /// The number starting at `pos` and the index past it. Integers take the integer
-    /// kernels' fused fast path; a token with a fraction or exponent goes on to the float
-    /// kernel.
+    /// The number starting at `pos` and the index past it. A look past the integer digits
+    /// sends the token to the integer kernels (their fused fast path) or the float kernel.
     #[inline]
     fn number(&self, pos: usize) -> Result<(Value<'a>, usize), Fail> {
         let input = self.input;
-        let integer = if input.get(pos) == Some(&b'-') {
+        let negative = input.get(pos) == Some(&b'-');
+        let digits_end =
+            pos + usize::from(negative) + digit_run(input, pos + usize::from(negative));
+        let parsed = match input.get(digits_end) {
+            Some(b'.' | b'e' | b'E') => {
+                parse_f64(input, pos, FloatOverflow::Error).map(|(x, end)| (Value::F64(x), end))
+            }
             // `-0` keeps its sign only as a float (serde_json does the same).
-            parse_i64(input, pos).map(|(n, end)| match n {
+            _ if negative => parse_i64(input, pos).map(|(n, end)| match n {
                 0 => (Value::F64(-0.0), end),
                 n => (Value::I64(n), end),
-            })
-        } else {
-            parse_u64(input, pos).map(|(n, end)| (Value::U64(n), end))
+            }),
+            _ => parse_u64(input, pos).map(|(n, end)| (Value::U64(n), end)),
         };
-        let e = match integer {
-            Ok(done) => return Ok(done),
-            Err(e) => e,
-        };
-        match e.kind {
-            KernelKind::NotAnInteger => match parse_f64(input, pos, FloatOverflow::Error) {
-                Ok((x, end)) => Ok((Value::F64(x), end)),
-                Err(e) if e.kind == KernelKind::NumberOutOfRange => self.big_number(pos),
-                Err(e) => Err(number_syntax(e)),
-            },
-            KernelKind::NumberOutOfRange => self.big_number(pos),
-            _ => Err(number_syntax(e)),
+        match parsed {
+            Ok(done) => Ok(done),
+            Err(e) if e.kind == KernelKind::NumberOutOfRange => self.big_number(pos),
+            Err(e) => Err(number_syntax(e)),
         }
     }
 
@@ -496,6 +492,17 @@ fn insert<'a>(
     }
     members.push((object.key, value));
     object.keys.insert(object.start, members, tables);
+}
+
+/// `items` copied into `arena`. Short slices (most arrays and many objects) are copied
+/// element by element, which is cheaper than a call to `memcpy` for a few elements.
+#[inline]
+fn copy_to_arena<'a, T: Copy>(arena: &'a Bump, items: &[T]) -> &'a [T] {
+    if items.len() <= 4 {
+        arena.alloc_slice_fill_iter(items.iter().copied())
+    } else {
+        arena.alloc_slice_copy(items)
+    }
 }
 
 /// Checks the literal `word` at `pos`; returns the index past it.
