@@ -238,6 +238,20 @@ fn mutated_documents_agree_with_serde_json() {
 }
 
 #[test]
+fn mutated_corpus_documents_agree_with_serde_json() {
+    let mut rng = Rng::new(0xc0de);
+    for (name, doc) in corpus() {
+        let rounds = if doc.len() > 1000 { 40 } else { 2000 };
+        for _ in 0..rounds {
+            let damaged = mutate(&mut rng, &doc);
+            agree(&damaged);
+            kernel_agrees(&damaged);
+        }
+        eprintln!("{name}: {rounds} mutations agree");
+    }
+}
+
+#[test]
 fn big_numbers_follow_the_policy() {
     let arena = Bump::new();
     let doc = b"[18446744073709551616,-9223372036854775809,1e400,-1.5e999,12]";

@@ -38,8 +38,6 @@ pub fn parse_with<'a>(
 ) -> Result<Value<'a>, Error> {
     let mut parser = Parser {
         src: Source::new(input, arena, options.get_lossy()),
-        input,
-        arena,
         options: *options,
         frames: Vec::with_capacity(16),
         values: Vec::with_capacity(64),
@@ -98,8 +96,6 @@ struct ObjectFrame<'a> {
 
 struct Parser<'a> {
     src: Source<'a>,
-    input: &'a [u8],
-    arena: &'a Bump,
     options: ParseOptions,
     frames: Vec<Frame<'a>>,
     values: Vec<Value<'a>>,
@@ -109,7 +105,7 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn run(&mut self) -> Result<Value<'a>, Fail> {
-        let input = self.input;
+        let input = self.src.input;
         let mut pos = skip_whitespace(input, 0);
         'value: loop {
             // `pos` is where a value must start (whitespace already skipped).
@@ -225,8 +221,10 @@ impl<'a> Parser<'a> {
                             }
                             Some(b']') => {
                                 pos += 1;
-                                value =
-                                    Value::Array(copy_to_arena(self.arena, &self.values[start..]));
+                                value = Value::Array(copy_to_arena(
+                                    self.src.arena,
+                                    &self.values[start..],
+                                ));
                                 self.values.truncate(start);
                                 self.frames.pop();
                             }
@@ -292,7 +290,7 @@ impl<'a> Parser<'a> {
                                 let start = object.start;
                                 object.keys.close(&mut self.tables);
                                 value = Value::Object(copy_to_arena(
-                                    self.arena,
+                                    self.src.arena,
                                     &self.members[start..],
                                 ));
                                 self.members.truncate(start);
@@ -321,8 +319,8 @@ impl<'a> Parser<'a> {
 
     /// Checks that nothing but whitespace follows the document's value.
     fn finish(&self, value: Value<'a>, pos: usize) -> Result<Value<'a>, Fail> {
-        let rest = skip_whitespace(self.input, pos);
-        if rest < self.input.len() {
+        let rest = skip_whitespace(self.src.input, pos);
+        if rest < self.src.input.len() {
             return Err(fail(SyntaxKind::TrailingCharacters, rest, At::Container));
         }
         Ok(value)
@@ -365,7 +363,7 @@ impl<'a> Parser<'a> {
     /// sends the token to the integer kernels (their fused fast path) or the float kernel.
     #[inline]
     fn number(&self, pos: usize) -> Result<(Value<'a>, usize), Fail> {
-        let input = self.input;
+        let input = self.src.input;
         let negative = input.get(pos) == Some(&b'-');
         let digits_end =
             pos + usize::from(negative) + digit_run(input, pos + usize::from(negative));
@@ -390,20 +388,20 @@ impl<'a> Parser<'a> {
     /// A well-formed number at `pos` that no 64-bit type holds, per [`BigNumbers`].
     #[cold]
     fn big_number(&self, pos: usize) -> Result<(Value<'a>, usize), Fail> {
-        let token = scan_number(self.input, pos).map_err(number_syntax)?;
+        let token = scan_number(self.src.input, pos).map_err(number_syntax)?;
         let out_of_range = Fail {
             kind: ErrorKind::NumberOutOfRange,
             offset: token.end - 1,
             at: At::Slot,
         };
-        let raw = &self.input[token.start..token.end];
+        let raw = &self.src.input[token.start..token.end];
         match self.options.get_big_numbers() {
             BigNumbers::Raw => match std::str::from_utf8(raw) {
                 Ok(raw) => Ok((Value::BigNumber(raw), token.end)),
                 Err(_) => Err(fail(SyntaxKind::InvalidNumber, token.start, At::Slot)),
             },
             BigNumbers::Float if token.is_integer => {
-                match parse_f64(self.input, token.start, FloatOverflow::Error) {
+                match parse_f64(self.src.input, token.start, FloatOverflow::Error) {
                     Ok((x, _)) => Ok((Value::F64(x), token.end)),
                     Err(_) => Err(out_of_range),
                 }
@@ -416,7 +414,7 @@ impl<'a> Parser<'a> {
     #[cold]
     #[inline(never)]
     fn error(&self, fail: Fail) -> Error {
-        Error::new(fail.kind, self.input, fail.offset, self.path(fail.at))
+        Error::new(fail.kind, self.src.input, fail.offset, self.path(fail.at))
     }
 
     /// The path of the innermost open container, or of its current slot.

@@ -22,7 +22,7 @@ pub(super) type StringError = (SyntaxKind, usize);
 pub(super) struct Source<'a> {
     pub(super) input: &'a [u8],
     text: Option<&'a str>,
-    arena: &'a Bump,
+    pub(super) arena: &'a Bump,
     lossy: bool,
 }
 
