@@ -259,7 +259,8 @@ pub mod scalar {
     }
 }
 
-/// The AVX2 implementation: 32 bytes classified per step, clean runs copied a chunk at a time.
+/// The AVX2 implementation: 32 bytes classified per step, clean runs copied a chunk at a time,
+/// the last partial chunk by the scalar loop.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
     use std::arch::x86_64::*;
