@@ -77,24 +77,30 @@ fn check_at(buf: &[u8], pos: usize) {
     }
 }
 
-/// Checks `token` at position 0 and after a prefix, followed by each terminator.
+/// Checks `token` at position 0 and after a prefix, followed by each terminator (fewer under
+/// Miri).
 fn check_token(token: &str) {
-    for suffix in [
-        "",
-        ",",
-        "]",
-        "}",
-        " ",
-        "\n",
-        "x",
-        ".5",
-        "e3",
-        "E",
-        "0",
-        "-",
-        ".",
-        ",1234567890123456",
-    ] {
+    let suffixes: &[&str] = if cfg!(miri) {
+        &["", ",", ".5"]
+    } else {
+        &[
+            "",
+            ",",
+            "]",
+            "}",
+            " ",
+            "\n",
+            "x",
+            ".5",
+            "e3",
+            "E",
+            "0",
+            "-",
+            ".",
+            ",1234567890123456",
+        ]
+    };
+    for suffix in suffixes {
         for prefix in ["", "[", "  :"] {
             let buf = format!("{prefix}{token}{suffix}");
             check_at(buf.as_bytes(), prefix.len());
