@@ -315,6 +315,7 @@ fn serde_json_agrees_on_mutations() {
         for _ in 0..per {
             let m = mutate(&mut rng, src);
             assert_serde_agrees(&m, "mutation");
+            let _ = unchecked_checked(&m, 0);
             match skip::validate_document(&m, 1000) {
                 Ok(()) => accepted += 1,
                 Err(_) => rejected += 1,
@@ -336,12 +337,8 @@ fn corpus_documents_validate_and_skip_from_every_value() {
         let step = if cfg!(miri) { doc.len() / 20 + 1 } else { 1 };
         for pos in (0..doc.len()).step_by(step) {
             // Wherever the validating skip accepts a value, the unchecked skip ends there too.
-            if let Ok(end) = skip::skip_value(&doc, pos, DEFAULT_MAX_DEPTH) {
-                assert_eq!(
-                    skip::skip_value_unchecked(&doc, pos),
-                    Ok(end),
-                    "{name} @{pos}"
-                );
+            if let Ok(end) = skip_checked(&doc, pos, DEFAULT_MAX_DEPTH) {
+                assert_eq!(unchecked_checked(&doc, pos), Ok(end), "{name} @{pos}");
             }
         }
     }
