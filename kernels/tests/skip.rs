@@ -492,7 +492,7 @@ fn skip_value_stops_after_one_value() {
 #[test]
 fn unchecked_every_length_and_position() {
     let max_len = if cfg!(miri) { 10 } else { usize::MAX };
-    for input in special_byte_inputs(b'a', b"\"\\[]{},").take_while(|v| v.len() <= max_len) {
+    for input in special_byte_inputs(b'a', b"\"\\[]{},|\x02").take_while(|v| v.len() <= max_len) {
         unchecked_at_some_positions(&input);
         for (prefix, suffix) in [
             ("[", ""),
@@ -540,7 +540,7 @@ fn unchecked_random_soups() {
     for _ in 0..n {
         let len = rng.below(400);
         let alphabet: &[u8] = match rng.below(3) {
-            0 => b"[]{}\"\\ a,",
+            0 => b"[]{}\"\\ a,|\x02",
             1 => b"[[[]]]{}\"\"\\\\\\aaaaaaaa   ,:",
             _ => b"[]\"aaaaaaaaaaaaaaaaaaaaaaaa\\",
         };
