@@ -463,6 +463,32 @@ fn exact_error_offsets() {
 }
 
 #[test]
+fn validate_every_length_and_position() {
+    // Strings and whitespace runs of every length with each special byte at each position:
+    // string ends, escapes, control and non-ASCII bytes across every chunk boundary and at
+    // the end of the input, where the AVX2 fast paths hand over to the kernels.
+    let max_len = if cfg!(miri) { 10 } else { usize::MAX };
+    let strings = special_byte_inputs(b'a', b"\"\\\x01\xff\xc3\x7f");
+    for body in strings.take_while(|v| v.len() <= max_len) {
+        for (prefix, suffix) in [("\"", ""), ("\"", "\""), ("[\"", "\"]"), ("{\"", "\":0}")] {
+            let mut v = prefix.as_bytes().to_vec();
+            v.extend_from_slice(&body);
+            v.extend_from_slice(suffix.as_bytes());
+            let _ = validate_checked(&v, DEFAULT_MAX_DEPTH);
+        }
+    }
+    let spaces = special_byte_inputs(b' ', b"\n\t1[]\"x");
+    for run in spaces.take_while(|v| v.len() <= max_len) {
+        for (prefix, suffix) in [("", ""), ("[", "]"), ("[1,", "2]"), ("{\"a\":", "}")] {
+            let mut v = prefix.as_bytes().to_vec();
+            v.extend_from_slice(&run);
+            v.extend_from_slice(suffix.as_bytes());
+            let _ = validate_checked(&v, DEFAULT_MAX_DEPTH);
+        }
+    }
+}
+
+#[test]
 fn skip_value_stops_after_one_value() {
     let buf = b"  [1, {\"a\": [true]}] , \"next\"\t null,-0.5e3]";
     assert_eq!(skip_checked(buf, 0, DEFAULT_MAX_DEPTH), Ok(20));
