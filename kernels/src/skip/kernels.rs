@@ -99,7 +99,7 @@ impl Avx2 {
 
 #[cfg(target_arch = "x86_64")]
 impl Kernels for Avx2 {
-    #[inline]
+    #[inline(always)]
     fn skip_whitespace(self, buf: &[u8], pos: usize) -> usize {
         // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
         if let Some(end) = unsafe { super::block::short_whitespace_end(buf, pos) } {
@@ -109,31 +109,31 @@ impl Kernels for Avx2 {
         unsafe { whitespace::avx2::skip_whitespace(buf, pos) }
     }
 
-    #[inline]
+    #[inline(always)]
     fn scan_string(self, buf: &[u8], start: usize) -> Result<StringScan, KernelError> {
         // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
         unsafe { string_scan::avx2::scan_string(buf, start) }
     }
 
-    #[inline]
+    #[inline(always)]
     fn validate_utf8(self, bytes: &[u8]) -> Result<(), KernelError> {
         // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
         unsafe { utf8::avx2::validate_utf8(bytes) }
     }
 
-    #[inline]
+    #[inline(always)]
     fn validate_escapes(self, body: &[u8]) -> Result<(), KernelError> {
         // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
         unsafe { unescape::avx2::validate_escapes(body, Surrogates::Strict) }
     }
 
-    #[inline]
+    #[inline(always)]
     fn plain_string_end(self, buf: &[u8], start: usize) -> Option<usize> {
         // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
         unsafe { super::block::plain_string_end(buf, start) }
     }
 
-    #[inline]
+    #[inline(always)]
     fn skip_container(self, buf: &[u8], open: usize) -> Result<usize, KernelError> {
         // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
         unsafe { super::block::skip_container(buf, open) }
