@@ -106,7 +106,7 @@ impl Block {
 }
 
 /// The closing quote of the string body starting at `start` when it lies in the 32 bytes
-/// from `start` and every byte before it is printable ASCII other than `\\`.
+/// from `start` and every byte before it is ASCII from 0x20 up, other than `\`.
 ///
 /// # Safety
 /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].

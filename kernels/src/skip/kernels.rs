@@ -19,7 +19,7 @@ pub(super) trait Kernels: Copy {
     /// [`unescape::validate_escapes`] with strict surrogates.
     fn validate_escapes(self, body: &[u8]) -> Result<(), KernelError>;
     /// The closing quote of the string body starting at `start` when the body is short and
-    /// plain (printable ASCII without backslashes), which makes it valid; `None` says
+    /// plain (ASCII from 0x20 up, without backslashes), which makes it valid; `None` says
     /// nothing about the body. A fast path only: it never changes a result.
     fn plain_string_end(self, buf: &[u8], start: usize) -> Option<usize>;
     /// Rule 3 of the unchecked skip (see the parent module): the index just past the

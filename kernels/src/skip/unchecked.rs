@@ -3,8 +3,8 @@
 
 use super::kernels::{Kernels, ws};
 use crate::error::{ErrorKind, KernelError};
-use crate::string_scan;
 use crate::whitespace::is_whitespace;
+use crate::{string_scan, swar};
 
 /// Rules 1–5 of the unchecked skip, over the byte kernels `k`.
 #[inline(always)]
@@ -57,9 +57,6 @@ pub(super) fn skip_container(buf: &[u8], open: usize) -> Result<usize, KernelErr
     }
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
 /// The first index `>= i` that may hold `"`, `\`, or a bracket: the first such byte of the
 /// first eight-byte word holding one (some other bytes, like `|`, may be reported too), or
 /// the start of the last partial word.
@@ -74,22 +71,15 @@ fn next_candidate(buf: &[u8], mut i: usize) -> usize {
     }
     while let Some(word) = buf.get(i..i + 8) {
         // OR 0x20 folds `[` onto `{`, `]` onto `}`, `\` onto `|`; `"` stays.
-        let w = u64::from_le_bytes(word.try_into().expect("8-byte slice")) | (ONES * 0x20);
-        let lanes = zero_lanes(w ^ (ONES * b'{' as u64))
-            | zero_lanes(w ^ (ONES * b'}' as u64))
-            | zero_lanes(w ^ (ONES * b'|' as u64))
-            | zero_lanes(w ^ (ONES * b'"' as u64));
+        let w = swar::load(word.try_into().expect("8-byte slice")) | 0x2020_2020_2020_2020;
+        let lanes = swar::eq_lanes(w, b'{')
+            | swar::eq_lanes(w, b'}')
+            | swar::eq_lanes(w, b'|')
+            | swar::eq_lanes(w, b'"');
         if lanes != 0 {
-            return i + (lanes.trailing_zeros() / 8) as usize;
+            return i + swar::first_lane(lanes);
         }
         i += 8;
     }
     i
-}
-
-/// High bit of each byte lane set exactly where that lane of `x` is zero (no borrow crosses
-/// lanes: `(x & 0x7f) + 0x7f` stays within the lane).
-#[inline]
-fn zero_lanes(x: u64) -> u64 {
-    !((x & !HIGHS).wrapping_add(!HIGHS) | x) & HIGHS
 }
