@@ -346,7 +346,7 @@ fn corpus_documents_validate_and_skip_from_every_value() {
 
 #[test]
 fn deep_nesting_is_a_clean_error() {
-    let n = if cfg!(miri) { 2000 } else { 100_000 };
+    let n = if cfg!(miri) { 700 } else { 100_000 };
     let opens = vec![b'['; n];
     let err = |kind, offset| Err(KernelError::new(kind, offset));
     assert_eq!(
@@ -467,7 +467,7 @@ fn validate_every_length_and_position() {
     // Strings and whitespace runs of every length with each special byte at each position:
     // string ends, escapes, control and non-ASCII bytes across every chunk boundary and at
     // the end of the input, where the AVX2 fast paths hand over to the kernels.
-    let max_len = if cfg!(miri) { 10 } else { usize::MAX };
+    let max_len = if cfg!(miri) { 6 } else { usize::MAX };
     let strings = special_byte_inputs(b'a', b"\"\\\x01\xff\xc3\x7f");
     for body in strings.take_while(|v| v.len() <= max_len) {
         for (prefix, suffix) in [("\"", ""), ("\"", "\""), ("[\"", "\"]"), ("{\"", "\":0}")] {
@@ -517,7 +517,7 @@ fn skip_value_stops_after_one_value() {
 
 #[test]
 fn unchecked_every_length_and_position() {
-    let max_len = if cfg!(miri) { 10 } else { usize::MAX };
+    let max_len = if cfg!(miri) { 6 } else { usize::MAX };
     for input in special_byte_inputs(b'a', b"\"\\[]{},|\x02").take_while(|v| v.len() <= max_len) {
         unchecked_at_some_positions(&input);
         for (prefix, suffix) in [
@@ -562,9 +562,9 @@ fn unchecked_backslash_runs_across_blocks() {
 #[test]
 fn unchecked_random_soups() {
     let mut rng = Rng::new(0x50_0b);
-    let n = if cfg!(miri) { 200 } else { 30_000 };
+    let n = if cfg!(miri) { 60 } else { 30_000 };
     for _ in 0..n {
-        let len = rng.below(400);
+        let len = rng.below(if cfg!(miri) { 100 } else { 400 });
         let alphabet: &[u8] = match rng.below(3) {
             0 => b"[]{}\"\\ a,|\x02",
             1 => b"[[[]]]{}\"\"\\\\\\aaaaaaaa   ,:",
