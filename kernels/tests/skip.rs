@@ -659,3 +659,47 @@ fn guard_page_corpus_snippets() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The `extern "C"` entry points
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn ffi_entry_points_carry_ends_and_errors() {
+    use jitson_kernels::ffi::{self, FfiResult};
+    let call = |buf: &[u8], pos: usize| {
+        // SAFETY: `buf` is a live slice: its pointer is valid for `buf.len()` reads.
+        let checked = unsafe { ffi::jitson_skip_value(buf.as_ptr(), buf.len(), pos, 2) };
+        // SAFETY: as above.
+        let unchecked = unsafe { ffi::jitson_skip_value_unchecked(buf.as_ptr(), buf.len(), pos) };
+        (checked, unchecked)
+    };
+    let ok = |v: u64| FfiResult {
+        status: 0,
+        value: v,
+    };
+    let err = |kind: ErrorKind, offset: u64| FfiResult {
+        status: u64::from(kind.code()),
+        value: offset,
+    };
+    assert_eq!(call(b" [1, {\"a\": 2}], 3", 0), (ok(14), ok(14)));
+    assert_eq!(call(b" [1, {\"a\": 2}], 3", 15), (ok(17), ok(17)));
+    assert_eq!(
+        call(b"[[[1]]]", 0),
+        (err(ErrorKind::DepthLimitExceeded, 2), ok(7))
+    );
+    assert_eq!(
+        call(b"[1, 2", 0),
+        (
+            err(ErrorKind::UnexpectedEnd, 5),
+            err(ErrorKind::UnexpectedEnd, 5)
+        )
+    );
+    assert_eq!(
+        call(b"", 0),
+        (
+            err(ErrorKind::ExpectedValue, 0),
+            err(ErrorKind::ExpectedValue, 0)
+        )
+    );
+}
