@@ -2,8 +2,10 @@
 //!
 //! Both twins run one fused pass over the token that checks the grammar and reads it as a
 //! decimal `±w · 10^q` with an exact 64-bit `w`: the digit runs are converted in blocks (SWAR
-//! words in the scalar twin; a 16-byte SSE register with multiply-adds in the AVX2 twin, shared
-//! with [`crate::int_parse`]). The decimal then becomes an `f64` by, in order:
+//! words for the integer part in both twins, and for the fraction in the scalar twin; the AVX2
+//! twin converts the fraction — 15 or more digits in typical data — in a 16-byte SSE register
+//! with multiply-adds, shared with [`crate::int_parse`]). The decimal then becomes an `f64` by,
+//! in order:
 //! 1. Clinger's fast path: `w <= 2^53` and `|q| <= 22` make `w` and `10^|q|` exact `f64`s, so
 //!    one IEEE multiply or divide is correctly rounded;
 //! 2. the Eisel-Lemire algorithm ([`lemire`]), which decides all but a vanishing fraction of
@@ -25,7 +27,7 @@
 mod lemire;
 
 use crate::error::{ErrorKind, KernelError};
-use crate::number::scan_number;
+use crate::number::{digit_run_value, scan_number};
 
 /// What a finite literal too large for f64 (`1e400`) becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -74,25 +76,26 @@ const POW10: [u64; 20] = {
 /// Largest exponent value kept exactly; bigger ones saturate (see the module notes).
 const EXPONENT_LIMIT: i64 = 100_000_000_000_000_000;
 
-/// The fused pass: reads the token at `pos` as a [`Decimal`] with `digit_run` giving the value
-/// and end of each digit run. `None` for anything it does not take (including every grammar
+/// The fused pass: reads the token at `pos` as a [`Decimal`]. The integer part (usually short)
+/// is read with SWAR words; `fraction_run` gives the value and end of the fraction's digit run
+/// (each twin brings its own). `None` for anything it does not take (including every grammar
 /// error, and mantissas beyond 64 bits).
 #[inline(always)]
 fn read_decimal(
     buf: &[u8],
     pos: usize,
-    digit_run: impl Fn(&[u8], usize) -> Option<(u64, usize)>,
+    fraction_run: impl Fn(&[u8], usize) -> Option<(u64, usize)>,
 ) -> Option<Decimal> {
     let negative = buf.get(pos) == Some(&b'-');
     let start = pos + negative as usize;
-    let (mut mantissa, mut i) = digit_run(buf, start)?;
+    let (mut mantissa, mut i) = digit_run_value(buf, start)?;
     let int_len = i - start;
     if int_len == 0 || (int_len > 1 && buf[start] == b'0') {
         return None;
     }
     let mut exponent = 0i64;
     if buf.get(i) == Some(&b'.') {
-        let (fraction, end) = digit_run(buf, i + 1)?;
+        let (fraction, end) = fraction_run(buf, i + 1)?;
         let frac_len = end - (i + 1);
         if frac_len == 0 {
             return None;
@@ -186,11 +189,10 @@ fn reference(buf: &[u8], pos: usize) -> Result<(f64, usize), KernelError> {
     Ok((value, token.end))
 }
 
-/// The portable twin: digit runs converted eight digits per SWAR word.
+/// The portable twin: every digit run converted eight digits per SWAR word.
 pub mod scalar {
-    use super::{FloatOverflow, finish, read_decimal};
+    use super::{FloatOverflow, digit_run_value, finish, read_decimal};
     use crate::error::KernelError;
-    use crate::number::digit_run_value;
 
     /// See [`super::parse_f64`].
     pub fn parse_f64(
@@ -203,14 +205,14 @@ pub mod scalar {
     }
 }
 
-/// The AVX2 twin: digit runs converted sixteen digits per SSE register (when 16 bytes are in
+/// The AVX2 twin: the fraction converted sixteen digits per SSE register (when 16 bytes are in
 /// bounds), with [`crate::int_parse`]'s conversion.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
-    use super::{FloatOverflow, finish, read_decimal};
+    use super::{FloatOverflow, digit_run_value, finish, read_decimal};
     use crate::error::KernelError;
     use crate::int_parse::avx2::digit_prefix_value;
-    use crate::number::{accumulate_digits, digit_run_value};
+    use crate::number::accumulate_digits;
 
     /// See [`super::parse_f64`].
     ///
@@ -222,14 +224,14 @@ pub mod avx2 {
         pos: usize,
         overflow: FloatOverflow,
     ) -> Result<(f64, usize), KernelError> {
-        let decimal = read_decimal(buf, pos, |buf, i| digit_run(buf, i));
+        let decimal = read_decimal(buf, pos, |buf, i| fraction_run(buf, i));
         finish(buf, pos, overflow, decimal)
     }
 
     /// The value and end of the digit run at `i` (`None` beyond 64 bits).
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
-    fn digit_run(buf: &[u8], i: usize) -> Option<(u64, usize)> {
+    fn fraction_run(buf: &[u8], i: usize) -> Option<(u64, usize)> {
         let Some(block) = buf.get(i..).and_then(|rest| rest.first_chunk::<16>()) else {
             return digit_run_value(buf, i);
         };

@@ -27,6 +27,7 @@ mod simd;
 mod sink;
 pub mod skip;
 pub mod string_scan;
+mod swar;
 pub mod unescape;
 pub mod utf8;
 pub mod whitespace;

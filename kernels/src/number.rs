@@ -3,6 +3,10 @@
 //! `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` — a leading zero followed by a
 //! digit is rejected here (as serde_json does), so callers report "invalid number" rather than
 //! a confusing structural error. What follows the token is the caller's business.
+//!
+//! Also the SWAR digit helpers the number kernels share ([`crate::int_parse`],
+//! [`crate::float_parse`]): a digit run is read eight bytes per little-endian word, its length
+//! found from [`non_digit_lanes`], and eight digits converted with three multiplies.
 
 use crate::error::{ErrorKind, KernelError};
 

@@ -107,8 +107,9 @@ fn boundaries_round_trip() {
             check_round_trip(f64::from_bits(bits | sign));
         }
     }
-    // Every power of two and of ten, and their neighbours.
-    for e in -1074i64..=1023 {
+    // Every power of two and of ten (every 16th under Miri), and their neighbours.
+    let step = if cfg!(miri) { 16 } else { 1 };
+    for e in (-1074i64..=1023).step_by(step) {
         let bits = if e >= -1022 {
             ((e + 1023) as u64) << 52
         } else {
@@ -118,7 +119,7 @@ fn boundaries_round_trip() {
             check_round_trip(v);
         }
     }
-    for e in -323..=308 {
+    for e in (-323..=308).step_by(step) {
         let p: f64 = format!("1e{e}").parse().unwrap();
         check_round_trip(p);
         check_round_trip(f64::from_bits(p.to_bits() + 1));

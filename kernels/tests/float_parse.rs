@@ -47,9 +47,14 @@ fn check_at(buf: &[u8], pos: usize) {
     }
 }
 
-/// Checks `token` alone, after a prefix, and before assorted terminators.
+/// Checks `token` alone, after a prefix, and before assorted terminators (fewer under Miri).
 fn check_token(token: &str) {
-    for suffix in ["", ",", "]", " ", "x", "0", ".", "e", ",123456789012345678"] {
+    let suffixes: &[&str] = if cfg!(miri) {
+        &["", ","]
+    } else {
+        &["", ",", "]", " ", "x", "0", ".", "e", ",123456789012345678"]
+    };
+    for suffix in suffixes {
         for prefix in ["", "["] {
             let buf = format!("{prefix}{token}{suffix}");
             check_at(buf.as_bytes(), prefix.len());
@@ -161,6 +166,9 @@ fn classic_hard_cases() {
     ];
     for token in cases {
         check_token(token);
+    }
+    if cfg!(miri) {
+        return;
     }
     let long = format!("0.{}1", "0".repeat(5000));
     check_token(&long);
