@@ -24,8 +24,10 @@ pub mod int_parse;
 pub mod number;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+mod sink;
 pub mod skip;
 pub mod string_scan;
+mod swar;
 pub mod unescape;
 pub mod utf8;
 pub mod whitespace;
