@@ -178,6 +178,12 @@ fn agree(doc: &[u8]) {
                 "{shown:?}: round trip through {:?}",
                 String::from_utf8_lossy(&written)
             );
+            // The same members in the same order: serde_json's exact bytes.
+            let sorted = Value::from_serde(&theirs, &arena);
+            let compact = serde_json::to_vec(&theirs).unwrap();
+            assert!(sorted.to_vec() == compact, "{shown:?}: compact");
+            let pretty = serde_json::to_vec_pretty(&theirs).unwrap();
+            assert!(sorted.to_vec_pretty() == pretty, "{shown:?}: pretty");
         }
         (Err(ours), Err(theirs)) => same_message(doc, &ours, &theirs),
         (ours, theirs) => panic!("{shown:?}: jitson {ours:?}, serde_json {theirs:?}"),
