@@ -66,6 +66,7 @@ enum At {
     Slot,
 }
 
+/// A syntax failure.
 fn fail(kind: SyntaxKind, offset: usize, at: At) -> Fail {
     Fail {
         kind: ErrorKind::Syntax(kind),
@@ -94,6 +95,8 @@ struct ObjectFrame<'a> {
     keys: KeySet,
 }
 
+/// The parser's state: the document, the options, the open containers and the elements
+/// collected for them.
 struct Parser<'a> {
     src: Source<'a>,
     options: ParseOptions,
@@ -103,214 +106,172 @@ struct Parser<'a> {
     tables: KeyTables<'a>,
 }
 
+/// What starting a value did.
+enum Start<'a> {
+    /// Read a whole value (a scalar or an empty container) ending at the index.
+    Value(Value<'a>, usize),
+    /// Opened a container whose first element starts at the index.
+    Opened(usize),
+}
+
+/// What handing a finished value to its container did.
+enum Up<'a> {
+    /// The container goes on: its next element starts at the index.
+    Next(usize),
+    /// The container closed: it is the finished value, ending at the index.
+    Closed(Value<'a>, usize),
+    /// There was no container: the value is the document.
+    Document(Value<'a>),
+}
+
 impl<'a> Parser<'a> {
+    /// Parses the whole document.
     fn run(&mut self) -> Result<Value<'a>, Fail> {
-        let input = self.src.input;
-        let mut pos = skip_whitespace(input, 0);
-        'value: loop {
-            // `pos` is where a value must start (whitespace already skipped).
-            let mut value = match input.get(pos) {
-                Some(b'"') => {
-                    let (text, end) = self.string(pos, At::Slot)?;
-                    pos = end;
-                    Value::String(Str(text))
-                }
-                Some(b'[') => {
-                    self.check_depth(pos)?;
-                    let first = skip_whitespace(input, pos + 1);
-                    match input.get(first) {
-                        Some(b']') => {
-                            pos = first + 1;
-                            Value::Array(&[])
-                        }
-                        Some(_) => {
-                            self.frames.push(Frame::Array {
-                                start: self.values.len(),
-                            });
-                            pos = first;
-                            continue 'value;
-                        }
-                        None => {
-                            return Err(fail(
-                                SyntaxKind::EofWhileParsingArray,
-                                input.len(),
-                                At::Slot,
-                            ));
-                        }
-                    }
-                }
-                Some(b'{') => {
-                    self.check_depth(pos)?;
-                    let first = skip_whitespace(input, pos + 1);
-                    match input.get(first) {
-                        Some(b'}') => {
-                            pos = first + 1;
-                            Value::Object(&[])
-                        }
-                        Some(b'"') => {
-                            let mut object = ObjectFrame {
-                                start: self.members.len(),
-                                key: Str(""),
-                                replaces: None,
-                                keys: KeySet::default(),
-                            };
-                            let key = self.member_key(&mut object, first);
-                            // Pushed before `?` so that an error's path names this object.
-                            self.frames.push(Frame::Object(object));
-                            pos = key?;
-                            continue 'value;
-                        }
-                        Some(_) => {
-                            return Err(fail(SyntaxKind::ExpectedKey, first, At::Slot));
-                        }
-                        None => {
-                            return Err(fail(
-                                SyntaxKind::EofWhileParsingObject,
-                                input.len(),
-                                At::Slot,
-                            ));
-                        }
-                    }
-                }
-                Some(b't') => {
-                    pos = literal(input, pos, b"true")?;
-                    Value::Bool(true)
-                }
-                Some(b'f') => {
-                    pos = literal(input, pos, b"false")?;
-                    Value::Bool(false)
-                }
-                Some(b'n') => {
-                    pos = literal(input, pos, b"null")?;
-                    Value::Null
-                }
-                Some(b'-' | b'0'..=b'9') => {
-                    let (number, end) = self.number(pos)?;
-                    pos = end;
-                    number
-                }
-                Some(_) => return Err(fail(SyntaxKind::ExpectedValue, pos, At::Slot)),
-                None => {
-                    return Err(fail(
-                        SyntaxKind::EofWhileParsingValue,
-                        input.len(),
-                        At::Slot,
-                    ));
+        let mut pos = skip_whitespace(self.src.input, 0);
+        loop {
+            let (mut value, mut end) = match self.start(pos)? {
+                Start::Value(value, end) => (value, end),
+                Start::Opened(first) => {
+                    pos = first;
+                    continue;
                 }
             };
-            // A value ended at `pos`: hand it to its container, closing containers until
-            // one continues with another element.
             loop {
-                match self.frames.last_mut() {
-                    None => return self.finish(value, pos),
-                    Some(Frame::Array { start }) => {
-                        let start = *start;
-                        self.values.push(value);
-                        pos = skip_whitespace(input, pos);
-                        match input.get(pos) {
-                            Some(b',') => {
-                                pos = skip_whitespace(input, pos + 1);
-                                if input.get(pos) == Some(&b']') {
-                                    return Err(fail(
-                                        SyntaxKind::TrailingComma,
-                                        pos,
-                                        At::Container,
-                                    ));
-                                }
-                                continue 'value;
-                            }
-                            Some(b']') => {
-                                pos += 1;
-                                value = Value::Array(copy_to_arena(
-                                    self.src.arena,
-                                    &self.values[start..],
-                                ));
-                                self.values.truncate(start);
-                                self.frames.pop();
-                            }
-                            Some(_) => {
-                                return Err(fail(
-                                    SyntaxKind::ExpectedArrayCommaOrEnd,
-                                    pos,
-                                    At::Container,
-                                ));
-                            }
-                            None => {
-                                return Err(fail(
-                                    SyntaxKind::EofWhileParsingArray,
-                                    input.len(),
-                                    At::Container,
-                                ));
-                            }
-                        }
+                match self.hand_up(value, end)? {
+                    Up::Next(next) => {
+                        pos = next;
+                        break;
                     }
-                    Some(Frame::Object(object)) => {
-                        insert(object, &mut self.members, &mut self.tables, value);
-                        pos = skip_whitespace(input, pos);
-                        match input.get(pos) {
-                            Some(b',') => {
-                                pos = skip_whitespace(input, pos + 1);
-                                match input.get(pos) {
-                                    Some(b'"') => {
-                                        pos = member_key(
-                                            self.src,
-                                            &self.options,
-                                            object,
-                                            &self.members,
-                                            &mut self.tables,
-                                            pos,
-                                        )?;
-                                        continue 'value;
-                                    }
-                                    Some(b'}') => {
-                                        return Err(fail(
-                                            SyntaxKind::TrailingComma,
-                                            pos,
-                                            At::Container,
-                                        ));
-                                    }
-                                    Some(_) => {
-                                        return Err(fail(
-                                            SyntaxKind::ExpectedKey,
-                                            pos,
-                                            At::Container,
-                                        ));
-                                    }
-                                    None => {
-                                        return Err(fail(
-                                            SyntaxKind::EofWhileParsingValue,
-                                            input.len(),
-                                            At::Container,
-                                        ));
-                                    }
-                                }
-                            }
-                            Some(b'}') => {
-                                pos += 1;
-                                let start = object.start;
-                                object.keys.close(&mut self.tables);
-                                value = Value::Object(copy_to_arena(
-                                    self.src.arena,
-                                    &self.members[start..],
-                                ));
-                                self.members.truncate(start);
-                                self.frames.pop();
-                            }
-                            Some(_) => {
-                                return Err(fail(
-                                    SyntaxKind::ExpectedObjectCommaOrEnd,
-                                    pos,
-                                    At::Container,
-                                ));
-                            }
-                            None => {
-                                return Err(fail(
-                                    SyntaxKind::EofWhileParsingObject,
-                                    input.len(),
-                                    At::Container,
-                                ));
-                            }
-                        }
+                    Up::Closed(closed, after) => (value, end) = (closed, after),
+                    Up::Document(document) => return Ok(document),
+                }
+            }
+        }
+    }
+
+    /// Reads the value starting at `pos` (whitespace already skipped), or opens the
+    /// container starting there.
+    #[inline(always)]
+    fn start(&mut self, pos: usize) -> Result<Start<'a>, Fail> {
+        let input = self.src.input;
+        let done = |value, end| Ok(Start::Value(value, end));
+        match input.get(pos) {
+            Some(b'"') => {
+                let (text, end) = self.string(pos, At::Slot)?;
+                done(Value::String(Str(text)), end)
+            }
+            Some(b'[') => self.open_array(pos),
+            Some(b'{') => self.open_object(pos),
+            Some(b't') => done(Value::Bool(true), literal(input, pos, b"true")?),
+            Some(b'f') => done(Value::Bool(false), literal(input, pos, b"false")?),
+            Some(b'n') => done(Value::Null, literal(input, pos, b"null")?),
+            Some(b'-' | b'0'..=b'9') => {
+                let (number, end) = self.number(pos)?;
+                done(number, end)
+            }
+            Some(_) => Err(fail(SyntaxKind::ExpectedValue, pos, At::Slot)),
+            None => Err(fail(
+                SyntaxKind::EofWhileParsingValue,
+                input.len(),
+                At::Slot,
+            )),
+        }
+    }
+
+    /// The array whose `[` is at `pos`: `[]` whole, or opened.
+    #[inline(always)]
+    fn open_array(&mut self, pos: usize) -> Result<Start<'a>, Fail> {
+        self.check_depth(pos)?;
+        let input = self.src.input;
+        let first = skip_whitespace(input, pos + 1);
+        match input.get(first) {
+            Some(b']') => Ok(Start::Value(Value::Array(&[]), first + 1)),
+            Some(_) => {
+                self.frames.push(Frame::Array {
+                    start: self.values.len(),
+                });
+                Ok(Start::Opened(first))
+            }
+            None => Err(fail(
+                SyntaxKind::EofWhileParsingArray,
+                input.len(),
+                At::Slot,
+            )),
+        }
+    }
+
+    /// The object whose `{` is at `pos`: `{}` whole, or opened with its first key read.
+    #[inline(always)]
+    fn open_object(&mut self, pos: usize) -> Result<Start<'a>, Fail> {
+        self.check_depth(pos)?;
+        let input = self.src.input;
+        let first = skip_whitespace(input, pos + 1);
+        match input.get(first) {
+            Some(b'}') => Ok(Start::Value(Value::Object(&[]), first + 1)),
+            Some(b'"') => {
+                let mut object = ObjectFrame {
+                    start: self.members.len(),
+                    key: Str(""),
+                    replaces: None,
+                    keys: KeySet::default(),
+                };
+                let value_start = member_key(
+                    self.src,
+                    &self.options,
+                    &mut object,
+                    &self.members,
+                    &mut self.tables,
+                    first,
+                );
+                // Pushed before `?` so that an error's path names this object.
+                self.frames.push(Frame::Object(object));
+                Ok(Start::Opened(value_start?))
+            }
+            Some(_) => Err(fail(SyntaxKind::ExpectedKey, first, At::Slot)),
+            None => Err(fail(
+                SyntaxKind::EofWhileParsingObject,
+                input.len(),
+                At::Slot,
+            )),
+        }
+    }
+
+    /// Hands `value`, which ends at `end`, to the innermost open container.
+    #[inline(always)]
+    fn hand_up(&mut self, value: Value<'a>, end: usize) -> Result<Up<'a>, Fail> {
+        match self.frames.last_mut() {
+            None => self.finish(value, end).map(Up::Document),
+            Some(Frame::Array { start }) => {
+                let start = *start;
+                self.values.push(value);
+                match after_element(self.src.input, end)? {
+                    Continue::Next(next) => Ok(Up::Next(next)),
+                    Continue::Close(after) => {
+                        let items = copy_to_arena(self.src.arena, &self.values[start..]);
+                        self.values.truncate(start);
+                        self.frames.pop();
+                        Ok(Up::Closed(Value::Array(items), after))
+                    }
+                }
+            }
+            Some(Frame::Object(object)) => {
+                insert(object, &mut self.members, &mut self.tables, value);
+                let start = object.start;
+                let next = after_member(
+                    self.src,
+                    &self.options,
+                    object,
+                    &self.members,
+                    &mut self.tables,
+                    end,
+                )?;
+                match next {
+                    Continue::Next(next) => Ok(Up::Next(next)),
+                    Continue::Close(after) => {
+                        let members = copy_to_arena(self.src.arena, &self.members[start..]);
+                        self.members.truncate(start);
+                        self.frames.pop();
+                        Ok(Up::Closed(Value::Object(members), after))
                     }
                 }
             }
@@ -345,18 +306,6 @@ impl<'a> Parser<'a> {
         self.src
             .string(quote)
             .map_err(|(kind, offset)| fail(kind, offset, at))
-    }
-
-    /// See [`member_key`], for a new object not yet on the stack.
-    fn member_key(&mut self, object: &mut ObjectFrame<'a>, quote: usize) -> Result<usize, Fail> {
-        member_key(
-            self.src,
-            &self.options,
-            object,
-            &self.members,
-            &mut self.tables,
-            quote,
-        )
     }
 
     /// The number starting at `pos` and the index past it. A look past the integer digits
@@ -437,6 +386,87 @@ impl<'a> Parser<'a> {
         }
         segments.reverse();
         segments.into_iter().collect()
+    }
+}
+
+/// How a container goes on after one of its elements.
+enum Continue {
+    /// With another element (or, in an object, its value) starting at the index.
+    Next(usize),
+    /// It closes: the index is just past its closing bracket.
+    Close(usize),
+}
+
+/// What follows an array element that ends at `end`: `,` and the next element, or `]`.
+#[inline(always)]
+fn after_element(input: &[u8], end: usize) -> Result<Continue, Fail> {
+    let pos = skip_whitespace(input, end);
+    match input.get(pos) {
+        Some(b',') => {
+            let next = skip_whitespace(input, pos + 1);
+            if input.get(next) == Some(&b']') {
+                return Err(fail(SyntaxKind::TrailingComma, next, At::Container));
+            }
+            Ok(Continue::Next(next))
+        }
+        Some(b']') => Ok(Continue::Close(pos + 1)),
+        Some(_) => Err(fail(
+            SyntaxKind::ExpectedArrayCommaOrEnd,
+            pos,
+            At::Container,
+        )),
+        None => Err(fail(
+            SyntaxKind::EofWhileParsingArray,
+            input.len(),
+            At::Container,
+        )),
+    }
+}
+
+/// What follows an object member that ends at `end`: `,` and the next key (read into
+/// `object`; the index is where its value starts), or `}` (the object's key table is
+/// released).
+#[inline(always)]
+fn after_member<'a>(
+    src: Source<'a>,
+    options: &ParseOptions,
+    object: &mut ObjectFrame<'a>,
+    members: &[Member<'a>],
+    tables: &mut KeyTables<'a>,
+    end: usize,
+) -> Result<Continue, Fail> {
+    let input = src.input;
+    let pos = skip_whitespace(input, end);
+    match input.get(pos) {
+        Some(b',') => {
+            let key = skip_whitespace(input, pos + 1);
+            match input.get(key) {
+                Some(b'"') => {
+                    member_key(src, options, object, members, tables, key).map(Continue::Next)
+                }
+                Some(b'}') => Err(fail(SyntaxKind::TrailingComma, key, At::Container)),
+                Some(_) => Err(fail(SyntaxKind::ExpectedKey, key, At::Container)),
+                None => Err(fail(
+                    SyntaxKind::EofWhileParsingValue,
+                    input.len(),
+                    At::Container,
+                )),
+            }
+        }
+        Some(b'}') => {
+            object.keys.close(tables);
+            Ok(Continue::Close(pos + 1))
+        }
+        Some(_) => Err(fail(
+            SyntaxKind::ExpectedObjectCommaOrEnd,
+            pos,
+            At::Container,
+        )),
+        None => Err(fail(
+            SyntaxKind::EofWhileParsingObject,
+            input.len(),
+            At::Container,
+        )),
     }
 }
 
