@@ -99,6 +99,7 @@ mod long {
         parse(buf, pos, unsigned_value)
     }
 
+    /// The SWAR path with `value_of(negative, magnitude)` deciding the range.
     #[inline(always)]
     fn parse<T>(
         buf: &[u8],

@@ -189,7 +189,8 @@ fn boundaries_and_digit_counts() {
         tokens.push(format!("1{}", "0".repeat(len - 1)));
         tokens.push(format!("-{}", "9".repeat(len)));
     }
-    for token in &tokens {
+    // Under Miri, a sample of them.
+    for token in tokens.iter().step_by(if cfg!(miri) { 7 } else { 1 }) {
         check_token(token);
     }
 }
