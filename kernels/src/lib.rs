@@ -24,6 +24,7 @@ pub mod int_parse;
 pub mod number;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+mod sink;
 pub mod skip;
 pub mod string_scan;
 pub mod unescape;

@@ -88,18 +88,99 @@ fn expected_digit(buf: &[u8], i: usize) -> KernelError {
 #[inline]
 pub fn digit_run(buf: &[u8], i: usize) -> usize {
     let mut n = 0;
-    while let Some(word) = buf.get(i + n..i + n + 8) {
-        let w = u64::from_le_bytes(word.try_into().expect("8-byte slice"));
-        let non_digits = non_digit_lanes(w);
-        if non_digits != 0 {
-            return n + (non_digits.trailing_zeros() / 8) as usize;
+    while let Some(w) = load_word(buf, i + n) {
+        let digits = leading_digit_lanes(w);
+        n += digits;
+        if digits < 8 {
+            return n;
         }
-        n += 8;
     }
     while buf.get(i + n).is_some_and(u8::is_ascii_digit) {
         n += 1;
     }
     n
+}
+
+/// ASCII `'0'` in every byte lane of a word.
+pub(crate) const ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// `10^n` for `n` in `0..=8`.
+const POW10_U64: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
+
+/// The 8 bytes of `buf` starting at `i` as a little-endian word (the byte at `i` in the lowest
+/// lane), or `None` when fewer than 8 bytes remain.
+#[inline(always)]
+pub(crate) fn load_word(buf: &[u8], i: usize) -> Option<u64> {
+    let bytes = buf.get(i..)?.first_chunk::<8>()?;
+    Some(u64::from_le_bytes(*bytes))
+}
+
+/// How many of the lowest byte lanes of `w` are ASCII digits before the first non-digit
+/// (0..=8).
+#[inline(always)]
+pub(crate) fn leading_digit_lanes(w: u64) -> usize {
+    // No non-digit lane: trailing_zeros is 64, and 64 / 8 = 8.
+    (non_digit_lanes(w).trailing_zeros() / 8) as usize
+}
+
+/// Value of eight decimal digits held one per byte lane (each lane 0..=9), the most
+/// significant digit in the lowest lane: the classic SWAR conversion in three multiplies.
+#[inline(always)]
+pub(crate) fn eight_digits_value(d: u64) -> u64 {
+    // Even lanes become two-digit numbers 10·d[i] + d[i+1] (at most 99: no lane carries).
+    let pairs = d.wrapping_mul(10).wrapping_add(d >> 8);
+    // Pairs 0 and 2 (lanes 0 and 4), pairs 1 and 3 (lanes 2 and 6), each as two 32-bit
+    // halves; one multiply per mask places p0·10^6 + p2·10^2 and p1·10^4 + p3 in the high
+    // half. The low halves (at most 99·100) never carry into it.
+    const PAIR_MASK: u64 = 0x0000_00ff_0000_00ff;
+    let outer = (pairs & PAIR_MASK).wrapping_mul(100 + (1_000_000 << 32));
+    let inner = ((pairs >> 16) & PAIR_MASK).wrapping_mul(1 + (10_000 << 32));
+    outer.wrapping_add(inner) >> 32
+}
+
+/// Value of the first `n` (1..=8) ASCII digits of the word `w` (first digit in the lowest
+/// lane); the lanes from `n` on are ignored.
+#[inline(always)]
+pub(crate) fn leading_digits_value(w: u64, n: usize) -> u64 {
+    debug_assert!((1..=8).contains(&n));
+    // Lanes below `n` are digits (>= '0'), so the subtraction borrows only into lanes at or
+    // above `n`, which the shift discards; the vacated low lanes read as leading zeros.
+    eight_digits_value(w.wrapping_sub(ZEROS) << (8 * (8 - n)))
+}
+
+/// Appends the digit run of `buf` starting at `i` to `value` (`value·10^len + run`), eight
+/// digits per step where eight bytes are available. Returns the new value and the index past
+/// the run, or `None` when the result does not fit in a `u64` (exact: checked arithmetic).
+#[inline(always)]
+pub(crate) fn accumulate_digits(buf: &[u8], mut i: usize, mut value: u64) -> Option<(u64, usize)> {
+    while let Some(w) = load_word(buf, i) {
+        let n = leading_digit_lanes(w);
+        if n == 0 {
+            return Some((value, i));
+        }
+        value = value
+            .checked_mul(POW10_U64[n])?
+            .checked_add(leading_digits_value(w, n))?;
+        i += n;
+        if n < 8 {
+            return Some((value, i));
+        }
+    }
+    while let Some(&b) = buf.get(i).filter(|b| b.is_ascii_digit()) {
+        value = value.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        i += 1;
+    }
+    Some((value, i))
 }
 
 /// High bit of each byte lane set where that byte of `w` is not an ASCII digit (exact per

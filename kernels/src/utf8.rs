@@ -1,8 +1,58 @@
-//! PLACEHOLDER (owned by the strings helper): UTF-8 validation.
-use crate::error::KernelError;
+//! UTF-8 validation: checks that a byte slice is well-formed UTF-8.
+//!
+//! On failure the error offset is the length of the longest valid prefix (what
+//! [`std::str::Utf8Error::valid_up_to`] reports), so both twins agree byte for byte. The AVX2
+//! twin is `simdutf8`'s AVX2 implementation (its compat API, which reports that prefix); the
+//! scalar twin is the standard library's validator.
 
-/// Checks that `bytes` are valid UTF-8; the error offset is the length of the valid prefix.
+use crate::error::{ErrorKind, KernelError};
+
+/// Checks that `bytes` are valid UTF-8.
+///
+/// Fails with [`ErrorKind::InvalidUtf8`] whose offset is the length of the valid prefix.
+#[inline]
 pub fn validate_utf8(bytes: &[u8]) -> Result<(), KernelError> {
-    let _ = bytes;
-    unimplemented!()
+    #[cfg(target_arch = "x86_64")]
+    if crate::dispatch::use_avx2() {
+        // SAFETY: `use_avx2` is true only after every feature in `AVX2_FEATURES` was detected.
+        return unsafe { avx2::validate_utf8(bytes) };
+    }
+    scalar::validate_utf8(bytes)
+}
+
+/// The error for input whose first `valid_up_to` bytes are valid UTF-8 and the rest not.
+fn invalid_after(valid_up_to: usize) -> KernelError {
+    KernelError::new(ErrorKind::InvalidUtf8, valid_up_to)
+}
+
+/// The portable twin: the standard library's validator (which has its own ASCII fast path).
+pub mod scalar {
+    use super::invalid_after;
+    use crate::error::KernelError;
+
+    /// See [`super::validate_utf8`].
+    pub fn validate_utf8(bytes: &[u8]) -> Result<(), KernelError> {
+        std::str::from_utf8(bytes)
+            .map(drop)
+            .map_err(|e| invalid_after(e.valid_up_to()))
+    }
+}
+
+/// The AVX2 implementation: `simdutf8`'s AVX2 validator, 64 bytes per step.
+#[cfg(target_arch = "x86_64")]
+pub mod avx2 {
+    use super::invalid_after;
+    use crate::error::KernelError;
+
+    /// See [`super::validate_utf8`].
+    ///
+    /// # Safety
+    /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub unsafe fn validate_utf8(bytes: &[u8]) -> Result<(), KernelError> {
+        // SAFETY: the caller guarantees AVX2, the only feature simdutf8's AVX2 code needs; it
+        // reads only inside `bytes` (its tail is copied into a stack block).
+        unsafe { simdutf8::compat::imp::x86::avx2::validate_utf8(bytes) }
+            .map_err(|e| invalid_after(e.valid_up_to()))
+    }
 }
