@@ -7,15 +7,18 @@
 //! ([`kernels`]) and the kernel entry-point table the JIT links against ([`jit`]). The schema
 //! engine lands on top of these.
 
+pub mod engine;
 pub mod error;
 pub mod path;
 pub mod position;
+pub mod resolve;
 pub mod schema;
 pub mod value;
 
 pub use jitson_jit as jit;
 pub use jitson_kernels as kernels;
 
+pub use engine::{Cache, Codec, CodecError, Options};
 pub use error::{Error, ErrorKind, SyntaxKind};
 pub use path::{Path, Segment};
 pub use position::Position;
