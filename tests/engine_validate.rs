@@ -412,3 +412,48 @@ fn discriminated_unions_take_the_fast_path_and_agree() {
         agree(&schema, &codec, doc.as_bytes()).unwrap();
     }
 }
+
+/// JSONTestSuite through a schema that accepts every JSON value but reaches every value op
+/// (a per-kind union, recursive arrays and maps), and through `{}` (the skip kernel): every
+/// `y_` text is accepted, every `n_` text rejected, and every text gets `serde_json`'s
+/// verdict (the `i_` ones included: no crash, and the same answer).
+#[test]
+fn json_test_suite() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/jsontestsuite");
+    let every_kind = Schema::from_json_str(
+        r##"{"anyOf": [{"type": "null"}, {"type": "boolean"}, {"type": "number"}, {"type": "string"},
+            {"type": "array", "items": {"$ref": "#"}}, {"type": "object", "additionalProperties": {"$ref": "#"}}]}"##,
+    )
+    .unwrap();
+    let codecs = [
+        Codec::new(&every_kind),
+        Codec::new(&Schema::from_json_str("{}").unwrap()),
+    ];
+    let mut failures = Vec::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).expect("suite directory") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".json") {
+            continue;
+        }
+        files += 1;
+        let bytes = std::fs::read(&path).expect("suite file");
+        let serde = serde_json::from_slice::<Value>(&bytes).is_ok();
+        for (i, codec) in codecs.iter().enumerate() {
+            let got = codec.validate(&bytes);
+            let wrong = match &name[..2] {
+                "y_" => got.is_err(),
+                "n_" => got.is_ok(),
+                _ => false,
+            } || got.is_ok() != serde;
+            if wrong {
+                failures.push(format!(
+                    "{name} (codec {i}): serde_json ok={serde}, got {got:?}"
+                ));
+            }
+        }
+    }
+    assert!(files > 200, "{files} suite files");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -302,8 +302,12 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Skips whitespace; the kernel is called only when the cursor is on some.
+    #[inline]
     fn ws(&mut self) {
-        self.pos = whitespace::skip_whitespace(self.input, self.pos);
+        if self.peek().is_some_and(|b| b <= b' ') {
+            self.pos = whitespace::skip_whitespace(self.input, self.pos);
+        }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -333,13 +337,40 @@ impl<'a> Machine<'a> {
     /// Skips one value with the validating kernel (whitespace first).
     fn skip(&mut self) -> Result<(), Stop> {
         let remaining = self.opts.max_depth.saturating_sub(self.depth) as usize;
-        match skip::skip_value(self.input, self.pos, remaining) {
-            Ok(end) => {
-                self.pos = end;
-                Ok(())
-            }
-            Err(e) => Err(Stop::syntax(e.kind, e.offset)),
+        let start = self.pos;
+        let end = skip::skip_value(self.input, start, remaining)
+            .map_err(|e| Stop::syntax(e.kind, e.offset))?;
+        self.check_number_ranges(start, end)?;
+        self.pos = end;
+        Ok(())
+    }
+
+    /// The skip kernel checks the number grammar only; a skipped number must also fit an
+    /// `f64` (and 64 bits, with [`BigInts::Error`](crate::ir::BigInts::Error)), as a read
+    /// one must. Only values that can hold such a number (an exponent, or 309 bytes or
+    /// more) are walked: strings by the scan kernel, numbers read.
+    fn check_number_ranges(&self, start: usize, end: usize) -> Result<(), Stop> {
+        let value = &self.input[start..end];
+        if value.len() < 309 && !value.iter().any(|&b| b | 0x20 == b'e') {
+            return Ok(());
         }
+        let mut i = start;
+        while i < end {
+            match self.input[i] {
+                b'"' => {
+                    let scan = string_scan::scan_string(self.input, i + 1)
+                        .map_err(|e| Stop::syntax(e.kind, e.offset))?;
+                    i = scan.end + 1;
+                }
+                b'-' | b'0'..=b'9' => {
+                    let (_, token_end) = read_number(self.input, i, self.opts.big_ints)
+                        .map_err(|(kind, offset)| Stop::fatal(kind, offset))?;
+                    i = token_end;
+                }
+                _ => i += 1,
+            }
+        }
+        Ok(())
     }
 
     fn step(&mut self, op: &Op) -> Result<Flow, Stop> {

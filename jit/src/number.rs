@@ -18,44 +18,45 @@ pub(crate) fn read_number(
     pos: usize,
     big: BigInts,
 ) -> Result<(Number, usize), (FailKind, usize)> {
-    let negative = input[pos] == b'-';
-    let integer = if negative {
+    let token = scan_number(input, pos).map_err(|e| (FailKind::Syntax(e.kind), e.offset))?;
+    if !token.is_integer {
+        return read_float(input, token.start, token.end);
+    }
+    let integer = if token.negative {
         parse_i64(input, pos).map(|(v, end)| (Number::I64(v), end))
     } else {
         parse_u64(input, pos).map(|(v, end)| (Number::U64(v), end))
     };
     match integer {
+        // `-0` is the float -0.0 for serde_json.
         Ok((Number::I64(0), end)) => Ok((Number::F64(-0.0), end)),
         Ok(ok) => Ok(ok),
         Err(e) if e.kind == ErrorKind::NumberOutOfRange && big == BigInts::Error => {
-            let end = scan_number(input, pos).map_or(pos, |t| t.end);
-            Err((FailKind::NumberOutOfRange, end.saturating_sub(1)))
+            Err((FailKind::NumberOutOfRange, token.end - 1))
         }
-        Err(e)
-            if matches!(
-                e.kind,
-                ErrorKind::NotAnInteger | ErrorKind::NumberOutOfRange
-            ) =>
-        {
-            read_float(input, pos)
+        Err(e) if e.kind == ErrorKind::NumberOutOfRange => {
+            read_float(input, token.start, token.end)
         }
         Err(e) => Err((FailKind::Syntax(e.kind), e.offset)),
     }
 }
 
-/// Reads any number token at `pos` as the nearest `f64` (correctly rounded); a finite token
-/// beyond `f64` is `NumberOutOfRange` at its last byte.
-fn read_float(input: &[u8], pos: usize) -> Result<(Number, usize), (FailKind, usize)> {
-    let token = scan_number(input, pos).map_err(|e| (FailKind::Syntax(e.kind), e.offset))?;
+/// Reads the number token `start..end` as the nearest `f64` (correctly rounded); a finite
+/// token beyond `f64` is `NumberOutOfRange` at its last byte.
+fn read_float(
+    input: &[u8],
+    start: usize,
+    end: usize,
+) -> Result<(Number, usize), (FailKind, usize)> {
     // The token is ASCII by the number grammar.
-    let text = std::str::from_utf8(&input[token.start..token.end]).unwrap_or("");
+    let text = std::str::from_utf8(&input[start..end]).unwrap_or("");
     // The float kernel is not finished yet; the standard library's parser is correctly
     // rounded, as the kernel will be.
     let value: f64 = text.parse().unwrap_or(f64::NAN);
     if !value.is_finite() {
-        return Err((FailKind::NumberOutOfRange, token.end - 1));
+        return Err((FailKind::NumberOutOfRange, end - 1));
     }
-    Ok((Number::F64(value), token.end))
+    Ok((Number::F64(value), end))
 }
 
 impl Number {
