@@ -457,3 +457,32 @@ fn json_test_suite() {
     assert!(files > 200, "{files} suite files");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn program_listing_explains_the_lowering() {
+    let schema = Schema::from_json_str(
+        r#"{"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}, "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}}}, "required": ["id"], "additionalProperties": false}"#,
+    )
+    .unwrap();
+    let listing = Codec::new(&schema).program().to_string();
+    for expected in [
+        "entry f",
+        "obj-begin t0",
+        r#"key t0 ["id", "tags"]"#,
+        "integer >=1",
+        "string len 0..=3",
+        "fail UnknownField",
+        r#"obj-end t0 required ["id"]"#,
+        "arr-next @",
+        "eof",
+    ] {
+        assert!(listing.contains(expected), "{expected:?} in\n{listing}");
+    }
+}
+
+#[test]
+fn codecs_are_shareable_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Codec>();
+    send_sync::<jitson::CodecError>();
+}

@@ -801,3 +801,47 @@ impl fmt::Debug for Program {
         fmt::Display::fmt(self, f)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_table_finds_by_hint_then_switch() {
+        let names = ["id", "name", "names", "idx", "aaaaaaaaX", "aaaaaaaaY", ""];
+        let table = KeyTable::new(names.iter().map(|n| (n.to_string(), false)));
+        for (i, name) in names.iter().enumerate() {
+            for hint in [0, i, i + 1, 100] {
+                assert_eq!(table.find(name.as_bytes(), hint), Some(i as u32), "{name}");
+            }
+        }
+        for missing in ["", "i", "ids", "aaaaaaaaZ", "aaaaaaaa", "NAME"]
+            .iter()
+            .skip(1)
+        {
+            assert_eq!(table.find(missing.as_bytes(), 0), None, "{missing}");
+        }
+    }
+
+    #[test]
+    fn verify_rejects_bad_labels_and_tables() {
+        let mut p = Program::default();
+        p.funcs.push(Func {
+            name: "f".into(),
+            ops: vec![Op::Jump(5)],
+        });
+        assert!(p.verify().is_err());
+        p.funcs[0].ops = vec![Op::Number(0), Op::Return];
+        assert!(p.verify().is_err());
+        p.funcs[0].ops = vec![Op::SavePos(REGS as Reg), Op::Return];
+        assert!(p.verify().is_err());
+        p.funcs[0].ops = vec![Op::Null];
+        assert!(p.verify().is_err());
+        p.funcs[0].ops = vec![Op::Null, Op::Eof, Op::Return];
+        assert_eq!(p.verify(), Ok(()));
+        assert_eq!(
+            p.to_string(),
+            "entry f0\nf0: f\n     0  null\n     1  eof\n     2  return\n"
+        );
+    }
+}

@@ -118,16 +118,20 @@ impl Codec {
     /// Checks `input` and collects up to `cap` errors (empty when valid): after a schema
     /// violation the value is skipped and checking goes on; a syntax error ends the list.
     pub fn validate_all(&self, input: &[u8], cap: usize) -> Vec<CodecError> {
-        let mut cache = Cache::new();
-        interp::validate_all(
-            &self.program,
-            input,
-            &self.options.exec,
-            &mut cache.scratch,
-            cap,
-        )
-        .into_iter()
-        .map(|f| CodecError::from_failure(&self.program, input, f))
-        .collect()
+        self.validate_all_with(&mut Cache::new(), input, cap)
+    }
+
+    /// [`Codec::validate_all`] with reusable buffers.
+    pub fn validate_all_with(
+        &self,
+        cache: &mut Cache,
+        input: &[u8],
+        cap: usize,
+    ) -> Vec<CodecError> {
+        let exec = &self.options.exec;
+        interp::validate_all(&self.program, input, exec, &mut cache.scratch, cap)
+            .into_iter()
+            .map(|f| CodecError::from_failure(&self.program, input, f))
+            .collect()
     }
 }
