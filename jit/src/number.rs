@@ -3,6 +3,7 @@
 use std::cmp::Ordering;
 
 use jitson_kernels::ErrorKind;
+use jitson_kernels::float_parse::{FloatOverflow, parse_f64};
 use jitson_kernels::int_parse::{parse_i64, parse_u64};
 use jitson_kernels::number::scan_number;
 
@@ -41,22 +42,20 @@ pub(crate) fn read_number(
     }
 }
 
-/// Reads the number token `start..end` as the nearest `f64` (correctly rounded); a finite
-/// token beyond `f64` is `NumberOutOfRange` at its last byte.
+/// Reads the number token `start..end` as the nearest `f64` (the correctly rounded float
+/// kernel); a finite token beyond `f64` is `NumberOutOfRange` at its last byte.
 fn read_float(
     input: &[u8],
     start: usize,
     end: usize,
 ) -> Result<(Number, usize), (FailKind, usize)> {
-    // The token is ASCII by the number grammar.
-    let text = std::str::from_utf8(&input[start..end]).unwrap_or("");
-    // The float kernel is not finished yet; the standard library's parser is correctly
-    // rounded, as the kernel will be.
-    let value: f64 = text.parse().unwrap_or(f64::NAN);
-    if !value.is_finite() {
-        return Err((FailKind::NumberOutOfRange, end - 1));
+    match parse_f64(input, start, FloatOverflow::Error) {
+        Ok((value, _)) => Ok((Number::F64(value), end)),
+        Err(e) if e.kind == ErrorKind::NumberOutOfRange => {
+            Err((FailKind::NumberOutOfRange, end - 1))
+        }
+        Err(e) => Err((FailKind::Syntax(e.kind), e.offset)),
     }
-    Ok((Number::F64(value), end))
 }
 
 impl Number {

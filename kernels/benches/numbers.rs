@@ -1,28 +1,38 @@
 //! Number kernels against the usual alternatives, on the same inputs in the same run:
 //! integer parse (vs `str::parse`), integer format (vs `itoa`), float parse (vs `str::parse`),
-//! float format (vs `ryu` and `zmij`). Each group has the AVX2 twin (when the CPU has it), the
-//! scalar twin and the alternative.
+//! float format (vs `zmij` and `ryu`). Each group has the AVX2 twin (when the CPU has it), the
+//! scalar twin and the alternatives.
+//!
+//! `str::parse` is handed the exact token slice (its end already known), which a parser has to
+//! find; the float group also shows `scan_number` + `str::parse`, the honest equivalent. `itoa`,
+//! `zmij` and `ryu` format into their own buffer; the `+copy` variants also move the text into
+//! a caller's buffer, as a serializer must (our kernels write to the caller's buffer directly).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use jitson_kernels::float_parse::FloatOverflow;
 use jitson_kernels::number::scan_number;
-use jitson_kernels::{avx2_supported, int_format, int_parse};
+use jitson_kernels::{avx2_supported, float_format, float_parse, int_format, int_parse};
 
-/// The number tokens of a JSON document, concatenated with `,` after each, and where each
-/// starts and ends.
+/// The number tokens of a JSON document, each followed by `,`, and where each starts and ends.
 struct Tokens {
     buf: Vec<u8>,
     spans: Vec<(usize, usize)>,
 }
 
 impl Tokens {
-    /// Collects the number tokens of `json` (outside strings) that `keep` accepts.
-    fn from_json(json: &[u8], keep: impl Fn(&[u8], bool) -> bool) -> Tokens {
-        let mut tokens = Tokens {
+    fn new() -> Tokens {
+        Tokens {
             buf: Vec::new(),
             spans: Vec::new(),
-        };
+        }
+    }
+
+    /// Collects the number tokens of `json` (outside strings) that `keep(text, is_integer)`
+    /// accepts.
+    fn from_json(json: &[u8], keep: impl Fn(&[u8], bool) -> bool) -> Tokens {
+        let mut tokens = Tokens::new();
         let (mut i, mut in_string) = (0, false);
         while i < json.len() {
             let b = json[i];
@@ -50,18 +60,6 @@ impl Tokens {
         tokens
     }
 
-    /// Tokens from strings.
-    fn from_texts(texts: impl IntoIterator<Item = String>) -> Tokens {
-        let mut tokens = Tokens {
-            buf: Vec::new(),
-            spans: Vec::new(),
-        };
-        for text in texts {
-            tokens.push(text.as_bytes());
-        }
-        tokens
-    }
-
     fn push(&mut self, text: &[u8]) {
         let start = self.buf.len();
         self.buf.extend_from_slice(text);
@@ -74,8 +72,12 @@ impl Tokens {
         self.spans.iter().map(|&(s, e)| (e - s) as u64).sum()
     }
 
-    fn text(&self, (start, end): (usize, usize)) -> &str {
-        std::str::from_utf8(&self.buf[start..end]).expect("ASCII token")
+    /// Every token as a `&str` (checked once, here, not in the measured loops).
+    fn texts(&self) -> Vec<&str> {
+        let text = |&(start, end): &(usize, usize)| {
+            std::str::from_utf8(&self.buf[start..end]).expect("ASCII token")
+        };
+        self.spans.iter().map(text).collect()
     }
 }
 
@@ -118,84 +120,76 @@ impl Rng {
     }
 }
 
-fn int_parse_group(c: &mut Criterion, name: &str, tokens: &Tokens) {
-    let mut group = c.benchmark_group(format!("int_parse/{name}"));
-    group.throughput(Throughput::Bytes(tokens.token_bytes()));
+/// Runs `parse` on every token start of `tokens`, summing the values' bits.
+fn parse_all(tokens: &Tokens, parse: impl Fn(&[u8], usize) -> u128) -> u128 {
     let buf = tokens.buf.as_slice();
-    if avx2_supported() {
-        group.bench_function("avx2", |b| {
-            b.iter(|| {
-                let mut sum = 0i64;
-                for &(start, _) in &tokens.spans {
-                    // SAFETY: AVX2 support was checked.
-                    let (v, _) = unsafe { int_parse::avx2::parse_i64(black_box(buf), start) }
-                        .expect("integer");
-                    sum = sum.wrapping_add(v);
-                }
-                sum
-            })
-        });
+    let mut sum = 0u128;
+    for &(start, _) in &tokens.spans {
+        sum = sum.wrapping_add(parse(black_box(buf), start));
     }
-    group.bench_function("scalar", |b| {
-        b.iter(|| {
-            let mut sum = 0i64;
-            for &(start, _) in &tokens.spans {
-                let (v, _) = int_parse::scalar::parse_i64(black_box(buf), start).expect("integer");
-                sum = sum.wrapping_add(v);
-            }
-            sum
-        })
-    });
-    group.bench_function("std_parse", |b| {
-        b.iter(|| {
-            let mut sum = 0i64;
-            for &span in &tokens.spans {
-                let v: i64 = black_box(tokens.text(span)).parse().expect("integer");
-                sum = sum.wrapping_add(v);
-            }
-            sum
-        })
-    });
-    group.finish();
+    sum
 }
 
-fn int_parse_u64_group(c: &mut Criterion, name: &str, tokens: &Tokens) {
+/// Runs `parse` on every token text, summing the values' bits.
+fn parse_all_texts(texts: &[&str], parse: impl Fn(&str) -> u128) -> u128 {
+    let mut sum = 0u128;
+    for &text in texts {
+        sum = sum.wrapping_add(parse(black_box(text)));
+    }
+    sum
+}
+
+/// An integer type the kernels parse.
+trait ParseInt: std::str::FromStr<Err: std::fmt::Debug> + Into<i128> {
+    fn parse_scalar(buf: &[u8], pos: usize) -> Self;
+    #[cfg(target_arch = "x86_64")]
+    /// # Safety
+    /// AVX2 must be supported.
+    unsafe fn parse_avx2(buf: &[u8], pos: usize) -> Self;
+}
+
+impl ParseInt for i64 {
+    fn parse_scalar(buf: &[u8], pos: usize) -> i64 {
+        int_parse::scalar::parse_i64(buf, pos).expect("i64").0
+    }
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn parse_avx2(buf: &[u8], pos: usize) -> i64 {
+        // SAFETY: forwarded caller contract.
+        unsafe { int_parse::avx2::parse_i64(buf, pos) }
+            .expect("i64")
+            .0
+    }
+}
+
+impl ParseInt for u64 {
+    fn parse_scalar(buf: &[u8], pos: usize) -> u64 {
+        int_parse::scalar::parse_u64(buf, pos).expect("u64").0
+    }
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn parse_avx2(buf: &[u8], pos: usize) -> u64 {
+        // SAFETY: forwarded caller contract.
+        unsafe { int_parse::avx2::parse_u64(buf, pos) }
+            .expect("u64")
+            .0
+    }
+}
+
+fn int_parse_group<T: ParseInt>(c: &mut Criterion, name: &str, tokens: &Tokens) {
     let mut group = c.benchmark_group(format!("int_parse/{name}"));
     group.throughput(Throughput::Bytes(tokens.token_bytes()));
-    let buf = tokens.buf.as_slice();
+    let wide = |v: T| v.into() as u128;
+    #[cfg(target_arch = "x86_64")]
     if avx2_supported() {
-        group.bench_function("avx2", |b| {
-            b.iter(|| {
-                let mut sum = 0u64;
-                for &(start, _) in &tokens.spans {
-                    // SAFETY: AVX2 support was checked.
-                    let (v, _) = unsafe { int_parse::avx2::parse_u64(black_box(buf), start) }
-                        .expect("integer");
-                    sum = sum.wrapping_add(v);
-                }
-                sum
-            })
-        });
+        // SAFETY: AVX2 support was checked.
+        let avx2 = |buf: &[u8], pos| wide(unsafe { T::parse_avx2(buf, pos) });
+        group.bench_function("avx2", |b| b.iter(|| parse_all(tokens, avx2)));
     }
-    group.bench_function("scalar", |b| {
-        b.iter(|| {
-            let mut sum = 0u64;
-            for &(start, _) in &tokens.spans {
-                let (v, _) = int_parse::scalar::parse_u64(black_box(buf), start).expect("integer");
-                sum = sum.wrapping_add(v);
-            }
-            sum
-        })
-    });
-    group.bench_function("std_parse", |b| {
-        b.iter(|| {
-            let mut sum = 0u64;
-            for &span in &tokens.spans {
-                let v: u64 = black_box(tokens.text(span)).parse().expect("integer");
-                sum = sum.wrapping_add(v);
-            }
-            sum
-        })
+    let scalar = |buf: &[u8], pos| wide(T::parse_scalar(buf, pos));
+    group.bench_function("scalar", |b| b.iter(|| parse_all(tokens, scalar)));
+    let std = |text: &str| wide(text.parse::<T>().expect("integer"));
+    let texts = tokens.texts();
+    group.bench_function("str_parse_end_known", |b| {
+        b.iter(|| parse_all_texts(&texts, std))
     });
     group.finish();
 }
@@ -203,53 +197,96 @@ fn int_parse_u64_group(c: &mut Criterion, name: &str, tokens: &Tokens) {
 fn bench_int_parse(c: &mut Criterion) {
     for name in ["citm_catalog.json", "twitter.json"] {
         let tokens = Tokens::from_json(&corpus(name), |_, is_integer| is_integer);
-        int_parse_group(c, name, &tokens);
+        int_parse_group::<i64>(c, name, &tokens);
     }
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let random = Tokens::from_texts((0..10_000).map(|_| rng.u64_of_random_length().to_string()));
-    int_parse_u64_group(c, "random_u64_1_to_20_digits", &random);
+    let mut random = Tokens::new();
+    for _ in 0..10_000 {
+        random.push(rng.u64_of_random_length().to_string().as_bytes());
+    }
+    int_parse_group::<u64>(c, "random_u64_1_to_20_digits", &random);
 }
 
-fn int_format_group<T: Copy + itoa::Integer>(
-    c: &mut Criterion,
-    name: &str,
-    values: &[T],
-    avx2: impl Fn(T, &mut [u8; int_format::MAX_INT_LEN]) -> usize,
-    scalar: impl Fn(T, &mut [u8; int_format::MAX_INT_LEN]) -> usize,
-) {
+/// A formatter of `T` into a 20-byte buffer.
+trait FormatInt: Copy + itoa::Integer {
+    fn format(self, out: &mut [u8; int_format::MAX_INT_LEN]) -> usize;
+    fn format_scalar(self, out: &mut [u8; int_format::MAX_INT_LEN]) -> usize;
+    #[cfg(target_arch = "x86_64")]
+    /// # Safety
+    /// AVX2 must be supported.
+    unsafe fn format_avx2(self, out: &mut [u8; int_format::MAX_INT_LEN]) -> usize;
+}
+
+impl FormatInt for u64 {
+    fn format(self, out: &mut [u8; int_format::MAX_INT_LEN]) -> usize {
+        int_format::format_u64(self, out)
+    }
+    fn format_scalar(self, out: &mut [u8; int_format::MAX_INT_LEN]) -> usize {
+        int_format::scalar::format_u64(self, out)
+    }
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn format_avx2(self, out: &mut [u8; int_format::MAX_INT_LEN]) -> usize {
+        // SAFETY: forwarded caller contract.
+        unsafe { int_format::avx2::format_u64(self, out) }
+    }
+}
+
+impl FormatInt for i64 {
+    fn format(self, out: &mut [u8; int_format::MAX_INT_LEN]) -> usize {
+        int_format::format_i64(self, out)
+    }
+    fn format_scalar(self, out: &mut [u8; int_format::MAX_INT_LEN]) -> usize {
+        int_format::scalar::format_i64(self, out)
+    }
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn format_avx2(self, out: &mut [u8; int_format::MAX_INT_LEN]) -> usize {
+        // SAFETY: forwarded caller contract.
+        unsafe { int_format::avx2::format_i64(self, out) }
+    }
+}
+
+/// Formats every value with `format`, keeping each output alive.
+fn format_all<T: Copy>(values: &[T], mut format: impl FnMut(T, &mut [u8; 20]) -> usize) -> usize {
+    let mut out = [0u8; int_format::MAX_INT_LEN];
+    let mut total = 0;
+    for &v in values {
+        total += format(black_box(v), &mut out);
+        black_box(&out);
+    }
+    total
+}
+
+fn int_format_group<T: FormatInt>(c: &mut Criterion, name: &str, values: &[T]) {
     let mut group = c.benchmark_group(format!("int_format/{name}"));
     group.throughput(Throughput::Elements(values.len() as u64));
-    let mut out = [0u8; int_format::MAX_INT_LEN];
+    group.bench_function("dispatch", |b| b.iter(|| format_all(values, T::format)));
+    #[cfg(target_arch = "x86_64")]
     if avx2_supported() {
-        group.bench_function("avx2", |b| {
-            b.iter(|| {
-                let mut total = 0;
-                for &v in values {
-                    total += avx2(black_box(v), &mut out);
-                    black_box(&out);
-                }
-                total
-            })
-        });
+        // SAFETY: AVX2 support was checked.
+        let avx2 = |v: T, out: &mut [u8; 20]| unsafe { v.format_avx2(out) };
+        group.bench_function("avx2", |b| b.iter(|| format_all(values, avx2)));
     }
     group.bench_function("scalar", |b| {
-        b.iter(|| {
-            let mut total = 0;
-            for &v in values {
-                total += scalar(black_box(v), &mut out);
-                black_box(&out);
-            }
-            total
-        })
+        b.iter(|| format_all(values, T::format_scalar))
     });
     group.bench_function("itoa", |b| {
         b.iter(|| {
-            let mut total = 0;
             let mut buffer = itoa::Buffer::new();
+            let mut total = 0;
             for &v in values {
                 total += black_box(buffer.format(black_box(v))).len();
             }
             total
+        })
+    });
+    group.bench_function("itoa+copy", |b| {
+        b.iter(|| {
+            let mut buffer = itoa::Buffer::new();
+            format_all(values, |v, out| {
+                let text = buffer.format(v).as_bytes();
+                out[..text.len()].copy_from_slice(text);
+                text.len()
+            })
         })
     });
     group.finish();
@@ -257,51 +294,130 @@ fn int_format_group<T: Copy + itoa::Integer>(
 
 fn bench_int_format(c: &mut Criterion) {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    let mixed: Vec<u64> = (0..10_000).map(|_| rng.u64_of_random_bits()).collect();
-    let mixed_signed: Vec<i64> = mixed
+    let random_bits: Vec<u64> = (0..10_000).map(|_| rng.u64_of_random_bits()).collect();
+    let random_signed: Vec<i64> = random_bits
         .iter()
-        .map(|&v| {
-            if v & 1 == 0 {
-                v as i64
-            } else {
-                (v as i64).wrapping_neg()
-            }
-        })
+        .map(|&v| (v as i64).wrapping_mul(if v & 1 == 0 { 1 } else { -1 }))
         .collect();
-    let digits: Vec<u64> = (0..10_000).map(|_| rng.u64_of_random_length()).collect();
+    let random_length: Vec<u64> = (0..10_000).map(|_| rng.u64_of_random_length()).collect();
     let small: Vec<u64> = (0..10_000).map(|_| rng.next_u64() % 1000).collect();
-    // SAFETY (both): only called when `avx2_supported()` said yes.
-    let format_u64_avx2 = |v, out: &mut _| unsafe { int_format::avx2::format_u64(v, out) };
-    let format_i64_avx2 = |v, out: &mut _| unsafe { int_format::avx2::format_i64(v, out) };
-    int_format_group(
-        c,
-        "u64_random_bits",
-        &mixed,
-        format_u64_avx2,
-        int_format::scalar::format_u64,
-    );
-    int_format_group(
-        c,
-        "i64_random_bits",
-        &mixed_signed,
-        format_i64_avx2,
-        int_format::scalar::format_i64,
-    );
-    int_format_group(
-        c,
-        "u64_random_digit_count",
-        &digits,
-        format_u64_avx2,
-        int_format::scalar::format_u64,
-    );
-    int_format_group(
-        c,
-        "u64_below_1000",
-        &small,
-        format_u64_avx2,
-        int_format::scalar::format_u64,
-    );
+    int_format_group(c, "u64_random_bit_length", &random_bits);
+    int_format_group(c, "i64_random_bit_length", &random_signed);
+    int_format_group(c, "u64_random_digit_count", &random_length);
+    int_format_group(c, "u64_below_1000", &small);
 }
 
-criterion_group!(benches, bench_int_parse, bench_int_format);
+fn bench_float_parse(c: &mut Criterion) {
+    let tokens = Tokens::from_json(&corpus("canada.json"), |_, _| true);
+    let mut group = c.benchmark_group("float_parse/canada.json");
+    group.throughput(Throughput::Bytes(tokens.token_bytes()));
+    let bits = |parsed: Result<(f64, usize), _>| u128::from(parsed.expect("number").0.to_bits());
+    #[cfg(target_arch = "x86_64")]
+    if avx2_supported() {
+        group.bench_function("avx2", |b| {
+            b.iter(|| {
+                parse_all(&tokens, |buf, pos| {
+                    // SAFETY: AVX2 support was checked.
+                    bits(unsafe { float_parse::avx2::parse_f64(buf, pos, FloatOverflow::Error) })
+                })
+            })
+        });
+    }
+    group.bench_function("scalar", |b| {
+        b.iter(|| {
+            parse_all(&tokens, |buf, pos| {
+                bits(float_parse::scalar::parse_f64(
+                    buf,
+                    pos,
+                    FloatOverflow::Error,
+                ))
+            })
+        })
+    });
+    let texts = tokens.texts();
+    group.bench_function("str_parse_end_known", |b| {
+        b.iter(|| {
+            parse_all_texts(&texts, |text| {
+                u128::from(text.parse::<f64>().expect("f64").to_bits())
+            })
+        })
+    });
+    group.bench_function("scan_number+str_parse", |b| {
+        b.iter(|| {
+            parse_all(&tokens, |buf, pos| {
+                let token = scan_number(buf, pos).expect("number");
+                // SAFETY: `scan_number` accepted these bytes, and a number token is ASCII.
+                let text = unsafe { std::str::from_utf8_unchecked(&buf[pos..token.end]) };
+                u128::from(text.parse::<f64>().expect("f64").to_bits())
+            })
+        })
+    });
+    group.finish();
+}
+
+fn bench_float_format(c: &mut Criterion) {
+    let tokens = Tokens::from_json(&corpus("canada.json"), |_, _| true);
+    let values: Vec<f64> = tokens
+        .texts()
+        .iter()
+        .map(|text| text.parse().expect("f64"))
+        .collect();
+    let values = values.as_slice();
+    let mut group = c.benchmark_group("float_format/canada.json");
+    group.throughput(Throughput::Elements(values.len() as u64));
+    group.bench_function("format_f64", |b| {
+        b.iter(|| {
+            let mut out = [0u8; float_format::MAX_FLOAT_LEN];
+            let mut total = 0;
+            for &v in values {
+                total += float_format::format_f64(black_box(v), &mut out);
+                black_box(&out);
+            }
+            total
+        })
+    });
+    group.bench_function("zmij", |b| {
+        b.iter(|| {
+            let mut buffer = zmij::Buffer::new();
+            let mut total = 0;
+            for &v in values {
+                total += black_box(buffer.format_finite(black_box(v))).len();
+            }
+            total
+        })
+    });
+    group.bench_function("zmij+copy", |b| {
+        b.iter(|| {
+            let mut buffer = zmij::Buffer::new();
+            let mut out = [0u8; float_format::MAX_FLOAT_LEN];
+            let mut total = 0;
+            for &v in values {
+                let text = buffer.format_finite(black_box(v)).as_bytes();
+                out[..text.len()].copy_from_slice(text);
+                black_box(&out);
+                total += text.len();
+            }
+            total
+        })
+    });
+    group.bench_function("ryu", |b| {
+        b.iter(|| {
+            let mut buffer = ryu::Buffer::new();
+            let mut total = 0;
+            for &v in values {
+                total += black_box(buffer.format_finite(black_box(v))).len();
+            }
+            total
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_int_parse,
+    bench_int_format,
+    bench_float_parse,
+    bench_float_format
+);
 criterion_main!(benches);

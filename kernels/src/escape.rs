@@ -7,11 +7,12 @@
 //! [`EscapeMode::Html`] also writes `<`, `>`, `&`, U+2028 and U+2029 as `\uXXXX`, so the output
 //! can sit inside an HTML `<script>` element or a JavaScript source. Hex digits are lowercase.
 //!
-//! Both twins find the next byte that may need escaping (per mode, by a byte table or by
+//! Both twins find the next byte that may need escaping (per mode, by 8-byte SWAR words or
 //! 32-byte AVX2 compares), copy the run before it as it is, and escape that byte (or the
 //! character it starts) with the same shared code.
 
 use crate::sink::{Sink, SliceSink, VecSink};
+use crate::swar;
 
 /// Which characters are escaped on output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -184,24 +185,67 @@ fn escape_at(s: &str, i: usize, mode: EscapeMode, out: &mut impl Sink) -> usize 
     }
 }
 
-/// The portable twin: one table lookup per byte.
+/// Lanes of the word `w` flagged for `mode` (the bytes of [`stop_table`]), by SWAR.
+#[inline]
+fn stop_lanes(w: u64, mode: EscapeMode) -> u64 {
+    let minimal = swar::eq_lanes(w, b'"') | swar::eq_lanes(w, b'\\') | swar::control_lanes(w);
+    match mode {
+        EscapeMode::Minimal => minimal,
+        EscapeMode::Ascii => minimal | swar::non_ascii_lanes(w),
+        EscapeMode::Html => {
+            minimal
+                | swar::eq_lanes(w, b'<')
+                | swar::eq_lanes(w, b'>')
+                | swar::eq_lanes(w, b'&')
+                | swar::eq_lanes(w, 0xe2)
+        }
+    }
+}
+
+/// Index of the first byte at or after `from` flagged for `mode`, if any: eight bytes at a
+/// time, then one table lookup per byte for the last few.
+#[inline(always)] // one call site per twin; out of line it costs short strings ~10%
+fn next_stop(bytes: &[u8], from: usize, mode: EscapeMode) -> Option<usize> {
+    let mut i = from;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let lanes = stop_lanes(swar::load(word.try_into().expect("8-byte slice")), mode);
+        if lanes != 0 {
+            return Some(i + swar::first_lane(lanes));
+        }
+        i += 8;
+    }
+    let stops = &STOP_TABLES[mode_index(mode)];
+    bytes[i..]
+        .iter()
+        .position(|&b| stops[usize::from(b)])
+        .map(|k| i + k)
+}
+
+/// Escapes `s` from byte `from` (a character boundary) to its end and appends the closing
+/// quote: the scalar twin's whole loop, and the AVX2 twin's tail (fewer than 32 bytes, where
+/// a padded vector load costs more than it saves).
+#[inline(always)] // one call site per twin; out of line it costs short strings ~10%
+fn escape_rest(s: &str, from: usize, mode: EscapeMode, out: &mut impl Sink) {
+    let bytes = s.as_bytes();
+    let mut i = from;
+    while let Some(at) = next_stop(bytes, i, mode) {
+        out.push(&bytes[i..at]);
+        i = escape_at(s, at, mode, out);
+    }
+    out.push(&bytes[i..]);
+    out.push(b"\"");
+}
+
+/// The portable twin: eight bytes classified per step (SWAR).
 pub mod scalar {
-    use super::{EscapeMode, STOP_TABLES, escape_at, escape_to_slice, escape_to_vec, mode_index};
+    use super::{EscapeMode, escape_rest, escape_to_slice, escape_to_vec};
     use crate::sink::Sink;
 
     /// Quotes and escapes `s` into `out`.
     #[inline]
     fn escape(s: &str, mode: EscapeMode, out: &mut impl Sink) {
-        let bytes = s.as_bytes();
-        let stops = &STOP_TABLES[mode_index(mode)];
         out.push(b"\"");
-        let mut i = 0;
-        while let Some(k) = bytes[i..].iter().position(|&b| stops[usize::from(b)]) {
-            out.push(&bytes[i..i + k]);
-            i = escape_at(s, i + k, mode, out);
-        }
-        out.push(&bytes[i..]);
-        out.push(b"\"");
+        escape_rest(s, 0, mode, out);
     }
 
     /// See [`super::escape_str`].
@@ -215,12 +259,13 @@ pub mod scalar {
     }
 }
 
-/// The AVX2 implementation: 32 bytes classified per step, clean runs copied a chunk at a time.
+/// The AVX2 implementation: 32 bytes classified per step, clean runs copied a chunk at a time,
+/// the last partial chunk by the scalar loop.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{EscapeMode, escape_at, escape_to_slice, escape_to_vec};
+    use super::{EscapeMode, escape_at, escape_rest, escape_to_slice, escape_to_vec};
     use crate::simd::{CHUNK, control_mask, eq_mask, load32};
     use crate::sink::Sink;
 
@@ -239,7 +284,8 @@ pub mod avx2 {
         }
     }
 
-    /// Quotes and escapes `s` into `out`.
+    /// Quotes and escapes `s` into `out`: whole chunks here, the last partial one by the
+    /// scalar loop.
     ///
     /// # Safety
     /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
@@ -249,22 +295,21 @@ pub mod avx2 {
         let bytes = s.as_bytes();
         out.push(b"\"");
         let mut i = 0;
-        while i < bytes.len() {
-            // Padding 'a' is never flagged, so a tail chunk stops only at real bytes.
-            // SAFETY: AVX2 is enabled on this function and `i < bytes.len()`.
-            let v = unsafe { load32(bytes, i, b'a') };
-            let stops = stop_mask(v, mode);
-            let run = (stops.trailing_zeros() as usize).min(bytes.len() - i);
-            match bytes.get(i..i + CHUNK) {
-                Some(chunk) => out.push_chunk(chunk.try_into().expect("32-byte slice"), run),
-                None => out.push(&bytes[i..i + run]),
+        while let Some(chunk) = bytes.get(i..i + CHUNK) {
+            let chunk: &[u8; CHUNK] = chunk.try_into().expect("32-byte slice");
+            // SAFETY: AVX2 is enabled on this function and `i + 32 <= bytes.len()`.
+            let stops = stop_mask(unsafe { load32(bytes, i, 0) }, mode);
+            if stops == 0 {
+                // The common case, kept apart so the next load does not wait for the mask.
+                out.push_chunk(chunk, CHUNK);
+                i += CHUNK;
+                continue;
             }
-            i += run;
-            if stops != 0 {
-                i = escape_at(s, i, mode, out);
-            }
+            let run = stops.trailing_zeros() as usize;
+            out.push_chunk(chunk, run);
+            i = escape_at(s, i + run, mode, out);
         }
-        out.push(b"\"");
+        escape_rest(s, i, mode, out);
     }
 
     /// See [`super::escape_str`].

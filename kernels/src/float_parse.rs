@@ -1,5 +1,33 @@
-//! PLACEHOLDER (owned by the numbers helper): correctly rounded float parsing.
-use crate::error::KernelError;
+//! Correctly rounded float parsing: one JSON number token to the nearest `f64` (ties to even).
+//!
+//! Both twins run one fused pass over the token that checks the grammar and reads it as a
+//! decimal `±w · 10^q` with an exact 64-bit `w`: the digit runs are converted in blocks (SWAR
+//! words for the integer part in both twins, and for the fraction in the scalar twin; the AVX2
+//! twin converts the fraction — 15 or more digits in typical data — in a 16-byte SSE register
+//! with multiply-adds, shared with [`crate::int_parse`]). The decimal then becomes an `f64` by,
+//! in order:
+//! 1. Clinger's fast path: `w <= 2^53` and `|q| <= 22` make `w` and `10^|q|` exact `f64`s, so
+//!    one IEEE multiply or divide is correctly rounded;
+//! 2. the Eisel-Lemire algorithm ([`lemire`]), which decides all but a vanishing fraction of
+//!    the rest from a 128-bit truncated power of five;
+//! 3. otherwise — digits beyond 64 bits of mantissa, a product too close to a halfway point, or
+//!    a token the fused pass does not accept — the reference path: [`scan_number`] validates
+//!    the token (and reports grammar errors), then `core`'s `str::parse::<f64>` (correctly
+//!    rounded; it accepts a superset of JSON's grammar, so validating first makes it exact).
+//!
+//! The fast tiers give the same answer as `str::parse` by construction (both are correct
+//! rounding), and the test suite compares them on millions of random tokens. Both twins share
+//! every tier but the digit conversion, so they agree on every input.
+//!
+//! Underflow is not an error (`1e-400` is `0.0`, `-1e-400` is `-0.0`); a finite literal beyond
+//! `f64::MAX` after rounding is [`ErrorKind::NumberOutOfRange`] at `pos`, or `±inf` with
+//! [`FloatOverflow::Infinity`]. Exponent digits saturate at 10^17, which is exact for any
+//! input shorter than 10^17 bytes.
+
+mod lemire;
+
+use crate::error::{ErrorKind, KernelError};
+use crate::number::{digit_run_value, scan_number};
 
 /// What a finite literal too large for f64 (`1e400`) becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -12,11 +40,205 @@ pub enum FloatOverflow {
 }
 
 /// Parses the JSON number at `pos` as the nearest f64; returns it and the index past the token.
+#[inline]
 pub fn parse_f64(
     buf: &[u8],
     pos: usize,
     overflow: FloatOverflow,
 ) -> Result<(f64, usize), KernelError> {
-    let _ = (buf, pos, overflow);
-    unimplemented!()
+    #[cfg(target_arch = "x86_64")]
+    if crate::dispatch::use_avx2() {
+        // SAFETY: `use_avx2` is true only after every feature in `AVX2_FEATURES` was detected.
+        return unsafe { avx2::parse_f64(buf, pos, overflow) };
+    }
+    scalar::parse_f64(buf, pos, overflow)
+}
+
+/// A JSON number read by the fused pass: `±mantissa · 10^exponent`, and where it ends.
+struct Decimal {
+    negative: bool,
+    mantissa: u64,
+    exponent: i64,
+    end: usize,
+}
+
+/// `10^k` for `k` in `0..=19`.
+const POW10: [u64; 20] = {
+    let mut table = [1u64; 20];
+    let mut k = 1;
+    while k < 20 {
+        table[k] = table[k - 1] * 10;
+        k += 1;
+    }
+    table
+};
+
+/// Largest exponent value kept exactly; bigger ones saturate (see the module notes).
+const EXPONENT_LIMIT: i64 = 100_000_000_000_000_000;
+
+/// The fused pass: reads the token at `pos` as a [`Decimal`]. The integer part (usually short)
+/// is read with SWAR words; `fraction_run` gives the value and end of the fraction's digit run
+/// (each twin brings its own). `None` for anything it does not take (including every grammar
+/// error, and mantissas beyond 64 bits).
+#[inline(always)]
+fn read_decimal(
+    buf: &[u8],
+    pos: usize,
+    fraction_run: impl Fn(&[u8], usize) -> Option<(u64, usize)>,
+) -> Option<Decimal> {
+    let negative = buf.get(pos) == Some(&b'-');
+    let start = pos + negative as usize;
+    let (mut mantissa, mut i) = digit_run_value(buf, start)?;
+    let int_len = i - start;
+    if int_len == 0 || (int_len > 1 && buf[start] == b'0') {
+        return None;
+    }
+    let mut exponent = 0i64;
+    if buf.get(i) == Some(&b'.') {
+        let (fraction, end) = fraction_run(buf, i + 1)?;
+        let frac_len = end - (i + 1);
+        if frac_len == 0 {
+            return None;
+        }
+        mantissa = mantissa
+            .checked_mul(*POW10.get(frac_len)?)?
+            .checked_add(fraction)?;
+        exponent = -(frac_len as i64);
+        i = end;
+    }
+    if let Some(b'e' | b'E') = buf.get(i) {
+        i += 1;
+        let exp_negative = buf.get(i) == Some(&b'-');
+        i += matches!(buf.get(i), Some(b'+' | b'-')) as usize;
+        let digits_start = i;
+        let mut value = 0i64;
+        while let Some(&d) = buf.get(i).filter(|d| d.is_ascii_digit()) {
+            value = (10 * value + i64::from(d - b'0')).min(EXPONENT_LIMIT);
+            i += 1;
+        }
+        if i == digits_start {
+            return None;
+        }
+        exponent = if exp_negative {
+            exponent.saturating_sub(value)
+        } else {
+            exponent.saturating_add(value)
+        };
+    }
+    Some(Decimal {
+        negative,
+        mantissa,
+        exponent,
+        end: i,
+    })
+}
+
+/// Exact powers of ten as `f64`, for Clinger's fast path.
+const POW10_F64: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The correctly rounded `f64` of a decimal (infinite when too large), or `None` when the fast
+/// methods cannot decide it.
+#[inline(always)]
+fn decimal_to_f64(d: &Decimal) -> Option<f64> {
+    let magnitude = if d.mantissa <= 1 << 53 && (-22..=22).contains(&d.exponent) {
+        // Clinger: both operands exact, so the one rounding is the correct one.
+        let m = d.mantissa as f64;
+        if d.exponent < 0 {
+            m / POW10_F64[d.exponent.unsigned_abs() as usize]
+        } else {
+            m * POW10_F64[d.exponent as usize]
+        }
+    } else {
+        f64::from_bits(lemire::compute_float(d.exponent, d.mantissa)?)
+    };
+    Some(if d.negative { -magnitude } else { magnitude })
+}
+
+/// Completes a parse from the fused pass's result, or takes the reference path.
+#[inline(always)]
+fn finish(
+    buf: &[u8],
+    pos: usize,
+    overflow: FloatOverflow,
+    decimal: Option<Decimal>,
+) -> Result<(f64, usize), KernelError> {
+    let (value, end) = match decimal.and_then(|d| Some((decimal_to_f64(&d)?, d.end))) {
+        Some(done) => done,
+        None => reference(buf, pos)?,
+    };
+    if value.is_infinite() && overflow == FloatOverflow::Error {
+        return Err(KernelError::new(ErrorKind::NumberOutOfRange, pos));
+    }
+    Ok((value, end))
+}
+
+/// The reference path: [`scan_number`] for the grammar, then `str::parse::<f64>` on the
+/// validated token.
+#[cold]
+#[inline(never)]
+fn reference(buf: &[u8], pos: usize) -> Result<(f64, usize), KernelError> {
+    let token = scan_number(buf, pos)?;
+    let text = std::str::from_utf8(&buf[token.start..token.end])
+        .expect("a validated number token is ASCII");
+    let value = text
+        .parse::<f64>()
+        .expect("str::parse accepts every valid JSON number");
+    Ok((value, token.end))
+}
+
+/// The portable twin: every digit run converted eight digits per SWAR word.
+pub mod scalar {
+    use super::{FloatOverflow, digit_run_value, finish, read_decimal};
+    use crate::error::KernelError;
+
+    /// See [`super::parse_f64`].
+    pub fn parse_f64(
+        buf: &[u8],
+        pos: usize,
+        overflow: FloatOverflow,
+    ) -> Result<(f64, usize), KernelError> {
+        let decimal = read_decimal(buf, pos, digit_run_value);
+        finish(buf, pos, overflow, decimal)
+    }
+}
+
+/// The AVX2 twin: the fraction converted sixteen digits per SSE register (when 16 bytes are in
+/// bounds), with [`crate::int_parse`]'s conversion.
+#[cfg(target_arch = "x86_64")]
+pub mod avx2 {
+    use super::{FloatOverflow, digit_run_value, finish, read_decimal};
+    use crate::error::KernelError;
+    use crate::int_parse::avx2::digit_prefix_value;
+    use crate::number::accumulate_digits;
+
+    /// See [`super::parse_f64`].
+    ///
+    /// # Safety
+    /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub unsafe fn parse_f64(
+        buf: &[u8],
+        pos: usize,
+        overflow: FloatOverflow,
+    ) -> Result<(f64, usize), KernelError> {
+        let decimal = read_decimal(buf, pos, |buf, i| fraction_run(buf, i));
+        finish(buf, pos, overflow, decimal)
+    }
+
+    /// The value and end of the digit run at `i` (`None` beyond 64 bits).
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    fn fraction_run(buf: &[u8], i: usize) -> Option<(u64, usize)> {
+        let Some(block) = buf.get(i..).and_then(|rest| rest.first_chunk::<16>()) else {
+            return digit_run_value(buf, i);
+        };
+        let (value, len) = digit_prefix_value(block);
+        if len < 16 {
+            return Some((value, i + len));
+        }
+        accumulate_digits(buf, i + 16, value)
+    }
 }

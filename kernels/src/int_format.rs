@@ -69,7 +69,8 @@ fn write_sign(v: i64, out: &mut [u8; MAX_INT_LEN]) -> usize {
     usize::from(v < 0)
 }
 
-/// The portable twin: two-digit table lookups assembled into words.
+/// The portable twin: a two-digit table for blocks of up to four digits, SWAR words for blocks
+/// of eight.
 pub mod scalar {
     use super::{E8, E16, MAX_INT_LEN, PAIRS};
     use crate::number::ZEROS;

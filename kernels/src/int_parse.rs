@@ -1,12 +1,16 @@
 //! Integer parsing: one JSON integer token to `i64` or `u64`, exact at every boundary.
 //!
-//! Both twins share one structure. A fused fast path reads the common shape — an optional
-//! `-`, then a run of digits that fits in a `u64`, not followed by `.`, `e` or `E` — converting
-//! digits in blocks: eight per step in SWAR (scalar twin), sixteen per step with SSSE3
-//! multiply-adds (AVX2 twin, only when 16 bytes are in bounds). The fast paths never report an
-//! error: anything else (grammar errors, fractions, exponents, values out of range) falls to one
-//! shared slow path that validates the token with [`scan_number`] and decides the answer, so
-//! the twins agree on every input by construction.
+//! Both twins share one structure, in three tiers:
+//! - a short, inlined fast path for the common shape — an optional `-`, then a run of up to 19
+//!   digits not followed by `.`, `e` or `E` — that reads the token in blocks: 8-byte words in
+//!   SWAR (scalar twin), or one 16-byte SSE register converted with multiply-adds (AVX2 twin),
+//!   when those bytes are in bounds;
+//! - a longer path (not inlined, so the fast path needs few registers) for longer digit runs
+//!   and tokens near the end of the input: word-at-a-time SWAR with exact overflow checks;
+//! - a cold reference path that validates the token with [`scan_number`] and decides the error.
+//!
+//! Only the reference path reports errors; the faster tiers give up instead, so the twins agree
+//! on every input by construction.
 //!
 //! Error precedence: a grammar error as [`scan_number`] reports it; then a token with a
 //! fraction or exponent is [`ErrorKind::NotAnInteger`] at `pos`; then a value outside the
@@ -14,7 +18,7 @@
 //! parsers (it is an integer of value zero).
 
 use crate::error::{ErrorKind, KernelError};
-use crate::number::scan_number;
+use crate::number::{POW10_U64, leading_digit_lanes, leading_digits_value, load_word, scan_number};
 
 /// Parses the JSON integer token at `pos` as an `i64`; returns the value and the index one past
 /// the token. What follows the token is not examined beyond deciding where it ends.
@@ -57,52 +61,68 @@ fn unsigned_value(negative: bool, magnitude: u64) -> Option<u64> {
     (!negative || magnitude == 0).then_some(magnitude)
 }
 
-/// True when the digit run `start..end` is a whole JSON integer token: at least one digit, no
-/// leading zero before another digit, and no fraction or exponent after it.
+/// True when a run of `len` digits starting with `first` and followed by `next` is a whole
+/// JSON integer token: at least one digit, no leading zero before another digit, and no
+/// fraction or exponent after it.
 #[inline(always)]
-fn is_whole_integer(buf: &[u8], start: usize, end: usize) -> bool {
-    let len = end - start;
-    len != 0
-        && !(len > 1 && buf[start] == b'0')
-        && !matches!(buf.get(end), Some(b'.' | b'e' | b'E'))
+fn is_whole_integer(first: u8, len: usize, next: Option<u8>) -> bool {
+    len != 0 && !(len > 1 && first == b'0') && !matches!(next, Some(b'.' | b'e' | b'E'))
 }
 
-/// Completes an `i64` parse from a fast path's `(magnitude, end)`, or takes the slow path.
+/// Appends the digit run at `i` to `value < 10^16` when the run has at most three digits and
+/// ends the token (no fraction or exponent follows, 8 bytes are in bounds); returns the new
+/// value and the run's length. The result is below 10^19: no overflow is possible.
 #[inline(always)]
-fn finish_i64(
-    buf: &[u8],
-    pos: usize,
-    negative: bool,
-    fast: Option<(u64, usize)>,
-) -> Result<(i64, usize), KernelError> {
-    match fast.and_then(|(m, end)| Some((signed_value(negative, m)?, end))) {
-        Some(done) => Ok(done),
-        None => slow::parse(buf, pos, signed_value),
+fn append_up_to_3_digits(buf: &[u8], i: usize, value: u64) -> Option<(u64, usize)> {
+    let word = load_word(buf, i)?;
+    let n = leading_digit_lanes(word);
+    if n > 3 || matches!((word >> (8 * n)) as u8, b'.' | b'e' | b'E') {
+        return None;
     }
+    Some((value * POW10_U64[n] + leading_digits_value(word, n), n))
 }
 
-/// Completes a `u64` parse from a fast path's `(magnitude, end)`, or takes the slow path.
-#[inline(always)]
-fn finish_u64(
-    buf: &[u8],
-    pos: usize,
-    negative: bool,
-    fast: Option<(u64, usize)>,
-) -> Result<(u64, usize), KernelError> {
-    match fast.and_then(|(m, end)| Some((unsigned_value(negative, m)?, end))) {
-        Some(done) => Ok(done),
-        None => slow::parse(buf, pos, unsigned_value),
-    }
-}
-
-/// The reference path both twins fall back to: grammar, shape and range, in that order.
-mod slow {
+/// The tiers after the inlined fast paths, shared by both twins.
+mod long {
     use super::*;
+    use crate::number::digit_run_value;
 
-    /// Parses the token at `pos` with `value_of(negative, magnitude)` deciding the range.
+    /// Parses an `i64` with word-at-a-time SWAR, or the reference path.
+    #[inline(never)]
+    pub(super) fn parse_i64(buf: &[u8], pos: usize) -> Result<(i64, usize), KernelError> {
+        parse(buf, pos, signed_value)
+    }
+
+    /// Parses a `u64` with word-at-a-time SWAR, or the reference path.
+    #[inline(never)]
+    pub(super) fn parse_u64(buf: &[u8], pos: usize) -> Result<(u64, usize), KernelError> {
+        parse(buf, pos, unsigned_value)
+    }
+
+    /// The SWAR path with `value_of(negative, magnitude)` deciding the range.
+    #[inline(always)]
+    fn parse<T>(
+        buf: &[u8],
+        pos: usize,
+        value_of: fn(bool, u64) -> Option<T>,
+    ) -> Result<(T, usize), KernelError> {
+        let negative = buf.get(pos) == Some(&b'-');
+        let start = pos + negative as usize;
+        let fast = digit_run_value(buf, start).and_then(|(magnitude, end)| {
+            let first = buf.get(start).copied().unwrap_or(0);
+            let whole = is_whole_integer(first, end - start, buf.get(end).copied());
+            Some((value_of(negative, magnitude).filter(|_| whole)?, end))
+        });
+        match fast {
+            Some(done) => Ok(done),
+            None => reference(buf, pos, value_of),
+        }
+    }
+
+    /// The reference: grammar, shape and range, in that order.
     #[cold]
     #[inline(never)]
-    pub(super) fn parse<T>(
+    fn reference<T>(
         buf: &[u8],
         pos: usize,
         value_of: fn(bool, u64) -> Option<T>,
@@ -124,40 +144,75 @@ mod slow {
     }
 }
 
-/// The portable twin: eight digits per step in SWAR.
+/// The portable twin: up to fifteen digits as two SWAR words inline.
 pub mod scalar {
+    use super::{append_up_to_3_digits, is_whole_integer, long, signed_value, unsigned_value};
     use crate::error::KernelError;
-    use crate::number::accumulate_digits;
+    use crate::number::{
+        POW10_U64, ZEROS, eight_digits_value, leading_digit_lanes, leading_digits_value, load_word,
+    };
 
     /// See [`super::parse_i64`].
     pub fn parse_i64(buf: &[u8], pos: usize) -> Result<(i64, usize), KernelError> {
         let negative = buf.get(pos) == Some(&b'-');
-        super::finish_i64(buf, pos, negative, magnitude(buf, pos + negative as usize))
+        let fast = short_magnitude(buf, pos + negative as usize)
+            .and_then(|(m, end)| Some((signed_value(negative, m)?, end)));
+        match fast {
+            Some(done) => Ok(done),
+            None => long::parse_i64(buf, pos),
+        }
     }
 
     /// See [`super::parse_u64`].
     pub fn parse_u64(buf: &[u8], pos: usize) -> Result<(u64, usize), KernelError> {
         let negative = buf.get(pos) == Some(&b'-');
-        super::finish_u64(buf, pos, negative, magnitude(buf, pos + negative as usize))
+        let fast = short_magnitude(buf, pos + negative as usize)
+            .and_then(|(m, end)| Some((unsigned_value(negative, m)?, end)));
+        match fast {
+            Some(done) => Ok(done),
+            None => long::parse_u64(buf, pos),
+        }
     }
 
-    /// The fast path: the value and end of the whole-integer digit run at `start`, or `None`
-    /// when the token is anything else or does not fit in a `u64`.
+    /// The value and end of a whole-integer run of at most 15 digits at `start`, read as two
+    /// 8-byte words (when 8, or 16 for runs of 8 or more, bytes are in bounds); `None` for
+    /// anything else.
     #[inline(always)]
-    pub(crate) fn magnitude(buf: &[u8], start: usize) -> Option<(u64, usize)> {
-        let (value, end) = accumulate_digits(buf, start, 0)?;
-        super::is_whole_integer(buf, start, end).then_some((value, end))
+    fn short_magnitude(buf: &[u8], start: usize) -> Option<(u64, usize)> {
+        let first = load_word(buf, start)?;
+        let n = leading_digit_lanes(first);
+        if n < 8 {
+            let next = (first >> (8 * n)) as u8;
+            if !is_whole_integer(first as u8, n, Some(next)) {
+                return None;
+            }
+            return Some((leading_digits_value(first, n), start + n));
+        }
+        let second = load_word(buf, start + 8)?;
+        let m = leading_digit_lanes(second);
+        let high = eight_digits_value(first.wrapping_sub(ZEROS));
+        let value = high * POW10_U64[m] + leading_digits_value(second, m);
+        if m == 8 {
+            // Sixteen digits and more: up to three more fit in a u64 without a check.
+            let (value, len) = append_up_to_3_digits(buf, start + 16, value)?;
+            return (first as u8 != b'0').then_some((value, start + 16 + len));
+        }
+        let next = (second >> (8 * m)) as u8;
+        if !is_whole_integer(first as u8, 8 + m, Some(next)) {
+            return None;
+        }
+        Some((value, start + 8 + m))
     }
 }
 
-/// The AVX2 twin: sixteen digits per step with SSSE3 multiply-adds, when 16 bytes are in
-/// bounds (otherwise the scalar fast path).
+/// The AVX2 twin: up to fifteen digits in one SSE register, converted with SSSE3
+/// multiply-adds.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
     use std::arch::x86_64::*;
 
+    use super::{is_whole_integer, long, signed_value, unsigned_value};
     use crate::error::KernelError;
-    use crate::number::accumulate_digits;
 
     /// See [`super::parse_i64`].
     ///
@@ -166,7 +221,12 @@ pub mod avx2 {
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
     pub unsafe fn parse_i64(buf: &[u8], pos: usize) -> Result<(i64, usize), KernelError> {
         let negative = buf.get(pos) == Some(&b'-');
-        super::finish_i64(buf, pos, negative, magnitude(buf, pos + negative as usize))
+        let fast = short_magnitude(buf, pos + negative as usize)
+            .and_then(|(m, end)| Some((signed_value(negative, m)?, end)));
+        match fast {
+            Some(done) => Ok(done),
+            None => long::parse_i64(buf, pos),
+        }
     }
 
     /// See [`super::parse_u64`].
@@ -176,23 +236,27 @@ pub mod avx2 {
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
     pub unsafe fn parse_u64(buf: &[u8], pos: usize) -> Result<(u64, usize), KernelError> {
         let negative = buf.get(pos) == Some(&b'-');
-        super::finish_u64(buf, pos, negative, magnitude(buf, pos + negative as usize))
+        let fast = short_magnitude(buf, pos + negative as usize)
+            .and_then(|(m, end)| Some((unsigned_value(negative, m)?, end)));
+        match fast {
+            Some(done) => Ok(done),
+            None => long::parse_u64(buf, pos),
+        }
     }
 
-    /// The fast path (see [`super::scalar::magnitude`]), sixteen digits at a time.
+    /// The value and end of a whole-integer run of at most 15 digits at `start`, read as one
+    /// 16-byte block (when in bounds); `None` for anything else.
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
-    fn magnitude(buf: &[u8], start: usize) -> Option<(u64, usize)> {
-        let Some(block) = buf.get(start..).and_then(|rest| rest.first_chunk::<16>()) else {
-            return super::scalar::magnitude(buf, start);
-        };
+    fn short_magnitude(buf: &[u8], start: usize) -> Option<(u64, usize)> {
+        let block = buf.get(start..)?.first_chunk::<16>()?;
         let (value, len) = digit_prefix_value(block);
-        let (value, end) = if len == 16 {
-            accumulate_digits(buf, start + 16, value)?
-        } else {
-            (value, start + len)
-        };
-        super::is_whole_integer(buf, start, end).then_some((value, end))
+        // Sixteen digits or more (no byte after them in the block) take the long path.
+        let next = *block.get(len)?;
+        if !is_whole_integer(block[0], len, Some(next)) {
+            return None;
+        }
+        Some((value, start + len))
     }
 
     /// Shuffle controls that right-align a digit prefix: the 16 bytes from index `n` move lane

@@ -9,7 +9,7 @@
 //! listed in [`ffi::ENTRY_POINTS`].
 //!
 //! No kernel reads a byte outside the slice it is given: AVX2 tails are copied into padded
-//! stack blocks ([`simd`]), and the test suite places inputs against a guard page to prove it.
+//! stack blocks or finished by the scalar twin, and the test suite places inputs against a guard page to prove it.
 
 pub mod dispatch;
 pub mod error;
@@ -27,6 +27,7 @@ mod simd;
 mod sink;
 pub mod skip;
 pub mod string_scan;
+mod swar;
 pub mod unescape;
 pub mod utf8;
 pub mod whitespace;

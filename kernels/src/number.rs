@@ -3,6 +3,10 @@
 //! `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` — a leading zero followed by a
 //! digit is rejected here (as serde_json does), so callers report "invalid number" rather than
 //! a confusing structural error. What follows the token is the caller's business.
+//!
+//! Also the SWAR digit helpers the number kernels share ([`crate::int_parse`],
+//! [`crate::float_parse`]): a digit run is read eight bytes per little-endian word, its length
+//! found from [`non_digit_lanes`], and eight digits converted with three multiplies.
 
 use crate::error::{ErrorKind, KernelError};
 
@@ -105,7 +109,7 @@ pub fn digit_run(buf: &[u8], i: usize) -> usize {
 pub(crate) const ZEROS: u64 = 0x3030_3030_3030_3030;
 
 /// `10^n` for `n` in `0..=8`.
-const POW10_U64: [u64; 9] = [
+pub(crate) const POW10_U64: [u64; 9] = [
     1,
     10,
     100,
@@ -148,14 +152,44 @@ pub(crate) fn eight_digits_value(d: u64) -> u64 {
     outer.wrapping_add(inner) >> 32
 }
 
-/// Value of the first `n` (1..=8) ASCII digits of the word `w` (first digit in the lowest
+/// Value of the first `n` (0..=8) ASCII digits of the word `w` (first digit in the lowest
 /// lane); the lanes from `n` on are ignored.
 #[inline(always)]
 pub(crate) fn leading_digits_value(w: u64, n: usize) -> u64 {
-    debug_assert!((1..=8).contains(&n));
+    debug_assert!(n <= 8);
     // Lanes below `n` are digits (>= '0'), so the subtraction borrows only into lanes at or
-    // above `n`, which the shift discards; the vacated low lanes read as leading zeros.
-    eight_digits_value(w.wrapping_sub(ZEROS) << (8 * (8 - n)))
+    // above `n`, which the shift discards; the vacated low lanes read as leading zeros. A
+    // shift by 64 (no digits) leaves nothing.
+    let digits = w
+        .wrapping_sub(ZEROS)
+        .checked_shl(8 * (8 - n) as u32)
+        .unwrap_or(0);
+    eight_digits_value(digits)
+}
+
+/// The value of the digit run of `buf` starting at `i` and the index past it, or `None` when
+/// the value does not fit in a `u64`. The first sixteen digits need no overflow check and no
+/// loop: they are read as two words (when in bounds).
+#[inline(always)]
+pub(crate) fn digit_run_value(buf: &[u8], i: usize) -> Option<(u64, usize)> {
+    let Some(first) = load_word(buf, i) else {
+        return accumulate_digits(buf, i, 0);
+    };
+    let n = leading_digit_lanes(first);
+    let value = leading_digits_value(first, n);
+    if n < 8 {
+        return Some((value, i + n));
+    }
+    let Some(second) = load_word(buf, i + 8) else {
+        return accumulate_digits(buf, i + 8, value);
+    };
+    let n = leading_digit_lanes(second);
+    // At most 16 digits: below 10^16, no overflow.
+    let value = value * POW10_U64[n] + leading_digits_value(second, n);
+    if n < 8 {
+        return Some((value, i + 8 + n));
+    }
+    accumulate_digits(buf, i + 16, value)
 }
 
 /// Appends the digit run of `buf` starting at `i` to `value` (`value·10^len + run`), eight

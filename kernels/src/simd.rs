@@ -1,8 +1,9 @@
 //! Shared AVX2 building blocks: bounded 32-byte loads and byte-class masks.
 //!
 //! Every AVX2 kernel reads its input only through [`load32`], which never touches a byte
-//! outside the slice: a full chunk is loaded in place, and a short tail is first copied into a
-//! 32-byte stack block filled with a caller-chosen padding byte.
+//! outside the slice (a full chunk is loaded in place, and a short tail is first copied into a
+//! 32-byte stack block filled with a caller-chosen padding byte), or through [`load_full`] for
+//! chunks it has checked are whole (kernels that hand their tail to the scalar twin).
 
 #![cfg(target_arch = "x86_64")]
 
@@ -30,6 +31,19 @@ pub(crate) unsafe fn load32(buf: &[u8], i: usize, pad: u8) -> __m256i {
         // SAFETY: `block` is a local 32-byte array.
         unsafe { _mm256_loadu_si256(block.as_ptr().cast()) }
     }
+}
+
+/// Loads the 32 bytes of `buf` starting at `i`, which must all be inside `buf`.
+///
+/// # Safety
+/// The CPU must support AVX2, and `i + 32 <= buf.len()`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn load_full(buf: &[u8], i: usize) -> __m256i {
+    debug_assert!(i + CHUNK <= buf.len());
+    // SAFETY: the caller guarantees the 32 bytes at `i` are inside `buf`; `loadu` has no
+    // alignment requirement.
+    unsafe { _mm256_loadu_si256(buf.as_ptr().add(i).cast()) }
 }
 
 /// Bit `k` set when byte `k` of `v` equals `b`.

@@ -20,6 +20,7 @@
 
 use crate::error::{ErrorKind, KernelError};
 use crate::sink::{Sink, SliceSink, VecSink};
+use crate::swar;
 
 /// How `\u` escapes of lone surrogates are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -150,7 +151,7 @@ fn low_surrogate_at(body: &[u8], at: usize) -> Option<u32> {
 }
 
 /// Appends the UTF-8 encoding of the scalar value `cp` (never a surrogate).
-#[inline]
+#[inline(always)] // hot in both twins' loops, where LLVM otherwise leaves a call
 fn push_code_point(out: &mut impl Sink, cp: u32) {
     // Each `as u8` keeps exactly the bits the branch's masks select.
     if cp < 0x80 {
@@ -191,7 +192,7 @@ fn lone_surrogate(
 
 /// Decodes the `\u` escape whose backslash is at `at` (a surrogate pair counts as one);
 /// returns the index just past it.
-#[inline]
+#[inline(always)] // hot in both twins' loops, where LLVM otherwise leaves a call
 fn decode_unicode(
     body: &[u8],
     at: usize,
@@ -216,7 +217,7 @@ fn decode_unicode(
 
 /// Decodes the escape whose backslash is at `at`; returns the index just past it. Both
 /// twins handle every escape here, one at a time.
-#[inline]
+#[inline(always)] // hot in both twins' loops, where LLVM otherwise leaves a call
 fn decode_escape(
     body: &[u8],
     at: usize,
@@ -240,41 +241,49 @@ fn decode_escape(
     Ok(at + 2)
 }
 
+/// Index of the first backslash at or after `from`, if any, eight bytes at a time (SWAR).
+#[inline]
+fn next_backslash(body: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(word) = body.get(i..i + 8) {
+        let lanes = swar::eq_lanes(swar::load(word.try_into().expect("8-byte slice")), b'\\');
+        if lanes != 0 {
+            return Some(i + swar::first_lane(lanes));
+        }
+        i += 8;
+    }
+    body[i..].iter().position(|&b| b == b'\\').map(|k| i + k)
+}
+
+/// Decodes `body` from `from` (not inside an escape) to its end: copies the runs between
+/// escapes and decodes each escape. The scalar twin's whole loop, and the AVX2 twin's tail
+/// (fewer than 32 bytes, where a padded vector load costs more than it saves).
+#[inline]
+fn decode_rest(
+    body: &[u8],
+    from: usize,
+    out: &mut impl Sink,
+    surrogates: Surrogates,
+) -> Result<(), KernelError> {
+    let mut i = from;
+    while let Some(at) = next_backslash(body, i) {
+        out.push(&body[i..at]);
+        i = decode_escape(body, at, out, surrogates)?;
+    }
+    out.push(&body[i..]);
+    Ok(())
+}
+
 /// The portable twin: finds backslashes eight bytes at a time (SWAR).
 pub mod scalar {
-    use super::{Surrogates, decode_escape, decode_to_slice, decode_to_vec};
+    use super::{Surrogates, decode_rest, decode_to_slice, decode_to_vec};
     use crate::error::KernelError;
     use crate::sink::{Discard, Sink};
 
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-    /// Index of the first backslash at or after `from`, if any.
-    #[inline]
-    fn next_backslash(body: &[u8], from: usize) -> Option<usize> {
-        let mut i = from;
-        while let Some(word) = body.get(i..i + 8) {
-            let x = u64::from_le_bytes(word.try_into().expect("8-byte slice")) ^ (ONES * 0x5c);
-            // High bit set exactly in the lanes where `x` is zero (no borrow crosses lanes).
-            let zero_lanes = !((x & !HIGHS).wrapping_add(!HIGHS) | x) & HIGHS;
-            if zero_lanes != 0 {
-                return Some(i + (zero_lanes.trailing_zeros() / 8) as usize);
-            }
-            i += 8;
-        }
-        body[i..].iter().position(|&b| b == b'\\').map(|k| i + k)
-    }
-
-    /// Copies runs between escapes and decodes each escape.
+    /// Decodes the whole body.
     #[inline]
     fn decode(body: &[u8], out: &mut impl Sink, surrogates: Surrogates) -> Result<(), KernelError> {
-        let mut i = 0;
-        while let Some(at) = next_backslash(body, i) {
-            out.push(&body[i..at]);
-            i = decode_escape(body, at, out, surrogates)?;
-        }
-        out.push(&body[i..]);
-        Ok(())
+        decode_rest(body, 0, out, surrogates)
     }
 
     /// See [`super::unescape`].
@@ -305,12 +314,13 @@ pub mod scalar {
 /// decoded by the shared scalar code.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
-    use super::{Surrogates, decode_escape, decode_to_slice, decode_to_vec};
+    use super::{Surrogates, decode_escape, decode_rest, decode_to_slice, decode_to_vec};
     use crate::error::KernelError;
     use crate::simd::{CHUNK, eq_mask, load32};
     use crate::sink::{Discard, Sink};
 
-    /// Copies runs between escapes a chunk at a time and decodes each escape.
+    /// Copies runs between escapes a chunk at a time and decodes each escape; the last
+    /// partial chunk goes to the scalar loop.
     ///
     /// # Safety
     /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
@@ -322,22 +332,27 @@ pub mod avx2 {
         surrogates: Surrogates,
     ) -> Result<(), KernelError> {
         let mut i = 0;
-        while i < body.len() {
-            // Padding 0 is not a backslash, so a tail chunk finds only real ones.
-            // SAFETY: AVX2 is enabled on this function and `i < body.len()`.
-            let v = unsafe { load32(body, i, 0) };
-            let backslashes = eq_mask(v, b'\\');
-            let run = (backslashes.trailing_zeros() as usize).min(body.len() - i);
-            match body.get(i..i + CHUNK) {
-                Some(chunk) => out.push_chunk(chunk.try_into().expect("32-byte slice"), run),
-                None => out.push(&body[i..i + run]),
+        while let Some(chunk) = body.get(i..i + CHUNK) {
+            let chunk: &[u8; CHUNK] = chunk.try_into().expect("32-byte slice");
+            // SAFETY: AVX2 is enabled on this function and `i + 32 <= body.len()`.
+            let backslashes = eq_mask(unsafe { load32(body, i, 0) }, b'\\');
+            if backslashes == 0 {
+                // The common case, kept apart so the next load does not wait for the mask.
+                out.push_chunk(chunk, CHUNK);
+                i += CHUNK;
+                continue;
             }
-            i += run;
-            if backslashes != 0 {
+            out.push_chunk(chunk, backslashes.trailing_zeros() as usize);
+            i += backslashes.trailing_zeros() as usize;
+            // Escapes often come in runs (`\u` text): decode them without reloading a chunk.
+            loop {
                 i = decode_escape(body, i, out, surrogates)?;
+                if body.get(i) != Some(&b'\\') {
+                    break;
+                }
             }
         }
-        Ok(())
+        decode_rest(body, i, out, surrogates)
     }
 
     /// See [`super::unescape`].

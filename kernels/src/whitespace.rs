@@ -51,6 +51,7 @@ pub mod avx2 {
     ///
     /// # Safety
     /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+    #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
     pub unsafe fn skip_whitespace(buf: &[u8], pos: usize) -> usize {
         let mut i = pos;

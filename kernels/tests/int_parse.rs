@@ -77,24 +77,30 @@ fn check_at(buf: &[u8], pos: usize) {
     }
 }
 
-/// Checks `token` at position 0 and after a prefix, followed by each terminator.
+/// Checks `token` at position 0 and after a prefix, followed by each terminator (fewer under
+/// Miri).
 fn check_token(token: &str) {
-    for suffix in [
-        "",
-        ",",
-        "]",
-        "}",
-        " ",
-        "\n",
-        "x",
-        ".5",
-        "e3",
-        "E",
-        "0",
-        "-",
-        ".",
-        ",1234567890123456",
-    ] {
+    let suffixes: &[&str] = if cfg!(miri) {
+        &["", ",", ".5"]
+    } else {
+        &[
+            "",
+            ",",
+            "]",
+            "}",
+            " ",
+            "\n",
+            "x",
+            ".5",
+            "e3",
+            "E",
+            "0",
+            "-",
+            ".",
+            ",1234567890123456",
+        ]
+    };
+    for suffix in suffixes {
         for prefix in ["", "[", "  :"] {
             let buf = format!("{prefix}{token}{suffix}");
             check_at(buf.as_bytes(), prefix.len());
@@ -183,7 +189,8 @@ fn boundaries_and_digit_counts() {
         tokens.push(format!("1{}", "0".repeat(len - 1)));
         tokens.push(format!("-{}", "9".repeat(len)));
     }
-    for token in &tokens {
+    // Under Miri, a sample of them.
+    for token in tokens.iter().step_by(if cfg!(miri) { 7 } else { 1 }) {
         check_token(token);
     }
 }

@@ -315,6 +315,7 @@ fn serde_json_agrees_on_mutations() {
         for _ in 0..per {
             let m = mutate(&mut rng, src);
             assert_serde_agrees(&m, "mutation");
+            let _ = unchecked_checked(&m, 0);
             match skip::validate_document(&m, 1000) {
                 Ok(()) => accepted += 1,
                 Err(_) => rejected += 1,
@@ -336,12 +337,8 @@ fn corpus_documents_validate_and_skip_from_every_value() {
         let step = if cfg!(miri) { doc.len() / 20 + 1 } else { 1 };
         for pos in (0..doc.len()).step_by(step) {
             // Wherever the validating skip accepts a value, the unchecked skip ends there too.
-            if let Ok(end) = skip::skip_value(&doc, pos, DEFAULT_MAX_DEPTH) {
-                assert_eq!(
-                    skip::skip_value_unchecked(&doc, pos),
-                    Ok(end),
-                    "{name} @{pos}"
-                );
+            if let Ok(end) = skip_checked(&doc, pos, DEFAULT_MAX_DEPTH) {
+                assert_eq!(unchecked_checked(&doc, pos), Ok(end), "{name} @{pos}");
             }
         }
     }
@@ -349,7 +346,7 @@ fn corpus_documents_validate_and_skip_from_every_value() {
 
 #[test]
 fn deep_nesting_is_a_clean_error() {
-    let n = if cfg!(miri) { 2000 } else { 100_000 };
+    let n = if cfg!(miri) { 700 } else { 100_000 };
     let opens = vec![b'['; n];
     let err = |kind, offset| Err(KernelError::new(kind, offset));
     assert_eq!(
@@ -466,6 +463,32 @@ fn exact_error_offsets() {
 }
 
 #[test]
+fn validate_every_length_and_position() {
+    // Strings and whitespace runs of every length with each special byte at each position:
+    // string ends, escapes, control and non-ASCII bytes across every chunk boundary and at
+    // the end of the input, where the AVX2 fast paths hand over to the kernels.
+    let max_len = if cfg!(miri) { 6 } else { usize::MAX };
+    let strings = special_byte_inputs(b'a', b"\"\\\x01\xff\xc3\x7f");
+    for body in strings.take_while(|v| v.len() <= max_len) {
+        for (prefix, suffix) in [("\"", ""), ("\"", "\""), ("[\"", "\"]"), ("{\"", "\":0}")] {
+            let mut v = prefix.as_bytes().to_vec();
+            v.extend_from_slice(&body);
+            v.extend_from_slice(suffix.as_bytes());
+            let _ = validate_checked(&v, DEFAULT_MAX_DEPTH);
+        }
+    }
+    let spaces = special_byte_inputs(b' ', b"\n\t1[]\"x");
+    for run in spaces.take_while(|v| v.len() <= max_len) {
+        for (prefix, suffix) in [("", ""), ("[", "]"), ("[1,", "2]"), ("{\"a\":", "}")] {
+            let mut v = prefix.as_bytes().to_vec();
+            v.extend_from_slice(&run);
+            v.extend_from_slice(suffix.as_bytes());
+            let _ = validate_checked(&v, DEFAULT_MAX_DEPTH);
+        }
+    }
+}
+
+#[test]
 fn skip_value_stops_after_one_value() {
     let buf = b"  [1, {\"a\": [true]}] , \"next\"\t null,-0.5e3]";
     assert_eq!(skip_checked(buf, 0, DEFAULT_MAX_DEPTH), Ok(20));
@@ -494,8 +517,8 @@ fn skip_value_stops_after_one_value() {
 
 #[test]
 fn unchecked_every_length_and_position() {
-    let max_len = if cfg!(miri) { 10 } else { usize::MAX };
-    for input in special_byte_inputs(b'a', b"\"\\[]{},").take_while(|v| v.len() <= max_len) {
+    let max_len = if cfg!(miri) { 6 } else { usize::MAX };
+    for input in special_byte_inputs(b'a', b"\"\\[]{},|\x02").take_while(|v| v.len() <= max_len) {
         unchecked_at_some_positions(&input);
         for (prefix, suffix) in [
             ("[", ""),
@@ -539,11 +562,11 @@ fn unchecked_backslash_runs_across_blocks() {
 #[test]
 fn unchecked_random_soups() {
     let mut rng = Rng::new(0x50_0b);
-    let n = if cfg!(miri) { 200 } else { 30_000 };
+    let n = if cfg!(miri) { 60 } else { 30_000 };
     for _ in 0..n {
-        let len = rng.below(400);
+        let len = rng.below(if cfg!(miri) { 100 } else { 400 });
         let alphabet: &[u8] = match rng.below(3) {
-            0 => b"[]{}\"\\ a,",
+            0 => b"[]{}\"\\ a,|\x02",
             1 => b"[[[]]]{}\"\"\\\\\\aaaaaaaa   ,:",
             _ => b"[]\"aaaaaaaaaaaaaaaaaaaaaaaa\\",
         };
@@ -635,4 +658,48 @@ fn guard_page_corpus_snippets() {
             guarded_both_skips(&w);
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// The `extern "C"` entry points
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn ffi_entry_points_carry_ends_and_errors() {
+    use jitson_kernels::ffi::{self, FfiResult};
+    let call = |buf: &[u8], pos: usize| {
+        // SAFETY: `buf` is a live slice: its pointer is valid for `buf.len()` reads.
+        let checked = unsafe { ffi::jitson_skip_value(buf.as_ptr(), buf.len(), pos, 2) };
+        // SAFETY: as above.
+        let unchecked = unsafe { ffi::jitson_skip_value_unchecked(buf.as_ptr(), buf.len(), pos) };
+        (checked, unchecked)
+    };
+    let ok = |v: u64| FfiResult {
+        status: 0,
+        value: v,
+    };
+    let err = |kind: ErrorKind, offset: u64| FfiResult {
+        status: u64::from(kind.code()),
+        value: offset,
+    };
+    assert_eq!(call(b" [1, {\"a\": 2}], 3", 0), (ok(14), ok(14)));
+    assert_eq!(call(b" [1, {\"a\": 2}], 3", 15), (ok(17), ok(17)));
+    assert_eq!(
+        call(b"[[[1]]]", 0),
+        (err(ErrorKind::DepthLimitExceeded, 2), ok(7))
+    );
+    assert_eq!(
+        call(b"[1, 2", 0),
+        (
+            err(ErrorKind::UnexpectedEnd, 5),
+            err(ErrorKind::UnexpectedEnd, 5)
+        )
+    );
+    assert_eq!(
+        call(b"", 0),
+        (
+            err(ErrorKind::ExpectedValue, 0),
+            err(ErrorKind::ExpectedValue, 0)
+        )
+    );
 }

@@ -61,14 +61,15 @@ const SEQUENCES: &[&[u8]] = &[
 
 #[test]
 fn every_special_byte_at_every_position() {
-    for input in special_byte_inputs(b'a', SPECIAL_BYTES) {
+    let max_len = if cfg!(miri) { 8 } else { usize::MAX };
+    for input in special_byte_inputs(b'a', SPECIAL_BYTES).take_while(|v| v.len() <= max_len) {
         check(&input);
     }
 }
 
 #[test]
 fn every_sequence_at_every_position() {
-    let max_len = if cfg!(miri) { 20 } else { 130 };
+    let max_len = if cfg!(miri) { 8 } else { 130 };
     for seq in SEQUENCES {
         for len in seq.len()..=max_len {
             for pos in 0..=len - seq.len() {
@@ -112,7 +113,7 @@ fn random_text(rng: &mut Rng, len: usize) -> String {
 #[test]
 fn random_text_with_one_corrupted_byte() {
     let mut rng = Rng::new(0x0f8);
-    let rounds = if cfg!(miri) { 50 } else { 20_000 };
+    let rounds = if cfg!(miri) { 20 } else { 20_000 };
     for _ in 0..rounds {
         let len = rng.below(300);
         let mut bytes = random_text(&mut rng, len).into_bytes();
@@ -128,7 +129,7 @@ fn random_text_with_one_corrupted_byte() {
 #[test]
 fn random_bytes() {
     let mut rng = Rng::new(0xb17e5);
-    let rounds = if cfg!(miri) { 50 } else { 20_000 };
+    let rounds = if cfg!(miri) { 20 } else { 20_000 };
     let alphabet: Vec<u8> = (0..=255).collect();
     for _ in 0..rounds {
         let len = rng.below(200);

@@ -16,7 +16,10 @@ use serde_json::{Map, Number};
 use super::{Member, Str, Value};
 
 impl Value<'_> {
-    /// This value as a `serde_json::Value` (see the [module documentation](self)).
+    /// This value as a `serde_json::Value`. Objects become `serde_json::Map`s (which sort
+    /// keys unless serde_json's `preserve_order` feature is on); a repeated key keeps its
+    /// last value; a non-finite [`Value::F64`] becomes `null`; a [`Value::BigNumber`] becomes
+    /// the nearest `f64`, or a string of its raw token when beyond the range of `f64`.
     pub fn to_serde(&self) -> serde_json::Value {
         to_serde(self)
     }
@@ -114,7 +117,8 @@ enum FromSerde<'a> {
 
 impl<'a> Value<'a> {
     /// The [`Value`] of a `serde_json::Value`, with containers in `arena` and strings
-    /// borrowed from `value` (see the [module documentation](self)).
+    /// borrowed from `value` (no copy). Members come in the map's iteration order; numbers
+    /// become `U64`, `I64` or `F64` as serde_json holds them.
     pub fn from_serde(value: &'a serde_json::Value, arena: &'a Bump) -> Value<'a> {
         let mut stack: Vec<FromSerde<'a>> = Vec::new();
         let mut next = value;

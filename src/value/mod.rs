@@ -32,6 +32,7 @@
 //! values).
 
 mod convert;
+mod keys;
 mod options;
 mod parse;
 mod strings;

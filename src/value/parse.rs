@@ -9,17 +9,16 @@
 //! container's current slot is part of the path) and turned into an [`Error`] once, with the
 //! path read from the stack that is still in place.
 
-use std::collections::HashMap;
-
 use bumpalo::Bump;
 use jitson_kernels::float_parse::{FloatOverflow, parse_f64};
 use jitson_kernels::int_parse::{parse_i64, parse_u64};
-use jitson_kernels::number::{NumberToken, scan_number};
+use jitson_kernels::number::{digit_run, scan_number};
 use jitson_kernels::whitespace::skip_whitespace;
 use jitson_kernels::{ErrorKind as KernelKind, KernelError};
 
+use super::keys::{KeySet, KeyTables};
 use super::options::{BigNumbers, DuplicateKeys, ParseOptions};
-use super::strings;
+use super::strings::Source;
 use super::{Member, Str, Value};
 use crate::error::{Error, ErrorKind, SyntaxKind};
 use crate::path::{Path, Segment};
@@ -38,12 +37,11 @@ pub fn parse_with<'a>(
     options: &ParseOptions,
 ) -> Result<Value<'a>, Error> {
     let mut parser = Parser {
-        input,
-        arena,
+        src: Source::new(input, arena, options.get_lossy()),
         options: *options,
-        frames: Vec::new(),
-        values: Vec::new(),
-        members: Vec::new(),
+        frames: Vec::with_capacity(16),
+        values: Vec::with_capacity(64),
+        members: Vec::with_capacity(64),
         tables: KeyTables::default(),
     };
     match parser.run() {
@@ -51,9 +49,6 @@ pub fn parse_with<'a>(
         Err(fail) => Err(parser.error(fail)),
     }
 }
-
-/// Objects with more members than this look keys up in a hash table instead of scanning.
-const LINEAR_KEYS: usize = 12;
 
 /// A failure before it becomes an [`Error`].
 struct Fail {
@@ -95,47 +90,12 @@ struct ObjectFrame<'a> {
     /// The index in `members` of an earlier member with the same key, whose value the
     /// current member replaces.
     replaces: Option<usize>,
-    /// True once the object has its own table in [`KeyTables`] (the top one while it is
-    /// the innermost open container).
-    indexed: bool,
-}
-
-/// Hash tables from key to member index for the open objects with many members. Tables
-/// are taken and released in stack order and reused.
-#[derive(Default)]
-struct KeyTables<'a> {
-    tables: Vec<HashMap<&'a str, usize, foldhash::fast::RandomState>>,
-    in_use: usize,
-}
-
-impl<'a> KeyTables<'a> {
-    /// A fresh empty table on top of the stack.
-    fn open(&mut self) -> &mut HashMap<&'a str, usize, foldhash::fast::RandomState> {
-        if self.in_use == self.tables.len() {
-            self.tables.push(HashMap::default());
-        }
-        self.in_use += 1;
-        &mut self.tables[self.in_use - 1]
-    }
-
-    /// The table on top of the stack.
-    fn top(&mut self) -> Option<&mut HashMap<&'a str, usize, foldhash::fast::RandomState>> {
-        let top = self.in_use.checked_sub(1)?;
-        self.tables.get_mut(top)
-    }
-
-    /// Releases the table on top of the stack.
-    fn close(&mut self) {
-        if let Some(table) = self.top() {
-            table.clear();
-            self.in_use -= 1;
-        }
-    }
+    /// Which keys the object has so far.
+    keys: KeySet,
 }
 
 struct Parser<'a> {
-    input: &'a [u8],
-    arena: &'a Bump,
+    src: Source<'a>,
     options: ParseOptions,
     frames: Vec<Frame<'a>>,
     values: Vec<Value<'a>>,
@@ -145,7 +105,7 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn run(&mut self) -> Result<Value<'a>, Fail> {
-        let input = self.input;
+        let input = self.src.input;
         let mut pos = skip_whitespace(input, 0);
         'value: loop {
             // `pos` is where a value must start (whitespace already skipped).
@@ -192,7 +152,7 @@ impl<'a> Parser<'a> {
                                 start: self.members.len(),
                                 key: Str(""),
                                 replaces: None,
-                                indexed: false,
+                                keys: KeySet::default(),
                             };
                             let key = self.member_key(&mut object, first);
                             // Pushed before `?` so that an error's path names this object.
@@ -261,9 +221,10 @@ impl<'a> Parser<'a> {
                             }
                             Some(b']') => {
                                 pos += 1;
-                                value = Value::Array(
-                                    self.arena.alloc_slice_copy(&self.values[start..]),
-                                );
+                                value = Value::Array(copy_to_arena(
+                                    self.src.arena,
+                                    &self.values[start..],
+                                ));
                                 self.values.truncate(start);
                                 self.frames.pop();
                             }
@@ -291,12 +252,9 @@ impl<'a> Parser<'a> {
                                 pos = skip_whitespace(input, pos + 1);
                                 match input.get(pos) {
                                     Some(b'"') => {
-                                        let (input, arena, options) =
-                                            (self.input, self.arena, self.options);
                                         pos = member_key(
-                                            input,
-                                            arena,
-                                            &options,
+                                            self.src,
+                                            &self.options,
                                             object,
                                             &self.members,
                                             &mut self.tables,
@@ -330,12 +288,11 @@ impl<'a> Parser<'a> {
                             Some(b'}') => {
                                 pos += 1;
                                 let start = object.start;
-                                if object.indexed {
-                                    self.tables.close();
-                                }
-                                value = Value::Object(
-                                    self.arena.alloc_slice_copy(&self.members[start..]),
-                                );
+                                object.keys.close(&mut self.tables);
+                                value = Value::Object(copy_to_arena(
+                                    self.src.arena,
+                                    &self.members[start..],
+                                ));
                                 self.members.truncate(start);
                                 self.frames.pop();
                             }
@@ -362,8 +319,8 @@ impl<'a> Parser<'a> {
 
     /// Checks that nothing but whitespace follows the document's value.
     fn finish(&self, value: Value<'a>, pos: usize) -> Result<Value<'a>, Fail> {
-        let rest = skip_whitespace(self.input, pos);
-        if rest < self.input.len() {
+        let rest = skip_whitespace(self.src.input, pos);
+        if rest < self.src.input.len() {
             return Err(fail(SyntaxKind::TrailingCharacters, rest, At::Container));
         }
         Ok(value)
@@ -385,17 +342,16 @@ impl<'a> Parser<'a> {
     /// The string whose opening quote is at `quote`, and the index past it.
     #[inline]
     fn string(&self, quote: usize, at: At) -> Result<(&'a str, usize), Fail> {
-        strings::decode(self.input, quote, self.arena, self.options.get_lossy())
+        self.src
+            .string(quote)
             .map_err(|(kind, offset)| fail(kind, offset, at))
     }
 
     /// See [`member_key`], for a new object not yet on the stack.
     fn member_key(&mut self, object: &mut ObjectFrame<'a>, quote: usize) -> Result<usize, Fail> {
-        let (input, arena, options) = (self.input, self.arena, self.options);
         member_key(
-            input,
-            arena,
-            &options,
+            self.src,
+            &self.options,
             object,
             &self.members,
             &mut self.tables,
@@ -403,45 +359,49 @@ impl<'a> Parser<'a> {
         )
     }
 
-    /// The number starting at `pos` and the index past it.
+    /// The number starting at `pos` and the index past it. A look past the integer digits
+    /// sends the token to the integer kernels (their fused fast path) or the float kernel.
     #[inline]
     fn number(&self, pos: usize) -> Result<(Value<'a>, usize), Fail> {
-        let input = self.input;
-        let token = scan_number(input, pos).map_err(number_syntax)?;
-        let parsed = if !token.is_integer {
-            parse_f64(input, pos, FloatOverflow::Error).map(|(x, _)| Value::F64(x))
-        } else if token.negative {
+        let input = self.src.input;
+        let negative = input.get(pos) == Some(&b'-');
+        let digits_end =
+            pos + usize::from(negative) + digit_run(input, pos + usize::from(negative));
+        let parsed = match input.get(digits_end) {
+            Some(b'.' | b'e' | b'E') => {
+                parse_f64(input, pos, FloatOverflow::Error).map(|(x, end)| (Value::F64(x), end))
+            }
             // `-0` keeps its sign only as a float (serde_json does the same).
-            parse_i64(input, pos).map(|(n, _)| match n {
-                0 => Value::F64(-0.0),
-                n => Value::I64(n),
-            })
-        } else {
-            parse_u64(input, pos).map(|(n, _)| Value::U64(n))
+            _ if negative => parse_i64(input, pos).map(|(n, end)| match n {
+                0 => (Value::F64(-0.0), end),
+                n => (Value::I64(n), end),
+            }),
+            _ => parse_u64(input, pos).map(|(n, end)| (Value::U64(n), end)),
         };
         match parsed {
-            Ok(value) => Ok((value, token.end)),
-            Err(e) if e.kind == KernelKind::NumberOutOfRange => self.big_number(&token),
+            Ok(done) => Ok(done),
+            Err(e) if e.kind == KernelKind::NumberOutOfRange => self.big_number(pos),
             Err(e) => Err(number_syntax(e)),
         }
     }
 
-    /// A number no 64-bit type holds, per [`BigNumbers`].
+    /// A well-formed number at `pos` that no 64-bit type holds, per [`BigNumbers`].
     #[cold]
-    fn big_number(&self, token: &NumberToken) -> Result<(Value<'a>, usize), Fail> {
+    fn big_number(&self, pos: usize) -> Result<(Value<'a>, usize), Fail> {
+        let token = scan_number(self.src.input, pos).map_err(number_syntax)?;
         let out_of_range = Fail {
             kind: ErrorKind::NumberOutOfRange,
             offset: token.end - 1,
             at: At::Slot,
         };
-        let raw = &self.input[token.start..token.end];
+        let raw = &self.src.input[token.start..token.end];
         match self.options.get_big_numbers() {
             BigNumbers::Raw => match std::str::from_utf8(raw) {
                 Ok(raw) => Ok((Value::BigNumber(raw), token.end)),
                 Err(_) => Err(fail(SyntaxKind::InvalidNumber, token.start, At::Slot)),
             },
             BigNumbers::Float if token.is_integer => {
-                match parse_f64(self.input, token.start, FloatOverflow::Error) {
+                match parse_f64(self.src.input, token.start, FloatOverflow::Error) {
                     Ok((x, _)) => Ok((Value::F64(x), token.end)),
                     Err(_) => Err(out_of_range),
                 }
@@ -454,7 +414,7 @@ impl<'a> Parser<'a> {
     #[cold]
     #[inline(never)]
     fn error(&self, fail: Fail) -> Error {
-        Error::new(fail.kind, self.input, fail.offset, self.path(fail.at))
+        Error::new(fail.kind, self.src.input, fail.offset, self.path(fail.at))
     }
 
     /// The path of the innermost open container, or of its current slot.
@@ -483,18 +443,19 @@ impl<'a> Parser<'a> {
 /// Reads the key whose opening quote is at `quote` into `object`, checks it against the
 /// object's earlier keys, and reads the `:` after it; returns where the value starts.
 fn member_key<'a>(
-    input: &'a [u8],
-    arena: &'a Bump,
+    src: Source<'a>,
     options: &ParseOptions,
     object: &mut ObjectFrame<'a>,
     members: &[Member<'a>],
     tables: &mut KeyTables<'a>,
     quote: usize,
 ) -> Result<usize, Fail> {
-    let (text, end) = strings::decode(input, quote, arena, options.get_lossy())
+    let input = src.input;
+    let (text, end) = src
+        .string(quote)
         .map_err(|(kind, offset)| fail(kind, offset, At::Container))?;
     object.key = Str(text);
-    object.replaces = find_key(object, members, tables, text);
+    object.replaces = object.keys.find(text, object.start, members, tables);
     if object.replaces.is_some() && options.get_duplicate_keys() == DuplicateKeys::Deny {
         return Err(Fail {
             kind: ErrorKind::DuplicateKey,
@@ -514,23 +475,6 @@ fn member_key<'a>(
     }
 }
 
-/// The index in `members` of the object's member with key `key`, if any.
-#[inline]
-fn find_key<'a>(
-    object: &ObjectFrame<'a>,
-    members: &[Member<'a>],
-    tables: &mut KeyTables<'a>,
-    key: &str,
-) -> Option<usize> {
-    if object.indexed {
-        return tables.top()?.get(key).copied();
-    }
-    let own = members.get(object.start..).unwrap_or_default();
-    own.iter()
-        .position(|(k, _)| k.0 == key)
-        .map(|i| object.start + i)
-}
-
 /// Adds the member being parsed (its key is in `object`) with `value`, or replaces the
 /// value of the earlier member with the same key.
 #[inline]
@@ -545,16 +489,17 @@ fn insert<'a>(
         return;
     }
     members.push((object.key, value));
-    if object.indexed {
-        if let Some(table) = tables.top() {
-            table.insert(object.key.0, members.len() - 1);
-        }
-    } else if members.len() - object.start > LINEAR_KEYS {
-        let table = tables.open();
-        for (i, (key, _)) in members.iter().enumerate().skip(object.start) {
-            table.insert(key.0, i);
-        }
-        object.indexed = true;
+    object.keys.insert(object.start, members, tables);
+}
+
+/// `items` copied into `arena`. Short slices (most arrays and many objects) are copied
+/// element by element, which is cheaper than a call to `memcpy` for a few elements.
+#[inline]
+fn copy_to_arena<'a, T: Copy>(arena: &'a Bump, items: &[T]) -> &'a [T] {
+    if items.len() <= 4 {
+        arena.alloc_slice_fill_iter(items.iter().copied())
+    } else {
+        arena.alloc_slice_copy(items)
     }
 }
 

@@ -15,34 +15,62 @@ use crate::error::SyntaxKind;
 /// A string failure: its kind and the offset of the offending byte in the input.
 pub(super) type StringError = (SyntaxKind, usize);
 
-/// Decodes the string whose opening quote is at `quote`; returns the text (a slice of
-/// `input` when it has no escapes, else an arena copy) and the index past the closing quote.
-#[inline]
-pub(super) fn decode<'a>(
-    input: &'a [u8],
-    quote: usize,
-    arena: &'a Bump,
+/// A document being parsed: its bytes, the same bytes as text when they are all UTF-8
+/// (checked once, so that strings without escapes are slices of it with no further check),
+/// the arena for unescaped strings, and whether bad UTF-8 and lone surrogates are forgiven.
+#[derive(Clone, Copy)]
+pub(super) struct Source<'a> {
+    pub(super) input: &'a [u8],
+    text: Option<&'a str>,
+    pub(super) arena: &'a Bump,
     lossy: bool,
-) -> Result<(&'a str, usize), StringError> {
-    let start = quote + 1;
-    let scan = scan_string(input, start).map_err(|_| locate_error(input, start, lossy))?;
-    if scan.first_control.is_some() {
-        return Err(locate_error(input, start, lossy));
+}
+
+impl<'a> Source<'a> {
+    /// `input` read with `arena` for unescaped strings.
+    pub(super) fn new(input: &'a [u8], arena: &'a Bump, lossy: bool) -> Source<'a> {
+        Source {
+            input,
+            // simdutf8 is the validator the UTF-8 kernel's AVX2 twin wraps; its
+            // `&str`-returning API keeps this crate free of `unsafe`.
+            text: simdutf8::basic::from_utf8(input).ok(),
+            arena,
+            lossy,
+        }
     }
-    let body = &input[start..scan.end];
-    let text = if scan.has_escapes {
-        unescape(body, arena, lossy).ok_or_else(|| locate_error(input, start, lossy))?
-    } else {
-        utf8(body, arena, lossy).ok_or_else(|| locate_error(input, start, lossy))?
-    };
-    Ok((text, scan.end + 1))
+
+    /// Decodes the string whose opening quote is at `quote`; returns the text (a slice of
+    /// the input when it has no escapes, else an arena copy) and the index past the closing
+    /// quote.
+    #[inline]
+    pub(super) fn string(&self, quote: usize) -> Result<(&'a str, usize), StringError> {
+        let (input, arena, lossy) = (self.input, self.arena, self.lossy);
+        let start = quote + 1;
+        let scan = scan_string(input, start).map_err(|_| locate_error(input, start, lossy))?;
+        if scan.first_control.is_some() {
+            return Err(locate_error(input, start, lossy));
+        }
+        let body = &input[start..scan.end];
+        let text = if scan.has_escapes {
+            unescape(body, arena, lossy)
+        } else {
+            // Both ends are next to an ASCII quote, so on character boundaries when the
+            // document is UTF-8.
+            match self.text.and_then(|text| text.get(start..scan.end)) {
+                Some(text) => Some(text),
+                None => utf8(body, arena, lossy),
+            }
+        };
+        match text {
+            Some(text) => Ok((text, scan.end + 1)),
+            None => Err(locate_error(input, start, lossy)),
+        }
+    }
 }
 
 /// `bytes` as text: itself when valid UTF-8, a lossy arena copy when `lossy`, else `None`.
 #[inline]
 fn utf8<'a>(bytes: &'a [u8], arena: &'a Bump, lossy: bool) -> Option<&'a str> {
-    // simdutf8 is the validator the UTF-8 kernel's AVX2 twin wraps; its `&str`-returning API
-    // keeps this crate free of `unsafe`.
     match simdutf8::basic::from_utf8(bytes) {
         Ok(text) => Some(text),
         Err(_) if lossy => Some(arena.alloc_str(&String::from_utf8_lossy(bytes))),
@@ -59,7 +87,8 @@ fn unescape<'a>(body: &[u8], arena: &'a Bump, lossy: bool) -> Option<&'a str> {
         Surrogates::Strict
     };
     // The unescaped form is never longer than the body.
-    let out: &'a mut [u8] = arena.alloc_slice_fill_copy(body.len(), 0u8);
+    // (Filled with a copy of the body: one `memcpy`, cheaper than zeroing byte by byte.)
+    let out: &'a mut [u8] = arena.alloc_slice_copy(body);
     let len = unescape_into(body, out, surrogates).ok()?;
     let out: &'a [u8] = out;
     // Escapes decode to whole UTF-8 sequences, so the output is valid exactly when every
@@ -158,6 +187,15 @@ fn hex4(input: &[u8], at: usize) -> Result<u16, StringError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn decode<'a>(
+        input: &'a [u8],
+        quote: usize,
+        arena: &'a Bump,
+        lossy: bool,
+    ) -> Result<(&'a str, usize), StringError> {
+        Source::new(input, arena, lossy).string(quote)
+    }
 
     fn error_of(input: &[u8]) -> StringError {
         let arena = Bump::new();

@@ -1,5 +1,8 @@
-//! The AVX2 twin of the unchecked container skip: 64 bytes per step, simdjson style.
+//! AVX2 pieces of the skips: the unchecked container walk, and two inline fast paths of the
+//! validating skip (a short plain string, a short whitespace run) that answer the common
+//! cases without a kernel call and never change a result.
 //!
+//! The container walk goes 64 bytes per step, simdjson style.
 //! Per block: a mask of backslashes gives the mask of *escaped* bytes (those after an
 //! odd-length backslash run); unescaped quotes give, by a prefix XOR (carry-less multiply by
 //! all ones), the mask of bytes inside strings; brackets outside strings and not escaped are
@@ -9,7 +12,7 @@
 use std::arch::x86_64::*;
 
 use crate::error::{ErrorKind, KernelError};
-use crate::simd::{CHUNK, load32};
+use crate::simd::{CHUNK, control_mask, eq_mask, load32, whitespace_mask};
 
 /// Bytes per block.
 const BLOCK: usize = 2 * CHUNK;
@@ -100,6 +103,43 @@ impl Block {
         let hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, needle)) as u32;
         u64::from(lo) | (u64::from(hi) << 32)
     }
+}
+
+/// The closing quote of the string body starting at `start` when it lies in the 32 bytes
+/// from `start` and every byte before it is ASCII from 0x20 up, other than `\`.
+///
+/// # Safety
+/// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+pub(super) unsafe fn plain_string_end(buf: &[u8], start: usize) -> Option<usize> {
+    if start > buf.len() {
+        return None;
+    }
+    // Padding 0xff is special but not a quote: a first special byte that is a quote lies
+    // inside the slice.
+    // SAFETY: AVX2 is enabled and `start <= buf.len()`.
+    let v = unsafe { load32(buf, start, 0xff) };
+    let quotes = eq_mask(v, b'"');
+    let special = quotes | eq_mask(v, b'\\') | control_mask(v) | _mm256_movemask_epi8(v) as u32;
+    let first = special & special.wrapping_neg();
+    (quotes & first != 0).then(|| start + first.trailing_zeros() as usize)
+}
+
+/// The first non-whitespace index in the 32 bytes from `pos`, if there is one.
+///
+/// # Safety
+/// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+pub(super) unsafe fn short_whitespace_end(buf: &[u8], pos: usize) -> Option<usize> {
+    if buf.len().saturating_sub(pos) < CHUNK {
+        return None;
+    }
+    // SAFETY: AVX2 is enabled and `pos + 32 <= buf.len()`.
+    let v = unsafe { load32(buf, pos, b' ') };
+    let other = !whitespace_mask(v);
+    (other != 0).then(|| pos + other.trailing_zeros() as usize)
 }
 
 /// Rule 3 of the unchecked skip (see the parent module): the index just past the container

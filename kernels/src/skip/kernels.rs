@@ -18,6 +18,10 @@ pub(super) trait Kernels: Copy {
     fn validate_utf8(self, bytes: &[u8]) -> Result<(), KernelError>;
     /// [`unescape::validate_escapes`] with strict surrogates.
     fn validate_escapes(self, body: &[u8]) -> Result<(), KernelError>;
+    /// The closing quote of the string body starting at `start` when the body is short and
+    /// plain (ASCII from 0x20 up, without backslashes), which makes it valid; `None` says
+    /// nothing about the body. A fast path only: it never changes a result.
+    fn plain_string_end(self, buf: &[u8], start: usize) -> Option<usize>;
     /// Rule 3 of the unchecked skip (see the parent module): the index just past the
     /// container whose opening bracket is at `open`.
     fn skip_container(self, buf: &[u8], open: usize) -> Result<usize, KernelError>;
@@ -62,6 +66,12 @@ impl Kernels for Scalar {
     }
 
     #[inline]
+    fn plain_string_end(self, _buf: &[u8], _start: usize) -> Option<usize> {
+        // No fast path: the scalar string scan is already the cheapest answer.
+        None
+    }
+
+    #[inline]
     fn skip_container(self, buf: &[u8], open: usize) -> Result<usize, KernelError> {
         super::unchecked::skip_container(buf, open)
     }
@@ -89,31 +99,41 @@ impl Avx2 {
 
 #[cfg(target_arch = "x86_64")]
 impl Kernels for Avx2 {
-    #[inline]
+    #[inline(always)]
     fn skip_whitespace(self, buf: &[u8], pos: usize) -> usize {
+        // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
+        if let Some(end) = unsafe { super::block::short_whitespace_end(buf, pos) } {
+            return end;
+        }
         // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
         unsafe { whitespace::avx2::skip_whitespace(buf, pos) }
     }
 
-    #[inline]
+    #[inline(always)]
     fn scan_string(self, buf: &[u8], start: usize) -> Result<StringScan, KernelError> {
         // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
         unsafe { string_scan::avx2::scan_string(buf, start) }
     }
 
-    #[inline]
+    #[inline(always)]
     fn validate_utf8(self, bytes: &[u8]) -> Result<(), KernelError> {
         // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
         unsafe { utf8::avx2::validate_utf8(bytes) }
     }
 
-    #[inline]
+    #[inline(always)]
     fn validate_escapes(self, body: &[u8]) -> Result<(), KernelError> {
         // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
         unsafe { unescape::avx2::validate_escapes(body, Surrogates::Strict) }
     }
 
-    #[inline]
+    #[inline(always)]
+    fn plain_string_end(self, buf: &[u8], start: usize) -> Option<usize> {
+        // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
+        unsafe { super::block::plain_string_end(buf, start) }
+    }
+
+    #[inline(always)]
     fn skip_container(self, buf: &[u8], open: usize) -> Result<usize, KernelError> {
         // SAFETY: an `Avx2` value proves the CPU features (see `Avx2::new`).
         unsafe { super::block::skip_container(buf, open) }

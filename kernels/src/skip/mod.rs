@@ -18,24 +18,24 @@
 //!
 //! | kind | when | offset |
 //! |---|---|---|
-//! | [`ExpectedValue`](ErrorKind::ExpectedValue) | a value position holds a byte that cannot start a value, or the input holds only whitespace from `pos` | that byte, or `buf.len()` |
-//! | [`UnexpectedEnd`](ErrorKind::UnexpectedEnd) | the input ends inside a value (open container, string, literal, number) | `buf.len()` |
-//! | [`UnexpectedByte`](ErrorKind::UnexpectedByte) | a literal is misspelled or runs on (`nul`+`x`, `truex`) | the first wrong byte |
-//! | [`InvalidNumber`](ErrorKind::InvalidNumber) | a number breaks the grammar or runs on (`01`, `1.`+`x`, `12ab`) | the first wrong byte |
-//! | [`ExpectedKey`](ErrorKind::ExpectedKey) | an object member does not start with a string (`{1:2}`, `{"a":1,}`) | that byte |
-//! | [`ExpectedColon`](ErrorKind::ExpectedColon) | a key is not followed by `:` | that byte |
-//! | [`ExpectedCommaOrEnd`](ErrorKind::ExpectedCommaOrEnd) | an element is not followed by `,` or the right closing bracket (`[1}`) | that byte |
-//! | [`ControlInString`](ErrorKind::ControlInString) | a raw byte below 0x20 in a string | that byte |
-//! | [`InvalidEscape`](ErrorKind::InvalidEscape), [`InvalidUnicodeEscape`](ErrorKind::InvalidUnicodeEscape), [`LoneSurrogate`](ErrorKind::LoneSurrogate) | a bad escape | its backslash |
-//! | [`InvalidUtf8`](ErrorKind::InvalidUtf8) | a string holds bytes that are not UTF-8 | the first bad byte |
-//! | [`DepthLimitExceeded`](ErrorKind::DepthLimitExceeded) | a container would nest deeper than `max_depth` | its opening bracket |
-//! | [`TrailingCharacters`](ErrorKind::TrailingCharacters) | [`validate_document`] only: non-whitespace after the value | the first such byte |
+//! | [`ExpectedValue`](crate::ErrorKind::ExpectedValue) | a value position holds a byte that cannot start a value, or the input holds only whitespace from `pos` | that byte, or `buf.len()` |
+//! | [`UnexpectedEnd`](crate::ErrorKind::UnexpectedEnd) | the input ends inside a value (open container, string, literal, number) | `buf.len()` |
+//! | [`UnexpectedByte`](crate::ErrorKind::UnexpectedByte) | a literal is misspelled or runs on (`nul`+`x`, `truex`) | the first wrong byte |
+//! | [`InvalidNumber`](crate::ErrorKind::InvalidNumber) | a number breaks the grammar or runs on (`01`, `1.`+`x`, `12ab`) | the first wrong byte |
+//! | [`ExpectedKey`](crate::ErrorKind::ExpectedKey) | an object member does not start with a string (`{1:2}`, `{"a":1,}`) | that byte |
+//! | [`ExpectedColon`](crate::ErrorKind::ExpectedColon) | a key is not followed by `:` | that byte |
+//! | [`ExpectedCommaOrEnd`](crate::ErrorKind::ExpectedCommaOrEnd) | an element is not followed by `,` or the right closing bracket (`[1}`) | that byte |
+//! | [`ControlInString`](crate::ErrorKind::ControlInString) | a raw byte below 0x20 in a string | that byte |
+//! | [`InvalidEscape`](crate::ErrorKind::InvalidEscape), [`InvalidUnicodeEscape`](crate::ErrorKind::InvalidUnicodeEscape), [`LoneSurrogate`](crate::ErrorKind::LoneSurrogate) | a bad escape | its backslash |
+//! | [`InvalidUtf8`](crate::ErrorKind::InvalidUtf8) | a string holds bytes that are not UTF-8 | the first bad byte |
+//! | [`DepthLimitExceeded`](crate::ErrorKind::DepthLimitExceeded) | a container would nest deeper than `max_depth` | its opening bracket |
+//! | [`TrailingCharacters`](crate::ErrorKind::TrailingCharacters) | [`validate_document`] only: non-whitespace after the value | the first such byte |
 //!
 //! Within one terminated string the error at the smallest offset wins (a control byte, a bad
 //! escape or a bad UTF-8 byte). A string that never closes is
-//! [`UnexpectedEnd`](ErrorKind::UnexpectedEnd) at `buf.len()`, unless it holds a raw control
+//! [`UnexpectedEnd`](crate::ErrorKind::UnexpectedEnd) at `buf.len()`, unless it holds a raw control
 //! byte (typically the line feed that shows where the quote is missing): then it is
-//! [`ControlInString`](ErrorKind::ControlInString) at the first one. Escapes and UTF-8 of an
+//! [`ControlInString`](crate::ErrorKind::ControlInString) at the first one. Escapes and UTF-8 of an
 //! unterminated string are not judged, since the cut may fall inside one.
 //!
 //! The depth of a container is the number of containers enclosing it, itself included:
@@ -47,18 +47,18 @@
 //! answer as the validating skip on valid JSON; on any other input it follows these rules
 //! exactly (both twins agree byte for byte):
 //!
-//! 1. Skip whitespace from `pos`; if nothing is left, [`ExpectedValue`](ErrorKind::ExpectedValue)
+//! 1. Skip whitespace from `pos`; if nothing is left, [`ExpectedValue`](crate::ErrorKind::ExpectedValue)
 //!    at `buf.len()`.
 //! 2. At `"`: the value ends after the closing quote, found as in
 //!    [`crate::string_scan::scan_string`] (a backslash makes the byte after it ordinary);
-//!    none → [`UnexpectedEnd`](ErrorKind::UnexpectedEnd) at `buf.len()`.
+//!    none → [`UnexpectedEnd`](crate::ErrorKind::UnexpectedEnd) at `buf.len()`.
 //! 3. At `[` or `{` (index `s`): walk the bytes from `s` with a depth counter, where a
 //!    backslash anywhere (inside or outside strings) makes the next byte ordinary, an
 //!    ordinary `"` toggles "inside a string", and outside strings an ordinary `[` or `{` adds
 //!    one and an ordinary `]` or `}` subtracts one (the kinds of brackets are not matched).
 //!    The value ends just after the bracket that brings the depth back to 0; if the input
-//!    ends first, [`UnexpectedEnd`](ErrorKind::UnexpectedEnd) at `buf.len()`.
-//! 4. At `]`, `}` or `,`: [`ExpectedValue`](ErrorKind::ExpectedValue) at that byte.
+//!    ends first, [`UnexpectedEnd`](crate::ErrorKind::UnexpectedEnd) at `buf.len()`.
+//! 4. At `]`, `}` or `,`: [`ExpectedValue`](crate::ErrorKind::ExpectedValue) at that byte.
 //! 5. Any other byte starts a scalar, which ends at the next `,`, `]`, `}`, whitespace byte, or
 //!    the end of the input.
 //!

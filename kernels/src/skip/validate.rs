@@ -210,6 +210,9 @@ fn member_value<K: Kernels>(k: K, buf: &[u8], i: usize) -> Result<usize, KernelE
 #[inline(always)]
 fn string_end<K: Kernels>(k: K, buf: &[u8], quote: usize) -> Result<usize, KernelError> {
     let start = quote + 1;
+    if let Some(end) = k.plain_string_end(buf, start) {
+        return Ok(end + 1);
+    }
     let Ok(scan) = k.scan_string(buf, start) else {
         return Err(unterminated_string(buf, start));
     };

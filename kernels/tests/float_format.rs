@@ -1,0 +1,136 @@
+//! Float formatting: byte-identical to `serde_json::to_string`, shortest round trip on millions
+//! of random bit patterns, and the classic hard cases.
+
+mod common;
+
+use common::Rng;
+use jitson_kernels::float_format::{MAX_FLOAT_LEN, format_f64};
+
+fn format(v: f64) -> String {
+    let mut out = [b'#'; MAX_FLOAT_LEN];
+    let len = format_f64(v, &mut out);
+    String::from_utf8(out[..len].to_vec()).unwrap()
+}
+
+/// A finite f64 from random bits (non-finite patterns are redrawn).
+fn random_finite(rng: &mut Rng) -> f64 {
+    loop {
+        let v = f64::from_bits(rng.next_u64());
+        if v.is_finite() {
+            return v;
+        }
+    }
+}
+
+/// Formats `v` and parses the text back; the bits must be identical.
+fn check_round_trip(v: f64) {
+    let text = format(v);
+    let back: f64 = text
+        .parse()
+        .unwrap_or_else(|e| panic!("{v:?} -> {text:?}: {e}"));
+    assert_eq!(back.to_bits(), v.to_bits(), "{v:?} -> {text:?} -> {back:?}");
+}
+
+#[test]
+fn classic_cases() {
+    let cases: &[(f64, &str)] = &[
+        (0.0, "0.0"),
+        (-0.0, "-0.0"),
+        (1.0, "1.0"),
+        (-1.5, "-1.5"),
+        (0.1, "0.1"),
+        (0.1 + 0.2, "0.30000000000000004"),
+        (5e-324, "5e-324"),
+        (-5e-324, "-5e-324"),
+        (f64::MAX, "1.7976931348623157e+308"),
+        (f64::MIN, "-1.7976931348623157e+308"),
+        (f64::MIN_POSITIVE, "2.2250738585072014e-308"),
+        (-2.2250738585072014e-308, "-2.2250738585072014e-308"),
+        (1e21, "1e+21"),
+        (1e22, "1e+22"),
+        (1e-7, "1e-7"),
+        (123456789.0, "123456789.0"),
+        (9007199254740993.0, "9007199254740992.0"),
+        (1e23, "1e+23"),
+        (f64::NAN, "null"),
+        (-f64::NAN, "null"),
+        (f64::INFINITY, "null"),
+        (f64::NEG_INFINITY, "null"),
+    ];
+    for &(v, want) in cases {
+        assert_eq!(format(v), want, "{v:?}");
+        assert_eq!(
+            format(v),
+            serde_json::to_string(&v).unwrap(),
+            "{v:?} vs serde_json"
+        );
+    }
+}
+
+#[test]
+fn identical_to_serde_json() {
+    let mut rng = Rng::new(0xf10a7);
+    let rounds = if cfg!(miri) { 200 } else { 300_000 };
+    for i in 0..rounds {
+        let v = match i % 3 {
+            // Any bit pattern, NaN and infinities included.
+            0 => f64::from_bits(rng.next_u64()),
+            // Short decimals at every scale (many trailing zeros in the shortest form).
+            1 => (rng.below(1_000_000) as f64) * 10f64.powi(rng.below(60) as i32 - 30),
+            // Integers of every size.
+            _ => (rng.next_u64() >> rng.below(64)) as f64,
+        };
+        assert_eq!(format(v), serde_json::to_string(&v).unwrap(), "{v:?}");
+    }
+}
+
+#[test]
+fn shortest_round_trip_of_10_million_bit_patterns() {
+    let mut rng = Rng::new(0x5eed_f00d);
+    let rounds = if cfg!(miri) { 500 } else { 10_000_000 };
+    for _ in 0..rounds {
+        check_round_trip(random_finite(&mut rng));
+    }
+}
+
+#[test]
+fn boundaries_round_trip() {
+    for bits in [
+        0,
+        1,
+        2,
+        0x000f_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x7fef_ffff_ffff_ffff,
+    ] {
+        for sign in [0, 1 << 63] {
+            check_round_trip(f64::from_bits(bits | sign));
+        }
+    }
+    // Every power of two and of ten (every 16th under Miri), and their neighbours.
+    let step = if cfg!(miri) { 16 } else { 1 };
+    for e in (-1074i64..=1023).step_by(step) {
+        let bits = if e >= -1022 {
+            ((e + 1023) as u64) << 52
+        } else {
+            1 << (e + 1074)
+        };
+        for v in [bits, bits + 1, bits - 1].map(f64::from_bits) {
+            check_round_trip(v);
+        }
+    }
+    for e in (-323..=308).step_by(step) {
+        let p: f64 = format!("1e{e}").parse().unwrap();
+        check_round_trip(p);
+        check_round_trip(f64::from_bits(p.to_bits() + 1));
+    }
+}
+
+#[test]
+#[ignore = "100 million random round trips: about a minute"]
+fn shortest_round_trip_of_100_million_bit_patterns() {
+    let mut rng = Rng::new(0xbadc_0ffe);
+    for _ in 0..100_000_000 {
+        check_round_trip(random_finite(&mut rng));
+    }
+}
