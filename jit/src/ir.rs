@@ -64,7 +64,7 @@
 //! | [`String`](Op::String) **value** | [`StrCheckId`] | a string; length in code points of the unescaped text, then the predicate | `Type`, `MinLength`, `MaxLength`, `Pattern` |
 //! | [`StrEnum`](Op::StrEnum) **value** | [`StrEnumId`] | a string equal (unescaped) to one of the table's strings | `Enum` (any other value) |
 //! | [`RawCheck`](Op::RawCheck) **value** | [`RawPredId`], [`Violation`] | skip one value (validating), then call the predicate on its raw bytes | the given violation |
-//! | [`SkipValue`](Op::SkipValue) **value** | | skip one value, validating its syntax (the kernel's validating skip, depth-limited) | syntax, depth |
+//! | [`SkipValue`](Op::SkipValue) **value** | | skip one value, validating its syntax (the kernel's validating skip, depth-limited) and that its numbers fit an `f64` (as read numbers must) | syntax, depth, `NumberOutOfRange` |
 //! | [`Fail`](Op::Fail) | [`Violation`] | fail at the next value (after whitespace) | the violation |
 //! | [`Dispatch`](Op::Dispatch) | 6 labels | peek the next value's first byte; jump to the label of its kind (null, boolean, number, string, array, object) | `ExpectedValue` (syntax) when no value starts there |
 //! | [`Discriminate`](Op::Discriminate) | [`DiscId`], labels | look ahead in the object at `pos` (without consuming) for the table's property; a string value equal to tag `i` jumps to `targets[i]`; another value to `unmatched`; no property, not an object, or a syntax error while looking to `absent` | none |
