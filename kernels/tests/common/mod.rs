@@ -50,7 +50,9 @@ impl Rng {
 
     /// `len` random bytes drawn from `alphabet`.
     pub fn bytes_from(&mut self, alphabet: &[u8], len: usize) -> Vec<u8> {
-        (0..len).map(|_| alphabet[self.below(alphabet.len())]).collect()
+        (0..len)
+            .map(|_| alphabet[self.below(alphabet.len())])
+            .collect()
     }
 }
 

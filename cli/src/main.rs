@@ -1,0 +1,75 @@
+//! `jitson`: the command-line face of the jitson engine.
+//!
+//! ```text
+//! jitson [--backend auto|interp|jit] check [FILE...]
+//! ```
+//!
+//! Subcommands are variants of [`Command`]; each lives in its own module. `--backend` is
+//! global: `auto` and `interp` run today; `jit` is refused with exit status 2 until the
+//! Cranelift backend lands (`check` reads no schema, so it does not depend on the backend).
+//!
+//! Exit status: 0 when every input passes, 1 when any input fails, 2 for a usage error, an
+//! unavailable backend or an unreadable input.
+
+mod check;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Exit status: every input passed.
+const EXIT_OK: u8 = 0;
+/// Exit status: some input failed.
+const EXIT_INVALID: u8 = 1;
+/// Exit status: usage error, unavailable backend, unreadable input.
+const EXIT_TROUBLE: u8 = 2;
+
+/// Runtime JIT JSON codec engine.
+#[derive(Parser)]
+#[command(name = "jitson", version, about, long_about = None)]
+struct Cli {
+    /// Which backend runs schema codecs: the interpreter, the Cranelift JIT (not available
+    /// yet), or auto (the best available).
+    #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
+    backend: Backend,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The `--backend` choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Backend {
+    /// The best available backend (the interpreter today).
+    Auto,
+    /// The opcode interpreter.
+    Interp,
+    /// The Cranelift JIT (not available yet).
+    Jit,
+}
+
+/// The subcommands.
+#[derive(Subcommand)]
+enum Command {
+    /// Check that each input is exactly one well-formed JSON text (RFC 8259).
+    ///
+    /// Prints one line per failing input, `FILE:LINE:COL: PATH: message`, and nothing for
+    /// inputs that pass. Standard input is read when no FILE is given or FILE is `-`.
+    Check(check::CheckArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if cli.backend == Backend::Jit {
+        let _ = writeln!(
+            std::io::stderr(),
+            "jitson: the `jit` backend is not available yet; use --backend auto or interp"
+        );
+        return ExitCode::from(EXIT_TROUBLE);
+    }
+    let status = match &cli.command {
+        Command::Check(args) => check::run(args),
+    };
+    ExitCode::from(status)
+}
