@@ -178,6 +178,12 @@ fn agree(doc: &[u8]) {
                 "{shown:?}: round trip through {:?}",
                 String::from_utf8_lossy(&written)
             );
+            // The same members in the same order: serde_json's exact bytes.
+            let sorted = Value::from_serde(&theirs, &arena);
+            let compact = serde_json::to_vec(&theirs).unwrap();
+            assert!(sorted.to_vec() == compact, "{shown:?}: compact");
+            let pretty = serde_json::to_vec_pretty(&theirs).unwrap();
+            assert!(sorted.to_vec_pretty() == pretty, "{shown:?}: pretty");
         }
         (Err(ours), Err(theirs)) => same_message(doc, &ours, &theirs),
         (ours, theirs) => panic!("{shown:?}: jitson {ours:?}, serde_json {theirs:?}"),
@@ -249,6 +255,40 @@ fn mutated_corpus_documents_agree_with_serde_json() {
         }
         eprintln!("{name}: {rounds} mutations agree");
     }
+}
+
+#[test]
+fn large_nested_objects_with_repeated_keys() {
+    // Past the key filter's limit at two levels at once, so hash tables nest.
+    let mut rng = Rng::new(7);
+    let mut doc = String::from("{");
+    let mut first_seen = Vec::new();
+    for i in 0..150 {
+        let outer = format!("o{}", rng.below(100));
+        if !first_seen.contains(&outer) {
+            first_seen.push(outer.clone());
+        }
+        doc.push_str(&format!("{:?}:{{", outer));
+        for j in 0..150 {
+            doc.push_str(&format!("\"i{}\":{},", rng.below(200), i * 1000 + j));
+        }
+        doc.push_str("\"end\":true},");
+    }
+    doc.push_str("\"last\":null}");
+    let arena = Bump::new();
+    let ours = value::parse(doc.as_bytes(), &arena).unwrap();
+    let theirs = serde_parse(doc.as_bytes()).unwrap();
+    compare(&ours.to_serde(), &theirs).unwrap();
+    let keys: Vec<&str> = ours
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .collect();
+    assert_eq!(
+        keys[..keys.len() - 1],
+        first_seen.iter().map(String::as_str).collect::<Vec<_>>()
+    );
 }
 
 #[test]
