@@ -5,17 +5,21 @@
 //! AVX2 kernels with scalar twins. This facade is the only crate users name; today it exposes
 //! the schema model ([`schema`]), the schema-less value tree ([`value`]), the error type
 //! ([`Error`]), the byte kernels ([`kernels`]) and the kernel entry-point table the JIT links
-//! against ([`jit`]). The schema engine lands on top of these.
+//! against ([`jit`]), and the schema engine: [`Codec`] ([`engine`]) over the resolver
+//! ([`resolve`]) and the opcode interpreter.
 
 pub use jitson_jit as jit;
 pub use jitson_kernels as kernels;
 
+pub mod engine;
 pub mod error;
 pub mod path;
 pub mod position;
+pub mod resolve;
 pub mod schema;
 pub mod value;
 
+pub use engine::{Cache, Codec, CodecError, Options};
 pub use error::{Error, ErrorKind, SyntaxKind};
 pub use path::{Path, Segment};
 pub use position::Position;

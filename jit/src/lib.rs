@@ -1,6 +1,12 @@
-//! jitson's execution layer: the opcode IR, the interpreter and the Cranelift backend.
-//!
-//! Today it holds the link table between generated code and the byte kernels; the opcode set,
-//! the interpreter and the Cranelift lowering build on it.
+//! jitson's execution layer: the opcode IR ([`ir`], where every op is documented), the
+//! portable interpreter ([`interp`]) and the link table between generated code and the byte
+//! kernels ([`symbols`]). It knows JSON, not any schema language: producers (the facade's
+//! resolver) lower schemas to [`ir::Program`]s.
 
+pub mod interp;
+pub mod ir;
+mod number;
 pub mod symbols;
+
+pub use interp::{Scratch, validate, validate_all};
+pub use ir::{ExecOptions, FailKind, Failure, Program};

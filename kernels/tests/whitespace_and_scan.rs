@@ -43,8 +43,16 @@ fn reference_skip(buf: &[u8], pos: usize) -> usize {
 fn check_whitespace(buf: &[u8]) {
     for pos in [0, 1, buf.len() / 2, buf.len(), buf.len() + 3] {
         let want = reference_skip(buf, pos);
-        assert_eq!(whitespace::scalar::skip_whitespace(buf, pos), want, "scalar {buf:?} @{pos}");
-        assert_eq!(whitespace::skip_whitespace(buf, pos), want, "dispatch {buf:?} @{pos}");
+        assert_eq!(
+            whitespace::scalar::skip_whitespace(buf, pos),
+            want,
+            "scalar {buf:?} @{pos}"
+        );
+        assert_eq!(
+            whitespace::skip_whitespace(buf, pos),
+            want,
+            "dispatch {buf:?} @{pos}"
+        );
         if avx2() {
             // SAFETY: AVX2 support was checked.
             let got = unsafe { whitespace::avx2::skip_whitespace(buf, pos) };
@@ -59,8 +67,16 @@ fn check_scan(buf: &[u8]) {
             continue;
         }
         let want = reference_scan(buf, start);
-        assert_eq!(string_scan::scalar::scan_string(buf, start), want, "scalar {buf:?} @{start}");
-        assert_eq!(string_scan::scan_string(buf, start), want, "dispatch {buf:?} @{start}");
+        assert_eq!(
+            string_scan::scalar::scan_string(buf, start),
+            want,
+            "scalar {buf:?} @{start}"
+        );
+        assert_eq!(
+            string_scan::scan_string(buf, start),
+            want,
+            "dispatch {buf:?} @{start}"
+        );
         if avx2() {
             // SAFETY: AVX2 support was checked.
             let got = unsafe { string_scan::avx2::scan_string(buf, start) };

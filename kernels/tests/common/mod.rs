@@ -6,7 +6,7 @@
 pub use jitson_kernels::guard::GuardedRegion;
 
 /// The longest input length the exhaustive position tests cover (inclusive).
-pub const MAX_EXHAUSTIVE_LEN: usize = if cfg!(miri) { 17 } else { 130 };
+pub const MAX_EXHAUSTIVE_LEN: usize = if cfg!(miri) { 12 } else { 130 };
 
 /// Every input of length `0..=MAX_EXHAUSTIVE_LEN` made of `filler`, with each byte of
 /// `specials` placed at each position in turn (plus the all-filler input of each length).

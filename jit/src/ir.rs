@@ -1,0 +1,847 @@
+//! The opcode IR: what a schema becomes, and what every backend executes.
+//!
+//! This module is the one place the opcode set is defined. The interpreter
+//! ([`crate::interp`]) implements exactly these semantics, and the Cranelift lowering must
+//! match it bit for bit, errors included. The IR knows JSON (kinds, objects, arrays) but
+//! nothing of any schema language: checks that need more than JSON (a regular expression,
+//! exact `multipleOf`, equality with arbitrary JSON values) are *predicates* the producer
+//! hands in as closures ([`StrPred`], [`NumPred`], [`RawPred`]); generated code calls them
+//! through an `extern "C"` trampoline.
+//!
+//! # Program shape
+//!
+//! A [`Program`] is a list of [`Func`]s; [`Program::entry`] runs the document. A function is a
+//! linear list of [`Op`]s; a [`Label`] is an index into that list (a jump target, the start of
+//! a block). Control falls through to the next op unless the op jumps, calls or returns. Every
+//! composite schema node (object, array, union, …) is one function, so a recursive schema is a
+//! recursive call; scalar checks are inlined at their use.
+//!
+//! # Machine state
+//!
+//! - `input: &[u8]` and the cursor `pos` (a byte index into it);
+//! - a call stack of frames; each frame has four registers `r0..r3` (`usize`), the container
+//!   state of the one array or object its function parses (`count` = items or members seen,
+//!   `field` = the field index matched by the last [`Op::Key`], a presence bitmap with one bit
+//!   per named field) and, for frames entered by [`Op::Try`], a *catch* record (handler label
+//!   and the saved cursor, depth, path length);
+//! - `depth`: the number of arrays and objects currently open; opening one past
+//!   [`ExecOptions::max_depth`] is a `DepthLimitExceeded` error, so no input can exhaust any
+//!   stack (frames live on the heap and are bounded by `depth` × schema size);
+//! - the *path stack*: one [`PathSeg`] per open container, updated in place per element
+//!   (an index, a named field's index, or the byte span of an unknown key). Errors copy it;
+//!   the API layer turns it into `$.a[3].b`.
+//!
+//! # Values and whitespace
+//!
+//! Every *value op* (marked **value** below) first skips whitespace, then consumes exactly
+//! one JSON value starting at `pos` and leaves `pos` just past it. When the value has the
+//! wrong JSON kind, the op fails with [`Violation::Type`] if the byte starts some other JSON
+//! value, and with the syntax error `ExpectedValue` otherwise. Strings are fully checked
+//! (closing quote, no raw control bytes, valid escapes with strict surrogates, UTF-8);
+//! numbers follow the JSON grammar and must fit an `f64` (`1e400` is `NumberOutOfRange`);
+//! integers beyond 64 bits follow [`BigInts`].
+//!
+//! # Errors
+//!
+//! An error is a [`Failure`]: a [`FailKind`], the byte offset, and a copy of the path stack.
+//! *Syntax* errors (a kernel [`ErrorKind`]), `DepthLimitExceeded`, `NumberOutOfRange` and
+//! `DuplicateKey` are *fatal*: they end the run whatever is active. A [`Violation`] (the value
+//! is well-formed JSON but breaks a check) is caught by the innermost [`Op::Try`] frame if
+//! there is one (unwind to it, restore its cursor, depth and path, jump to its handler);
+//! otherwise it ends the run, or, in collect-all mode, is recorded and execution *resumes*:
+//! the failed value op skips the value it was checking and continues with the next op (a
+//! container that is not a container skips the value and returns from its function; the
+//! closing checks of [`Op::ArrEnd`] / [`Op::ObjEnd`] / [`Op::OneOfEnd`] have already
+//! consumed their value).
+//!
+//! # The ops
+//!
+//! | op | operands | effect | errors |
+//! |---|---|---|---|
+//! | [`Null`](Op::Null) **value** | | `null` | `Type` |
+//! | [`Bool`](Op::Bool) **value** | | `true` / `false` | `Type` |
+//! | [`Number`](Op::Number) **value** | [`NumCheckId`] | a number; `integer` checks (no fraction: `1.0` counts), bounds by exact comparison, then the predicate | `Type`, `Minimum`, `Maximum`, `MultipleOf` |
+//! | [`String`](Op::String) **value** | [`StrCheckId`] | a string; length in code points of the unescaped text, then the predicate | `Type`, `MinLength`, `MaxLength`, `Pattern` |
+//! | [`StrEnum`](Op::StrEnum) **value** | [`StrEnumId`] | a string equal (unescaped) to one of the table's strings | `Enum` (any other value) |
+//! | [`RawCheck`](Op::RawCheck) **value** | [`RawPredId`], [`Violation`] | skip one value (validating), then call the predicate on its raw bytes | the given violation |
+//! | [`SkipValue`](Op::SkipValue) **value** | | skip one value, validating its syntax (the kernel's validating skip, depth-limited) and that its numbers fit an `f64` (as read numbers must) | syntax, depth, `NumberOutOfRange` |
+//! | [`Fail`](Op::Fail) | [`Violation`] | fail at the next value (after whitespace) | the violation |
+//! | [`Dispatch`](Op::Dispatch) | 6 labels | peek the next value's first byte; jump to the label of its kind (null, boolean, number, string, array, object) | `ExpectedValue` (syntax) when no value starts there |
+//! | [`Discriminate`](Op::Discriminate) | [`DiscId`], labels | look ahead in the object at `pos` (without consuming) for the table's property; a string value equal to tag `i` jumps to `targets[i]`; another value to `unmatched`; no property, not an object, or a syntax error while looking to `absent` | none |
+//! | [`Call`](Op::Call) | [`FuncId`] | run the function (new frame), then continue | the callee's |
+//! | [`Try`](Op::Try) | [`FuncId`], label | run the function in a catching frame: on success continue after the op, on a violation restore cursor, depth and path and jump to the label | fatal errors pass through |
+//! | [`Jump`](Op::Jump) | label | jump | |
+//! | [`Return`](Op::Return) | | pop the frame | |
+//! | [`SavePos`](Op::SavePos) / [`RestorePos`](Op::RestorePos) | register | `r = pos` / `pos = r` | |
+//! | [`SetReg`](Op::SetReg) / [`IncReg`](Op::IncReg) | register, value | `r = v` / `r += 1` | |
+//! | [`OneOfEnd`](Op::OneOfEnd) | count, start, end registers | if `count == 1` then `pos = end`, else fail at `start` | `OneOf { matched }` |
+//! | [`ArrBegin`](Op::ArrBegin) **value start** | label `empty` | skip whitespace, `[`, `depth += 1`, push path index 0, `count = 0`; if `]` follows consume it and jump to `empty` | `Type`, depth |
+//! | [`SwitchIndex`](Op::SwitchIndex) | labels | jump to `targets[min(count, len - 1)]` (tuple prefix, then the items label) | |
+//! | [`ArrNext`](Op::ArrNext) | label `next` | `count += 1`; skip whitespace; `,` sets the path index to `count` and jumps to `next`; `]` falls through | `ExpectedCommaOrEnd` |
+//! | [`ArrEnd`](Op::ArrEnd) | min, max | `depth -= 1`, pop path; check `min <= count <= max` | `MinItems`, `MaxItems` |
+//! | [`ObjBegin`](Op::ObjBegin) **value start** | label `empty`, [`KeyTableId`] | skip whitespace, `{`, `depth += 1`, push path, clear the presence bitmap, `field = none`; if `}` follows consume it and jump to `empty` | `Type`, depth |
+//! | [`Key`](Op::Key) | [`KeyTableId`] | skip whitespace, read a key string, `:`; match it against the table: first the field after the previously matched one (schema order), then the table's switch on key length and leading 8 bytes; set `field` (none when unknown), the path top, and the field's presence bit | `ExpectedKey`, `ExpectedColon`, string syntax; `DuplicateKey` when a named field repeats and duplicates are denied |
+//! | [`SwitchField`](Op::SwitchField) | labels | jump to `targets[field]`, or the last label for an unknown key | |
+//! | [`ObjNext`](Op::ObjNext) | label `next` | skip whitespace; `,` jumps to `next`; `}` falls through | `ExpectedCommaOrEnd` |
+//! | [`ObjEnd`](Op::ObjEnd) | [`KeyTableId`] | `depth -= 1`, pop path; every required field's bit must be set (first missing in table order) | `Required { field }` |
+//! | [`Eof`](Op::Eof) | | skip whitespace; the input must end | `TrailingCharacters` |
+
+use std::fmt;
+use std::sync::Arc;
+
+pub use jitson_kernels::ErrorKind;
+
+/// A function's index in [`Program::funcs`].
+pub type FuncId = u32;
+/// An op's index in its function: a jump target.
+pub type Label = u32;
+/// A frame register, `0..`[`REGS`].
+pub type Reg = u8;
+/// Number of registers per frame.
+pub const REGS: usize = 4;
+
+/// An index into [`Program::num_checks`].
+pub type NumCheckId = u32;
+/// An index into [`Program::str_checks`].
+pub type StrCheckId = u32;
+/// An index into [`Program::str_enums`].
+pub type StrEnumId = u32;
+/// An index into [`Program::raw_preds`].
+pub type RawPredId = u32;
+/// An index into [`Program::key_tables`].
+pub type KeyTableId = u32;
+/// An index into [`Program::discriminators`].
+pub type DiscId = u32;
+
+/// A JSON number as read from the input: non-negative integers as `U64`, negative ones as
+/// `I64`, everything else (a fraction, an exponent, or an integer beyond 64 bits) as `F64`
+/// (the representation `serde_json` gives the same text).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    /// A negative integer.
+    I64(i64),
+    /// A non-negative integer.
+    U64(u64),
+    /// Any other number.
+    F64(f64),
+}
+
+/// A check on a string's unescaped text (a regular expression, for instance).
+pub type StrPred = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+/// A check on a number (exact `multipleOf`, for instance).
+pub type NumPred = Arc<dyn Fn(Number) -> bool + Send + Sync>;
+/// A check on one complete, well-formed JSON value given as its raw bytes (equality with a
+/// list of JSON values, for instance).
+pub type RawPred = Arc<dyn Fn(&[u8]) -> bool + Send + Sync>;
+
+/// A number bound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limit {
+    /// The bound.
+    pub value: Number,
+    /// Whether the bound itself is excluded.
+    pub exclusive: bool,
+}
+
+/// The checks of an [`Op::Number`].
+#[derive(Clone, Default)]
+pub struct NumCheck {
+    /// Only numbers without a fractional part.
+    pub integer: bool,
+    /// Lower bound.
+    pub minimum: Option<Limit>,
+    /// Upper bound.
+    pub maximum: Option<Limit>,
+    /// A last check ([`Violation::MultipleOf`] when it says no).
+    pub multiple_of: Option<NumPred>,
+}
+
+/// The checks of an [`Op::String`].
+#[derive(Clone, Default)]
+pub struct StrCheck {
+    /// Fewest code points.
+    pub min_length: u64,
+    /// Most code points.
+    pub max_length: Option<u64>,
+    /// A last check ([`Violation::Pattern`] when it says no).
+    pub pattern: Option<StrPred>,
+}
+
+impl StrCheck {
+    /// True when the check needs the unescaped text (otherwise escapes are only validated).
+    pub fn needs_text(&self) -> bool {
+        self.min_length > 0 || self.max_length.is_some() || self.pattern.is_some()
+    }
+}
+
+/// An object's named fields and how keys find them.
+///
+/// Lookup ([`KeyTable::find`]) first tries the field after the previously matched one (input
+/// usually follows schema order), then a switch computed when the table is built: the
+/// entries sorted by key length and, within a length, by the key's first 8 bytes read as a
+/// little-endian integer (zero padded), then the full key.
+#[derive(Clone, Debug)]
+pub struct KeyTable {
+    names: Vec<Box<str>>,
+    required: Vec<bool>,
+    /// `(len, prefix, field)` sorted by `(len, prefix, name)`.
+    switch: Vec<(u32, u64, u32)>,
+}
+
+impl KeyTable {
+    /// A table of the fields `(name, required)` in schema order (names distinct).
+    pub fn new(fields: impl IntoIterator<Item = (String, bool)>) -> KeyTable {
+        let (names, required): (Vec<Box<str>>, Vec<bool>) = fields
+            .into_iter()
+            .map(|(n, r)| (n.into_boxed_str(), r))
+            .unzip();
+        let mut switch: Vec<(u32, u64, u32)> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.len() as u32, prefix8(n.as_bytes()), i as u32))
+            .collect();
+        switch.sort_by(|a, b| {
+            (a.0, a.1, &names[a.2 as usize]).cmp(&(b.0, b.1, &names[b.2 as usize]))
+        });
+        KeyTable {
+            names,
+            required,
+            switch,
+        }
+    }
+
+    /// The field names, in schema order.
+    pub fn names(&self) -> &[Box<str>] {
+        &self.names
+    }
+
+    /// Whether field `i` is required.
+    pub fn is_required(&self, i: usize) -> bool {
+        self.required[i]
+    }
+
+    /// Number of named fields.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// True when the table names no field (a map).
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The field named `key`, trying field `hint` first.
+    #[inline]
+    pub fn find(&self, key: &[u8], hint: usize) -> Option<u32> {
+        if let Some(name) = self.names.get(hint)
+            && name.as_bytes() == key
+        {
+            return Some(hint as u32);
+        }
+        let probe = (key.len() as u32, prefix8(key));
+        let start = self.switch.partition_point(|e| (e.0, e.1) < probe);
+        self.switch[start..]
+            .iter()
+            .take_while(|e| (e.0, e.1) == probe)
+            .find(|e| self.names[e.2 as usize].as_bytes() == key)
+            .map(|e| e.2)
+    }
+}
+
+/// The first 8 bytes of `key` as a little-endian integer, zero padded.
+fn prefix8(key: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    let n = key.len().min(8);
+    word[..n].copy_from_slice(&key[..n]);
+    u64::from_le_bytes(word)
+}
+
+/// A union's discriminating property: a string tag per branch.
+#[derive(Clone, Debug)]
+pub struct Discriminator {
+    /// The property name.
+    pub property: Box<str>,
+    /// The tag of each branch (unescaped text), by branch index.
+    pub tags: Vec<Box<str>>,
+}
+
+/// JSON value kinds as a bit set, for [`Violation::Type`]: bit `i` is kind `i` in
+/// [`Kinds::NAMES`] order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Kinds(pub u8);
+
+impl Kinds {
+    /// The kind names, by bit.
+    pub const NAMES: [&'static str; 7] = [
+        "null", "boolean", "integer", "number", "string", "array", "object",
+    ];
+    /// `null`.
+    pub const NULL: Kinds = Kinds(1);
+    /// `true` / `false`.
+    pub const BOOLEAN: Kinds = Kinds(2);
+    /// Numbers without a fractional part.
+    pub const INTEGER: Kinds = Kinds(4);
+    /// Any number.
+    pub const NUMBER: Kinds = Kinds(8);
+    /// Strings.
+    pub const STRING: Kinds = Kinds(16);
+    /// Arrays.
+    pub const ARRAY: Kinds = Kinds(32);
+    /// Objects.
+    pub const OBJECT: Kinds = Kinds(64);
+
+    /// The union of two sets.
+    pub const fn or(self, other: Kinds) -> Kinds {
+        Kinds(self.0 | other.0)
+    }
+}
+
+impl fmt::Display for Kinds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<_> = (0..7)
+            .filter(|i| self.0 & (1 << i) != 0)
+            .map(|i| Kinds::NAMES[i])
+            .collect();
+        f.write_str(&names.join(" or "))
+    }
+}
+
+/// A well-formed value that breaks a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Violation {
+    /// The value is not of an expected kind.
+    Type {
+        /// The kinds allowed here.
+        expected: Kinds,
+    },
+    /// Below the lower bound.
+    Minimum,
+    /// Above the upper bound.
+    Maximum,
+    /// The number predicate said no.
+    MultipleOf,
+    /// Fewer code points than allowed.
+    MinLength,
+    /// More code points than allowed.
+    MaxLength,
+    /// The string predicate said no.
+    Pattern,
+    /// Fewer items than allowed.
+    MinItems,
+    /// More items than allowed.
+    MaxItems,
+    /// A required field is missing.
+    Required {
+        /// The object's key table.
+        table: KeyTableId,
+        /// The missing field.
+        field: u32,
+    },
+    /// A member no field names, where unknown members are denied.
+    UnknownField,
+    /// Not one of the allowed values.
+    Enum,
+    /// No branch of an any-of matched.
+    AnyOf,
+    /// Not exactly one branch of a one-of matched.
+    OneOf {
+        /// How many branches matched (0 or at least 2).
+        matched: u32,
+    },
+    /// The negated check passed.
+    Not,
+    /// No value is allowed here.
+    Never,
+}
+
+/// One step of an error path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PathSeg {
+    /// An array element.
+    Index(u64),
+    /// A named field of an object: its index in the key table.
+    Field {
+        /// The object's key table.
+        table: KeyTableId,
+        /// The field's index.
+        field: u32,
+    },
+    /// An unknown member: the byte span of its key's body in the input (may hold escapes).
+    Key {
+        /// Start of the key body (after the quote).
+        start: usize,
+        /// End of the key body (the closing quote).
+        end: usize,
+    },
+}
+
+/// What went wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FailKind {
+    /// The input is not well-formed JSON.
+    Syntax(ErrorKind),
+    /// Containers nested deeper than [`ExecOptions::max_depth`].
+    DepthLimitExceeded,
+    /// A number beyond `f64`, or an integer beyond 64 bits with [`BigInts::Error`].
+    NumberOutOfRange,
+    /// A named field repeats with [`DuplicateKeys::Deny`].
+    DuplicateKey,
+    /// A check failed.
+    Violation(Violation),
+}
+
+impl FailKind {
+    /// True for the kinds that end a run whatever is active (see the module docs).
+    pub fn is_fatal(self) -> bool {
+        !matches!(self, FailKind::Violation(_))
+    }
+}
+
+/// An error: kind, byte offset and path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// What went wrong.
+    pub kind: FailKind,
+    /// Byte offset in the input (the input's length when it ended early).
+    pub offset: usize,
+    /// Where, from the root.
+    pub path: Vec<PathSeg>,
+}
+
+/// What to do when a named field appears twice in one object.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DuplicateKeys {
+    /// Accept (every occurrence is checked; decoding keeps the last).
+    #[default]
+    LastWins,
+    /// A [`FailKind::DuplicateKey`] error.
+    Deny,
+}
+
+/// Integers beyond the 64-bit ranges.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BigInts {
+    /// Read as the nearest `f64` (what `serde_json` does).
+    #[default]
+    F64,
+    /// A [`FailKind::NumberOutOfRange`] error.
+    Error,
+}
+
+/// Options of one execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExecOptions {
+    /// Most arrays and objects open at once.
+    pub max_depth: u32,
+    /// Repeated named fields.
+    pub duplicate_keys: DuplicateKeys,
+    /// Integers beyond 64 bits.
+    pub big_ints: BigInts,
+}
+
+impl Default for ExecOptions {
+    fn default() -> ExecOptions {
+        ExecOptions {
+            max_depth: 128,
+            duplicate_keys: DuplicateKeys::LastWins,
+            big_ints: BigInts::F64,
+        }
+    }
+}
+
+/// One op; see the [module documentation](self) for each op's semantics and errors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// **value** `null`.
+    Null,
+    /// **value** `true` or `false`.
+    Bool,
+    /// **value** a number passing the check.
+    Number(NumCheckId),
+    /// **value** a string passing the check.
+    String(StrCheckId),
+    /// **value** a string of the table.
+    StrEnum(StrEnumId),
+    /// **value** any value the predicate accepts, else the violation.
+    RawCheck(RawPredId, Violation),
+    /// **value** any well-formed value.
+    SkipValue,
+    /// Fails with the violation.
+    Fail(Violation),
+    /// Jumps by the next value's kind: null, boolean, number, string, array, object.
+    Dispatch(Box<[Label; 6]>),
+    /// Jumps by the discriminating property of the object at the cursor.
+    Discriminate {
+        /// The discriminator.
+        disc: DiscId,
+        /// Label per branch.
+        targets: Box<[Label]>,
+        /// When the property holds no tag.
+        unmatched: Label,
+        /// When there is no property to look at.
+        absent: Label,
+    },
+    /// Calls a function.
+    Call(FuncId),
+    /// Calls a function, catching its violations.
+    Try {
+        /// The callee.
+        func: FuncId,
+        /// Where to go on a violation.
+        on_fail: Label,
+    },
+    /// Jumps.
+    Jump(Label),
+    /// Returns.
+    Return,
+    /// `r = pos`.
+    SavePos(Reg),
+    /// `pos = r`.
+    RestorePos(Reg),
+    /// `r = value`.
+    SetReg(Reg, u32),
+    /// `r += 1`.
+    IncReg(Reg),
+    /// Exactly one match, else [`Violation::OneOf`].
+    OneOfEnd {
+        /// Matches counted.
+        count: Reg,
+        /// The value's start.
+        start: Reg,
+        /// The matching branch's end.
+        end: Reg,
+    },
+    /// Opens an array.
+    ArrBegin {
+        /// Where an empty array goes.
+        empty: Label,
+    },
+    /// Jumps by item index.
+    SwitchIndex(Box<[Label]>),
+    /// After an item: loop or fall through at `]`.
+    ArrNext {
+        /// The loop head.
+        next: Label,
+    },
+    /// Closes an array and checks its length.
+    ArrEnd {
+        /// Fewest items.
+        min: u64,
+        /// Most items.
+        max: Option<u64>,
+    },
+    /// Opens an object.
+    ObjBegin {
+        /// Where an empty object goes.
+        empty: Label,
+        /// Its fields.
+        table: KeyTableId,
+    },
+    /// Reads a member's key.
+    Key(KeyTableId),
+    /// Jumps by the matched field (last label: unknown key).
+    SwitchField(Box<[Label]>),
+    /// After a member: loop or fall through at `}`.
+    ObjNext {
+        /// The loop head.
+        next: Label,
+    },
+    /// Closes an object and checks required fields.
+    ObjEnd(KeyTableId),
+    /// The document must end here.
+    Eof,
+}
+
+/// A function: ops and a name for listings.
+#[derive(Clone, Debug, Default)]
+pub struct Func {
+    /// What the function checks (for listings).
+    pub name: String,
+    /// The body.
+    pub ops: Vec<Op>,
+}
+
+/// A complete program: functions, the entry, and the tables ops refer to.
+#[derive(Clone, Default)]
+pub struct Program {
+    /// The functions.
+    pub funcs: Vec<Func>,
+    /// The function that checks a whole document.
+    pub entry: FuncId,
+    /// Number checks.
+    pub num_checks: Vec<NumCheck>,
+    /// String checks.
+    pub str_checks: Vec<StrCheck>,
+    /// String enumerations.
+    pub str_enums: Vec<Vec<Box<str>>>,
+    /// Raw-value predicates.
+    pub raw_preds: Vec<RawPred>,
+    /// Object key tables.
+    pub key_tables: Vec<KeyTable>,
+    /// Discriminators.
+    pub discriminators: Vec<Discriminator>,
+}
+
+impl Program {
+    /// Checks the structural invariants the interpreter relies on: every label inside its
+    /// function, every table and function index in range, every function ending in a jump
+    /// or return, registers below [`REGS`]. Producers call it once; a failure is a producer
+    /// bug, reported with the function and op.
+    pub fn verify(&self) -> Result<(), String> {
+        if self.entry as usize >= self.funcs.len() {
+            return Err("entry out of range".into());
+        }
+        for (f, func) in self.funcs.iter().enumerate() {
+            let err = |pc: usize, what: &str| Err(format!("f{f} @{pc}: {what}"));
+            let n = func.ops.len() as u32;
+            match func.ops.last() {
+                Some(Op::Return | Op::Jump(_)) => {}
+                _ => return err(func.ops.len(), "function does not end in return or jump"),
+            }
+            for (pc, op) in func.ops.iter().enumerate() {
+                let labels_ok = op.labels().all(|l| l < n);
+                let regs_ok = op.regs().all(|r| (r as usize) < REGS);
+                if !labels_ok {
+                    return err(pc, "label out of range");
+                }
+                if !regs_ok {
+                    return err(pc, "register out of range");
+                }
+                if !self.tables_ok(op) {
+                    return err(pc, "table or function index out of range");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn tables_ok(&self, op: &Op) -> bool {
+        let lt = |i: u32, n: usize| (i as usize) < n;
+        match op {
+            Op::Number(i) => lt(*i, self.num_checks.len()),
+            Op::String(i) => lt(*i, self.str_checks.len()),
+            Op::StrEnum(i) => lt(*i, self.str_enums.len()),
+            Op::RawCheck(i, _) => lt(*i, self.raw_preds.len()),
+            Op::Discriminate { disc, targets, .. } => {
+                lt(*disc, self.discriminators.len())
+                    && self.discriminators[*disc as usize].tags.len() == targets.len()
+            }
+            Op::Call(f) | Op::Try { func: f, .. } => lt(*f, self.funcs.len()),
+            Op::ObjBegin { table, .. } | Op::ObjEnd(table) => lt(*table, self.key_tables.len()),
+            Op::Key(table) => lt(*table, self.key_tables.len()),
+            Op::SwitchIndex(t) => !t.is_empty(),
+            Op::SwitchField(_) => true,
+            _ => true,
+        }
+    }
+}
+
+impl Op {
+    /// The labels the op may jump to.
+    pub fn labels(&self) -> impl Iterator<Item = Label> + '_ {
+        let (list, single): (&[Label], [Option<Label>; 2]) = match self {
+            Op::Dispatch(t) => (&t[..], [None, None]),
+            Op::Discriminate {
+                targets,
+                unmatched,
+                absent,
+                ..
+            } => (targets, [Some(*unmatched), Some(*absent)]),
+            Op::Try { on_fail, .. } => (&[], [Some(*on_fail), None]),
+            Op::Jump(l) => (&[], [Some(*l), None]),
+            Op::ArrBegin { empty } | Op::ObjBegin { empty, .. } => (&[], [Some(*empty), None]),
+            Op::SwitchIndex(t) | Op::SwitchField(t) => (t, [None, None]),
+            Op::ArrNext { next } | Op::ObjNext { next } => (&[], [Some(*next), None]),
+            _ => (&[], [None, None]),
+        };
+        list.iter().copied().chain(single.into_iter().flatten())
+    }
+
+    /// The registers the op names.
+    fn regs(&self) -> impl Iterator<Item = Reg> {
+        let regs: [Option<Reg>; 3] = match *self {
+            Op::SavePos(r) | Op::RestorePos(r) | Op::SetReg(r, _) | Op::IncReg(r) => {
+                [Some(r), None, None]
+            }
+            Op::OneOfEnd { count, start, end } => [Some(count), Some(start), Some(end)],
+            _ => [None; 3],
+        };
+        regs.into_iter().flatten()
+    }
+}
+
+impl fmt::Display for Program {
+    /// A listing: each function with numbered ops, table operands spelled out.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "entry f{}", self.entry)?;
+        for (i, func) in self.funcs.iter().enumerate() {
+            writeln!(f, "f{i}: {}", func.name)?;
+            for (pc, op) in func.ops.iter().enumerate() {
+                write!(f, "  {pc:>4}  ")?;
+                self.fmt_op(f, op)?;
+                writeln!(f)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Program {
+    fn fmt_op(&self, f: &mut fmt::Formatter<'_>, op: &Op) -> fmt::Result {
+        let labels = |t: &[Label]| {
+            t.iter()
+                .map(|l| format!("@{l}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        match op {
+            Op::Number(i) => {
+                let c = &self.num_checks[*i as usize];
+                let kind = if c.integer { "integer" } else { "number" };
+                write!(f, "{kind}")?;
+                if let Some(l) = c.minimum {
+                    let op = if l.exclusive { ">" } else { ">=" };
+                    write!(f, " {op}{}", fmt_number(l.value))?;
+                }
+                if let Some(l) = c.maximum {
+                    let op = if l.exclusive { "<" } else { "<=" };
+                    write!(f, " {op}{}", fmt_number(l.value))?;
+                }
+                if c.multiple_of.is_some() {
+                    write!(f, " multiple-of?")?;
+                }
+                Ok(())
+            }
+            Op::String(i) => {
+                let c = &self.str_checks[*i as usize];
+                write!(f, "string")?;
+                if c.min_length > 0 || c.max_length.is_some() {
+                    let max = c.max_length.map_or(String::new(), |m| m.to_string());
+                    write!(f, " len {}..={max}", c.min_length)?;
+                }
+                if c.pattern.is_some() {
+                    write!(f, " pattern?")?;
+                }
+                Ok(())
+            }
+            Op::StrEnum(i) => write!(f, "str-enum {:?}", self.str_enums[*i as usize]),
+            Op::RawCheck(i, v) => write!(f, "raw-check p{i} else {v:?}"),
+            Op::Dispatch(t) => write!(
+                f,
+                "dispatch null:@{} bool:@{} number:@{} string:@{} array:@{} object:@{}",
+                t[0], t[1], t[2], t[3], t[4], t[5]
+            ),
+            Op::Discriminate {
+                disc,
+                targets,
+                unmatched,
+                absent,
+            } => {
+                let d = &self.discriminators[*disc as usize];
+                write!(
+                    f,
+                    "discriminate {:?} {:?} -> {} unmatched:@{unmatched} absent:@{absent}",
+                    d.property,
+                    d.tags,
+                    labels(targets)
+                )
+            }
+            Op::Call(func) => write!(f, "call f{func}"),
+            Op::Try { func, on_fail } => write!(f, "try f{func} else @{on_fail}"),
+            Op::Jump(l) => write!(f, "jump @{l}"),
+            Op::SavePos(r) => write!(f, "r{r} = pos"),
+            Op::RestorePos(r) => write!(f, "pos = r{r}"),
+            Op::SetReg(r, v) => write!(f, "r{r} = {v}"),
+            Op::IncReg(r) => write!(f, "r{r} += 1"),
+            Op::OneOfEnd { count, start, end } => {
+                write!(f, "one-of-end count:r{count} start:r{start} end:r{end}")
+            }
+            Op::ArrBegin { empty } => write!(f, "arr-begin empty:@{empty}"),
+            Op::SwitchIndex(t) => write!(f, "switch-index {}", labels(t)),
+            Op::ArrNext { next } => write!(f, "arr-next @{next}"),
+            Op::ArrEnd { min, max } => {
+                let max = max.map_or(String::new(), |m| m.to_string());
+                write!(f, "arr-end items {min}..={max}")
+            }
+            Op::ObjBegin { empty, table } => write!(f, "obj-begin t{table} empty:@{empty}"),
+            Op::Key(t) => {
+                let names = self.key_tables[*t as usize].names();
+                write!(f, "key t{t} {names:?}")
+            }
+            Op::SwitchField(t) => write!(f, "switch-field {}", labels(t)),
+            Op::ObjNext { next } => write!(f, "obj-next @{next}"),
+            Op::ObjEnd(t) => {
+                let table = &self.key_tables[*t as usize];
+                let required: Vec<_> = (0..table.len())
+                    .filter(|&i| table.is_required(i))
+                    .map(|i| &table.names()[i])
+                    .collect();
+                write!(f, "obj-end t{t} required {required:?}")
+            }
+            Op::Null => write!(f, "null"),
+            Op::Bool => write!(f, "bool"),
+            Op::SkipValue => write!(f, "skip-value"),
+            Op::Fail(v) => write!(f, "fail {v:?}"),
+            Op::Return => write!(f, "return"),
+            Op::Eof => write!(f, "eof"),
+        }
+    }
+}
+
+fn fmt_number(n: Number) -> String {
+    match n {
+        Number::I64(i) => i.to_string(),
+        Number::U64(u) => u.to_string(),
+        Number::F64(x) => x.to_string(),
+    }
+}
+
+impl fmt::Debug for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_table_finds_by_hint_then_switch() {
+        let names = ["id", "name", "names", "idx", "aaaaaaaaX", "aaaaaaaaY", ""];
+        let table = KeyTable::new(names.iter().map(|n| (n.to_string(), false)));
+        for (i, name) in names.iter().enumerate() {
+            for hint in [0, i, i + 1, 100] {
+                assert_eq!(table.find(name.as_bytes(), hint), Some(i as u32), "{name}");
+            }
+        }
+        for missing in ["", "i", "ids", "aaaaaaaaZ", "aaaaaaaa", "NAME"]
+            .iter()
+            .skip(1)
+        {
+            assert_eq!(table.find(missing.as_bytes(), 0), None, "{missing}");
+        }
+    }
+
+    #[test]
+    fn verify_rejects_bad_labels_and_tables() {
+        let mut p = Program::default();
+        p.funcs.push(Func {
+            name: "f".into(),
+            ops: vec![Op::Jump(5)],
+        });
+        assert!(p.verify().is_err());
+        p.funcs[0].ops = vec![Op::Number(0), Op::Return];
+        assert!(p.verify().is_err());
+        p.funcs[0].ops = vec![Op::SavePos(REGS as Reg), Op::Return];
+        assert!(p.verify().is_err());
+        p.funcs[0].ops = vec![Op::Null];
+        assert!(p.verify().is_err());
+        p.funcs[0].ops = vec![Op::Null, Op::Eof, Op::Return];
+        assert_eq!(p.verify(), Ok(()));
+        assert_eq!(
+            p.to_string(),
+            "entry f0\nf0: f\n     0  null\n     1  eof\n     2  return\n"
+        );
+    }
+}

@@ -1,0 +1,137 @@
+//! The codec API: a schema compiled once to an opcode program, then run over many inputs.
+//!
+//! ```
+//! use jitson::Schema;
+//! use jitson::engine::Codec;
+//!
+//! let schema = Schema::from_json_str(r#"{"type": "object", "properties": {"id": {"type": "integer"}}}"#).unwrap();
+//! let codec = Codec::new(&schema);
+//! assert!(codec.validate(br#"{"id": 7}"#).is_ok());
+//! let e = codec.validate(br#"{"id": "7"}"#).unwrap_err();
+//! assert_eq!(e.to_string(), "expected integer, found string at line 1 column 8, path $.id, keyword type");
+//! ```
+//!
+//! A [`Codec`] is immutable and shareable between threads; a [`Cache`] holds the scratch
+//! buffers of one thread's runs (the `*_with` methods take one; the others use a temporary).
+//! [`Codec::program`] shows the opcode program (its `Display` is the listing `jitson
+//! explain` prints). Today the program runs on the portable interpreter.
+
+mod error;
+
+pub use error::{CodecError, CodecErrorKind};
+pub use jitson_jit::ir::{BigInts, DuplicateKeys};
+
+use jitson_jit::interp::{self, Scratch};
+use jitson_jit::ir::{ExecOptions, Program};
+
+use crate::resolve::resolve;
+use crate::schema::Schema;
+
+/// How a [`Codec`] reads input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    exec: ExecOptions,
+}
+
+impl Options {
+    /// The defaults: depth 128, duplicate keys accepted (last wins), integers beyond 64 bits
+    /// read as `f64`.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Most arrays and objects open at once; deeper input is an error (default 128).
+    pub fn max_depth(mut self, depth: u32) -> Options {
+        self.exec.max_depth = depth;
+        self
+    }
+
+    /// What a repeated named field does (default: accepted, last wins).
+    pub fn duplicate_keys(mut self, policy: DuplicateKeys) -> Options {
+        self.exec.duplicate_keys = policy;
+        self
+    }
+
+    /// What integers beyond the 64-bit ranges become (default: the nearest `f64`).
+    pub fn big_ints(mut self, policy: BigInts) -> Options {
+        self.exec.big_ints = policy;
+        self
+    }
+}
+
+/// A compiled schema: validate (decode, encode and transcode follow).
+#[derive(Clone, Debug)]
+pub struct Codec {
+    program: Program,
+    options: Options,
+}
+
+/// Reusable scratch buffers for one thread's runs of any [`Codec`].
+#[derive(Debug, Default)]
+pub struct Cache {
+    scratch: Scratch,
+}
+
+impl Cache {
+    /// Empty buffers.
+    pub fn new() -> Cache {
+        Cache::default()
+    }
+}
+
+impl Codec {
+    /// Compiles `schema` with the default [`Options`].
+    pub fn new(schema: &Schema) -> Codec {
+        Codec::with_options(schema, Options::default())
+    }
+
+    /// Compiles `schema` with `options`.
+    pub fn with_options(schema: &Schema, options: Options) -> Codec {
+        Codec {
+            program: resolve(schema),
+            options,
+        }
+    }
+
+    /// The opcode program (`Display` prints the listing).
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// The options.
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Checks that `input` is one JSON document the schema accepts: `Ok`, or the first
+    /// error.
+    pub fn validate(&self, input: &[u8]) -> Result<(), CodecError> {
+        self.validate_with(&mut Cache::new(), input)
+    }
+
+    /// [`Codec::validate`] with reusable buffers.
+    pub fn validate_with(&self, cache: &mut Cache, input: &[u8]) -> Result<(), CodecError> {
+        interp::validate(&self.program, input, &self.options.exec, &mut cache.scratch)
+            .map_err(|f| CodecError::from_failure(&self.program, input, f))
+    }
+
+    /// Checks `input` and collects up to `cap` errors (empty when valid): after a schema
+    /// violation the value is skipped and checking goes on; a syntax error ends the list.
+    pub fn validate_all(&self, input: &[u8], cap: usize) -> Vec<CodecError> {
+        self.validate_all_with(&mut Cache::new(), input, cap)
+    }
+
+    /// [`Codec::validate_all`] with reusable buffers.
+    pub fn validate_all_with(
+        &self,
+        cache: &mut Cache,
+        input: &[u8],
+        cap: usize,
+    ) -> Vec<CodecError> {
+        let exec = &self.options.exec;
+        interp::validate_all(&self.program, input, exec, &mut cache.scratch, cap)
+            .into_iter()
+            .map(|f| CodecError::from_failure(&self.program, input, f))
+            .collect()
+    }
+}

@@ -1,0 +1,497 @@
+//! The resolver: a [`Schema`] lowered to an opcode [`Program`] (see [`jitson_jit::ir`] for
+//! the ops).
+//!
+//! Every composite node (array, object, map, nullable, per-kind union, `anyOf`, `oneOf`,
+//! `allOf`, `not`) becomes one function, created on first use, so shared nodes are shared
+//! code and recursive schemas are recursive calls. Scalar nodes (`any`, `never`, `null`,
+//! booleans, integers, numbers, strings, `enum`) are inlined at each use as one value op;
+//! they get a function of their own only when an `anyOf` / `oneOf` / `not` must *try* them.
+//!
+//! What the IR cannot say natively comes in as predicates built from the schema itself, so
+//! their meaning is the reference validator's by construction: `pattern` is the schema's
+//! compiled [`Pattern`](crate::schema::Pattern); `multipleOf` and non-string `enum`s run
+//! [`Schema::validate_value`] on a one-node schema holding just that keyword.
+//!
+//! Lowerings (`r0..r2` are frame registers):
+//!
+//! - object: `obj-begin; L: key; switch-field (one block per field: its value op; unknown
+//!   members: skip / fail / the extra type); obj-next L; obj-end` — map: the same with no
+//!   named fields;
+//! - array: `arr-begin; L: [switch-index over the tuple prefix] item op; arr-next L; arr-end`;
+//! - nullable and per-kind unions: `dispatch` on the first byte, one block per kind, a
+//!   `fail type` block for kinds not allowed;
+//! - `anyOf`: `r0 = pos`, then per branch `pos = r0; try branch else next; jump end`, and a
+//!   final `fail anyOf`; `oneOf`: every branch tried, matches counted in `r1`, the end of the
+//!   last match in `r2`, then `one-of-end`; both start with `discriminate` when the schema has
+//!   a discriminator whose tags are strings (a present tag calls its branch directly);
+//! - `allOf`: each part from the same start (`r0`), the cursor left at the end (`r1`);
+//! - `not`: `try inner else ok; fail not; ok: pos = r0; skip-value`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use jitson_jit::ir::{
+    Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds, Label, Limit, NumCheck,
+    Number, Op, Program, StrCheck, Violation,
+};
+use serde_json::Value;
+
+use crate::schema::{
+    Bound, IntegerDesc, Num, NumberDesc, ObjectDesc, Schema, StringDesc, TypeDesc, TypeId,
+    UnionDesc, UnknownFields,
+};
+
+/// Lowers `schema` to a program whose entry checks one whole document.
+pub fn resolve(schema: &Schema) -> Program {
+    let mut r = Resolver {
+        schema,
+        prog: Program::default(),
+        funcs: HashMap::new(),
+        queue: Vec::new(),
+    };
+    let mut entry = Vec::new();
+    r.value(&mut entry, schema.root());
+    entry.extend([Op::Eof, Op::Return]);
+    r.prog.entry = r.new_func("document".into(), entry);
+    while let Some((id, func)) = r.queue.pop() {
+        let ops = r.body(id);
+        r.prog.funcs[func as usize].ops = ops;
+    }
+    debug_assert_eq!(r.prog.verify(), Ok(()));
+    r.prog
+}
+
+struct Resolver<'s> {
+    schema: &'s Schema,
+    prog: Program,
+    funcs: HashMap<TypeId, FuncId>,
+    queue: Vec<(TypeId, FuncId)>,
+}
+
+/// A forward jump to patch once its target is known.
+struct Patch(usize);
+
+impl Resolver<'_> {
+    fn new_func(&mut self, name: String, ops: Vec<Op>) -> FuncId {
+        self.prog.funcs.push(Func { name, ops });
+        (self.prog.funcs.len() - 1) as FuncId
+    }
+
+    /// The function of node `id`, created (and queued for its body) on first use.
+    fn func(&mut self, id: TypeId) -> FuncId {
+        if let Some(&f) = self.funcs.get(&id) {
+            return f;
+        }
+        let name = format!("#{} {}", id.index(), node_name(self.schema.node(id)));
+        let f = self.new_func(name, Vec::new());
+        self.funcs.insert(id, f);
+        self.queue.push((id, f));
+        f
+    }
+
+    /// Emits the check of one value of node `id`: one value op, or a call.
+    fn value(&mut self, ops: &mut Vec<Op>, id: TypeId) {
+        let op = match self.schema.node(id) {
+            TypeDesc::Any => Op::SkipValue,
+            TypeDesc::Never => Op::Fail(Violation::Never),
+            TypeDesc::Null => Op::Null,
+            TypeDesc::Bool => Op::Bool,
+            TypeDesc::Integer(d) => Op::Number(self.integer_check(d)),
+            TypeDesc::Number(d) => Op::Number(self.number_check(d)),
+            TypeDesc::String(d) => Op::String(self.string_check(d)),
+            TypeDesc::Enum(values) => self.enumeration(values),
+            _ => Op::Call(self.func(id)),
+        };
+        ops.push(op);
+    }
+
+    /// The body of node `id`'s function.
+    fn body(&mut self, id: TypeId) -> Vec<Op> {
+        let mut ops = Vec::new();
+        match self.schema.node(id) {
+            TypeDesc::Array(d) => {
+                self.array(&mut ops, &d.prefix_items, d.items, d.min_items, d.max_items)
+            }
+            TypeDesc::Object(d) => self.object(&mut ops, d),
+            TypeDesc::Map(values) => {
+                let d = ObjectDesc {
+                    fields: Vec::new(),
+                    unknown: UnknownFields::Extra(*values),
+                };
+                self.object(&mut ops, &d);
+            }
+            TypeDesc::Nullable(inner) => {
+                let mut slots = [Some(*inner); 6];
+                slots[0] = None;
+                self.dispatch(&mut ops, slots, Kinds::NULL, true);
+            }
+            TypeDesc::Kinds(k) => {
+                let expected = self.kinds_of(&k.slots());
+                self.dispatch(&mut ops, k.slots(), expected, false);
+            }
+            TypeDesc::AnyOf(u) => self.any_of(&mut ops, u),
+            TypeDesc::OneOf(u) => self.one_of(&mut ops, u),
+            TypeDesc::AllOf(parts) => {
+                ops.push(Op::SavePos(0));
+                self.value(&mut ops, parts[0]);
+                ops.push(Op::SavePos(1));
+                for &part in &parts[1..] {
+                    ops.push(Op::RestorePos(0));
+                    self.value(&mut ops, part);
+                }
+                ops.push(Op::RestorePos(1));
+            }
+            TypeDesc::Not(inner) => {
+                let inner = self.func(*inner);
+                ops.push(Op::SavePos(0));
+                let try_at = ops.len();
+                ops.push(Op::Try {
+                    func: inner,
+                    on_fail: 0,
+                });
+                ops.extend([Op::RestorePos(0), Op::Fail(Violation::Not)]);
+                let to_end = self.jump(&mut ops);
+                let ok = ops.len() as Label;
+                ops[try_at] = Op::Try {
+                    func: inner,
+                    on_fail: ok,
+                };
+                ops.extend([Op::RestorePos(0), Op::SkipValue]);
+                self.land(&mut ops, [to_end]);
+            }
+            _ => self.value(&mut ops, id),
+        }
+        ops.push(Op::Return);
+        ops
+    }
+
+    /// Emits a jump to be patched by [`Resolver::land`].
+    fn jump(&mut self, ops: &mut Vec<Op>) -> Patch {
+        ops.push(Op::Jump(0));
+        Patch(ops.len() - 1)
+    }
+
+    /// Points the patched jumps at the next op.
+    fn land(&mut self, ops: &mut [Op], patches: impl IntoIterator<Item = Patch>) {
+        let here = ops.len() as Label;
+        for Patch(at) in patches {
+            ops[at] = Op::Jump(here);
+        }
+    }
+
+    fn array(
+        &mut self,
+        ops: &mut Vec<Op>,
+        prefix: &[TypeId],
+        items: TypeId,
+        min: u64,
+        max: Option<u64>,
+    ) {
+        ops.push(Op::ArrBegin { empty: 0 });
+        let head = ops.len() as Label;
+        let mut ends = Vec::new();
+        if prefix.is_empty() {
+            self.value(ops, items);
+        } else {
+            let switch_at = ops.len();
+            ops.push(Op::Return);
+            let mut targets = Vec::new();
+            for &ty in prefix.iter().chain([&items]) {
+                targets.push(ops.len() as Label);
+                self.value(ops, ty);
+                ends.push(self.jump(ops));
+            }
+            ops[switch_at] = Op::SwitchIndex(targets.into());
+        }
+        self.land(ops, ends);
+        ops.push(Op::ArrNext { next: head });
+        ops[0] = Op::ArrBegin {
+            empty: ops.len() as Label,
+        };
+        ops.push(Op::ArrEnd { min, max });
+    }
+
+    fn object(&mut self, ops: &mut Vec<Op>, d: &ObjectDesc) {
+        let table = KeyTable::new(d.fields.iter().map(|f| (f.name.clone(), f.required)));
+        self.prog.key_tables.push(table);
+        let table = (self.prog.key_tables.len() - 1) as u32;
+        ops.push(Op::ObjBegin { empty: 0, table });
+        let head = ops.len() as Label;
+        ops.push(Op::Key(table));
+        let switch_at = ops.len();
+        ops.push(Op::Return);
+        let mut targets = Vec::new();
+        let mut ends = Vec::new();
+        for field in &d.fields {
+            targets.push(ops.len() as Label);
+            self.value(ops, field.ty);
+            ends.push(self.jump(ops));
+        }
+        targets.push(ops.len() as Label);
+        match d.unknown {
+            UnknownFields::Allow => ops.push(Op::SkipValue),
+            UnknownFields::Deny => ops.push(Op::Fail(Violation::UnknownField)),
+            UnknownFields::Extra(ty) => self.value(ops, ty),
+        }
+        ops[switch_at] = Op::SwitchField(targets.into());
+        self.land(ops, ends);
+        ops.push(Op::ObjNext { next: head });
+        ops[0] = Op::ObjBegin {
+            empty: ops.len() as Label,
+            table,
+        };
+        ops.push(Op::ObjEnd(table));
+    }
+
+    /// A `dispatch` over kind slots; an empty slot fails with a type error naming
+    /// `expected` (plus `null` when `nullable`: the null slot then holds a plain `null`).
+    fn dispatch(
+        &mut self,
+        ops: &mut Vec<Op>,
+        slots: [Option<TypeId>; 6],
+        expected: Kinds,
+        nullable: bool,
+    ) {
+        let at = ops.len();
+        ops.push(Op::Return);
+        let mut targets = [0 as Label; 6];
+        let mut ends = Vec::new();
+        let mut fail_at = None;
+        for (slot, ty) in slots.into_iter().enumerate() {
+            targets[slot] = ops.len() as Label;
+            match ty {
+                Some(ty) => self.value(ops, ty),
+                None if nullable && slot == 0 => ops.push(Op::Null),
+                None => {
+                    if let Some(at) = fail_at {
+                        targets[slot] = at;
+                        continue;
+                    }
+                    fail_at = Some(ops.len() as Label);
+                    ops.push(Op::Fail(Violation::Type { expected }));
+                }
+            }
+            ends.push(self.jump(ops));
+        }
+        ops[at] = Op::Dispatch(Box::new(targets));
+        self.land(ops, ends);
+    }
+
+    /// The kinds of a per-kind union's slots, for type errors.
+    fn kinds_of(&self, slots: &[Option<TypeId>; 6]) -> Kinds {
+        let number = match slots[2].map(|n| self.schema.node(n)) {
+            Some(TypeDesc::Integer(_)) => Kinds::INTEGER,
+            _ => Kinds::NUMBER,
+        };
+        let bits = [
+            Kinds::NULL,
+            Kinds::BOOLEAN,
+            number,
+            Kinds::STRING,
+            Kinds::ARRAY,
+            Kinds::OBJECT,
+        ];
+        slots
+            .iter()
+            .zip(bits)
+            .filter(|(s, _)| s.is_some())
+            .fold(Kinds::default(), |acc, (_, k)| acc.or(k))
+    }
+
+    fn any_of(&mut self, ops: &mut Vec<Op>, u: &UnionDesc) {
+        let mut ends = self.discriminate(ops, u, Violation::AnyOf);
+        ops.push(Op::SavePos(0));
+        for &branch in &u.branches {
+            let func = self.func(branch);
+            ops.push(Op::RestorePos(0));
+            let try_at = ops.len();
+            ops.push(Op::Return);
+            ends.push(self.jump(ops));
+            ops[try_at] = Op::Try {
+                func,
+                on_fail: ops.len() as Label,
+            };
+        }
+        ops.extend([Op::RestorePos(0), Op::Fail(Violation::AnyOf)]);
+        self.land(ops, ends);
+    }
+
+    fn one_of(&mut self, ops: &mut Vec<Op>, u: &UnionDesc) {
+        let ends = self.discriminate(ops, u, Violation::OneOf { matched: 0 });
+        ops.extend([Op::SavePos(0), Op::SetReg(1, 0)]);
+        for &branch in &u.branches {
+            let func = self.func(branch);
+            ops.push(Op::RestorePos(0));
+            // On failure, go on with the next branch: the op after these three.
+            let on_fail = ops.len() as Label + 3;
+            ops.extend([Op::Try { func, on_fail }, Op::IncReg(1), Op::SavePos(2)]);
+        }
+        ops.push(Op::OneOfEnd {
+            count: 1,
+            start: 0,
+            end: 2,
+        });
+        self.land(ops, ends);
+    }
+
+    /// The discriminator prelude of a union, when it has string tags: a present tag calls
+    /// its branch; returns the jumps to the function's end.
+    fn discriminate(&mut self, ops: &mut Vec<Op>, u: &UnionDesc, none: Violation) -> Vec<Patch> {
+        let Some(d) = &u.discriminator else {
+            return Vec::new();
+        };
+        let Some(tags) = d
+            .tags
+            .iter()
+            .map(|t| t.as_str().map(Box::from))
+            .collect::<Option<Vec<Box<str>>>>()
+        else {
+            return Vec::new();
+        };
+        self.prog.discriminators.push(IrDiscriminator {
+            property: d.property.as_str().into(),
+            tags,
+        });
+        let disc = (self.prog.discriminators.len() - 1) as u32;
+        let at = ops.len();
+        ops.push(Op::Return);
+        let mut ends = Vec::new();
+        let mut targets = Vec::new();
+        for &branch in &u.branches {
+            targets.push(ops.len() as Label);
+            self.value(ops, branch);
+            ends.push(self.jump(ops));
+        }
+        let unmatched = ops.len() as Label;
+        ops.push(Op::Fail(none));
+        ends.push(self.jump(ops));
+        ops[at] = Op::Discriminate {
+            disc,
+            targets: targets.into(),
+            unmatched,
+            absent: ops.len() as Label,
+        };
+        ends
+    }
+
+    fn integer_check(&mut self, d: &IntegerDesc) -> u32 {
+        let inclusive = |value: Num| Bound {
+            value,
+            exclusive: false,
+        };
+        self.num_check(
+            true,
+            d.minimum.map(inclusive),
+            d.maximum.map(inclusive),
+            d.multiple_of,
+        )
+    }
+
+    fn number_check(&mut self, d: &NumberDesc) -> u32 {
+        self.num_check(false, d.minimum, d.maximum, d.multiple_of)
+    }
+
+    fn num_check(
+        &mut self,
+        integer: bool,
+        min: Option<Bound>,
+        max: Option<Bound>,
+        multiple_of: Option<Num>,
+    ) -> u32 {
+        let limit = |b: Bound| Limit {
+            value: number_of(b.value),
+            exclusive: b.exclusive,
+        };
+        let multiple_of = multiple_of.map(|divisor| {
+            let oracle = one_node(TypeDesc::Number(NumberDesc {
+                multiple_of: Some(divisor),
+                ..NumberDesc::default()
+            }));
+            Arc::new(move |n: Number| oracle.validate_value(&json_of(n)).is_ok()) as _
+        });
+        self.prog.num_checks.push(NumCheck {
+            integer,
+            minimum: min.map(limit),
+            maximum: max.map(limit),
+            multiple_of,
+        });
+        (self.prog.num_checks.len() - 1) as u32
+    }
+
+    fn string_check(&mut self, d: &StringDesc) -> u32 {
+        let pattern = d
+            .pattern
+            .clone()
+            .map(|p| Arc::new(move |s: &str| p.is_match(s)) as _);
+        self.prog.str_checks.push(StrCheck {
+            min_length: d.min_length,
+            max_length: d.max_length,
+            pattern,
+        });
+        (self.prog.str_checks.len() - 1) as u32
+    }
+
+    fn enumeration(&mut self, values: &[Value]) -> Op {
+        let strings: Option<Vec<Box<str>>> =
+            values.iter().map(|v| v.as_str().map(Box::from)).collect();
+        if let Some(strings) = strings {
+            self.prog.str_enums.push(strings);
+            return Op::StrEnum((self.prog.str_enums.len() - 1) as u32);
+        }
+        let oracle = one_node(TypeDesc::Enum(values.to_vec()));
+        self.prog.raw_preds.push(Arc::new(move |raw: &[u8]| {
+            serde_json::from_slice::<Value>(raw).is_ok_and(|v| oracle.validate_value(&v).is_ok())
+        }));
+        Op::RawCheck((self.prog.raw_preds.len() - 1) as u32, Violation::Enum)
+    }
+}
+
+/// A schema of one node, for predicates that defer to the reference validator.
+fn one_node(node: TypeDesc) -> Schema {
+    Schema {
+        nodes: vec![node],
+        root: TypeId(0),
+    }
+}
+
+/// The IR number of an exact schema number.
+fn number_of(n: Num) -> Number {
+    match n {
+        Num::Int(i) if i < 0 => Number::I64(i),
+        Num::Int(i) => Number::U64(i as u64),
+        Num::UInt(u) => Number::U64(u),
+        Num::Float(f) => Number::F64(f),
+    }
+}
+
+/// The `serde_json` value of an IR number (as `serde_json` would have read it).
+fn json_of(n: Number) -> Value {
+    match n {
+        Number::I64(i) => Value::from(i),
+        Number::U64(u) => Value::from(u),
+        Number::F64(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
+    }
+}
+
+/// A short name of a node's variant, for listings.
+fn node_name(node: &TypeDesc) -> &'static str {
+    match node {
+        TypeDesc::Any => "any",
+        TypeDesc::Never => "never",
+        TypeDesc::Null => "null",
+        TypeDesc::Bool => "boolean",
+        TypeDesc::Integer(_) => "integer",
+        TypeDesc::Number(_) => "number",
+        TypeDesc::String(_) => "string",
+        TypeDesc::Array(_) => "array",
+        TypeDesc::Object(_) => "object",
+        TypeDesc::Map(_) => "map",
+        TypeDesc::Nullable(_) => "nullable",
+        TypeDesc::Kinds(_) => "kinds",
+        TypeDesc::Enum(_) => "enum",
+        TypeDesc::AnyOf(_) => "anyOf",
+        TypeDesc::OneOf(_) => "oneOf",
+        TypeDesc::AllOf(_) => "allOf",
+        TypeDesc::Not(_) => "not",
+    }
+}

@@ -1,0 +1,488 @@
+//! The interpreter's `validate` against the reference validator: the JSON-Schema-Test-Suite,
+//! the corpus documents, and random mutations of (shrunk) corpus documents. The verdict must
+//! always be `serde_json parses it && Schema::validate_value accepts it`.
+
+use jitson::engine::{CodecErrorKind, DuplicateKeys, Options};
+use jitson::{Codec, Schema};
+use serde_json::{Value, json};
+use std::path::Path;
+
+fn testdata(path: &str) -> Vec<u8> {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(path);
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+}
+
+fn corpus_schema(name: &str) -> Schema {
+    Schema::from_json_slice(&testdata(&format!("schemas/{name}.schema.json")))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// What the engine must answer for `bytes`.
+fn oracle(schema: &Schema, bytes: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(bytes).is_ok_and(|v| schema.validate_value(&v).is_ok())
+}
+
+/// True when some object of the (well-formed) text repeats a key.
+fn has_duplicate_keys(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<NoDuplicates>(bytes).is_err()
+}
+
+/// A JSON value that fails to deserialize when an object repeats a key.
+struct NoDuplicates;
+
+impl<'de> serde::Deserialize<'de> for NoDuplicates {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<NoDuplicates, D::Error> {
+        d.deserialize_any(NoDuplicatesVisitor)
+    }
+}
+
+struct NoDuplicatesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicatesVisitor {
+    type Value = NoDuplicates;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("JSON without duplicate keys")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_unit<E>(self) -> Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<NoDuplicates, A::Error> {
+        while a.next_element::<NoDuplicates>()?.is_some() {}
+        Ok(NoDuplicates)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<NoDuplicates, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = a.next_key::<String>()? {
+            if !seen.insert(key) {
+                return Err(serde::de::Error::custom("duplicate key"));
+            }
+            a.next_value::<NoDuplicates>()?;
+        }
+        Ok(NoDuplicates)
+    }
+}
+
+/// Checks one input: first-error mode and collect-all mode agree with the oracle.
+///
+/// One documented difference: with duplicate keys (last wins), the engine checks every
+/// occurrence where `serde_json` keeps only the last, so the engine may reject a text whose
+/// last occurrences are valid.
+fn agree(schema: &Schema, codec: &Codec, bytes: &[u8]) -> Result<(), String> {
+    let expected = oracle(schema, bytes);
+    let got = codec.validate(bytes);
+    if expected && got.is_err() && has_duplicate_keys(bytes) {
+        return Ok(());
+    }
+    if got.is_ok() != expected {
+        return Err(format!(
+            "expected valid={expected}, got {got:?} for {}",
+            String::from_utf8_lossy(bytes)
+        ));
+    }
+    let all = codec.validate_all(bytes, 8);
+    if all.is_empty() != expected {
+        return Err(format!(
+            "collect-all: expected valid={expected}, got {all:?} for {}",
+            String::from_utf8_lossy(bytes)
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn json_schema_test_suite() {
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/json-schema-test-suite/draft2020-12");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("suite directory")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut failures = Vec::new();
+    let mut run = 0;
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("suite file");
+        let groups: Vec<Value> = serde_json::from_str(&text).expect("suite JSON");
+        for group in &groups {
+            let Ok(schema) = Schema::from_value(&group["schema"]) else {
+                continue;
+            };
+            let codec = Codec::new(&schema);
+            for test in group["tests"].as_array().expect("tests") {
+                let expected = test["valid"].as_bool().expect("valid");
+                let compact = serde_json::to_vec(&test["data"]).expect("data");
+                let pretty = serde_json::to_vec_pretty(&test["data"]).expect("data");
+                for bytes in [compact, pretty] {
+                    run += 1;
+                    let got = codec.validate(&bytes);
+                    if got.is_ok() != expected {
+                        failures.push(format!(
+                            "{} / {} / {}: expected valid={expected}, got {got:?}\n{}",
+                            path.file_name().unwrap().to_string_lossy(),
+                            group["description"],
+                            test["description"],
+                            codec.program()
+                        ));
+                    }
+                    if let Err(e) = agree(&schema, &codec, &bytes) {
+                        failures.push(e);
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert_eq!(run, 950, "suite tests run (compact and pretty)");
+}
+
+const CORPUS: [(&str, &str); 5] = [
+    ("twitter", "twitter"),
+    ("twitterescaped", "twitter"),
+    ("citm_catalog", "citm_catalog"),
+    ("canada", "canada"),
+    ("book", "book"),
+];
+
+#[test]
+fn corpus_documents_validate() {
+    for (doc, schema) in CORPUS {
+        let codec = Codec::new(&corpus_schema(schema));
+        let bytes = testdata(&format!("bench/{doc}.json"));
+        assert_eq!(codec.validate(&bytes), Ok(()), "{doc}");
+        assert_eq!(codec.validate_all(&bytes, 10), vec![], "{doc}");
+    }
+}
+
+/// A deterministic xorshift generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The document with every array cut to its first four items (keeps mutation runs fast).
+fn shrink(v: &mut Value) {
+    match v {
+        Value::Array(items) => {
+            items.truncate(4);
+            items.iter_mut().for_each(shrink);
+        }
+        Value::Object(members) => members.values_mut().for_each(shrink),
+        _ => {}
+    }
+}
+
+/// Every JSON Pointer of `v`'s descendants (and the root, `""`).
+fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                pointers(item, format!("{at}/{i}"), out);
+            }
+        }
+        Value::Object(members) => {
+            for (k, member) in members {
+                let k = k.replace('~', "~0").replace('/', "~1");
+                pointers(member, format!("{at}/{k}"), out);
+            }
+        }
+        _ => {}
+    }
+    out.push(at);
+}
+
+/// A value-level mutation: replace a node, drop an object member, or add one.
+fn mutate_value(doc: &Value, rng: &mut Rng) -> Value {
+    let replacements = [
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(-1),
+        json!(1.5),
+        json!(1e300),
+        json!(18446744073709551615u64),
+        json!(""),
+        json!("x"),
+        json!("é\u{1F600}\"\\"),
+        json!([]),
+        json!({}),
+        json!([1, "a"]),
+        json!({"a": 1}),
+    ];
+    let mut doc = doc.clone();
+    let mut all = Vec::new();
+    pointers(&doc, String::new(), &mut all);
+    let at = &all[rng.below(all.len())];
+    let target = doc.pointer_mut(at).expect("pointer of the document");
+    match (rng.below(4), target) {
+        (0, Value::Object(members)) if !members.is_empty() => {
+            let key = members.keys().nth(rng.below(members.len())).cloned();
+            members.remove(&key.expect("a key"));
+        }
+        (1, Value::Object(members)) => {
+            members.insert("zz_unknown".into(), replacements[rng.below(14)].clone());
+        }
+        (_, target) => *target = replacements[rng.below(replacements.len())].clone(),
+    }
+    doc
+}
+
+/// A byte-level mutation of the text: replace, insert or delete bytes, or duplicate a run.
+fn mutate_bytes(text: &[u8], rng: &mut Rng) -> Vec<u8> {
+    const BYTES: &[u8] = b" \t\n{}[]\":,0123456789-+.eEtrufalsn\\xu\x00\x1f\xff\xc3";
+    let mut out = text.to_vec();
+    let at = rng.below(out.len());
+    match rng.below(4) {
+        0 => out[at] = BYTES[rng.below(BYTES.len())],
+        1 => out.insert(at, BYTES[rng.below(BYTES.len())]),
+        2 => {
+            let end = (at + 1 + rng.below(8)).min(out.len());
+            out.drain(at..end);
+        }
+        _ => {
+            let end = (at + 1 + rng.below(16)).min(out.len());
+            let run: Vec<u8> = out[at..end].to_vec();
+            out.splice(at..at, run);
+        }
+    }
+    out
+}
+
+#[test]
+fn mutated_corpus_documents_agree_with_the_oracle() {
+    let rounds = if cfg!(miri) { 2 } else { 400 };
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut failures = Vec::new();
+    for (doc, schema_name) in CORPUS {
+        let schema = corpus_schema(schema_name);
+        let codec = Codec::new(&schema);
+        let mut value: Value =
+            serde_json::from_slice(&testdata(&format!("bench/{doc}.json"))).expect("corpus");
+        shrink(&mut value);
+        assert_eq!(schema.validate_value(&value), Ok(()), "shrunk {doc}");
+        let text = serde_json::to_vec_pretty(&value).expect("text");
+        for round in 0..rounds {
+            let bytes = match round % 2 {
+                0 => serde_json::to_vec(&mutate_value(&value, &mut rng)).expect("text"),
+                _ => mutate_bytes(&text, &mut rng),
+            };
+            if let Err(e) = agree(&schema, &codec, &bytes) {
+                failures.push(format!("{doc} round {round}: {e}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn errors_are_readable() {
+    let schema = Schema::from_json_str(
+        r#"{"type": "object", "properties": {
+            "a": {"type": "array", "items": {"type": "object", "properties": {"b": {"type": "integer", "minimum": 0}}}},
+            "c": {"type": "string"}
+        }, "required": ["c"]}"#,
+    )
+    .unwrap();
+    let codec = Codec::new(&schema);
+    let e = codec
+        .validate(br#"{"c": "", "a": [{}, {}, {}, {"b": -4}]}"#)
+        .unwrap_err();
+    assert_eq!(e.path().to_string(), "$.a[3].b");
+    assert_eq!(e.keyword(), Some("minimum"));
+    assert_eq!(e.offset(), 34);
+    assert_eq!(
+        e.to_string(),
+        "number below the minimum at line 1 column 35, path $.a[3].b, keyword minimum"
+    );
+    let e = codec.validate(br#"{"a": []}"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "missing required field \"c\" at line 1 column 9, path $, keyword required"
+    );
+    let e = codec.validate(br#"{"c": "x", "a": [{},]}"#).unwrap_err();
+    assert!(matches!(e.kind(), CodecErrorKind::Syntax(_)), "{e}");
+    let all = codec.validate_all(br#"{"a": [{"b": -1}, 2, {"b": 1.5}]}"#, 10);
+    let paths: Vec<String> = all.iter().map(|e| e.path().to_string()).collect();
+    assert_eq!(paths, ["$.a[0].b", "$.a[1]", "$.a[2].b", "$"]);
+}
+
+#[test]
+fn deep_input_is_an_error_not_a_crash() {
+    let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+    for schema in [
+        r##"{}"##,
+        r##"{"type": "array", "items": {"$ref": "#"}}"##,
+        r##"{"anyOf": [{"type": "array", "items": {"$ref": "#"}}, {"type": "string"}]}"##,
+        r##"{"not": {"type": "array", "items": {"$ref": "#"}, "maxItems": 0}}"##,
+    ] {
+        let codec = Codec::new(&Schema::from_json_str(schema).unwrap());
+        let e = codec.validate(deep.as_bytes()).unwrap_err();
+        assert_eq!(e.kind(), CodecErrorKind::DepthLimitExceeded, "{schema}");
+        let ok = "[".repeat(100) + &"]".repeat(100);
+        assert_eq!(
+            codec.validate(ok.as_bytes()).is_ok(),
+            oracle(&Schema::from_json_str(schema).unwrap(), ok.as_bytes()),
+            "{schema}"
+        );
+    }
+    let codec = Codec::with_options(
+        &Schema::from_json_str("{}").unwrap(),
+        Options::new().max_depth(3),
+    );
+    assert!(codec.validate(b"[[[1]]]").is_ok());
+    assert!(codec.validate(b"[[[[1]]]]").is_err());
+}
+
+#[test]
+fn duplicate_keys_policy() {
+    let schema = Schema::from_json_str(r#"{"properties": {"a": {"type": "integer"}}}"#).unwrap();
+    let lenient = Codec::new(&schema);
+    assert!(lenient.validate(br#"{"a": 1, "a": 2}"#).is_ok());
+    let strict = Codec::with_options(&schema, Options::new().duplicate_keys(DuplicateKeys::Deny));
+    let e = strict.validate(br#"{"a": 1, "a": 2}"#).unwrap_err();
+    assert_eq!(e.kind(), CodecErrorKind::DuplicateKey);
+    assert_eq!(e.offset(), 9);
+}
+
+#[test]
+fn discriminated_unions_take_the_fast_path_and_agree() {
+    let schema = Schema::from_json_str(
+        r#"{"oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}, "required": ["kind", "r"]},
+            {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"]}
+        ]}"#,
+    )
+    .unwrap();
+    let codec = Codec::new(&schema);
+    assert!(
+        codec.program().to_string().contains("discriminate"),
+        "{}",
+        codec.program()
+    );
+    for doc in [
+        r#"{"kind": "circle", "r": 1}"#,
+        r#"{"r": 1, "kind": "circle"}"#,
+        r#"{"kind": "square", "side": 2}"#,
+        r#"{"kind": "square", "r": 2}"#,
+        r#"{"kind": "triangle"}"#,
+        r#"{"kind": 3}"#,
+        r#"{"r": 1}"#,
+        r#"{"kind": "circle", "r": 1"#,
+        r#"[]"#,
+    ] {
+        agree(&schema, &codec, doc.as_bytes()).unwrap();
+    }
+}
+
+/// JSONTestSuite through a schema that accepts every JSON value but reaches every value op
+/// (a per-kind union, recursive arrays and maps), and through `{}` (the skip kernel): every
+/// `y_` text is accepted, every `n_` text rejected, and every text gets `serde_json`'s
+/// verdict (the `i_` ones included: no crash, and the same answer).
+#[test]
+fn json_test_suite() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/jsontestsuite");
+    let every_kind = Schema::from_json_str(
+        r##"{"anyOf": [{"type": "null"}, {"type": "boolean"}, {"type": "number"}, {"type": "string"},
+            {"type": "array", "items": {"$ref": "#"}}, {"type": "object", "additionalProperties": {"$ref": "#"}}]}"##,
+    )
+    .unwrap();
+    let codecs = [
+        Codec::new(&every_kind),
+        Codec::new(&Schema::from_json_str("{}").unwrap()),
+    ];
+    let mut failures = Vec::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).expect("suite directory") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".json") {
+            continue;
+        }
+        files += 1;
+        let bytes = std::fs::read(&path).expect("suite file");
+        let serde = serde_json::from_slice::<Value>(&bytes).is_ok();
+        for (i, codec) in codecs.iter().enumerate() {
+            let got = codec.validate(&bytes);
+            let wrong = match &name[..2] {
+                "y_" => got.is_err(),
+                "n_" => got.is_ok(),
+                _ => false,
+            } || got.is_ok() != serde;
+            if wrong {
+                failures.push(format!(
+                    "{name} (codec {i}): serde_json ok={serde}, got {got:?}"
+                ));
+            }
+        }
+    }
+    assert!(files > 200, "{files} suite files");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn program_listing_explains_the_lowering() {
+    let schema = Schema::from_json_str(
+        r#"{"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}, "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}}}, "required": ["id"], "additionalProperties": false}"#,
+    )
+    .unwrap();
+    let listing = Codec::new(&schema).program().to_string();
+    for expected in [
+        "entry f",
+        "obj-begin t0",
+        r#"key t0 ["id", "tags"]"#,
+        "integer >=1",
+        "string len 0..=3",
+        "fail UnknownField",
+        r#"obj-end t0 required ["id"]"#,
+        "arr-next @",
+        "eof",
+    ] {
+        assert!(listing.contains(expected), "{expected:?} in\n{listing}");
+    }
+}
+
+#[test]
+fn codecs_are_shareable_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Codec>();
+    send_sync::<jitson::CodecError>();
+}
