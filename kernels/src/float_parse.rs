@@ -62,17 +62,6 @@ struct Decimal {
     end: usize,
 }
 
-/// `10^k` for `k` in `0..=19`.
-const POW10: [u64; 20] = {
-    let mut table = [1u64; 20];
-    let mut k = 1;
-    while k < 20 {
-        table[k] = table[k - 1] * 10;
-        k += 1;
-    }
-    table
-};
-
 /// Largest exponent value kept exactly; bigger ones saturate (see the module notes).
 const EXPONENT_LIMIT: i64 = 100_000_000_000_000_000;
 
@@ -101,7 +90,7 @@ fn read_decimal(
             return None;
         }
         mantissa = mantissa
-            .checked_mul(*POW10.get(frac_len)?)?
+            .checked_mul(*crate::number::POW10_U64.get(frac_len)?)?
             .checked_add(fraction)?;
         exponent = -(frac_len as i64);
         i = end;

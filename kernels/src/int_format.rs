@@ -108,17 +108,6 @@ pub mod scalar {
         at + len
     }
 
-    /// `10^k` for `k` in `0..=19`.
-    const POW10: [u64; 20] = {
-        let mut table = [1u64; 20];
-        let mut k = 1;
-        while k < 20 {
-            table[k] = table[k - 1] * 10;
-            k += 1;
-        }
-        table
-    };
-
     /// The number of decimal digits of `v` (1 for 0), from its bit length: no dependence on
     /// the digit conversion, so the length and every store address are known early.
     #[inline(always)]
@@ -129,7 +118,7 @@ pub mod scalar {
         let bits = 64 - v.leading_zeros();
         // bits·1233 / 4096 is ⌊bits·log10(2)⌋, so the length is that or one more.
         let guess = ((bits * 1233) >> 12) as usize;
-        guess + usize::from(v >= POW10[guess])
+        guess + usize::from(v >= crate::number::POW10_U64[guess])
     }
 
     /// Writes `v < 10^4` at `out[at..]` without a branch (one 4-byte store); returns the index

@@ -108,18 +108,16 @@ pub fn digit_run(buf: &[u8], i: usize) -> usize {
 /// ASCII `'0'` in every byte lane of a word.
 pub(crate) const ZEROS: u64 = 0x3030_3030_3030_3030;
 
-/// `10^n` for `n` in `0..=8`.
-pub(crate) const POW10_U64: [u64; 9] = [
-    1,
-    10,
-    100,
-    1_000,
-    10_000,
-    100_000,
-    1_000_000,
-    10_000_000,
-    100_000_000,
-];
+/// `10^k` for `k` in `0..=19` (every power of ten a `u64` holds).
+pub(crate) const POW10_U64: [u64; 20] = {
+    let mut table = [1u64; 20];
+    let mut k = 1;
+    while k < 20 {
+        table[k] = table[k - 1] * 10;
+        k += 1;
+    }
+    table
+};
 
 /// The 8 bytes of `buf` starting at `i` as a little-endian word (the byte at `i` in the lowest
 /// lane), or `None` when fewer than 8 bytes remain.
