@@ -10,3 +10,4 @@ pub mod symbols;
 
 pub use interp::{Scratch, validate, validate_all};
 pub use ir::{ExecOptions, FailKind, Failure, Program};
+pub use number::cmp_int_float;

@@ -97,8 +97,8 @@ impl Number {
     }
 }
 
-/// Exact comparison of an integer with a float.
-fn cmp_int_float(i: i128, f: f64) -> Ordering {
+/// Exact comparison of an integer with a float (a NaN compares equal; JSON has none).
+pub fn cmp_int_float(i: i128, f: f64) -> Ordering {
     if f.is_nan() {
         return Ordering::Equal;
     }

@@ -1,5 +1,6 @@
 //! Exact JSON numbers: canonical spelling, exact comparison, integer rounding, `multipleOf`.
 
+use jitson_jit::cmp_int_float;
 use std::cmp::Ordering;
 
 /// An exact JSON number in canonical spelling.
@@ -264,24 +265,6 @@ fn strip_zeros(mut mantissa: u64, mut exp: i32) -> (u64, i32) {
         exp += 1;
     }
     (mantissa, exp)
-}
-
-/// Exact comparison of an integer with a float.
-fn cmp_int_float(i: i128, f: f64) -> Ordering {
-    if f.is_nan() {
-        return Ordering::Equal;
-    }
-    if f >= TWO_127 {
-        return Ordering::Less;
-    }
-    if f < -TWO_127 {
-        return Ordering::Greater;
-    }
-    let floor = f.floor();
-    match i.cmp(&(floor as i128)) {
-        Ordering::Equal if f > floor => Ordering::Less,
-        other => other,
-    }
 }
 
 /// Which way to round an integer that no 64-bit integer can hold.
