@@ -15,6 +15,7 @@ pub mod engine;
 pub mod error;
 pub mod path;
 pub mod position;
+pub mod registry;
 pub mod resolve;
 pub mod schema;
 pub mod value;

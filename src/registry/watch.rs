@@ -1,0 +1,295 @@
+//! A directory of `NAME.schema.json` files as a schema source for a [`Registry`].
+//!
+//! [`DirectorySource::scan`] publishes every file whose content changed since the last scan
+//! and removes the names whose files are gone; [`DirectorySource::watch`] runs
+//! [`DirectorySource::poll`] on a background thread, which does the same but only for files
+//! that have stayed unchanged (same length and modification time) for the debounce period,
+//! so a file being written is not read half-way. A file that does not load is reported and
+//! skipped: the name's previous version keeps serving. Polling needs no platform watcher
+//! and sees every change within one interval plus the debounce.
+
+use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime};
+use std::{fmt, fs, io};
+
+use super::{PublishError, Registry, lock};
+
+/// The file name suffix of schema files; the name is what precedes it.
+pub const SUFFIX: &str = ".schema.json";
+
+/// What a scan or poll did, one event per file acted on.
+#[derive(Debug)]
+pub enum WatchEvent {
+    /// The file's schema now serves its name.
+    Published {
+        /// The schema name.
+        name: String,
+        /// The new version number.
+        version: u64,
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file did not load or compile; the previous version (if any) keeps serving.
+    Rejected {
+        /// The schema name.
+        name: String,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: PublishError,
+    },
+    /// The file is gone, so its name no longer serves.
+    Removed {
+        /// The schema name.
+        name: String,
+        /// The file.
+        path: PathBuf,
+    },
+    /// The directory or a file could not be read.
+    Unreadable {
+        /// The directory or file.
+        path: PathBuf,
+        /// The I/O error.
+        error: io::Error,
+    },
+}
+
+impl fmt::Display for WatchEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WatchEvent::Published {
+                name,
+                version,
+                path,
+            } => write!(f, "{}: published {name} version {version}", path.display()),
+            WatchEvent::Rejected { name, path, error } => {
+                write!(f, "{}: {name} not published: {error}", path.display())
+            }
+            WatchEvent::Removed { name, path } => {
+                write!(f, "{}: removed, {name} no longer served", path.display())
+            }
+            WatchEvent::Unreadable { path, error } => {
+                write!(f, "{}: unreadable: {error}", path.display())
+            }
+        }
+    }
+}
+
+/// The length and modification time of a file: when they stay the same between two polls
+/// a debounce period apart, the writer is taken to be done.
+type Fingerprint = (u64, Option<SystemTime>);
+
+/// What the source remembers of one file.
+#[derive(Debug)]
+struct FileState {
+    /// The fingerprint at the last look, and since when it has been so.
+    seen: Fingerprint,
+    since: Instant,
+    /// The content hash of the last version acted on (published or rejected), if any.
+    handled: Option<u64>,
+    /// Whether `seen` has been acted on.
+    settled: bool,
+}
+
+/// Publishes a directory's `NAME.schema.json` files into a registry.
+#[derive(Debug)]
+pub struct DirectorySource {
+    registry: Arc<Registry>,
+    dir: PathBuf,
+    files: HashMap<PathBuf, FileState>,
+}
+
+impl DirectorySource {
+    /// A source for the files of `dir` (nothing is read until the first scan or poll).
+    pub fn new(registry: Arc<Registry>, dir: impl Into<PathBuf>) -> DirectorySource {
+        DirectorySource {
+            registry,
+            dir: dir.into(),
+            files: HashMap::new(),
+        }
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Acts now on every changed or removed file, without waiting for writers to settle
+    /// (an explicit reload).
+    pub fn scan(&mut self) -> Vec<WatchEvent> {
+        self.visit(Duration::ZERO)
+    }
+
+    /// Acts on the files that changed or disappeared and have stayed so for `debounce`.
+    pub fn poll(&mut self, debounce: Duration) -> Vec<WatchEvent> {
+        self.visit(debounce)
+    }
+
+    /// Runs [`DirectorySource::poll`] every `interval` on a background thread, handing each
+    /// event to `on_event`, until the returned handle is dropped. The handle's
+    /// [`DirectoryWatch::reload`] runs a [`DirectorySource::scan`] on the same source.
+    pub fn watch(
+        self,
+        interval: Duration,
+        debounce: Duration,
+        mut on_event: impl FnMut(WatchEvent) + Send + 'static,
+    ) -> io::Result<DirectoryWatch> {
+        let source = Arc::new(Mutex::new(self));
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let (source, stop) = (Arc::clone(&source), Arc::clone(&stop));
+            std::thread::Builder::new()
+                .name("jitson-schema-watch".into())
+                .spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let events = lock(&source).poll(debounce);
+                        events.into_iter().for_each(&mut on_event);
+                        std::thread::park_timeout(interval);
+                    }
+                })?
+        };
+        Ok(DirectoryWatch {
+            source,
+            stop,
+            thread: Some(thread),
+        })
+    }
+
+    fn visit(&mut self, debounce: Duration) -> Vec<WatchEvent> {
+        let now = Instant::now();
+        let mut events = Vec::new();
+        let present = match self.list() {
+            Ok(present) => present,
+            Err(error) => {
+                let path = self.dir.clone();
+                return vec![WatchEvent::Unreadable { path, error }];
+            }
+        };
+        for (path, seen) in &present {
+            let state = self.files.entry(path.clone()).or_insert(FileState {
+                seen: *seen,
+                since: now,
+                handled: None,
+                settled: false,
+            });
+            if state.seen != *seen {
+                *state = FileState {
+                    seen: *seen,
+                    since: now,
+                    handled: state.handled,
+                    settled: false,
+                };
+            }
+            if !state.settled && now.duration_since(state.since) >= debounce {
+                state.settled = true;
+                events.extend(publish_file(&self.registry, path, state));
+            }
+        }
+        let gone: Vec<PathBuf> = self
+            .files
+            .keys()
+            .filter(|p| !present.contains_key(*p))
+            .cloned()
+            .collect();
+        for path in gone {
+            events.extend(self.forget(path));
+        }
+        events
+    }
+
+    /// The schema files of the directory with their fingerprints.
+    fn list(&self) -> io::Result<HashMap<PathBuf, Fingerprint>> {
+        let mut files = HashMap::new();
+        for entry in fs::read_dir(&self.dir)? {
+            let entry = entry?;
+            let path = entry.path();
+            if schema_name(&path).is_none() {
+                continue;
+            }
+            if let Ok(meta) = entry.metadata()
+                && meta.is_file()
+            {
+                files.insert(path, (meta.len(), meta.modified().ok()));
+            }
+        }
+        Ok(files)
+    }
+
+    /// A file disappeared: its name stops serving (if this file had published it).
+    fn forget(&mut self, path: PathBuf) -> Option<WatchEvent> {
+        let state = self.files.remove(&path)?;
+        let name = schema_name(&path)?.to_string();
+        state.handled?;
+        self.registry.remove(&name).ok()?;
+        Some(WatchEvent::Removed { name, path })
+    }
+}
+
+/// Reads `path` and publishes it unless its content is what was last acted on.
+fn publish_file(registry: &Registry, path: &Path, state: &mut FileState) -> Option<WatchEvent> {
+    let name = schema_name(path)?.to_string();
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) => {
+            let path = path.to_path_buf();
+            return Some(WatchEvent::Unreadable { path, error });
+        }
+    };
+    let hash = content_hash(&text);
+    if state.handled == Some(hash) && registry.version(&name).is_some() {
+        return None;
+    }
+    state.handled = Some(hash);
+    let path = path.to_path_buf();
+    Some(match registry.publish_json(&name, &text) {
+        Ok(version) => WatchEvent::Published {
+            name,
+            version: version.number(),
+            path,
+        },
+        Err(error) => WatchEvent::Rejected { name, path, error },
+    })
+}
+
+/// The schema name of a `NAME.schema.json` path (`NAME` non-empty).
+pub fn schema_name(path: &Path) -> Option<&str> {
+    let file = path.file_name()?.to_str()?;
+    file.strip_suffix(SUFFIX).filter(|name| !name.is_empty())
+}
+
+fn content_hash(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A running [`DirectorySource::watch`]: stops and joins its thread when dropped.
+#[derive(Debug)]
+pub struct DirectoryWatch {
+    source: Arc<Mutex<DirectorySource>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl DirectoryWatch {
+    /// Scans the directory now (see [`DirectorySource::scan`]) and returns what it did.
+    pub fn reload(&self) -> Vec<WatchEvent> {
+        lock(&self.source).scan()
+    }
+}
+
+impl Drop for DirectoryWatch {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
+            let _ = thread.join();
+        }
+    }
+}

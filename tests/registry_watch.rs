@@ -1,0 +1,136 @@
+//! The directory source: files published on create and change, refused when broken,
+//! removed on delete, debounced while being written.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use jitson::registry::Registry;
+use jitson::registry::watch::{DirectorySource, WatchEvent, schema_name};
+
+const ID_SCHEMA: &str = r#"{"type": "object", "required": ["id"]}"#;
+const NAME_SCHEMA: &str = r#"{"type": "object", "required": ["name"]}"#;
+
+/// A fresh empty directory under the system temp dir.
+fn temp_dir(tag: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("jitson-watch-{}-{tag}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn kinds(events: &[WatchEvent]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| match e {
+            WatchEvent::Published { name, .. } => format!("published {name}"),
+            WatchEvent::Rejected { name, .. } => format!("rejected {name}"),
+            WatchEvent::Removed { name, .. } => format!("removed {name}"),
+            WatchEvent::Unreadable { .. } => "unreadable".to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn schema_names_come_from_the_file_name() {
+    assert_eq!(schema_name("a/user.schema.json".as_ref()), Some("user"));
+    assert_eq!(schema_name(".schema.json".as_ref()), None);
+    assert_eq!(schema_name("user.json".as_ref()), None);
+}
+
+#[test]
+fn scan_publishes_changes_refuses_broken_files_and_removes_deleted_ones() {
+    let dir = temp_dir("scan");
+    let registry = Arc::new(Registry::new());
+    let mut source = DirectorySource::new(registry.clone(), &dir);
+    std::fs::write(dir.join("user.schema.json"), ID_SCHEMA).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a schema").unwrap();
+    assert_eq!(kinds(&source.scan()), ["published user"]);
+    assert!(
+        source.scan().is_empty(),
+        "unchanged files are not republished"
+    );
+    let v1 = registry.version("user").unwrap().number();
+
+    std::fs::write(dir.join("user.schema.json"), r#"{"type": "objekt"}"#).unwrap();
+    let events = source.scan();
+    assert_eq!(kinds(&events), ["rejected user"]);
+    assert!(
+        events[0].to_string().contains("not published"),
+        "{}",
+        events[0]
+    );
+    assert_eq!(registry.version("user").unwrap().number(), v1);
+
+    std::fs::write(dir.join("user.schema.json"), NAME_SCHEMA).unwrap();
+    assert_eq!(kinds(&source.scan()), ["published user"]);
+    assert!(
+        registry
+            .get("user")
+            .unwrap()
+            .validate(br#"{"name": 1}"#)
+            .is_ok()
+    );
+
+    std::fs::remove_file(dir.join("user.schema.json")).unwrap();
+    assert_eq!(kinds(&source.scan()), ["removed user"]);
+    assert!(registry.get("user").is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(kinds(&source.scan()), ["unreadable"]);
+}
+
+#[test]
+fn poll_waits_for_a_file_to_settle() {
+    let dir = temp_dir("poll");
+    let registry = Arc::new(Registry::new());
+    let mut source = DirectorySource::new(registry.clone(), &dir);
+    std::fs::write(dir.join("a.schema.json"), "{\"type\": \"obj").unwrap();
+    assert!(source.poll(Duration::from_secs(3600)).is_empty());
+    assert!(registry.get("a").is_none());
+    std::fs::write(dir.join("a.schema.json"), ID_SCHEMA).unwrap();
+    assert_eq!(kinds(&source.poll(Duration::ZERO)), ["published a"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Waits (bounded) until `check` holds.
+fn eventually(what: &str, check: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !check() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn the_watch_thread_publishes_changes_and_reload_scans_now() {
+    let dir = temp_dir("thread");
+    let registry = Arc::new(Registry::new());
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = seen.clone();
+    let watch = DirectorySource::new(registry.clone(), &dir)
+        .watch(
+            Duration::from_millis(20),
+            Duration::from_millis(40),
+            move |_| {
+                counter.fetch_add(1, Ordering::Relaxed);
+            },
+        )
+        .unwrap();
+    std::fs::write(dir.join("w.schema.json"), ID_SCHEMA).unwrap();
+    eventually("the first version", || registry.get("w").is_some());
+    let v1 = registry.version("w").unwrap().number();
+    std::fs::write(dir.join("w.schema.json"), NAME_SCHEMA).unwrap();
+    eventually("the second version", || {
+        registry.version("w").is_some_and(|v| v.number() != v1)
+    });
+    assert!(seen.load(Ordering::Relaxed) >= 2);
+    // A reload right after a change acts without waiting for the debounce.
+    std::fs::write(dir.join("x.schema.json"), ID_SCHEMA).unwrap();
+    watch.reload();
+    assert!(registry.get("x").is_some(), "served right after the reload");
+    drop(watch);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
