@@ -1,0 +1,254 @@
+//! The gateway's configuration: one TOML file (see the crate docs for an example).
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::{fmt, fs, io};
+
+use hyper::{Method, Uri};
+use serde::Deserialize;
+
+/// The whole configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Address to listen on.
+    pub listen: SocketAddr,
+    /// Directory of `NAME.schema.json` files, watched for changes.
+    pub schema_dir: PathBuf,
+    /// Largest request or response body accepted, in bytes.
+    pub max_body_bytes: usize,
+    /// How often the schema directory is polled.
+    pub poll_interval_ms: u64,
+    /// How long a changed schema file must stay unchanged before it is published.
+    pub debounce_ms: u64,
+    /// The routes, tried in order.
+    pub routes: Vec<Route>,
+}
+
+/// One route: requests with this method and path go to this upstream, checked against this
+/// schema.
+#[derive(Clone, Debug)]
+pub struct Route {
+    /// The HTTP method.
+    pub method: Method,
+    /// The path: exact, or a prefix when it ends in `/*`.
+    pub path: String,
+    /// Where requests are forwarded (`http://host:port`, no path).
+    pub upstream: Uri,
+    /// The schema request bodies must satisfy; none for a pass-through route.
+    pub schema: Option<String>,
+    /// The schema upstream response bodies must satisfy (a failure is a `502`).
+    pub response_schema: Option<String>,
+}
+
+impl Route {
+    /// Whether this route serves `method` and `path`.
+    pub fn matches(&self, method: &Method, path: &str) -> bool {
+        if *method != self.method {
+            return false;
+        }
+        match self.path.strip_suffix("/*") {
+            Some(prefix) => path
+                .strip_prefix(prefix)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/')),
+            None => path == self.path,
+        }
+    }
+}
+
+/// Why a configuration was refused.
+#[derive(Debug)]
+pub enum ConfigError {
+    /// The file could not be read.
+    Io(PathBuf, io::Error),
+    /// The file is not valid TOML for this configuration.
+    Toml(String),
+    /// A value is well-formed TOML but not acceptable.
+    Invalid {
+        /// Which setting (e.g. `routes[2].upstream`).
+        setting: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Io(path, e) => write!(f, "cannot read {}: {e}", path.display()),
+            ConfigError::Toml(message) => write!(f, "invalid configuration: {message}"),
+            ConfigError::Invalid { setting, reason } => write!(f, "{setting}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The file as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    listen: String,
+    schema_dir: PathBuf,
+    #[serde(default = "default_max_body")]
+    max_body_bytes: usize,
+    #[serde(default = "default_poll")]
+    poll_interval_ms: u64,
+    #[serde(default = "default_debounce")]
+    debounce_ms: u64,
+    #[serde(default)]
+    routes: Vec<RawRoute>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRoute {
+    method: String,
+    path: String,
+    upstream: String,
+    schema: Option<String>,
+    response_schema: Option<String>,
+}
+
+fn default_max_body() -> usize {
+    1 << 20
+}
+
+fn default_poll() -> u64 {
+    200
+}
+
+fn default_debounce() -> u64 {
+    200
+}
+
+impl Config {
+    /// Reads the file at `path`; a relative `schema_dir` is taken relative to the file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = fs::read_to_string(path).map_err(|e| ConfigError::Io(path.into(), e))?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Config::parse(&text, base)
+    }
+
+    /// Parses TOML `text`; a relative `schema_dir` is taken relative to `base`.
+    pub fn parse(text: &str, base: &Path) -> Result<Config, ConfigError> {
+        let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
+        let listen = raw
+            .listen
+            .parse()
+            .map_err(|e| invalid("listen", format!("not a socket address: {e}")))?;
+        let routes = raw
+            .routes
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| route(i, r))
+            .collect::<Result<_, _>>()?;
+        Ok(Config {
+            listen,
+            schema_dir: base.join(raw.schema_dir),
+            max_body_bytes: raw.max_body_bytes,
+            poll_interval_ms: raw.poll_interval_ms,
+            debounce_ms: raw.debounce_ms,
+            routes,
+        })
+    }
+}
+
+fn invalid(setting: impl Into<String>, reason: impl Into<String>) -> ConfigError {
+    ConfigError::Invalid {
+        setting: setting.into(),
+        reason: reason.into(),
+    }
+}
+
+fn route(i: usize, raw: RawRoute) -> Result<Route, ConfigError> {
+    let setting = |name: &str| format!("routes[{i}].{name}");
+    let method = Method::from_bytes(raw.method.to_ascii_uppercase().as_bytes())
+        .map_err(|_| invalid(setting("method"), "not an HTTP method"))?;
+    if !raw.path.starts_with('/') || raw.path.starts_with("/-/") {
+        let reason = "must start with / and not with /-/ (reserved for the gateway)";
+        return Err(invalid(setting("path"), reason));
+    }
+    let upstream: Uri = raw
+        .upstream
+        .parse()
+        .map_err(|e| invalid(setting("upstream"), format!("not a URI: {e}")))?;
+    let plain_http = upstream.scheme_str() == Some("http")
+        && upstream.authority().is_some()
+        && matches!(upstream.path(), "" | "/")
+        && upstream.query().is_none();
+    if !plain_http {
+        return Err(invalid(setting("upstream"), "must be http://host:port"));
+    }
+    Ok(Route {
+        method,
+        path: raw.path,
+        upstream,
+        schema: raw.schema,
+        response_schema: raw.response_schema,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_full_config() {
+        let text = r#"
+            listen = "127.0.0.1:8080"
+            schema_dir = "schemas"
+            [[routes]]
+            method = "post"
+            path = "/users"
+            upstream = "http://127.0.0.1:9000"
+            schema = "user"
+            [[routes]]
+            method = "GET"
+            path = "/static/*"
+            upstream = "http://127.0.0.1:9000/"
+        "#;
+        let config = Config::parse(text, Path::new("/etc/gw")).unwrap();
+        assert_eq!(config.schema_dir, Path::new("/etc/gw/schemas"));
+        assert_eq!(config.max_body_bytes, 1 << 20);
+        assert_eq!(config.routes[0].method, Method::POST);
+        assert!(config.routes[0].matches(&Method::POST, "/users"));
+        assert!(!config.routes[0].matches(&Method::POST, "/users/1"));
+        assert!(!config.routes[0].matches(&Method::GET, "/users"));
+        assert!(config.routes[1].matches(&Method::GET, "/static"));
+        assert!(config.routes[1].matches(&Method::GET, "/static/a/b"));
+        assert!(!config.routes[1].matches(&Method::GET, "/staticx"));
+    }
+
+    #[test]
+    fn refuses_bad_values_naming_the_setting() {
+        let base = Path::new(".");
+        let with_route = |route: &str| {
+            format!("listen = \"127.0.0.1:1\"\nschema_dir = \"s\"\n[[routes]]\n{route}")
+        };
+        let bad_upstream =
+            with_route("method = \"POST\"\npath = \"/a\"\nupstream = \"https://x:1/path\"");
+        assert_eq!(
+            Config::parse(&bad_upstream, base).unwrap_err().to_string(),
+            "routes[0].upstream: must be http://host:port"
+        );
+        let reserved = with_route("method = \"POST\"\npath = \"/-/x\"\nupstream = \"http://x:1\"");
+        assert!(
+            Config::parse(&reserved, base)
+                .unwrap_err()
+                .to_string()
+                .starts_with("routes[0].path:")
+        );
+        let unknown = "listen = \"127.0.0.1:1\"\nschema_dir = \"s\"\nlisten_port = 3";
+        assert!(matches!(
+            Config::parse(unknown, base),
+            Err(ConfigError::Toml(_))
+        ));
+        let listen = "listen = \"localhost\"\nschema_dir = \"s\"";
+        assert!(
+            Config::parse(listen, base)
+                .unwrap_err()
+                .to_string()
+                .starts_with("listen: not a socket address")
+        );
+    }
+}

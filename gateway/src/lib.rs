@@ -1,0 +1,36 @@
+//! `jitson-gateway`: an HTTP reverse proxy that checks JSON bodies against schemas from a
+//! watched directory, on jitson's [`Registry`](jitson::registry::Registry).
+//!
+//! Routes map a method and path to an upstream and, optionally, a schema for request bodies
+//! and one for response bodies. A request whose body breaks its schema gets `400` with a JSON
+//! error (message, path, line, column, offset, keyword) and never reaches the upstream; a
+//! valid body is forwarded byte for byte. Schemas are the `NAME.schema.json` files of one
+//! directory, republished when a file changes (debounced; a broken file is reported and the
+//! previous version keeps serving) and on `POST /-/reload`. `GET /-/schemas` lists what is
+//! served, `GET /-/metrics` gives counters in the Prometheus text format.
+//!
+//! ```toml
+//! listen = "127.0.0.1:8080"
+//! schema_dir = "schemas"          # relative to this file
+//! max_body_bytes = 1048576        # default 1 MiB
+//! poll_interval_ms = 200          # default 200
+//! debounce_ms = 200               # default 200
+//!
+//! [[routes]]
+//! method = "POST"
+//! path = "/users"                 # exact; "/users/*" matches the prefix
+//! upstream = "http://127.0.0.1:9000"
+//! schema = "user"                 # schemas/user.schema.json; omit for pass-through
+//! response_schema = "user"        # optional: check the upstream's answer (502 if bad)
+//! ```
+
+mod admin;
+pub mod config;
+pub mod echo;
+pub mod metrics;
+mod proxy;
+mod reply;
+mod server;
+
+pub use config::{Config, ConfigError, Route};
+pub use server::{Gateway, State};

@@ -1,0 +1,244 @@
+//! The server: accepts connections, routes each request, checks its body, forwards it.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use jitson::registry::Registry;
+use jitson::registry::watch::{DirectorySource, DirectoryWatch};
+use serde_json::json;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::admin;
+use crate::config::{Config, Route};
+use crate::metrics::{Metrics, Outcome};
+use crate::proxy::{self, ForwardError, Upstream};
+use crate::reply::{self, Body};
+
+/// What every request handler shares.
+pub struct State {
+    /// The configuration the gateway started with.
+    pub config: Config,
+    /// The schemas served.
+    pub registry: Arc<Registry>,
+    /// The running directory watch (also used by `POST /-/reload`).
+    pub watch: DirectoryWatch,
+    /// Counters.
+    pub metrics: Metrics,
+    client: Upstream,
+}
+
+/// A running gateway: its address, shared state, and a way to stop it.
+pub struct Gateway {
+    addr: SocketAddr,
+    state: Arc<State>,
+    stop: watch::Sender<bool>,
+    task: JoinHandle<()>,
+}
+
+impl Gateway {
+    /// Loads the schema directory, starts watching it, binds `config.listen` and serves.
+    /// Schema files that do not load are reported on stderr and skipped.
+    pub async fn start(config: Config) -> io::Result<Gateway> {
+        let registry = Arc::new(Registry::new());
+        let mut source = DirectorySource::new(Arc::clone(&registry), &config.schema_dir);
+        source
+            .scan()
+            .iter()
+            .for_each(|e| eprintln!("jitson-gateway: {e}"));
+        let watch = source.watch(
+            Duration::from_millis(config.poll_interval_ms),
+            Duration::from_millis(config.debounce_ms),
+            |e| eprintln!("jitson-gateway: {e}"),
+        )?;
+        let listener = TcpListener::bind(config.listen).await?;
+        let addr = listener.local_addr()?;
+        let metrics = Metrics::new(
+            config
+                .routes
+                .iter()
+                .map(|r| format!("{} {}", r.method, r.path)),
+        );
+        let state = Arc::new(State {
+            config,
+            registry,
+            watch,
+            metrics,
+            client: Client::builder(TokioExecutor::new()).build_http(),
+        });
+        let (stop, stopped) = watch::channel(false);
+        let task = tokio::spawn(accept_loop(listener, Arc::clone(&state), stopped));
+        Ok(Gateway {
+            addr,
+            state,
+            stop,
+            task,
+        })
+    }
+
+    /// The address it listens on (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The schema registry it serves from.
+    pub fn registry(&self) -> &Arc<Registry> {
+        &self.state.registry
+    }
+
+    /// Its counters.
+    pub fn metrics(&self) -> &Metrics {
+        &self.state.metrics
+    }
+
+    /// Stops accepting connections (requests in flight finish) and waits for the loop.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        let _ = self.task.await;
+    }
+}
+
+async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: watch::Receiver<bool>) {
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    eprintln!("jitson-gateway: accept failed: {e}");
+                    continue;
+                }
+            },
+            _ = stopped.changed() => return,
+        };
+        let state = Arc::clone(&state);
+        tokio::spawn(async move {
+            let service = service_fn(move |request| {
+                let state = Arc::clone(&state);
+                async move { Ok::<_, std::convert::Infallible>(handle(&state, request).await) }
+            });
+            let _ = http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+/// Routes one request: a gateway endpoint, a configured route, or `404`.
+async fn handle(state: &Arc<State>, request: Request<Incoming>) -> Response<Body> {
+    let path = request.uri().path().to_string();
+    if path.starts_with("/-/") {
+        return admin::handle(state, request.method(), &path).await;
+    }
+    let method = request.method().clone();
+    let Some(index) = state
+        .config
+        .routes
+        .iter()
+        .position(|r| r.matches(&method, &path))
+    else {
+        state.metrics.unrouted();
+        let extra = json!({ "method": method.as_str(), "path": path });
+        return reply::error(StatusCode::NOT_FOUND, "no route", extra);
+    };
+    let (response, outcome) = serve_route(state, &state.config.routes[index], request).await;
+    state.metrics.count(index, outcome);
+    response
+}
+
+/// Reads the body, checks it against the route's schema, forwards it, checks the answer.
+async fn serve_route(
+    state: &State,
+    route: &Route,
+    request: Request<Incoming>,
+) -> (Response<Body>, Outcome) {
+    let limit = state.config.max_body_bytes;
+    let (parts, body) = request.into_parts();
+    let body = match proxy::read_limited(body, limit).await {
+        Ok(body) => body,
+        Err(ForwardError::TooLarge) => {
+            let extra = json!({ "limit": limit });
+            return (
+                reply::error(StatusCode::PAYLOAD_TOO_LARGE, "body too large", extra),
+                Outcome::TooLarge,
+            );
+        }
+        Err(ForwardError::Unreachable(detail)) => {
+            let extra = json!({ "detail": detail });
+            return (
+                reply::error(StatusCode::BAD_REQUEST, "unreadable body", extra),
+                Outcome::InvalidBody,
+            );
+        }
+    };
+    if let Some(schema) = &route.schema
+        && let Err(refusal) = check(
+            state,
+            schema,
+            &body,
+            StatusCode::BAD_REQUEST,
+            "invalid body",
+        )
+    {
+        return *refusal;
+    }
+    let response = match proxy::forward(&state.client, route, &parts, body, limit).await {
+        Ok(response) => response,
+        Err(e) => {
+            let detail = match e {
+                ForwardError::TooLarge => format!("upstream body larger than {limit} bytes"),
+                ForwardError::Unreachable(detail) => detail,
+            };
+            let reply = reply::error(
+                StatusCode::BAD_GATEWAY,
+                "upstream failed",
+                json!({ "detail": detail }),
+            );
+            return (reply, Outcome::UpstreamError);
+        }
+    };
+    if let Some(schema) = &route.response_schema
+        && let Err(refusal) = check(
+            state,
+            schema,
+            response.body(),
+            StatusCode::BAD_GATEWAY,
+            "invalid upstream response",
+        )
+    {
+        return (refusal.0, Outcome::InvalidResponse);
+    }
+    (response.map(http_body_util::Full::new), Outcome::Forwarded)
+}
+
+/// Validates `body` against the version of `schema` serving now; the refusal to send if it
+/// fails (`status` with the error's path and position) or if the schema is not loaded.
+fn check(
+    state: &State,
+    schema: &str,
+    body: &Bytes,
+    status: StatusCode,
+    message: &str,
+) -> Result<(), Box<(Response<Body>, Outcome)>> {
+    let Some(version) = state.registry.version(schema) else {
+        let reply = reply::error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "schema not loaded",
+            json!({ "schema": schema }),
+        );
+        return Err(Box::new((reply, Outcome::NoSchema)));
+    };
+    version.validate(body).map_err(|e| {
+        let detail = reply::invalid_document(schema, version.number(), &e);
+        Box::new((reply::error(status, message, detail), Outcome::InvalidBody))
+    })
+}
