@@ -17,7 +17,11 @@ fn get(doc: &str, path: &str) -> Option<String> {
         .mode(Mode::Unchecked)
         .get(doc.as_bytes(), &p(path))
         .expect("unchecked get");
-    assert_eq!(checked.map(|v| v.raw()), unchecked.map(|v| v.raw()), "{path}");
+    assert_eq!(
+        checked.map(|v| v.raw()),
+        unchecked.map(|v| v.raw()),
+        "{path}"
+    );
     checked.map(|v| String::from_utf8(v.raw().to_vec()).unwrap())
 }
 
@@ -42,7 +46,14 @@ fn pointers_name_members_and_elements() {
 #[test]
 fn absent_paths_are_none() {
     for path in [
-        "/nope", "/a/b/3", "/a/b/01", "/a/b/-", "/a/b/+1", "/a/b/0/x", "/esc/x", "/e\\u0073c",
+        "/nope",
+        "/a/b/3",
+        "/a/b/01",
+        "/a/b/-",
+        "/a/b/+1",
+        "/a/b/0/x",
+        "/esc/x",
+        "/e\\u0073c",
         "/a/b/99999999999999999999999",
     ] {
         assert_eq!(get(DOC, path), None, "{path}");
@@ -50,9 +61,16 @@ fn absent_paths_are_none() {
     // Steps built by hand are keys or indices only.
     let doc = br#"{"0": [5]}"#;
     let key_then_index = Pointer::root().key("0").index(0);
-    assert_eq!(lazy::get(doc, &key_then_index).unwrap().unwrap().raw(), b"5");
+    assert_eq!(
+        lazy::get(doc, &key_then_index).unwrap().unwrap().raw(),
+        b"5"
+    );
     assert!(lazy::get(doc, &Pointer::root().index(0)).unwrap().is_none());
-    assert!(lazy::get(br#"[[5]]"#, &Pointer::root().index(0).key("0")).unwrap().is_none());
+    assert!(
+        lazy::get(br#"[[5]]"#, &Pointer::root().index(0).key("0"))
+            .unwrap()
+            .is_none()
+    );
 }
 
 #[test]
@@ -62,7 +80,10 @@ fn accessors_parse_only_the_value() {
         "obj": {"x\u0041": 1, "y": [true]}}"#;
     let get = |path: &str| lazy::get(doc, &p(path)).unwrap().unwrap();
     assert_eq!(get("/s").as_str().as_deref(), Some("café"));
-    assert!(matches!(get("/plain").as_str(), Some(std::borrow::Cow::Borrowed("abc"))));
+    assert!(matches!(
+        get("/plain").as_str(),
+        Some(std::borrow::Cow::Borrowed("abc"))
+    ));
     assert_eq!(get("/n").as_i64(), Some(-12));
     assert_eq!(get("/n").as_u64(), None);
     assert_eq!(get("/u").as_u64(), Some(u64::MAX));
@@ -84,15 +105,25 @@ fn accessors_parse_only_the_value() {
     );
     let e = get("/big").to_value(&arena).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NumberOutOfRange);
-    assert_eq!(e.offset(), doc.windows(5).position(|w| w == b"1e400").unwrap() + 4);
-    assert_eq!(get("/big").to_serde_json().unwrap(), serde_json::json!("1e400"));
+    assert_eq!(
+        e.offset(),
+        doc.windows(5).position(|w| w == b"1e400").unwrap() + 4
+    );
+    assert_eq!(
+        get("/big").to_serde_json().unwrap(),
+        serde_json::json!("1e400")
+    );
 }
 
 #[test]
 fn iteration_yields_lazy_values() {
     let doc = br#"{"arr": [1, [2, 3], {"k": "v"}, "s"], "obj": {"x\u0041": 1, "y": [true]}}"#;
     let arr = lazy::get(doc, &p("/arr")).unwrap().unwrap();
-    let items: Vec<_> = arr.array_iter().unwrap().map(|v| v.unwrap().raw()).collect();
+    let items: Vec<_> = arr
+        .array_iter()
+        .unwrap()
+        .map(|v| v.unwrap().raw())
+        .collect();
     assert_eq!(items, [&b"1"[..], b"[2, 3]", br#"{"k": "v"}"#, br#""s""#]);
     let obj = lazy::get(doc, &p("/obj")).unwrap().unwrap();
     let members: Vec<_> = obj
@@ -103,7 +134,10 @@ fn iteration_yields_lazy_values() {
             (k.into_owned(), v.raw())
         })
         .collect();
-    assert_eq!(members, [("xA".to_owned(), &b"1"[..]), ("y".to_owned(), b"[true]")]);
+    assert_eq!(
+        members,
+        [("xA".to_owned(), &b"1"[..]), ("y".to_owned(), b"[true]")]
+    );
     assert!(obj.array_iter().is_none() && arr.object_iter().is_none());
     let empty = lazy::get(b"[ ]", &p("")).unwrap().unwrap();
     assert_eq!(empty.array_iter().unwrap().count(), 0);
@@ -114,7 +148,10 @@ fn iteration_yields_lazy_values() {
     assert_eq!(items.len(), 3);
     assert_eq!(items[1].as_ref().unwrap().raw(), b"2");
     let e = items[2].as_ref().unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::Syntax(SyntaxKind::ExpectedArrayCommaOrEnd));
+    assert_eq!(
+        e.kind(),
+        ErrorKind::Syntax(SyntaxKind::ExpectedArrayCommaOrEnd)
+    );
     assert_eq!(e.offset(), 6);
     // get_many stops once every path is answered.
     let early = lazy::get_many(b"[[1, 2", &[p("/0/0")]).unwrap();
@@ -201,7 +238,10 @@ fn edits_splice_and_keep_the_layout() {
         remove("/a").as_deref(),
         Some("{\n  \"b\": [1, 2],\n  \"c\": {}\n}")
     );
-    assert_eq!(remove("/c").as_deref(), Some("{\n  \"a\": 1,\n  \"b\": [1, 2]\n}"));
+    assert_eq!(
+        remove("/c").as_deref(),
+        Some("{\n  \"a\": 1,\n  \"b\": [1, 2]\n}")
+    );
     assert_eq!(
         remove("/b/1").as_deref(),
         Some("{\n  \"a\": 1,\n  \"b\": [1],\n  \"c\": {}\n}")
@@ -210,7 +250,10 @@ fn edits_splice_and_keep_the_layout() {
         remove("/b/0").as_deref(),
         Some("{\n  \"a\": 1,\n  \"b\": [2],\n  \"c\": {}\n}")
     );
-    assert_eq!(text(lazy::remove(b"[7]", &p("/0")).unwrap()).as_deref(), Some("[]"));
+    assert_eq!(
+        text(lazy::remove(b"[7]", &p("/0")).unwrap()).as_deref(),
+        Some("[]")
+    );
     assert_eq!(remove(""), None);
     assert_eq!(remove("/b/2"), None);
 }
@@ -223,7 +266,10 @@ fn a_bad_new_value_is_an_error_in_checked_mode() {
     let e = lazy::insert(b"[1]", &p("/0"), b"1 2").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Syntax(SyntaxKind::TrailingCharacters));
     let e = lazy::set(b"[1]", &p("/0"), b"  ").unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::Syntax(SyntaxKind::EofWhileParsingValue));
+    assert_eq!(
+        e.kind(),
+        ErrorKind::Syntax(SyntaxKind::EofWhileParsingValue)
+    );
 }
 
 #[test]
@@ -231,9 +277,15 @@ fn errors_name_the_first_problem_with_its_path() {
     let doc = b"{\"a\": [1, 2, tru], \"b\": 3}";
     let e = lazy::get(doc, &p("/b")).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Syntax(SyntaxKind::InvalidLiteral));
-    assert_eq!(e.to_string(), "expected ident at line 1 column 17, path $.a[2]");
+    assert_eq!(
+        e.to_string(),
+        "expected ident at line 1 column 17, path $.a[2]"
+    );
     // Nothing after the target is read; the unchecked walk does not look inside values.
-    assert_eq!(lazy::get(b"[1, 2, x", &p("/1")).unwrap().unwrap().raw(), b"2");
+    assert_eq!(
+        lazy::get(b"[1, 2, x", &p("/1")).unwrap().unwrap().raw(),
+        b"2"
+    );
     let unchecked = Options::new().mode(Mode::Unchecked);
     assert_eq!(unchecked.get(doc, &p("/b")).unwrap().unwrap().raw(), b"3");
     // The key compared is validated too, and so is the value a path stops at.
@@ -241,8 +293,16 @@ fn errors_name_the_first_problem_with_its_path() {
     assert!(lazy::get(b"{\"a\": [1,]}", &p("/a/b")).is_err());
     // Depth: the limit counts the containers a value sits in, itself included.
     let deep = b"[[[[1]]]]";
-    assert!(Options::new().max_depth(4).get(deep, &p("/0/0/0/0")).is_ok());
-    let e = Options::new().max_depth(3).get(deep, &p("/0/0/0/0")).unwrap_err();
+    assert!(
+        Options::new()
+            .max_depth(4)
+            .get(deep, &p("/0/0/0/0"))
+            .is_ok()
+    );
+    let e = Options::new()
+        .max_depth(3)
+        .get(deep, &p("/0/0/0/0"))
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::DepthLimitExceeded);
     let e = Options::new().max_depth(3).get(deep, &p("")).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::DepthLimitExceeded);

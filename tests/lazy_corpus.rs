@@ -97,7 +97,11 @@ fn documents() -> Vec<(String, Vec<u8>, Value)> {
         // serde_json reads back its own float output within an ulp or two, so the expected
         // value of the escaped copy is serde_json's reading of it.
         let reread = serde_json::from_str(&escaped).unwrap();
-        docs.push((format!("{name} (escaped keys)"), escaped.into_bytes(), reread));
+        docs.push((
+            format!("{name} (escaped keys)"),
+            escaped.into_bytes(),
+            reread,
+        ));
         docs.push((name.to_owned(), bytes, value));
     }
     docs
@@ -121,17 +125,40 @@ fn get_and_get_many_agree_with_serde_json() {
             for (text, pointer) in texts.iter().zip(&pointers) {
                 let got = options.get(&bytes, pointer).unwrap();
                 let expected = value.pointer(text);
-                assert_eq!(got.map(|v| parsed(v.raw())).as_ref(), expected, "{name} {mode:?} {text}");
+                assert_eq!(
+                    got.map(|v| parsed(v.raw())).as_ref(),
+                    expected,
+                    "{name} {mode:?} {text}"
+                );
                 if let Some(found) = got {
-                    assert_eq!(found.to_serde_json().unwrap(), *expected.unwrap(), "{name} {text}");
+                    assert_eq!(
+                        found.to_serde_json().unwrap(),
+                        *expected.unwrap(),
+                        "{name} {text}"
+                    );
                 }
+            }
+            // The node cache answers the same, whatever was asked before.
+            let mut cached = lazy::Document::with_options(&bytes, options);
+            for pointer in pointers.iter().chain(pointers.iter().rev()) {
+                let got = cached.get(pointer).unwrap();
+                let one = options.get(&bytes, pointer).unwrap();
+                assert_eq!(
+                    got.map(|v| v.raw()),
+                    one.map(|v| v.raw()),
+                    "{name} {pointer}"
+                );
             }
             // Shared prefixes, repeats, and the caller's order.
             for chunk in pointers.chunks(13) {
                 let many = options.get_many(&bytes, chunk).unwrap();
                 for (pointer, found) in chunk.iter().zip(many) {
                     let one = options.get(&bytes, pointer).unwrap();
-                    assert_eq!(found.map(|v| v.raw()), one.map(|v| v.raw()), "{name} {pointer}");
+                    assert_eq!(
+                        found.map(|v| v.raw()),
+                        one.map(|v| v.raw()),
+                        "{name} {pointer}"
+                    );
                 }
             }
         }
@@ -240,12 +267,20 @@ fn iteration_agrees_with_serde_json() {
             seen += 1;
             match expected {
                 Value::Array(items) => {
-                    let got: Vec<_> = lazy_value.array_iter().unwrap().map(Result::unwrap).collect();
+                    let got: Vec<_> = lazy_value
+                        .array_iter()
+                        .unwrap()
+                        .map(Result::unwrap)
+                        .collect();
                     assert_eq!(got.len(), items.len(), "{name}");
                     pending.extend(got.into_iter().zip(items));
                 }
                 Value::Object(map) => {
-                    let got: Vec<_> = lazy_value.object_iter().unwrap().map(Result::unwrap).collect();
+                    let got: Vec<_> = lazy_value
+                        .object_iter()
+                        .unwrap()
+                        .map(Result::unwrap)
+                        .collect();
                     assert_eq!(got.len(), map.len(), "{name}");
                     for (key, child) in got {
                         pending.push((child, &map[key.as_ref()]));

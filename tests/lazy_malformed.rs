@@ -90,7 +90,10 @@ fn truncated_documents_are_errors_in_checked_mode() {
                 let e = jitson::lazy::get(prefix, &last).unwrap_err();
                 assert!(e.offset() <= cut, "{name} cut at {cut}: {e}");
             }
-            assert!(jitson::lazy::get_many(prefix, &pointers).is_err(), "{name} {cut}");
+            assert!(
+                jitson::lazy::get_many(prefix, &pointers).is_err(),
+                "{name} {cut}"
+            );
             cut += step;
         }
     }

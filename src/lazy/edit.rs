@@ -22,7 +22,11 @@ pub(super) enum Op<'n> {
 }
 
 /// `op` applied at `path` of the walker's document.
-pub(super) fn edit(w: Walker<'_>, path: &Pointer<'_>, op: Op<'_>) -> Result<Option<Vec<u8>>, Error> {
+pub(super) fn edit(
+    w: Walker<'_>,
+    path: &Pointer<'_>,
+    op: Op<'_>,
+) -> Result<Option<Vec<u8>>, Error> {
     let depth = path.steps().len();
     let new = match op {
         Op::Set(new) | Op::Insert(new) => Some(new_value(w, new, depth)?),

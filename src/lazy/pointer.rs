@@ -193,10 +193,7 @@ mod tests {
     #[test]
     fn malformed_pointers_are_typed_errors() {
         assert!(Pointer::parse("").unwrap().is_root());
-        assert_eq!(
-            Pointer::parse("a"),
-            Err(PointerError::MissingLeadingSlash)
-        );
+        assert_eq!(Pointer::parse("a"), Err(PointerError::MissingLeadingSlash));
         assert_eq!(
             Pointer::parse("/ab/c~2"),
             Err(PointerError::InvalidEscape(5))

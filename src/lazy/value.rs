@@ -114,7 +114,9 @@ impl<'a> LazyValue<'a> {
 
     /// Any number as the nearest `f64` (`None` beyond the range of `f64`).
     pub fn as_f64(&self) -> Option<f64> {
-        whole(self.raw(), |raw, pos| parse_f64(raw, pos, FloatOverflow::Error))
+        whole(self.raw(), |raw, pos| {
+            parse_f64(raw, pos, FloatOverflow::Error)
+        })
     }
 
     /// The text of a string: borrowed from the document when it has no escapes, unescaped
@@ -167,7 +169,12 @@ impl<'a> LazyValue<'a> {
             .max_depth(self.options.get_max_depth())
             .big_numbers(big_numbers);
         value::parse_with(self.raw(), arena, &options).map_err(|e| {
-            Error::new(e.kind(), self.doc, self.start + e.offset(), e.path().clone())
+            Error::new(
+                e.kind(),
+                self.doc,
+                self.start + e.offset(),
+                e.path().clone(),
+            )
         })
     }
 }
