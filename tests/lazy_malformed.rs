@@ -6,7 +6,7 @@
 mod support;
 
 use jitson::kernels::skip::validate_document;
-use jitson::lazy::{Mode, Options, Pointer};
+use jitson::lazy::{Document, Mode, Options, Pointer};
 
 const PATHS: [&str; 6] = ["", "/0", "/a", "/0/0", "/-", "/search_metadata/count"];
 
@@ -35,6 +35,10 @@ fn exercise(doc: &[u8], pointers: &[Pointer<'_>]) {
             let _ = options.remove(doc, pointer);
         }
         let _ = options.get_many(doc, pointers);
+        let mut cached = Document::with_options(doc, options);
+        for pointer in pointers.iter().chain(pointers) {
+            let _ = cached.get(pointer);
+        }
     }
 }
 
