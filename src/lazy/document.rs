@@ -38,7 +38,9 @@ struct Child {
     value: usize,
 }
 
-/// A document read by repeated gets that share their skips ([module documentation](self)).
+/// A document read by repeated gets that share their skips: every container a get walked
+/// into remembers where its members or elements start and where the walk stopped, so a later
+/// get finds them without skipping again, or resumes there.
 pub struct Document<'a> {
     json: &'a [u8],
     options: Options,

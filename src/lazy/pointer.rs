@@ -55,7 +55,9 @@ impl Step<'_> {
     }
 }
 
-/// A path into a document: the steps from the root (see the [module documentation](self)).
+/// A path into a document: the steps from the root. Parsed from RFC 6901 text each token
+/// is a [`Step::Token`] (a key in objects, an index in arrays when it is one); built with
+/// [`Pointer::key`] and [`Pointer::index`] each step is one or the other.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Pointer<'p> {
     steps: Vec<Step<'p>>,
