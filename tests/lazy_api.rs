@@ -308,3 +308,23 @@ fn errors_name_the_first_problem_with_its_path() {
     assert_eq!(e.kind(), ErrorKind::DepthLimitExceeded);
     assert_eq!(e.offset(), 3);
 }
+
+#[test]
+fn the_node_cache_answers_like_a_fresh_get() {
+    let doc = br#"{"a": [1, {"b": 2}, [3]], "c": {"d": "e"}, "f": [1, x]}"#;
+    let mut cached = lazy::Document::new(doc);
+    let raw = |v: Option<lazy::LazyValue<'_>>| v.map(|v| v.raw().to_vec());
+    for path in [
+        "/a/1/b", "/c/d", "/a/0", "/a/2/0", "/a/1", "/a/3", "/c/zz", "/a/1/b", "/c",
+    ] {
+        let fresh = lazy::get(doc, &p(path)).unwrap();
+        assert_eq!(raw(cached.get(&p(path)).unwrap()), raw(fresh), "{path}");
+    }
+    // An error stays an error however often it is asked for.
+    for _ in 0..2 {
+        let e = cached.get(&p("/f/2")).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Syntax(SyntaxKind::ExpectedValue));
+        assert_eq!(e.path().to_string(), "$.f[1]");
+    }
+    assert_eq!(raw(cached.get(&p("/f/0")).unwrap()), Some(b"1".to_vec()));
+}
