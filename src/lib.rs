@@ -6,13 +6,14 @@
 //! the schema model ([`schema`]), the schema-less value tree ([`value`]), the error type
 //! ([`Error`]), the byte kernels ([`kernels`]) and the kernel entry-point table the JIT links
 //! against ([`jit`]), and the schema engine: [`Codec`] ([`engine`]) over the resolver
-//! ([`resolve`]) and the opcode interpreter.
+//! ([`resolve`]) and the opcode interpreter; and lazy access to raw JSON by path ([`lazy`]).
 
 pub use jitson_jit as jit;
 pub use jitson_kernels as kernels;
 
 pub mod engine;
 pub mod error;
+pub mod lazy;
 pub mod path;
 pub mod position;
 pub mod registry;

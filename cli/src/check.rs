@@ -62,7 +62,7 @@ pub fn run(args: &CheckArgs) -> u8 {
 
 /// The display name and the bytes of `file` (`-` is standard input), or the name and why it
 /// could not be read.
-fn read_input(file: &OsString) -> Result<(String, Vec<u8>), (String, std::io::Error)> {
+pub(crate) fn read_input(file: &OsString) -> Result<(String, Vec<u8>), (String, std::io::Error)> {
     let mut bytes = Vec::new();
     if file == "-" {
         let name = "<stdin>".to_owned();

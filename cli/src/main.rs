@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! jitson [--backend auto|interp|jit] check [FILE...]
+//! jitson get FILE POINTER...
+//! jitson set FILE POINTER VALUE
 //! ```
 //!
 //! Subcommands are variants of [`Command`]; each lives in its own module. `--backend` is
@@ -12,6 +14,8 @@
 //! unavailable backend or an unreadable input.
 
 mod check;
+mod get;
+mod set;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -57,6 +61,10 @@ enum Command {
     /// Prints one line per failing input, `FILE:LINE:COL: PATH: message`, and nothing for
     /// inputs that pass. Standard input is read when no FILE is given or FILE is `-`.
     Check(check::CheckArgs),
+    /// Print the values JSON Pointers name, one line each, reading lazily.
+    Get(get::GetArgs),
+    /// Print the document with the value a JSON Pointer names replaced.
+    Set(set::SetArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +78,8 @@ fn main() -> ExitCode {
     }
     let status = match &cli.command {
         Command::Check(args) => check::run(args),
+        Command::Get(args) => get::run(args),
+        Command::Set(args) => set::run(args),
     };
     ExitCode::from(status)
 }

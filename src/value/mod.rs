@@ -258,7 +258,7 @@ impl<'a> Value<'a> {
 }
 
 /// A reference token with `~1` and `~0` decoded; `None` for any other `~` sequence.
-fn unescape_pointer_token(token: &str) -> Option<std::borrow::Cow<'_, str>> {
+pub(crate) fn unescape_pointer_token(token: &str) -> Option<std::borrow::Cow<'_, str>> {
     if !token.contains('~') {
         return Some(token.into());
     }
@@ -278,7 +278,7 @@ fn unescape_pointer_token(token: &str) -> Option<std::borrow::Cow<'_, str>> {
 }
 
 /// An array index token: `0`, or digits without a leading zero.
-fn parse_pointer_index(token: &str) -> Option<usize> {
+pub(crate) fn parse_pointer_index(token: &str) -> Option<usize> {
     let digits_only = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
     if !digits_only || (token.len() > 1 && token.starts_with('0')) {
         return None;
