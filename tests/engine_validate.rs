@@ -2,7 +2,11 @@
 //! the corpus documents, and random mutations of (shrunk) corpus documents. The verdict must
 //! always be `serde_json parses it && Schema::validate_value accepts it`.
 
+#[path = "../kernels/tests/common/rng.rs"]
+mod rng;
 mod suite_support;
+
+use rng::Rng;
 
 use jitson::engine::{DuplicateKeys, Options};
 use jitson::{Codec, ErrorKind, Keyword, Schema, SyntaxKind};
@@ -220,22 +224,6 @@ fn corpus_documents_validate() {
     }
 }
 
-/// A deterministic xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// The document with every array cut to its first four items (keeps mutation runs fast).
 fn shrink(v: &mut Value) {
     match v {
@@ -327,7 +315,7 @@ fn mutate_bytes(text: &[u8], rng: &mut Rng) -> Vec<u8> {
 #[test]
 fn mutated_corpus_documents_agree_with_the_oracle() {
     let rounds = if cfg!(miri) { 2 } else { 400 };
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut failures = Vec::new();
     for (doc, schema_name) in CORPUS {
         let schema = corpus_schema(schema_name);
