@@ -82,6 +82,46 @@ fn bounds_tell_inclusive_from_exclusive() {
 }
 
 #[test]
+fn the_remaining_bounds() {
+    let schema = r#"{"prefixItems": [
+        {"exclusiveMinimum": 0}, {"maximum": 9}, {"maxLength": 1}, {"minItems": 1}
+    ]}"#;
+    let cases = [
+        (
+            "[0]",
+            "number not above the exclusive minimum at line 1 column 2, path $[0], keyword exclusiveMinimum",
+            Keyword::ExclusiveMinimum,
+            "/prefixItems/0/exclusiveMinimum",
+        ),
+        (
+            "[1, 10]",
+            "number above the maximum at line 1 column 5, path $[1], keyword maximum",
+            Keyword::Maximum,
+            "/prefixItems/1/maximum",
+        ),
+        (
+            r#"[1, 2, "ab"]"#,
+            "string longer than maxLength at line 1 column 8, path $[2], keyword maxLength",
+            Keyword::MaxLength,
+            "/prefixItems/2/maxLength",
+        ),
+        (
+            r#"[1, 2, "a", []]"#,
+            "array has fewer items than minItems at line 1 column 14, path $[3], keyword minItems",
+            Keyword::MinItems,
+            "/prefixItems/3/minItems",
+        ),
+    ];
+    for (input, display, keyword, pointer) in cases {
+        assert_eq!(
+            violation(schema, input),
+            (display.into(), Some(keyword), pointer.into()),
+            "{input}"
+        );
+    }
+}
+
+#[test]
 fn string_keywords() {
     let schema =
         r#"{"prefixItems": [{"minLength": 2}, {"pattern": "^a"}], "items": {"multipleOf": 3}}"#;
