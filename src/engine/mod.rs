@@ -9,7 +9,12 @@
 //! assert!(codec.validate(br#"{"id": 7}"#).is_ok());
 //! let e = codec.validate(br#"{"id": "7"}"#).unwrap_err();
 //! assert_eq!(e.to_string(), "expected integer, found string at line 1 column 8, path $.id, keyword type");
+//! assert_eq!(e.schema_pointer(), Some("/properties/id/type"));
 //! ```
+//!
+//! Failures are [`crate::Error`]s, the same type the value parser returns: the interpreter
+//! records an offset and a compact path, and the message, line, column, `$.a[3].b` path and
+//! the keyword's pointer in the schema are worked out only when a run fails.
 //!
 //! A [`Codec`] is immutable and shareable between threads; a [`Cache`] holds the scratch
 //! buffers of one thread's runs (the `*_with` methods take one; the others use a temporary).
