@@ -21,8 +21,8 @@ pub mod resolve;
 pub mod schema;
 pub mod value;
 
-pub use engine::{Cache, Codec, CodecError, Options};
-pub use error::{Error, ErrorKind, SyntaxKind};
+pub use engine::{Cache, Codec, Options};
+pub use error::{Error, ErrorKind, Keyword, SyntaxKind};
 pub use path::{Path, Segment};
 pub use position::Position;
 pub use schema::{Schema, SchemaError, TypeDesc, TypeKey, ValidationError};

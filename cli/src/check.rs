@@ -8,8 +8,7 @@
 //! this over the conformance suite and mutated documents).
 
 use std::ffi::OsString;
-use std::io::{Read, Write};
-use std::path::Path;
+use std::io::Write;
 
 use clap::Args;
 use jitson::Position;
@@ -17,7 +16,8 @@ use jitson::kernels::KernelError;
 use jitson::kernels::skip::validate_document;
 use jitson::value::{self, BigNumbers, Bump, DEFAULT_MAX_DEPTH, ParseOptions};
 
-use crate::{EXIT_INVALID, EXIT_OK, EXIT_TROUBLE};
+use crate::input::{self, Input};
+use crate::{EXIT_INVALID, EXIT_OK, EXIT_TROUBLE, report};
 
 /// Arguments of `jitson check`.
 #[derive(Args)]
@@ -33,69 +33,33 @@ pub struct CheckArgs {
 
 /// Checks every input; returns the exit status.
 pub fn run(args: &CheckArgs) -> u8 {
-    let stdin_only = [OsString::from("-")];
-    let files = if args.files.is_empty() {
-        &stdin_only[..]
-    } else {
-        &args.files[..]
-    };
     let mut status = EXIT_OK;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for file in files {
-        let (name, bytes) = match read_input(file) {
-            Ok(input) => input,
-            Err((name, error)) => {
-                let _ = writeln!(std::io::stderr(), "jitson: {name}: {error}");
-                status = EXIT_TROUBLE;
-                continue;
-            }
+    let mut out = std::io::stdout().lock();
+    for file in input::files_or_stdin(&args.files) {
+        let Some(input) = input::read(&file) else {
+            status = EXIT_TROUBLE;
+            continue;
         };
-        if let Some(line) = diagnose(&bytes, args.max_depth) {
-            // A closed stdout (`| head`) must not turn into a panic: write errors are ignored.
-            let _ = writeln!(out, "{name}:{line}");
-            status = status.max(EXIT_INVALID);
+        let Err(kernel_error) = validate_document(&input.bytes, args.max_depth) else {
+            continue;
+        };
+        status = status.max(EXIT_INVALID);
+        let arena = Bump::new();
+        let options = ParseOptions::new()
+            .max_depth(args.max_depth)
+            .big_numbers(BigNumbers::Raw);
+        match value::parse_with(&input.bytes, &arena, &options) {
+            Err(e) => report::error(&mut out, &input.name, 1, &e),
+            Ok(_) => disagreement(&mut out, &input, kernel_error),
         }
     }
     status
 }
 
-/// The display name and the bytes of `file` (`-` is standard input), or the name and why it
-/// could not be read.
-pub(crate) fn read_input(file: &OsString) -> Result<(String, Vec<u8>), (String, std::io::Error)> {
-    let mut bytes = Vec::new();
-    if file == "-" {
-        let name = "<stdin>".to_owned();
-        return match std::io::stdin().lock().read_to_end(&mut bytes) {
-            Ok(_) => Ok((name, bytes)),
-            Err(error) => Err((name, error)),
-        };
-    }
-    let name = Path::new(file).display().to_string();
-    match std::fs::read(file) {
-        Ok(bytes) => Ok((name, bytes)),
-        Err(error) => Err((name, error)),
-    }
-}
-
-/// `None` for one well-formed JSON text, else the diagnostic after the file name:
-/// `LINE:COL: PATH: message`.
-fn diagnose(input: &[u8], max_depth: usize) -> Option<String> {
-    let kernel_error = validate_document(input, max_depth).err()?;
-    let arena = Bump::new();
-    let options = ParseOptions::new()
-        .max_depth(max_depth)
-        .big_numbers(BigNumbers::Raw);
-    Some(match value::parse_with(input, &arena, &options) {
-        Err(e) => format!("{}:{}: {}: {}", e.line(), e.column(), e.path(), e.message()),
-        Ok(_) => disagreement(input, kernel_error),
-    })
-}
-
-/// The diagnostic when the kernel rejects what the parser accepts (a bug in one of them):
-/// the kernel's error, at the document root.
+/// The report when the kernel rejects what the parser accepts (a bug in one of them): the
+/// kernel's error, at the document root.
 #[cold]
-fn disagreement(input: &[u8], error: KernelError) -> String {
-    let position = Position::of(input, error.offset);
-    format!("{}:{}: $: {}", position.line, position.column, error.kind)
+fn disagreement(out: &mut impl Write, input: &Input, error: KernelError) {
+    let Position { line, column } = Position::of(&input.bytes, error.offset);
+    let _ = writeln!(out, "{}:{line}:{column}: $: {}", input.name, error.kind);
 }

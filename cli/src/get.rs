@@ -14,7 +14,7 @@ use clap::Args;
 use jitson::lazy::{Mode, Options, Pointer};
 use jitson::value::DEFAULT_MAX_DEPTH;
 
-use crate::check::read_input;
+use crate::input;
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_TROUBLE};
 
 /// Arguments of `jitson get`.
@@ -65,12 +65,8 @@ pub fn run(args: &GetArgs) -> u8 {
             return EXIT_TROUBLE;
         }
     };
-    let (name, bytes) = match read_input(&args.file) {
-        Ok(input) => input,
-        Err((name, error)) => {
-            let _ = writeln!(stderr, "jitson: {name}: {error}");
-            return EXIT_TROUBLE;
-        }
+    let Some(input::Input { name, bytes }) = input::read(&args.file) else {
+        return EXIT_TROUBLE;
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

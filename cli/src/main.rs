@@ -1,23 +1,31 @@
 //! `jitson`: the command-line face of the jitson engine.
 //!
 //! ```text
-//! jitson [--backend auto|interp|jit] check [FILE...]
+//! jitson [--backend auto|interp|jit] check [--max-depth N] [FILE...]
+//! jitson [--backend auto|interp|jit] validate --schema S.json [--ndjson] [--max-errors N] [FILE...]
+//! jitson [--backend auto|interp|jit] explain --schema S.json
 //! jitson get FILE POINTER...
 //! jitson set FILE POINTER VALUE
 //! ```
 //!
-//! Subcommands are variants of [`Command`]; each lives in its own module. `--backend` is
-//! global: `auto` and `interp` run today; `jit` is refused with exit status 2 until the
-//! Cranelift backend lands (`check` reads no schema, so it does not depend on the backend).
+//! Subcommands are variants of [`Command`]; each lives in its own module, and the pieces
+//! they share have theirs: [`input`] (files and standard input, `-`), [`report`] (the
+//! `FILE:LINE:COL: PATH: message` lines, on standard output) and [`schema`] (the `--schema`
+//! argument). `--backend` is global: `auto` and `interp` run the interpreter today; `jit` is
+//! refused with exit status 2 until the Cranelift backend lands.
 //!
 //! Exit status: 0 when every input passes, 1 when any input fails, 2 for a usage error, an
-//! unavailable backend or an unreadable input.
+//! unavailable backend, an unreadable input or a schema that does not load.
 
 mod check;
+mod explain;
 mod get;
+mod input;
+mod report;
+mod schema;
 mod set;
+mod validate;
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -26,7 +34,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 const EXIT_OK: u8 = 0;
 /// Exit status: some input failed.
 const EXIT_INVALID: u8 = 1;
-/// Exit status: usage error, unavailable backend, unreadable input.
+/// Exit status: usage error, unavailable backend, unreadable input, bad schema.
 const EXIT_TROUBLE: u8 = 2;
 
 /// Runtime JIT JSON codec engine.
@@ -65,21 +73,28 @@ enum Command {
     Get(get::GetArgs),
     /// Print the document with the value a JSON Pointer names replaced.
     Set(set::SetArgs),
+    /// Validate each input against a JSON Schema (draft 2020-12).
+    ///
+    /// Prints one line per error, `FILE:LINE:COL: PATH: message (keyword K at POINTER)`, and
+    /// nothing for valid documents. Standard input is read when no FILE is given or FILE is
+    /// `-`. With --ndjson each line is a document and LINE is the line in the file.
+    Validate(validate::ValidateArgs),
+    /// Print the opcode program a JSON Schema compiles to.
+    Explain(explain::ExplainArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.backend == Backend::Jit {
-        let _ = writeln!(
-            std::io::stderr(),
-            "jitson: the `jit` backend is not available yet; use --backend auto or interp"
-        );
+        input::trouble("the jit backend is not available yet; use --backend auto or interp");
         return ExitCode::from(EXIT_TROUBLE);
     }
     let status = match &cli.command {
         Command::Check(args) => check::run(args),
         Command::Get(args) => get::run(args),
         Command::Set(args) => set::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Explain(args) => explain::run(args),
     };
     ExitCode::from(status)
 }

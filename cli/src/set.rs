@@ -12,8 +12,8 @@ use std::io::Write;
 use clap::Args;
 use jitson::value::{self, BigNumbers, Bump, DEFAULT_MAX_DEPTH, ParseOptions};
 
-use crate::check::read_input;
 use crate::get::{options, parse_pointers};
+use crate::input;
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_TROUBLE};
 
 /// Arguments of `jitson set`.
@@ -56,12 +56,8 @@ pub fn run(args: &SetArgs) -> u8 {
         let _ = writeln!(stderr, "jitson: VALUE is not JSON: {e}");
         return EXIT_TROUBLE;
     }
-    let (name, bytes) = match read_input(&args.file) {
-        Ok(input) => input,
-        Err((name, error)) => {
-            let _ = writeln!(stderr, "jitson: {name}: {error}");
-            return EXIT_TROUBLE;
-        }
+    let Some(input::Input { name, bytes }) = input::read(&args.file) else {
+        return EXIT_TROUBLE;
     };
     let options = options(args.unchecked, args.max_depth);
     match options.set(&bytes, &pointers[0], args.value.as_bytes()) {

@@ -2,41 +2,12 @@
 //! statuses, standard input, unreadable files, the backend flag, and agreement with the
 //! value parser on damaged documents. It must never panic.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::path::PathBuf;
+
+use common::{Rng, at_root, jitson, root, status, stderr, stdout};
 use jitson::value::{self, BigNumbers, Bump, ParseOptions};
-
-/// The repository root (the CLI crate sits one level down).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn jitson(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jitson"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn jitson");
-    // A run that never reads its input (usage errors, `--help`) may exit before the write:
-    // a broken pipe here is expected, not a failure.
-    let _ = child.stdin.take().expect("stdin").write_all(stdin);
-    let output = child.wait_with_output().expect("wait for jitson");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!stderr.contains("panicked"), "jitson panicked: {stderr}");
-    output
-}
-
-fn status(output: &Output) -> i32 {
-    output.status.code().expect("exit status")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
-}
 
 /// The suite files whose names start with `prefix`, as paths.
 fn suite(prefix: &str) -> Vec<PathBuf> {
@@ -130,30 +101,27 @@ fn i_files_behave_as_documented() {
 fn exact_diagnostics_and_standard_input() {
     let out = jitson(&["check"], b"{\n  \"a\": [1, 2,,]\n}");
     assert_eq!(status(&out), 1);
-    assert_eq!(stdout(&out), "<stdin>:2:14: $.a[2]: expected value\n");
+    assert_eq!(stdout(&out), "-:2:14: $.a[2]: expected value\n");
     let out = jitson(&["check", "-"], b"  [true]  ");
     assert_eq!((status(&out), stdout(&out)), (0, String::new()));
     let out = jitson(&["check", "-"], b"");
-    assert_eq!(stdout(&out), "<stdin>:1:0: $: EOF while parsing a value\n");
+    assert_eq!(stdout(&out), "-:1:0: $: EOF while parsing a value\n");
     let out = jitson(&["check", "--max-depth", "1"], b"[[1]]");
-    assert_eq!(
-        stdout(&out),
-        "<stdin>:1:2: $[0]: recursion limit exceeded\n"
-    );
+    assert_eq!(stdout(&out), "-:1:2: $[0]: recursion limit exceeded\n");
 }
 
 #[test]
 fn many_files_report_each_failure_and_the_worst_status() {
-    let good = root().join("testdata/bench/book.json");
-    let bad = root().join("testdata/jsontestsuite/n_array_extra_comma.json");
-    let (good, bad) = (good.to_str().expect("path"), bad.to_str().expect("path"));
+    let good = at_root("testdata/bench/book.json");
+    let bad = at_root("testdata/jsontestsuite/n_array_extra_comma.json");
+    let (good, bad) = (good.as_str(), bad.as_str());
     let out = jitson(&["check", good, bad, good, bad], b"");
     assert_eq!(status(&out), 1);
     assert_eq!(stdout(&out).lines().count(), 2);
     let out = jitson(&["check", good, "/nonexistent/file.json", bad], b"");
     assert_eq!(status(&out), 2);
     assert_eq!(stdout(&out).lines().count(), 1);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = stderr(&out);
     assert!(
         stderr.starts_with("jitson: /nonexistent/file.json: "),
         "{stderr}"
@@ -172,25 +140,16 @@ fn usage_errors_and_backends() {
     }
     let out = jitson(&["--backend", "jit", "check"], b"1");
     assert_eq!(status(&out), 2);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not available yet"));
+    assert_eq!(
+        stderr(&out),
+        "jitson: the jit backend is not available yet; use --backend auto or interp\n"
+    );
     assert_eq!(status(&jitson(&["--backend", "gpu", "check"], b"1")), 2);
-}
-
-/// A deterministic xorshift64* generator.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
-    }
 }
 
 #[test]
 fn damaged_documents_agree_with_the_parser_and_never_crash() {
-    let mut rng = Rng(0x5eed);
+    let mut rng = Rng::new(0x5eed);
     let sources: Vec<Vec<u8>> = ["book", "twitter"]
         .iter()
         .map(|n| std::fs::read(root().join(format!("testdata/bench/{n}.json"))).expect("corpus"))

@@ -67,10 +67,10 @@ fn get_reports_absent_pointers_and_bad_documents() {
     let (status, out, err) = run(&["get", "-", "/a/b/3", "/a/b/0"], DOC);
     assert_eq!(status, 1);
     assert_eq!(out, "\n1\n");
-    assert_eq!(err, "jitson: <stdin>: nothing at \"/a/b/3\"\n");
+    assert_eq!(err, "jitson: -: nothing at \"/a/b/3\"\n");
     let (status, out, _) = run(&["get", "-", "/b"], b"{\"a\": [1, 2,], \"b\": 3}");
     assert_eq!(status, 1);
-    assert_eq!(out, "<stdin>:1:13: $.a: trailing comma\n");
+    assert_eq!(out, "-:1:13: $.a: trailing comma\n");
 }
 
 #[test]
@@ -85,7 +85,7 @@ fn set_prints_the_spliced_document() {
     assert_eq!((status, out.as_str()), (0, "7\n"));
     let (status, out, err) = run(&["set", "-", "/a/c", "1"], DOC);
     assert_eq!((status, out.as_str()), (1, ""));
-    assert_eq!(err, "jitson: <stdin>: nothing at \"/a/c\"\n");
+    assert_eq!(err, "jitson: -: nothing at \"/a/c\"\n");
 }
 
 #[test]

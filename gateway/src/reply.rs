@@ -4,7 +4,7 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{CONTENT_TYPE, HeaderValue};
 use hyper::{Response, StatusCode};
-use jitson::CodecError;
+use jitson::Error;
 use serde_json::{Value, json};
 
 /// Every response body the gateway sends or forwards.
@@ -36,8 +36,9 @@ pub fn error(status: StatusCode, message: &str, extra: Value) -> Response<Body> 
 }
 
 /// The JSON description of a document that broke schema `schema` version `version`:
-/// message, JSON path, line, column, byte offset, and the schema keyword when there is one.
-pub fn invalid_document(schema: &str, version: u64, e: &CodecError) -> Value {
+/// message, JSON path, line, column, byte offset, and for schema failures the keyword and
+/// its JSON Pointer in the schema.
+pub fn invalid_document(schema: &str, version: u64, e: &Error) -> Value {
     let position = e.position();
     json!({
         "schema": schema,
@@ -47,6 +48,7 @@ pub fn invalid_document(schema: &str, version: u64, e: &CodecError) -> Value {
         "line": position.line,
         "column": position.column,
         "offset": e.offset(),
-        "keyword": e.keyword(),
+        "keyword": e.keyword().map(|k| k.as_str()),
+        "schema_pointer": e.schema_pointer(),
     })
 }

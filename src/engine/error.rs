@@ -1,133 +1,158 @@
-//! Codec errors: the interpreter's compact [`Failure`] made readable (line, column, `$.a[3].b`
-//! path, schema keyword).
+//! Codec failures made readable: the interpreter's compact [`Failure`] (kind, offset, path of
+//! field indices and key spans) becomes a [`crate::Error`] with line, column, `$.a[3].b`
+//! path, message, and for schema failures the keyword and its pointer in the schema. All of
+//! this runs only on failure.
 
-use std::fmt;
+use std::borrow::Cow;
 
-use jitson_jit::ir::{FailKind, Failure, Kinds, PathSeg, Program, Violation};
+use jitson_jit::ir::{BigInts, ExecOptions, FailKind, Failure, Kinds, PathSeg, Program, Violation};
+use jitson_kernels::ErrorKind as KernelKind;
 use jitson_kernels::unescape::{Surrogates, unescape};
 
+use super::pointer::locate;
+use crate::error::{Error, ErrorKind, Keyword, SyntaxKind};
 use crate::path::Path;
-use crate::position::Position;
+use crate::schema::Schema;
+use crate::value::{self, BigNumbers, Bump, ParseOptions};
 
-/// What went wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum CodecErrorKind {
-    /// The input is not well-formed JSON; the kernel's kind.
-    Syntax(jitson_kernels::ErrorKind),
-    /// Containers nested deeper than the configured limit.
-    DepthLimitExceeded,
-    /// A number beyond `f64`, or an integer beyond 64 bits when those are errors.
-    NumberOutOfRange,
-    /// A named field repeated while duplicates are denied.
-    DuplicateKey,
-    /// Well-formed JSON that the schema rejects.
-    Schema(Violation),
+/// What a codec run needs to explain its failures.
+pub(crate) struct Context<'a> {
+    /// The schema the program was compiled from (for keyword pointers).
+    pub schema: &'a Schema,
+    /// The program (for field names).
+    pub program: &'a Program,
+    /// The options the run had (the value parser reads input again with the same ones).
+    pub exec: ExecOptions,
 }
 
-/// A failure with its kind, where it happened, and (for schema failures) the keyword.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CodecError {
-    kind: CodecErrorKind,
-    offset: usize,
-    position: Position,
-    path: Path,
-    message: String,
-}
-
-impl CodecError {
-    pub(crate) fn from_failure(program: &Program, input: &[u8], f: Failure) -> CodecError {
-        let kind = match f.kind {
-            FailKind::Syntax(k) => CodecErrorKind::Syntax(k),
-            FailKind::DepthLimitExceeded => CodecErrorKind::DepthLimitExceeded,
-            FailKind::NumberOutOfRange => CodecErrorKind::NumberOutOfRange,
-            FailKind::DuplicateKey => CodecErrorKind::DuplicateKey,
-            FailKind::Violation(v) => CodecErrorKind::Schema(v),
+impl Context<'_> {
+    /// The error `failure` describes in `input`.
+    pub(crate) fn error(&self, input: &[u8], failure: Failure) -> Error {
+        let path = readable_path(self.program, input, &failure.path);
+        let offset = failure.offset;
+        let kind = match failure.kind {
+            FailKind::Violation(v) => return self.violation(input, v, offset, path),
+            FailKind::Syntax(k) => syntax_kind(k, &failure.path),
+            FailKind::DepthLimitExceeded => ErrorKind::DepthLimitExceeded,
+            FailKind::NumberOutOfRange => ErrorKind::NumberOutOfRange,
+            FailKind::DuplicateKey => ErrorKind::DuplicateKey,
         };
-        CodecError {
-            kind,
-            offset: f.offset,
-            position: Position::of(input, f.offset),
-            path: readable_path(program, input, &f.path),
-            message: message(program, input, f.kind, f.offset),
+        match self.reread(input, kind, offset) {
+            Some(e) => e,
+            None => Error::new(kind, input, offset, path),
         }
     }
 
-    /// What went wrong.
-    pub fn kind(&self) -> CodecErrorKind {
-        self.kind
+    /// A fatal error as the value parser names it. The parser knows the context the
+    /// interpreter does not keep (inside a string, an array or an object: `"EOF while parsing
+    /// a list"`, the member a key error belongs to) and names the byte serde_json names (the
+    /// interpreter may name a neighbour: the backslash of a bad escape, where serde_json
+    /// names the byte after it). Both read the document in order and validate all they read,
+    /// so they stop at the same first syntax error; a depth or number error must be at the
+    /// same offset. Reading again costs one parse, and happens only on failure.
+    fn reread(&self, input: &[u8], kind: ErrorKind, offset: usize) -> Option<Error> {
+        if kind == ErrorKind::DuplicateKey {
+            // The interpreter denies repeats of named fields only: not the parser's rule.
+            return None;
+        }
+        let big_numbers = match self.exec.big_ints {
+            BigInts::F64 => BigNumbers::Float,
+            BigInts::Error => BigNumbers::Error,
+        };
+        let options = ParseOptions::new()
+            .max_depth(self.exec.max_depth as usize)
+            .big_numbers(big_numbers);
+        let e = value::parse_with(input, &Bump::new(), &options).err()?;
+        let same = match (e.kind(), kind) {
+            (ErrorKind::Syntax(_), ErrorKind::Syntax(_)) => true,
+            (theirs, ours) => theirs == ours && e.offset() == offset,
+        };
+        same.then_some(e)
     }
 
-    /// Byte offset of the offending value or byte (the input's length when it ended early).
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-
-    /// Line and column of the offset.
-    pub fn position(&self) -> Position {
-        self.position
-    }
-
-    /// Where the failing value sits.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// The message (without position or path).
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// The JSON Schema keyword that failed, for schema failures.
-    pub fn keyword(&self) -> Option<&'static str> {
-        match self.kind {
-            CodecErrorKind::Schema(v) => Some(keyword(v)),
-            _ => None,
+    /// A schema violation: its keyword located in the schema, and its message.
+    fn violation(&self, input: &[u8], v: Violation, offset: usize, path: Path) -> Error {
+        let located = locate(self.schema, path.segments(), v);
+        let keyword = located.as_ref().map_or(Keyword::of(v), |l| l.keyword);
+        let nullable = located.as_ref().is_some_and(|l| l.nullable);
+        let message = Cow::Owned(self.message(input, v, keyword, nullable, offset));
+        let error = Error::with_message(ErrorKind::Schema(keyword), input, offset, path, message);
+        match located {
+            Some(l) => error.with_schema_pointer(l.pointer),
+            None => error,
         }
     }
 
-    /// True for schema failures (the input is well-formed JSON as far as it was read).
-    pub fn is_schema(&self) -> bool {
-        matches!(self.kind, CodecErrorKind::Schema(_))
+    /// The message of violation `v` of `keyword` by the value at `offset` (`nullable`: the
+    /// value could also have been `null`).
+    fn message(
+        &self,
+        input: &[u8],
+        v: Violation,
+        keyword: Keyword,
+        nullable: bool,
+        offset: usize,
+    ) -> String {
+        match v {
+            Violation::Type { expected } => {
+                let expected = match nullable {
+                    true => expected.or(Kinds::NULL),
+                    false => expected,
+                };
+                format!("expected {expected}, found {}", found_kind(input, offset))
+            }
+            Violation::Minimum if keyword == Keyword::ExclusiveMinimum => {
+                "number not above the exclusive minimum".to_owned()
+            }
+            Violation::Maximum if keyword == Keyword::ExclusiveMaximum => {
+                "number not below the exclusive maximum".to_owned()
+            }
+            Violation::Minimum => "number below the minimum".to_owned(),
+            Violation::Maximum => "number above the maximum".to_owned(),
+            Violation::MultipleOf => "number is not a multiple of multipleOf".to_owned(),
+            Violation::MinLength => "string shorter than minLength".to_owned(),
+            Violation::MaxLength => "string longer than maxLength".to_owned(),
+            Violation::Pattern => "string does not match the pattern".to_owned(),
+            Violation::MinItems => "array has fewer items than minItems".to_owned(),
+            Violation::MaxItems => "array has more items than maxItems".to_owned(),
+            Violation::Required { table, field } => {
+                let name = &self.program.key_tables[table as usize].names()[field as usize];
+                format!("missing required field {name:?}")
+            }
+            Violation::UnknownField => "unknown field".to_owned(),
+            Violation::Enum => "value is not one of the allowed values".to_owned(),
+            Violation::AnyOf => "value matches no branch of anyOf".to_owned(),
+            Violation::OneOf { matched } => {
+                format!("value matches {matched} branches of oneOf, not exactly one")
+            }
+            Violation::Not => "value matches the schema of not".to_owned(),
+            Violation::Never => "no value is allowed here".to_owned(),
+        }
     }
 }
 
-impl fmt::Display for CodecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} at {}, path {}",
-            self.message, self.position, self.path
-        )?;
-        if let Some(keyword) = self.keyword() {
-            write!(f, ", keyword {keyword}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for CodecError {}
-
-/// The JSON Schema keyword behind a violation.
-fn keyword(v: Violation) -> &'static str {
-    match v {
-        Violation::Type { .. } => "type",
-        Violation::Minimum => "minimum",
-        Violation::Maximum => "maximum",
-        Violation::MultipleOf => "multipleOf",
-        Violation::MinLength => "minLength",
-        Violation::MaxLength => "maxLength",
-        Violation::Pattern => "pattern",
-        Violation::MinItems => "minItems",
-        Violation::MaxItems => "maxItems",
-        Violation::Required { .. } => "required",
-        Violation::UnknownField => "additionalProperties",
-        Violation::Enum => "enum",
-        Violation::AnyOf => "anyOf",
-        Violation::OneOf { .. } => "oneOf",
-        Violation::Not => "not",
-        Violation::Never => "false",
-    }
+/// The error kind of a syntax error the interpreter reported as kernel kind `k` at `path`
+/// (used when the value parser does not name it: it always should).
+fn syntax_kind(k: KernelKind, path: &[PathSeg]) -> ErrorKind {
+    let in_array = matches!(path.last(), Some(PathSeg::Index(_)));
+    ErrorKind::Syntax(match k {
+        KernelKind::UnexpectedEnd => SyntaxKind::EofWhileParsingValue,
+        KernelKind::UnexpectedByte => SyntaxKind::InvalidLiteral,
+        KernelKind::ControlInString => SyntaxKind::ControlInString,
+        KernelKind::InvalidEscape => SyntaxKind::InvalidEscape,
+        KernelKind::InvalidUnicodeEscape => SyntaxKind::InvalidUnicodeEscape,
+        KernelKind::LoneSurrogate => SyntaxKind::LoneLeadingSurrogate,
+        KernelKind::InvalidUtf8 => SyntaxKind::InvalidUtf8,
+        KernelKind::InvalidNumber | KernelKind::NotAnInteger => SyntaxKind::InvalidNumber,
+        KernelKind::NumberOutOfRange => return ErrorKind::NumberOutOfRange,
+        KernelKind::DepthLimitExceeded => return ErrorKind::DepthLimitExceeded,
+        KernelKind::ExpectedKey => SyntaxKind::ExpectedKey,
+        KernelKind::ExpectedColon => SyntaxKind::ExpectedColon,
+        KernelKind::ExpectedCommaOrEnd if in_array => SyntaxKind::ExpectedArrayCommaOrEnd,
+        KernelKind::ExpectedCommaOrEnd => SyntaxKind::ExpectedObjectCommaOrEnd,
+        KernelKind::TrailingCharacters => SyntaxKind::TrailingCharacters,
+        KernelKind::ExpectedValue | KernelKind::OutputTooSmall => SyntaxKind::ExpectedValue,
+    })
 }
 
 /// The kind of the value starting at `offset`, for type errors.
@@ -139,44 +164,6 @@ fn found_kind(input: &[u8], offset: usize) -> &'static str {
         Some(b'[') => "array",
         Some(b'{') => "object",
         _ => "number",
-    }
-}
-
-fn message(program: &Program, input: &[u8], kind: FailKind, offset: usize) -> String {
-    let v = match kind {
-        FailKind::Syntax(k) => return k.message().to_owned(),
-        FailKind::DepthLimitExceeded => return "recursion limit exceeded".to_owned(),
-        FailKind::NumberOutOfRange => return "number out of range".to_owned(),
-        FailKind::DuplicateKey => return "duplicate key".to_owned(),
-        FailKind::Violation(v) => v,
-    };
-    match v {
-        Violation::Type { expected } if expected == Kinds::INTEGER => {
-            format!("expected integer, found {}", found_kind(input, offset))
-        }
-        Violation::Type { expected } => {
-            format!("expected {expected}, found {}", found_kind(input, offset))
-        }
-        Violation::Minimum => "number below the minimum".to_owned(),
-        Violation::Maximum => "number above the maximum".to_owned(),
-        Violation::MultipleOf => "number is not a multiple of multipleOf".to_owned(),
-        Violation::MinLength => "string shorter than minLength".to_owned(),
-        Violation::MaxLength => "string longer than maxLength".to_owned(),
-        Violation::Pattern => "string does not match the pattern".to_owned(),
-        Violation::MinItems => "array has fewer items than minItems".to_owned(),
-        Violation::MaxItems => "array has more items than maxItems".to_owned(),
-        Violation::Required { table, field } => {
-            let name = &program.key_tables[table as usize].names()[field as usize];
-            format!("missing required field {name:?}")
-        }
-        Violation::UnknownField => "unknown field".to_owned(),
-        Violation::Enum => "value is not one of the allowed values".to_owned(),
-        Violation::AnyOf => "value matches no branch of anyOf".to_owned(),
-        Violation::OneOf { matched } => {
-            format!("value matches {matched} branches of oneOf, not exactly one")
-        }
-        Violation::Not => "value matches the schema of not".to_owned(),
-        Violation::Never => "no value is allowed here".to_owned(),
     }
 }
 

@@ -9,7 +9,12 @@
 //! assert!(codec.validate(br#"{"id": 7}"#).is_ok());
 //! let e = codec.validate(br#"{"id": "7"}"#).unwrap_err();
 //! assert_eq!(e.to_string(), "expected integer, found string at line 1 column 8, path $.id, keyword type");
+//! assert_eq!(e.schema_pointer(), Some("/properties/id/type"));
 //! ```
+//!
+//! Failures are [`crate::Error`]s, the same type the value parser returns: the interpreter
+//! records an offset and a compact path, and the message, line, column, `$.a[3].b` path and
+//! the keyword's pointer in the schema are worked out only when a run fails.
 //!
 //! A [`Codec`] is immutable and shareable between threads; a [`Cache`] holds the scratch
 //! buffers of one thread's runs (the `*_with` methods take one; the others use a temporary).
@@ -17,13 +22,14 @@
 //! explain` prints). Today the program runs on the portable interpreter.
 
 mod error;
+mod pointer;
 
-pub use error::{CodecError, CodecErrorKind};
 pub use jitson_jit::ir::{BigInts, DuplicateKeys};
 
 use jitson_jit::interp::{self, Scratch};
 use jitson_jit::ir::{ExecOptions, Program};
 
+use crate::error::Error;
 use crate::resolve::resolve;
 use crate::schema::Schema;
 
@@ -64,6 +70,8 @@ impl Options {
 pub struct Codec {
     program: Program,
     options: Options,
+    /// The schema the program came from: read only to explain failures.
+    schema: Schema,
 }
 
 /// Reusable scratch buffers for one thread's runs of any [`Codec`].
@@ -90,6 +98,7 @@ impl Codec {
         Codec {
             program: resolve(schema),
             options,
+            schema: schema.clone(),
         }
     }
 
@@ -105,33 +114,42 @@ impl Codec {
 
     /// Checks that `input` is one JSON document the schema accepts: `Ok`, or the first
     /// error.
-    pub fn validate(&self, input: &[u8]) -> Result<(), CodecError> {
+    pub fn validate(&self, input: &[u8]) -> Result<(), Error> {
         self.validate_with(&mut Cache::new(), input)
     }
 
     /// [`Codec::validate`] with reusable buffers.
-    pub fn validate_with(&self, cache: &mut Cache, input: &[u8]) -> Result<(), CodecError> {
+    pub fn validate_with(&self, cache: &mut Cache, input: &[u8]) -> Result<(), Error> {
         interp::validate(&self.program, input, &self.options.exec, &mut cache.scratch)
-            .map_err(|f| CodecError::from_failure(&self.program, input, f))
+            .map_err(|f| self.explain().error(input, f))
     }
 
     /// Checks `input` and collects up to `cap` errors (empty when valid): after a schema
     /// violation the value is skipped and checking goes on; a syntax error ends the list.
-    pub fn validate_all(&self, input: &[u8], cap: usize) -> Vec<CodecError> {
+    pub fn validate_all(&self, input: &[u8], cap: usize) -> Vec<Error> {
         self.validate_all_with(&mut Cache::new(), input, cap)
     }
 
     /// [`Codec::validate_all`] with reusable buffers.
-    pub fn validate_all_with(
-        &self,
-        cache: &mut Cache,
-        input: &[u8],
-        cap: usize,
-    ) -> Vec<CodecError> {
+    pub fn validate_all_with(&self, cache: &mut Cache, input: &[u8], cap: usize) -> Vec<Error> {
         let exec = &self.options.exec;
-        interp::validate_all(&self.program, input, exec, &mut cache.scratch, cap)
+        let failures = interp::validate_all(&self.program, input, exec, &mut cache.scratch, cap);
+        if failures.is_empty() {
+            return Vec::new();
+        }
+        let explain = self.explain();
+        failures
             .into_iter()
-            .map(|f| CodecError::from_failure(&self.program, input, f))
+            .map(|f| explain.error(input, f))
             .collect()
+    }
+
+    /// What turns this codec's failures into errors.
+    fn explain(&self) -> error::Context<'_> {
+        error::Context {
+            schema: &self.schema,
+            program: &self.program,
+            exec: self.options.exec,
+        }
     }
 }

@@ -9,7 +9,7 @@ use jitson_kernels::unescape::{Surrogates, unescape};
 
 use super::Options;
 use super::iter::{ArrayIter, ObjectIter};
-use crate::engine::{Codec, CodecError};
+use crate::engine::Codec;
 use crate::error::Error;
 use crate::value::{self, BigNumbers, Bump, ParseOptions, Value};
 
@@ -156,7 +156,7 @@ impl<'a> LazyValue<'a> {
 
     /// Checks the value against a compiled schema. (Decoding through a codec comes with
     /// `Codec::decode`.)
-    pub fn validate(&self, codec: &Codec) -> Result<(), CodecError> {
+    pub fn validate(&self, codec: &Codec) -> Result<(), Error> {
         codec.validate(self.raw())
     }
 

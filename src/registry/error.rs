@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::CodecError;
+use crate::Error;
 use crate::schema::SchemaError;
 
 /// A publish that was refused; the previous version (if any) keeps serving.
@@ -16,7 +16,7 @@ pub enum PublishError {
         /// The sample's index in the list given.
         index: usize,
         /// Why it was rejected.
-        error: CodecError,
+        error: Error,
     },
 }
 

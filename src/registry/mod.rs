@@ -38,7 +38,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use arc_swap::{ArcSwap, ArcSwapOption};
 
-use crate::engine::{Codec, CodecError, Options};
+use crate::Error;
+use crate::engine::{Codec, Options};
 use crate::schema::{Schema, TypeKey};
 use stats::Counters;
 
@@ -129,7 +130,7 @@ impl Version {
 
     /// Validates `input` with this version's codec, counting the document in the name's
     /// [`Stats`].
-    pub fn validate(&self, input: &[u8]) -> Result<(), CodecError> {
+    pub fn validate(&self, input: &[u8]) -> Result<(), Error> {
         let result = self.codec.validate(input);
         self.counters.document(result.is_ok());
         result

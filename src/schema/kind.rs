@@ -34,6 +34,17 @@ impl Kind {
         Kind::Object,
     ];
 
+    /// The six kinds a JSON value's first byte tells apart (`Integer` is a `Number`), in
+    /// [`crate::schema::KindBranches::slots`] order.
+    pub const SLOTS: [Kind; 6] = [
+        Kind::Null,
+        Kind::Boolean,
+        Kind::Number,
+        Kind::String,
+        Kind::Array,
+        Kind::Object,
+    ];
+
     /// The kind of a JSON value; a number with no fractional part is an `Integer`.
     pub fn of(value: &Value) -> Kind {
         match value {

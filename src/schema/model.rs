@@ -203,15 +203,7 @@ impl KindBranches {
 
     /// The branches with their kinds (`Number` for the number branch), in slot order.
     pub fn branches(&self) -> impl Iterator<Item = (Kind, TypeId)> {
-        let kinds = [
-            Kind::Null,
-            Kind::Boolean,
-            Kind::Number,
-            Kind::String,
-            Kind::Array,
-            Kind::Object,
-        ];
-        kinds
+        Kind::SLOTS
             .into_iter()
             .zip(self.slots())
             .filter_map(|(kind, slot)| Some((kind, slot?)))

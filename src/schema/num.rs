@@ -1,6 +1,6 @@
 //! Exact JSON numbers: canonical spelling, exact comparison, integer rounding, `multipleOf`.
 
-use jitson_jit::cmp_int_float;
+use jitson_jit::ir::Number;
 use std::cmp::Ordering;
 
 /// An exact JSON number in canonical spelling.
@@ -75,22 +75,17 @@ impl Num {
         }
     }
 
-    /// Whether the number has no fractional part (JSON Schema's `integer`).
+    /// Whether the number has no fractional part (JSON Schema's `integer`); the
+    /// interpreter's test ([`Number::is_integer`]).
     pub fn is_integer(self) -> bool {
-        match self {
-            Num::Float(f) => f.is_finite() && f.fract() == 0.0,
-            _ => true,
-        }
+        Number::from(self).is_integer()
     }
 
-    /// Exact comparison of the two numbers' mathematical values.
+    /// Exact comparison of the two numbers' mathematical values: the interpreter's
+    /// comparison ([`Number::cmp_exact`]), so the reference validator and the engine agree
+    /// by construction.
     pub fn cmp_exact(self, other: Num) -> Ordering {
-        match (self.as_i128(), other.as_i128()) {
-            (Some(a), Some(b)) => a.cmp(&b),
-            (Some(a), None) => cmp_int_float(a, other.float()),
-            (None, Some(b)) => cmp_int_float(b, self.float()).reverse(),
-            (None, None) => self.float().total_cmp(&other.float()),
-        }
+        Number::from(self).cmp_exact(Number::from(other))
     }
 
     /// The smallest integer JSON can spell (an `i64`, `u64` or integral `f64`) that is ≥ `self`.
@@ -153,11 +148,7 @@ impl Num {
 
     /// The value as the nearest `f64`.
     fn float(self) -> f64 {
-        match self {
-            Num::Int(i) => i as f64,
-            Num::UInt(u) => u as f64,
-            Num::Float(f) => f,
-        }
+        Number::from(self).as_f64()
     }
 
     /// The number as `mantissa × 10^exponent` with the sign dropped, digits exact.
@@ -174,6 +165,19 @@ impl Num {
                 let mantissa = format!("{int}{frac}").parse().unwrap_or(0);
                 strip_zeros(mantissa, exp - frac.len() as i32)
             }
+        }
+    }
+}
+
+impl From<Num> for Number {
+    /// The interpreter's spelling of the same number: non-negative integers as `U64`,
+    /// negative ones as `I64`, the rest as `F64`.
+    fn from(n: Num) -> Number {
+        match n {
+            Num::Int(i) if i < 0 => Number::I64(i),
+            Num::Int(i) => Number::U64(i as u64),
+            Num::UInt(u) => Number::U64(u),
+            Num::Float(f) => Number::F64(f),
         }
     }
 }

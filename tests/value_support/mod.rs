@@ -6,40 +6,10 @@
 
 use std::path::PathBuf;
 
-/// A small deterministic PRNG (xorshift64*), so every run sees the same documents.
-pub struct Rng(u64);
+#[path = "../../kernels/tests/common/rng.rs"]
+mod rng;
 
-impl Rng {
-    /// A generator seeded with `seed` (0 is remapped).
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.max(1))
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// True with probability `1 / n`.
-    pub fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-
-    /// One element of `items`.
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
+pub use rng::Rng;
 
 /// The corpus documents (name, bytes) from testdata/bench.
 pub fn corpus() -> Vec<(&'static str, Vec<u8>)> {

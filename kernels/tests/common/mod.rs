@@ -3,6 +3,10 @@
 
 #![allow(dead_code)] // each test binary uses a different subset
 
+mod rng;
+
+pub use rng::Rng;
+
 pub use jitson_kernels::guard::GuardedRegion;
 
 /// The longest input length the exhaustive position tests cover (inclusive).
@@ -22,38 +26,6 @@ pub fn special_byte_inputs(filler: u8, specials: &[u8]) -> impl Iterator<Item = 
         });
         plain.chain(placed)
     })
-}
-
-/// A tiny deterministic PRNG (xorshift64*) so property-style loops are reproducible.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded with `seed` (any value; 0 is remapped).
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.max(1))
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A value in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// `len` random bytes drawn from `alphabet`.
-    pub fn bytes_from(&mut self, alphabet: &[u8], len: usize) -> Vec<u8> {
-        (0..len)
-            .map(|_| alphabet[self.below(alphabet.len())])
-            .collect()
-    }
 }
 
 /// Runs `check` on `bytes` placed against a guard page, and on every suffix of `bytes` too

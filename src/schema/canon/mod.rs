@@ -23,6 +23,11 @@ pub(crate) fn finish(mut graph: Graph, root: TypeId) -> Result<Schema, SchemaErr
     Ok(Schema { nodes, root })
 }
 
+/// The workspace's one test PRNG, shared with the integration tests.
+#[cfg(test)]
+#[path = "../../../kernels/tests/common/rng.rs"]
+mod test_rng;
+
 #[cfg(test)]
 mod tests {
     //! Canonicalization must not change meaning: random schemas and random values, checked
@@ -35,29 +40,7 @@ mod tests {
     use crate::schema::validate::check;
     use serde_json::{Value, json};
 
-    /// xorshift64*: deterministic, dependency-free.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn chance(&mut self, percent: usize) -> bool {
-            self.below(100) < percent
-        }
-
-        fn pick<T: Clone>(&mut self, items: &[T]) -> T {
-            items[self.below(items.len())].clone()
-        }
-    }
+    use super::test_rng::Rng;
 
     const KEYS: [&str; 4] = ["a", "b", "c", "d"];
 
@@ -237,7 +220,7 @@ mod tests {
             "examples",
             "deprecated",
         ];
-        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+        let mut rng = Rng::new(0xD1B5_4A32_D192_ED03);
         for _ in 0..3000 {
             let mut root = schema(&mut rng, 3);
             if let Value::Object(members) = &mut root {
@@ -259,7 +242,7 @@ mod tests {
 
     #[test]
     fn canonical_form_keeps_meaning() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         let mut compared = 0;
         for _ in 0..3000 {
             let mut root = schema(&mut rng, 3);

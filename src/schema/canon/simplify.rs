@@ -291,17 +291,10 @@ fn admitted(graph: &Graph, id: TypeId) -> Option<KindSet> {
         TypeDesc::Object(_) | TypeDesc::Map(_) => one(Kind::Object),
         TypeDesc::Nullable(inner) => admitted(graph, *inner).map(|k| k.with(Kind::Null)),
         TypeDesc::Kinds(k) => Some(
-            [
-                Kind::Null,
-                Kind::Boolean,
-                Kind::Number,
-                Kind::String,
-                Kind::Array,
-                Kind::Object,
-            ]
-            .into_iter()
-            .filter(|&kind| k.get(kind).is_some())
-            .fold(KindSet::EMPTY, KindSet::with),
+            Kind::SLOTS
+                .into_iter()
+                .filter(|&kind| k.get(kind).is_some())
+                .fold(KindSet::EMPTY, KindSet::with),
         ),
         _ => None,
     }

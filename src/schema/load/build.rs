@@ -195,18 +195,8 @@ impl SchemaObject<'_> {
         if types.is_none() && !constrained {
             return Ok(None);
         }
-        let allowed = types.unwrap_or_else(|| {
-            [
-                Kind::Null,
-                Kind::Boolean,
-                Kind::Number,
-                Kind::String,
-                Kind::Array,
-                Kind::Object,
-            ]
-            .into_iter()
-            .fold(KindSet::EMPTY, KindSet::with)
-        });
+        let allowed =
+            types.unwrap_or_else(|| Kind::SLOTS.into_iter().fold(KindSet::EMPTY, KindSet::with));
         let mut slot =
             |kind: Kind, desc: TypeDesc| allowed.contains(kind).then(|| graph.add(desc, self.at));
         let mut branches = KindBranches {

@@ -1,0 +1,284 @@
+//! `jitson validate` and `jitson explain`, run as a process: exact reports and exit statuses,
+//! NDJSON line numbers, error caps, schema load errors, the backend flag, and hostile inputs
+//! (it must never panic).
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{Rng, at_root, jitson, status, stderr, stdout};
+
+/// A schema with an integer `id` (required), a string `name` and nothing else.
+const USER: &str = r#"{"type": "object",
+  "properties": {"id": {"type": "integer", "minimum": 1}, "name": {"type": "string"}},
+  "required": ["id"], "additionalProperties": false}"#;
+
+/// A scratch directory for this test process, emptied at the start.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jitson-cli-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Writes `text` to `dir/name`; returns the path as an argument.
+fn write(dir: &std::path::Path, name: &str, text: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path.to_str().expect("UTF-8 path").to_owned()
+}
+
+#[test]
+fn valid_and_invalid_documents_on_standard_input() {
+    let dir = scratch("stdin");
+    let schema = write(&dir, "user.json", USER.as_bytes());
+    let out = jitson(
+        &["validate", "--schema", &schema],
+        br#"{"id": 7, "name": "x"}"#,
+    );
+    assert_eq!(
+        (status(&out), stdout(&out), stderr(&out)),
+        (0, "".into(), "".into())
+    );
+    let out = jitson(&["validate", "--schema", &schema, "-"], b"{\"id\": \"7\"}");
+    assert_eq!(status(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "-:1:8: $.id: expected integer, found string (keyword type at /properties/id/type)\n"
+    );
+    let out = jitson(
+        &["validate", "--schema", &schema],
+        b"{\n  \"name\": \"x\"\n}",
+    );
+    assert_eq!(
+        stdout(&out),
+        "-:3:1: $: missing required field \"id\" (keyword required at /required)\n"
+    );
+    let out = jitson(
+        &["validate", "--schema", &schema],
+        b"{\"id\": 1,\n \"id\" 2}",
+    );
+    assert_eq!(stdout(&out), "-:2:7: $.id: expected `:`\n");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn max_errors_caps_each_document() {
+    let dir = scratch("max");
+    let schema = write(&dir, "user.json", USER.as_bytes());
+    let doc = br#"{"id": 0, "name": 5, "extra": true}"#;
+    let out = jitson(&["validate", "--schema", &schema, "--max-errors", "9"], doc);
+    assert_eq!(status(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "-:1:8: $.id: number below the minimum (keyword minimum at /properties/id/minimum)\n\
+         -:1:19: $.name: expected string, found number (keyword type at /properties/name/type)\n\
+         -:1:31: $.extra: unknown field (keyword additionalProperties at /additionalProperties)\n"
+    );
+    let out = jitson(&["validate", "--schema", &schema, "--max-errors", "2"], doc);
+    assert_eq!(stdout(&out).lines().count(), 2);
+    let out = jitson(&["validate", "--schema", &schema], doc);
+    assert_eq!(stdout(&out).lines().count(), 1);
+    let out = jitson(&["validate", "--schema", &schema, "--max-errors", "0"], doc);
+    assert_eq!(status(&out), 2);
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn ndjson_reports_file_lines_and_skips_blank_ones() {
+    let dir = scratch("ndjson");
+    let schema = write(&dir, "user.json", USER.as_bytes());
+    let lines = b"{\"id\": 1}\n\n  \r\n{\"id\": -1}\n{\"id\": 2}\r\n{\"id\": 3\n{\"id\": 3}";
+    let data = write(&dir, "users.ndjson", lines);
+    let out = jitson(&["validate", "--schema", &schema, "--ndjson", &data], b"");
+    assert_eq!(status(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{data}:4:8: $.id: number below the minimum (keyword minimum at /properties/id/minimum)\n\
+             {data}:6:8: $: EOF while parsing an object\n"
+        )
+    );
+    let out = jitson(
+        &["validate", "--schema", &schema, "--ndjson"],
+        b"\n\n{\"id\": 1}\n",
+    );
+    assert_eq!((status(&out), stdout(&out)), (0, String::new()));
+    // Without --ndjson the same file is one (invalid) document.
+    let out = jitson(&["validate", "--schema", &schema, &data], b"");
+    assert_eq!(
+        stdout(&out),
+        format!("{data}:4:1: $: trailing characters\n")
+    );
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn corpus_documents_pass_their_schemas() {
+    for name in ["twitter", "citm_catalog", "canada", "book"] {
+        let schema = at_root(&format!("testdata/schemas/{name}.schema.json"));
+        let doc = at_root(&format!("testdata/bench/{name}.json"));
+        let out = jitson(&["validate", "--schema", &schema, &doc, &doc], b"");
+        assert_eq!((status(&out), stdout(&out)), (0, String::new()), "{name}");
+    }
+}
+
+#[test]
+fn schema_and_input_trouble_exit_2() {
+    let dir = scratch("trouble");
+    let schema = write(&dir, "user.json", USER.as_bytes());
+    let not_json = write(&dir, "not-json.json", b"{\"type\": ");
+    let unsupported = write(
+        &dir,
+        "unsupported.json",
+        br#"{"properties": {"a": {"patternProperties": {}}}}"#,
+    );
+    let out = jitson(&["validate", "--schema", &unsupported], b"{}");
+    assert_eq!(status(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "jitson: {unsupported}: schema error: unsupported keyword \"patternProperties\" at /properties/a/patternProperties\n"
+        )
+    );
+    let out = jitson(&["explain", "--schema", &not_json], b"");
+    assert_eq!(status(&out), 2);
+    assert!(
+        stderr(&out).starts_with(&format!("jitson: {not_json}: schema error: invalid JSON: ")),
+        "{}",
+        stderr(&out)
+    );
+    let missing = "/nonexistent/schema.json";
+    let out = jitson(&["validate", "--schema", missing], b"{}");
+    assert_eq!(status(&out), 2);
+    assert!(stderr(&out).starts_with("jitson: /nonexistent/schema.json: "));
+    // An unreadable input among good and bad ones: every report, and status 2.
+    let out = jitson(
+        &[
+            "validate",
+            "--schema",
+            &schema,
+            "-",
+            "/nonexistent/data.json",
+        ],
+        b"{}",
+    );
+    assert_eq!(status(&out), 2);
+    assert_eq!(stdout(&out).lines().count(), 1);
+    // Usage errors.
+    assert_eq!(status(&jitson(&["validate"], b"{}")), 2);
+    assert_eq!(status(&jitson(&["explain"], b"")), 2);
+    assert_eq!(status(&jitson(&["validate", "--schema"], b"")), 2);
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn backends() {
+    let schema = at_root("testdata/schemas/book.schema.json");
+    for backend in ["auto", "interp"] {
+        let out = jitson(
+            &["--backend", backend, "validate", "--schema", &schema],
+            b"{}",
+        );
+        assert_eq!(status(&out), 1, "{backend}");
+        let out = jitson(&["explain", "--schema", &schema, "--backend", backend], b"");
+        assert_eq!(status(&out), 0, "{backend}");
+    }
+    for command in ["validate", "explain"] {
+        let out = jitson(&["--backend", "jit", command, "--schema", &schema], b"{}");
+        assert_eq!(status(&out), 2);
+        assert_eq!(
+            stderr(&out),
+            "jitson: the jit backend is not available yet; use --backend auto or interp\n"
+        );
+    }
+}
+
+#[test]
+fn explain_prints_the_program_listing() {
+    let dir = scratch("explain");
+    let schema = write(
+        &dir,
+        "s.json",
+        br#"{"type": "array", "items": {"type": "integer"}}"#,
+    );
+    let out = jitson(&["explain", "--schema", &schema], b"");
+    assert_eq!(status(&out), 0);
+    let expected = jitson::Codec::new(
+        &jitson::Schema::from_json_str(r#"{"type": "array", "items": {"type": "integer"}}"#)
+            .expect("schema"),
+    )
+    .program()
+    .to_string();
+    assert_eq!(stdout(&out), expected);
+    assert_eq!(stdout(&out), EXPLAIN_INTEGER_ARRAY);
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// The listing of `{"type": "array", "items": {"type": "integer"}}`.
+const EXPLAIN_INTEGER_ARRAY: &str = "\
+entry f1
+f0: #0 array
+     0  arr-begin empty:@3
+     1  integer
+     2  arr-next @1
+     3  arr-end items 0..=
+     4  return
+f1: document
+     0  call f0
+     1  eof
+     2  return
+";
+
+#[test]
+fn hostile_inputs_never_crash() {
+    let dir = scratch("hostile");
+    let schema = write(&dir, "user.json", USER.as_bytes());
+    let deep = "[".repeat(100_000);
+    let deep_object = "{\"a\":".repeat(50_000);
+    let mut rng = Rng::new(0xbad);
+    let garbage: Vec<u8> = (0..4096).map(|_| rng.next_u64() as u8).collect();
+    let cases: [(&str, &[u8]); 7] = [
+        ("empty", b""),
+        ("blank", b" \n\t "),
+        ("garbage", &garbage),
+        ("deep array", deep.as_bytes()),
+        ("deep object", deep_object.as_bytes()),
+        ("bad UTF-8 key", b"{\"\xff\xfe\": 1}"),
+        ("bad UTF-8 string", b"{\"id\": 1, \"name\": \"\xc3\x28\"}"),
+    ];
+    for (what, input) in cases {
+        for ndjson in [false, true] {
+            let mut args = vec!["validate", "--schema", &schema, "--max-errors", "5"];
+            if ndjson {
+                args.push("--ndjson");
+            }
+            let out = jitson(&args, input);
+            let blank = input.iter().all(|b| b" \n\t".contains(b));
+            let expected = if ndjson && blank { 0 } else { 1 };
+            assert_eq!(status(&out), expected, "{what}, ndjson {ndjson}");
+            for line in stdout(&out).lines() {
+                assert!(line.starts_with("-:"), "{what}: {line}");
+            }
+        }
+    }
+    // Hostile schemas: binary, deep, not an object.
+    for (what, text) in [
+        ("binary schema", garbage.clone()),
+        ("deep schema", "{\"items\":".repeat(10_000).into_bytes()),
+        ("number schema", b"5".to_vec()),
+        ("empty schema", Vec::new()),
+    ] {
+        let bad = write(&dir, "bad.json", &text);
+        for command in ["validate", "explain"] {
+            let out = jitson(&[command, "--schema", &bad], b"{}");
+            assert_eq!(status(&out), 2, "{what}");
+            assert!(
+                stderr(&out).contains("schema error"),
+                "{what}: {}",
+                stderr(&out)
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}

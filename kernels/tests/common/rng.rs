@@ -1,0 +1,50 @@
+//! The one deterministic PRNG of the workspace's tests (xorshift64*), so every property-style
+//! loop is reproducible. The kernel, facade (integration and unit) and CLI tests include this file
+//! with `#[path]`.
+
+#![allow(dead_code)] // each test binary uses a different subset
+
+/// A small deterministic PRNG (xorshift64*).
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded with `seed` (any value; 0 is remapped).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A value in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// True with probability `1 / n`.
+    pub fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
+
+    /// True with probability `percent / 100`.
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    /// One element of `items` (cloned).
+    pub fn pick<T: Clone>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())].clone()
+    }
+
+    /// `len` random bytes drawn from `alphabet`.
+    pub fn bytes_from(&mut self, alphabet: &[u8], len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.pick(alphabet)).collect()
+    }
+}

@@ -1,0 +1,177 @@
+//! Where a violated keyword sits in the schema, found on failure.
+//!
+//! The interpreter reports a violation with the instance path only; this walks the schema's
+//! canonical nodes along that path (members by name, items by index) to the node whose
+//! keyword failed, and returns the keyword with its JSON Pointer in the conventions of the
+//! reference validator ([`crate::ValidationError::schema_pointer`]): `$ref` targets,
+//! `allOf` parts, nullable and per-kind wrappers add no token. Where several nodes could hold
+//! the path (`allOf` parts, union branches reached through a discriminator), the first one
+//! that has the failing keyword wins.
+
+use jitson_jit::ir::Violation;
+
+use crate::error::Keyword;
+use crate::path::Segment;
+use crate::schema::pointer::push;
+use crate::schema::{KindBranches, Schema, TypeDesc, TypeId, UnknownFields};
+
+/// Most schema nodes one walk visits: bounds the recursion (and its stack) for any path.
+const FUEL: u32 = 1024;
+
+/// Where a violation's keyword sits.
+pub(crate) struct Located {
+    /// The keyword (bounds refined to `exclusiveMinimum` / `exclusiveMaximum`).
+    pub keyword: Keyword,
+    /// Its JSON Pointer in the schema.
+    pub pointer: String,
+    /// A `type` failure of a nullable node: `null` was allowed too (the interpreter names
+    /// only the inner kinds).
+    pub nullable: bool,
+}
+
+/// The keyword behind violation `v` at instance path `path`, and its JSON Pointer in
+/// `schema`; `None` when no node along the path holds it.
+pub(crate) fn locate(schema: &Schema, path: &[Segment], v: Violation) -> Option<Located> {
+    let mut walk = Walk {
+        schema,
+        violation: v,
+        fuel: FUEL,
+        nullable: false,
+    };
+    let (keyword, pointer) = walk.node(schema.root(), path, String::new())?;
+    Some(Located {
+        keyword,
+        pointer,
+        nullable: walk.nullable,
+    })
+}
+
+/// One search: the schema, the violation, the steps left, and what it found on the way.
+struct Walk<'a> {
+    schema: &'a Schema,
+    violation: Violation,
+    fuel: u32,
+    /// Set when the `type` failure belongs to a nullable node.
+    nullable: bool,
+}
+
+impl Walk<'_> {
+    /// The keyword and its pointer, searching from node `id` (at pointer `at`) for the value
+    /// at `path` below it.
+    fn node(&mut self, id: TypeId, path: &[Segment], at: String) -> Option<(Keyword, String)> {
+        self.fuel = self.fuel.checked_sub(1)?;
+        let is_type = matches!(self.violation, Violation::Type { .. });
+        match (self.schema.node(id), path.split_first()) {
+            (TypeDesc::Nullable(_), None) if is_type => {
+                self.nullable = true;
+                Some((Keyword::Type, push(&at, "type")))
+            }
+            (TypeDesc::Kinds(_), None) if is_type => Some((Keyword::Type, push(&at, "type"))),
+            (TypeDesc::Nullable(inner), _) => self.node(*inner, path, at),
+            (TypeDesc::Kinds(branches), Some((segment, _))) => {
+                let branch = match segment {
+                    Segment::Key(_) => branches.object,
+                    Segment::Index(_) => branches.array,
+                };
+                self.node(branch?, path, at)
+            }
+            (TypeDesc::Kinds(branches), None) => self.first(&slots(branches), path, &at, None),
+            (TypeDesc::AllOf(parts), _) => self.first(parts, path, &at, None),
+            (TypeDesc::AnyOf(_), None) if self.violation == Violation::AnyOf => {
+                Some((Keyword::AnyOf, push(&at, "anyOf")))
+            }
+            (TypeDesc::OneOf(_), None) if matches!(self.violation, Violation::OneOf { .. }) => {
+                Some((Keyword::OneOf, push(&at, "oneOf")))
+            }
+            (TypeDesc::AnyOf(u), _) => self.first(&u.branches, path, &at, Some("anyOf")),
+            (TypeDesc::OneOf(u), _) => self.first(&u.branches, path, &at, Some("oneOf")),
+            (TypeDesc::Object(d), Some((Segment::Key(key), rest))) => {
+                if let Some(field) = d.fields.iter().find(|f| *f.name == **key) {
+                    let at = push(&push(&at, "properties"), &field.name);
+                    return self.node(field.ty, rest, at);
+                }
+                let at = push(&at, "additionalProperties");
+                match d.unknown {
+                    UnknownFields::Extra(ty) => self.node(ty, rest, at),
+                    UnknownFields::Deny if self.violation == Violation::UnknownField => {
+                        Some((Keyword::AdditionalProperties, at))
+                    }
+                    _ => None,
+                }
+            }
+            (TypeDesc::Map(values), Some((Segment::Key(_), rest))) => {
+                self.node(*values, rest, push(&at, "additionalProperties"))
+            }
+            (TypeDesc::Array(d), Some((Segment::Index(i), rest))) => match d.prefix_items.get(*i) {
+                Some(&ty) => self.node(ty, rest, push(&push(&at, "prefixItems"), &i.to_string())),
+                None => self.node(d.items, rest, push(&at, "items")),
+            },
+            (node, None) => {
+                let keyword = self.leaf(node)?;
+                let at = match keyword {
+                    Keyword::False => at,
+                    keyword => push(&at, keyword.as_str()),
+                };
+                Some((keyword, at))
+            }
+            _ => None,
+        }
+    }
+
+    /// The first of `ids` that holds the keyword; `token` (`anyOf`, `oneOf`) adds the
+    /// branch's index to the pointer.
+    fn first(
+        &mut self,
+        ids: &[TypeId],
+        path: &[Segment],
+        at: &str,
+        token: Option<&str>,
+    ) -> Option<(Keyword, String)> {
+        ids.iter().enumerate().find_map(|(i, &id)| {
+            let at = match token {
+                Some(token) => push(&push(at, token), &i.to_string()),
+                None => at.to_owned(),
+            };
+            self.node(id, path, at)
+        })
+    }
+
+    /// The keyword of the violation when `node` (a leaf of the walk) can report it.
+    fn leaf(&self, node: &TypeDesc) -> Option<Keyword> {
+        let keyword = match (self.violation, node) {
+            (Violation::Type { .. }, _) => Keyword::Type,
+            (Violation::Minimum, TypeDesc::Integer(d)) if d.minimum.is_some() => Keyword::Minimum,
+            (Violation::Minimum, TypeDesc::Number(d)) => match d.minimum? {
+                b if b.exclusive => Keyword::ExclusiveMinimum,
+                _ => Keyword::Minimum,
+            },
+            (Violation::Maximum, TypeDesc::Integer(d)) if d.maximum.is_some() => Keyword::Maximum,
+            (Violation::Maximum, TypeDesc::Number(d)) => match d.maximum? {
+                b if b.exclusive => Keyword::ExclusiveMaximum,
+                _ => Keyword::Maximum,
+            },
+            (Violation::MultipleOf, TypeDesc::Integer(d)) if d.multiple_of.is_some() => {
+                Keyword::MultipleOf
+            }
+            (Violation::MultipleOf, TypeDesc::Number(d)) if d.multiple_of.is_some() => {
+                Keyword::MultipleOf
+            }
+            (
+                Violation::MinLength | Violation::MaxLength | Violation::Pattern,
+                TypeDesc::String(_),
+            )
+            | (Violation::MinItems | Violation::MaxItems, TypeDesc::Array(_))
+            | (Violation::Required { .. } | Violation::UnknownField, TypeDesc::Object(_))
+            | (Violation::Enum, TypeDesc::Enum(_))
+            | (Violation::Not, TypeDesc::Not(_))
+            | (Violation::Never, TypeDesc::Never) => Keyword::of(self.violation),
+            _ => return None,
+        };
+        Some(keyword)
+    }
+}
+
+/// The branches of a per-kind node.
+fn slots(branches: &KindBranches) -> Vec<TypeId> {
+    branches.slots().into_iter().flatten().collect()
+}
