@@ -3,11 +3,14 @@
 //! kernels ([`symbols`]). It knows JSON, not any schema language: producers (the facade's
 //! resolver) lower schemas to [`ir::Program`]s.
 
+pub mod encode;
 pub mod interp;
 pub mod ir;
+pub mod layout;
 mod number;
 pub mod symbols;
+pub mod view;
 
-pub use interp::{Scratch, validate, validate_all};
+pub use interp::{Decoded, Scratch, decode, validate, validate_all};
 pub use ir::{ExecOptions, FailKind, Failure, Program};
 pub use number::cmp_int_float;

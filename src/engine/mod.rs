@@ -20,10 +20,12 @@ mod error;
 
 pub use error::{CodecError, CodecErrorKind};
 pub use jitson_jit::ir::{BigInts, DuplicateKeys};
+pub use jitson_kernels::escape::EscapeMode;
 
 use jitson_jit::interp::{self, Scratch};
 use jitson_jit::ir::{ExecOptions, Program};
 
+use crate::document::{DocPath, Document, PathError};
 use crate::resolve::resolve;
 use crate::schema::Schema;
 
@@ -31,6 +33,7 @@ use crate::schema::Schema;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     exec: ExecOptions,
+    escape: EscapeMode,
 }
 
 impl Options {
@@ -52,6 +55,13 @@ impl Options {
         self
     }
 
+    /// Which characters encode and transcode escape in strings (default: only what JSON
+    /// requires, as `serde_json`).
+    pub fn escape(mut self, mode: EscapeMode) -> Options {
+        self.escape = mode;
+        self
+    }
+
     /// What integers beyond the 64-bit ranges become (default: the nearest `f64`).
     pub fn big_ints(mut self, policy: BigInts) -> Options {
         self.exec.big_ints = policy;
@@ -59,7 +69,7 @@ impl Options {
     }
 }
 
-/// A compiled schema: validate (decode, encode and transcode follow).
+/// A compiled schema: validate, decode and encode (transcode follows).
 #[derive(Clone, Debug)]
 pub struct Codec {
     program: Program,
@@ -113,6 +123,38 @@ impl Codec {
     pub fn validate_with(&self, cache: &mut Cache, input: &[u8]) -> Result<(), CodecError> {
         interp::validate(&self.program, input, &self.options.exec, &mut cache.scratch)
             .map_err(|f| CodecError::from_failure(&self.program, input, f))
+    }
+
+    /// Decodes `input` into a [`Document`], checking it exactly as [`Codec::validate`]
+    /// does: the document, or the first error.
+    pub fn decode<'a>(&self, input: &'a [u8]) -> Result<Document<'a>, CodecError> {
+        self.decode_with(&mut Cache::new(), input)
+    }
+
+    /// [`Codec::decode`] with reusable buffers.
+    pub fn decode_with<'a>(
+        &self,
+        cache: &mut Cache,
+        input: &'a [u8],
+    ) -> Result<Document<'a>, CodecError> {
+        interp::decode(&self.program, input, &self.options.exec, &mut cache.scratch)
+            .map(Document::new)
+            .map_err(|f| CodecError::from_failure(&self.program, input, f))
+    }
+
+    /// Appends the compact JSON of `doc` to `out`: named fields in schema order, then the
+    /// other members; strings escaped per [`Options::escape`]; numbers as `serde_json`
+    /// writes them.
+    pub fn encode(&self, doc: &Document<'_>, out: &mut Vec<u8>) {
+        jitson_jit::encode::encode(doc.root(), self.options.escape, out);
+    }
+
+    /// A JSON Pointer compiled for this codec's documents: named fields are resolved to
+    /// their place in the records once, here.
+    pub fn compile_path(&self, pointer: &str) -> Result<DocPath, PathError> {
+        let layout = &self.program.layout;
+        let root = layout.funcs[self.program.entry as usize].shape;
+        DocPath::compile(pointer, layout, root)
     }
 
     /// Checks `input` and collects up to `cap` errors (empty when valid): after a schema

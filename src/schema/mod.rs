@@ -53,7 +53,7 @@ mod load;
 mod model;
 mod num;
 mod pattern;
-mod pointer;
+pub(crate) mod pointer;
 mod uri;
 mod validate;
 mod value;
