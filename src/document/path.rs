@@ -34,12 +34,18 @@ pub enum PathError {
         /// The pointer.
         pointer: String,
     },
+    /// More pointers than a list holds.
+    TooMany {
+        /// The limit.
+        max: usize,
+    },
 }
 
 impl fmt::Display for PathError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PathError::Syntax { pointer } => write!(f, "invalid JSON Pointer {pointer:?}"),
+            PathError::TooMany { max } => write!(f, "more than {max} pointers"),
         }
     }
 }

@@ -17,10 +17,12 @@
 //! explain` prints). Today the program runs on the portable interpreter.
 
 mod error;
+mod transcode;
 
 pub use error::{CodecError, CodecErrorKind};
 pub use jitson_jit::ir::{BigInts, DuplicateKeys};
 pub use jitson_kernels::escape::EscapeMode;
+pub use transcode::{TranscodeOptions, Unknown};
 
 use jitson_jit::interp::{self, Scratch};
 use jitson_jit::ir::{ExecOptions, Program};
@@ -69,7 +71,7 @@ impl Options {
     }
 }
 
-/// A compiled schema: validate, decode and encode (transcode follows).
+/// A compiled schema: validate, decode, encode and transcode.
 #[derive(Clone, Debug)]
 pub struct Codec {
     program: Program,
@@ -147,6 +149,35 @@ impl Codec {
     /// writes them.
     pub fn encode(&self, doc: &Document<'_>, out: &mut Vec<u8>) {
         jitson_jit::encode::encode(doc.root(), self.options.escape, out);
+    }
+
+    /// Validates `input` and appends it to `out` as compact JSON in one pass, shaped by
+    /// `options` (unknown members, picks, redactions; strings escaped per
+    /// [`Options::escape`]). On error `out` is left as it was.
+    pub fn transcode(
+        &self,
+        input: &[u8],
+        options: &TranscodeOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<(), CodecError> {
+        self.transcode_with(&mut Cache::new(), input, options, out)
+    }
+
+    /// [`Codec::transcode`] with reusable buffers.
+    pub fn transcode_with(
+        &self,
+        cache: &mut Cache,
+        input: &[u8],
+        options: &TranscodeOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<(), CodecError> {
+        let mut spec = std::borrow::Cow::Borrowed(&options.spec);
+        if spec.escape != self.options.escape {
+            spec.to_mut().escape = self.options.escape;
+        }
+        let exec = &self.options.exec;
+        interp::transcode(&self.program, input, exec, &spec, &mut cache.scratch, out)
+            .map_err(|f| CodecError::from_failure(&self.program, input, f))
     }
 
     /// A JSON Pointer compiled for this codec's documents: named fields are resolved to

@@ -307,6 +307,10 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         self.put_text(at, text);
     }
 
+    fn str_enum(&mut self, at: At, index: u32, _text: Text<'a, '_>) {
+        self.index(at, index);
+    }
+
     fn index(&mut self, at: At, value: u32) {
         let at = self.loc(at);
         self.put(at, &value.to_ne_bytes());
@@ -372,14 +376,14 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         top.base = f.dst;
     }
 
-    fn key(&mut self, field: Option<u32>, text: Text<'a, '_>) {
+    fn key(&mut self, field: Option<u32>, text: Text<'a, '_>) -> bool {
         let f = *self.top();
         if f.dst.is_none() {
-            return;
+            return true;
         }
         if field.is_some() {
             self.top().base = f.dst;
-            return;
+            return true;
         }
         let Shape::Object { entry, .. } = self.layout.shape(f.shape).shape else {
             unreachable!("key in a function whose shape is not an object")
@@ -391,6 +395,7 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         let top = self.top();
         top.base = at;
         top.extras += 1;
+        true
     }
 
     fn obj_end(&mut self, bits: &[u64]) {

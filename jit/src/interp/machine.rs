@@ -358,7 +358,10 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     fn step(&mut self, op: &Op, at: At) -> Result<Flow, Stop> {
         let prog = self.prog;
         match op {
-            Op::Null => self.literal(b"null", Kinds::NULL)?,
+            Op::Null => {
+                self.literal(b"null", Kinds::NULL)?;
+                self.sink.null(at);
+            }
             Op::Bool => match self.peek_after_ws() {
                 Some(b'f') => {
                     self.literal(b"false", Kinds::BOOLEAN)?;
@@ -702,7 +705,8 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             .position(|s| s.as_bytes() == text)
         {
             Some(index) => {
-                self.sink.index(at, index as u32);
+                let text = text_of(self.input, &self.s.text, span);
+                self.sink.str_enum(at, index as u32, text);
                 Ok(())
             }
             None => Err(Stop::violation(Violation::Enum, start, Resume::Continue)),
@@ -784,8 +788,14 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             self.s.bits[word] |= bit;
         }
         let text = text_of(self.input, &self.s.text, span);
-        self.sink.key(found, text);
-        Ok(())
+        match self.sink.key(found, text) {
+            true => Ok(()),
+            false => Err(Stop::violation(
+                Violation::UnknownField,
+                key_at,
+                Resume::Continue,
+            )),
+        }
     }
 
     fn first_missing(&self, table: KeyTableId, base: usize) -> Option<u32> {

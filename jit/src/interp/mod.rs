@@ -5,14 +5,16 @@
 //! containers past [`ExecOptions::max_depth`] are an error, so no input can overflow the
 //! stack. The byte work (whitespace, strings, escapes, UTF-8, numbers, skipping) is done by
 //! the kernels, as generated code will do it. One machine ([`machine`]) serves every
-//! operation; what it builds is a [`sink`]'s job: nothing for validation, records for
-//! [`decode`].
+//! operation; what it builds is a sink's job: nothing for validation, records for
+//! [`decode`], compact JSON for [`transcode`].
 
 mod decode;
 mod machine;
 mod sink;
+mod transcode;
 
 pub use decode::{Decoded, decode};
+pub use transcode::{MAX_POINTERS, TranscodeSpec, Unknown, transcode};
 
 use crate::ir::{ExecOptions, Failure, Program};
 use machine::{Core, Machine};

@@ -25,13 +25,17 @@ pub(crate) trait Sink<'a> {
     fn leave(&mut self) {}
     /// A violation unwound to a catching frame: `frames` frames remain.
     fn unwind(&mut self, _frames: usize) {}
+    /// `null` was read.
+    fn null(&mut self, _at: At) {}
     /// A boolean was read.
     fn boolean(&mut self, _at: At, _value: bool) {}
     /// A number was read.
     fn number(&mut self, _at: At, _value: Number) {}
     /// A string was read.
     fn string(&mut self, _at: At, _text: Text<'a, '_>) {}
-    /// A `u32` (enum index, kind slot or union tag) is to be written.
+    /// A string of a string enumeration was read: its index and text.
+    fn str_enum(&mut self, _at: At, _index: u32, _text: Text<'a, '_>) {}
+    /// A union tag (kind slot or branch index) is known.
     fn index(&mut self, _at: At, _value: u32) {}
     /// A value was skipped: its raw text.
     fn raw(&mut self, _at: At, _raw: &'a [u8]) {}
@@ -43,8 +47,11 @@ pub(crate) trait Sink<'a> {
     fn arr_end(&mut self, _count: u64) {}
     /// An object opened.
     fn obj_begin(&mut self) {}
-    /// A key was read: the named field it matched, or its text.
-    fn key(&mut self, _field: Option<u32>, _text: Text<'a, '_>) {}
+    /// A key was read: the named field it matched, or its text. `false` refuses the
+    /// member (an `UnknownField` violation).
+    fn key(&mut self, _field: Option<u32>, _text: Text<'a, '_>) -> bool {
+        true
+    }
     /// The object closed with these presence bits.
     fn obj_end(&mut self, _bits: &[u64]) {}
 }
