@@ -2,22 +2,13 @@
 //! the corpus documents, and random mutations of (shrunk) corpus documents. The verdict must
 //! always be `serde_json parses it && Schema::validate_value accepts it`.
 
+mod engine_support;
+
+use engine_support::{CORPUS, corpus_schema, suite_tests, testdata};
 use jitson::engine::{CodecErrorKind, DuplicateKeys, Options};
 use jitson::{Codec, Schema};
 use serde_json::{Value, json};
 use std::path::Path;
-
-fn testdata(path: &str) -> Vec<u8> {
-    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(path);
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
-}
-
-fn corpus_schema(name: &str) -> Schema {
-    Schema::from_json_slice(&testdata(&format!("schemas/{name}.schema.json")))
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
 
 /// What the engine must answer for `bytes`.
 fn oracle(schema: &Schema, bytes: &[u8]) -> bool {
@@ -110,44 +101,28 @@ fn agree(schema: &Schema, codec: &Codec, bytes: &[u8]) -> Result<(), String> {
 
 #[test]
 fn json_schema_test_suite() {
-    let dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/json-schema-test-suite/draft2020-12");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("suite directory")
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
     let mut failures = Vec::new();
     let mut run = 0;
-    for path in &files {
-        let text = std::fs::read_to_string(path).expect("suite file");
-        let groups: Vec<Value> = serde_json::from_str(&text).expect("suite JSON");
-        for group in &groups {
-            let Ok(schema) = Schema::from_value(&group["schema"]) else {
-                continue;
-            };
-            let codec = Codec::new(&schema);
-            for test in group["tests"].as_array().expect("tests") {
-                let expected = test["valid"].as_bool().expect("valid");
-                let compact = serde_json::to_vec(&test["data"]).expect("data");
-                let pretty = serde_json::to_vec_pretty(&test["data"]).expect("data");
-                for bytes in [compact, pretty] {
-                    run += 1;
-                    let got = codec.validate(&bytes);
-                    if got.is_ok() != expected {
-                        failures.push(format!(
-                            "{} / {} / {}: expected valid={expected}, got {got:?}\n{}",
-                            path.file_name().unwrap().to_string_lossy(),
-                            group["description"],
-                            test["description"],
-                            codec.program()
-                        ));
-                    }
-                    if let Err(e) = agree(&schema, &codec, &bytes) {
-                        failures.push(e);
-                    }
-                }
+    for test in suite_tests() {
+        let Ok(schema) = Schema::from_value(&test.schema) else {
+            continue;
+        };
+        let codec = Codec::new(&schema);
+        let compact = serde_json::to_vec(&test.data).expect("data");
+        let pretty = serde_json::to_vec_pretty(&test.data).expect("data");
+        for bytes in [compact, pretty] {
+            run += 1;
+            let got = codec.validate(&bytes);
+            if got.is_ok() != test.valid {
+                failures.push(format!(
+                    "{}: expected valid={}, got {got:?}\n{}",
+                    test.name,
+                    test.valid,
+                    codec.program()
+                ));
+            }
+            if let Err(e) = agree(&schema, &codec, &bytes) {
+                failures.push(e);
             }
         }
     }
@@ -159,14 +134,6 @@ fn json_schema_test_suite() {
     );
     assert_eq!(run, 950, "suite tests run (compact and pretty)");
 }
-
-const CORPUS: [(&str, &str); 5] = [
-    ("twitter", "twitter"),
-    ("twitterescaped", "twitter"),
-    ("citm_catalog", "citm_catalog"),
-    ("canada", "canada"),
-    ("book", "book"),
-];
 
 #[test]
 fn corpus_documents_validate() {

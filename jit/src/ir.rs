@@ -655,6 +655,33 @@ impl Program {
         }
         if self.layout.is_present() {
             self.layout.verify(self.funcs.iter().map(|f| f.ops.len()))?;
+            self.verify_container_shapes()?;
+        }
+        Ok(())
+    }
+
+    /// Decode needs every function that opens an array (an object) to write an array
+    /// (object) shape: the container ops take their stride and record from it.
+    fn verify_container_shapes(&self) -> Result<(), String> {
+        use crate::layout::Shape;
+        for (f, func) in self.funcs.iter().enumerate() {
+            let shape = &self.layout.shape(self.layout.funcs[f].shape).shape;
+            for (pc, op) in func.ops.iter().enumerate() {
+                let ok = match op {
+                    Op::ArrBegin { .. } | Op::ArrNext { .. } | Op::ArrEnd { .. } => {
+                        matches!(shape, Shape::Array { .. })
+                    }
+                    Op::ObjBegin { .. } | Op::Key(_) | Op::ObjEnd(_) => {
+                        matches!(shape, Shape::Object { .. })
+                    }
+                    _ => true,
+                };
+                if !ok {
+                    return Err(format!(
+                        "f{f} @{pc}: container op in a function of another shape"
+                    ));
+                }
+            }
         }
         Ok(())
     }
