@@ -267,6 +267,11 @@ impl<'d> View<'d> {
             _ => None,
         }
     }
+
+    /// Whether an array or object has no items / members.
+    pub fn is_empty(&self) -> Option<bool> {
+        self.len().map(|n| n == 0)
+    }
 }
 
 /// Reads the `(ptr, len)` pair at `addr` as text.

@@ -94,10 +94,9 @@ impl DocPath {
                     }
                     None => Some(*extra),
                 },
-                Shape::Array { prefix, items, .. } => match step.index {
-                    Some(i) => Some(prefix.get(i).copied().unwrap_or(*items)),
-                    None => None,
-                },
+                Shape::Array { prefix, items, .. } => {
+                    step.index.map(|i| prefix.get(i).copied().unwrap_or(*items))
+                }
                 _ => None,
             };
         }

@@ -231,7 +231,7 @@ impl Decoder<'_, '_> {
     }
 
     /// Copies `len` bytes of buffer `buf` to the arena; returns the copy's address.
-    fn to_arena(&mut self, buf: u32, len: usize) -> usize {
+    fn copy_out(&mut self, buf: u32, len: usize) -> usize {
         let copy = self.arena.alloc_slice_copy(&self.bufs[buf as usize][..len]);
         copy.as_ptr().expose_provenance()
     }
@@ -271,7 +271,7 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         let f = self.frames.pop().expect("a decode frame while running");
         if !f.slot.is_none() {
             let size = self.layout.shape(f.shape).size as usize;
-            let addr = self.to_arena(f.dst.buf, size);
+            let addr = self.copy_out(f.dst.buf, size);
             self.put(f.slot, &addr.to_ne_bytes());
         }
         self.open = f.open;
@@ -356,7 +356,7 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         let Shape::Array { stride, .. } = self.layout.shape(f.shape).shape else {
             unreachable!("arr-end in a function whose shape is not an array")
         };
-        let addr = self.to_arena(f.buf, count as usize * stride as usize);
+        let addr = self.copy_out(f.buf, count as usize * stride as usize);
         self.release(f.buf);
         self.put_pair(f.dst, addr, count as usize);
         self.top().base = f.dst;
@@ -409,7 +409,7 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         for (i, word) in bits.iter().enumerate() {
             self.put(f.dst.plus(8 * i as u32), &word.to_ne_bytes());
         }
-        let addr = self.to_arena(f.buf, f.extras * entry as usize);
+        let addr = self.copy_out(f.buf, f.extras * entry as usize);
         self.release(f.buf);
         self.put_pair(f.dst.plus(extras), addr, f.extras);
         self.top().base = f.dst;
