@@ -2,6 +2,8 @@
 //! denied, picks and redactions; nothing written on error.
 
 mod engine_support;
+#[path = "value_support/mod.rs"]
+mod value_support;
 
 use engine_support::{CORPUS, corpus_schema, testdata};
 use jitson::engine::{TranscodeOptions, Unknown};
@@ -142,4 +144,29 @@ fn errors_leave_no_output() {
     }
     let err = TranscodeOptions::new().pick("x").unwrap_err();
     assert_eq!(err.to_string(), r#"invalid JSON Pointer "x""#);
+}
+
+/// Random mutations of corpus documents: transcode succeeds exactly when validate does
+/// (with the same error), and writes the value `serde_json` parses.
+#[test]
+fn corpus_mutations_transcode_exactly_when_they_validate() {
+    let mut rng = value_support::Rng::new(0x7c0de);
+    for (doc, schema) in CORPUS {
+        let c = Codec::new(&corpus_schema(schema));
+        let bytes = testdata(&format!("bench/{doc}.json"));
+        let small = &bytes[..bytes.len().min(1 << 20)];
+        for _ in 0..30 {
+            let mutated = value_support::mutate(&mut rng, small);
+            let mut out = Vec::new();
+            let got = c.transcode(&mutated, &TranscodeOptions::new(), &mut out);
+            assert_eq!(got, c.validate(&mutated), "{doc}");
+            if got.is_ok() {
+                let ours: Value = serde_json::from_slice(&out).unwrap();
+                let theirs: Value = serde_json::from_slice(&mutated).unwrap();
+                value_support::compare(&ours, &theirs).unwrap_or_else(|e| panic!("{doc}: {e}"));
+            } else {
+                assert!(out.is_empty(), "{doc}: nothing written on error");
+            }
+        }
+    }
 }
