@@ -209,3 +209,26 @@ fn transcode_writes_compact_json() {
         "unchanged on error"
     );
 }
+
+#[test]
+fn verify_checks_the_layout() {
+    let good = program();
+    let mut p = good.clone();
+    Arc::make_mut(&mut p.layout).funcs[1].dst.pop();
+    assert_eq!(
+        p.verify().unwrap_err(),
+        "layout f1: one destination per op expected"
+    );
+    let mut p = good.clone();
+    Arc::make_mut(&mut p.layout).funcs[2].shape = 0;
+    assert_eq!(
+        p.verify().unwrap_err(),
+        "f2 @0: container op in a function of another shape"
+    );
+    let mut p = good.clone();
+    Arc::make_mut(&mut p.layout).shapes[0].size = 40;
+    assert_eq!(p.verify().unwrap_err(), "layout shape 0: bad shape");
+    let mut p = good;
+    Arc::make_mut(&mut p.layout).funcs[0].shape = 9;
+    assert_eq!(p.verify().unwrap_err(), "layout f0: shape out of range");
+}
