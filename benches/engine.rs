@@ -1,12 +1,15 @@
 //! The engine on the corpus, against its peers in the same run: jitson's interpreter
 //! `validate` beside `serde_json` `Value` parsing, `serde_json` parsing + `jsonschema`
-//! validation, and `sonic-rs` `Value` parsing. MB/s.
+//! validation, and `sonic-rs` `Value` parsing; interpreter `decode`, `encode` and
+//! `transcode` (groups `DOC/decode`, `DOC/encode`, `DOC/transcode`) beside the same peers'
+//! parse, serialize, and parse + serialize. MB/s of the input document.
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use jitson::engine::TranscodeOptions;
 use jitson::{Cache, Codec, Schema};
 
 const CORPUS: [(&str, &str); 4] = [
@@ -52,7 +55,69 @@ fn engine(c: &mut Criterion) {
             b.iter(|| sonic_rs::from_slice::<sonic_rs::Value>(black_box(&bytes)).is_ok())
         });
         group.finish();
+        codec_groups(c, doc, &bytes, &codec);
     }
+}
+
+/// Decode, encode and transcode beside the peers' parse, serialize, parse + serialize.
+fn codec_groups(c: &mut Criterion, doc: &str, bytes: &[u8], codec: &Codec) {
+    let mut cache = Cache::new();
+    let size = Throughput::Bytes(bytes.len() as u64);
+    let mut group = c.benchmark_group(format!("{doc}/decode"));
+    group.throughput(size.clone());
+    group.bench_function("jitson_interp_decode", |b| {
+        b.iter(|| codec.decode_with(&mut cache, black_box(bytes)).is_ok())
+    });
+    group.bench_function("serde_json_value", |b| {
+        b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(bytes)).is_ok())
+    });
+    group.bench_function("sonic_rs_value", |b| {
+        b.iter(|| sonic_rs::from_slice::<sonic_rs::Value>(black_box(bytes)).is_ok())
+    });
+    group.finish();
+
+    let document = codec.decode(bytes).expect("decodes");
+    let serde_value: serde_json::Value = serde_json::from_slice(bytes).expect("JSON");
+    let sonic_value: sonic_rs::Value = sonic_rs::from_slice(bytes).expect("JSON");
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut group = c.benchmark_group(format!("{doc}/encode"));
+    group.throughput(size.clone());
+    group.bench_function("jitson_interp_encode", |b| {
+        b.iter(|| {
+            out.clear();
+            codec.encode(black_box(&document), &mut out);
+        })
+    });
+    group.bench_function("serde_json_value_to_vec", |b| {
+        b.iter(|| serde_json::to_vec(black_box(&serde_value)).map(|v| v.len()))
+    });
+    group.bench_function("sonic_rs_value_to_vec", |b| {
+        b.iter(|| sonic_rs::to_vec(black_box(&sonic_value)).map(|v| v.len()))
+    });
+    group.finish();
+
+    let options = TranscodeOptions::new();
+    let mut group = c.benchmark_group(format!("{doc}/transcode"));
+    group.throughput(size);
+    group.bench_function("jitson_interp_transcode", |b| {
+        b.iter(|| {
+            out.clear();
+            codec.transcode_with(&mut cache, black_box(bytes), &options, &mut out)
+        })
+    });
+    group.bench_function("serde_json_value_round_trip", |b| {
+        b.iter(|| {
+            let v: serde_json::Value = serde_json::from_slice(black_box(bytes)).expect("JSON");
+            serde_json::to_vec(&v).map(|v| v.len())
+        })
+    });
+    group.bench_function("sonic_rs_value_round_trip", |b| {
+        b.iter(|| {
+            let v: sonic_rs::Value = sonic_rs::from_slice(black_box(bytes)).expect("JSON");
+            sonic_rs::to_vec(&v).map(|v| v.len())
+        })
+    });
+    group.finish();
 }
 
 criterion_group!(benches, engine);

@@ -11,6 +11,7 @@
 pub use jitson_jit as jit;
 pub use jitson_kernels as kernels;
 
+pub mod document;
 pub mod engine;
 pub mod error;
 pub mod lazy;
@@ -21,6 +22,7 @@ pub mod resolve;
 pub mod schema;
 pub mod value;
 
+pub use document::{DocPath, Document};
 pub use engine::{Cache, Codec, Options};
 pub use error::{Error, ErrorKind, Keyword, SyntaxKind};
 pub use path::{Path, Segment};

@@ -2,9 +2,11 @@
 //! the corpus documents, and random mutations of (shrunk) corpus documents. The verdict must
 //! always be `serde_json parses it && Schema::validate_value accepts it`.
 
+mod engine_support;
 #[path = "../kernels/tests/common/rng.rs"]
 mod rng;
-mod suite_support;
+
+use engine_support::{CORPUS, corpus_schema, suite_support, testdata};
 
 use rng::Rng;
 
@@ -12,18 +14,6 @@ use jitson::engine::{DuplicateKeys, Options};
 use jitson::{Codec, ErrorKind, Keyword, Schema, SyntaxKind};
 use serde_json::{Value, json};
 use std::path::Path;
-
-fn testdata(path: &str) -> Vec<u8> {
-    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(path);
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
-}
-
-fn corpus_schema(name: &str) -> Schema {
-    Schema::from_json_slice(&testdata(&format!("schemas/{name}.schema.json")))
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
 
 /// What the engine must answer for `bytes`.
 fn oracle(schema: &Schema, bytes: &[u8]) -> bool {
@@ -205,14 +195,6 @@ fn json_schema_test_suite() {
     );
     assert_eq!(run, 950, "suite tests run (compact and pretty)");
 }
-
-const CORPUS: [(&str, &str); 5] = [
-    ("twitter", "twitter"),
-    ("twitterescaped", "twitter"),
-    ("citm_catalog", "citm_catalog"),
-    ("canada", "canada"),
-    ("book", "book"),
-];
 
 #[test]
 fn corpus_documents_validate() {

@@ -162,7 +162,7 @@ async fn valid_bodies_are_forwarded_byte_exact_and_invalid_ones_get_400() {
         error["message"]
             .as_str()
             .unwrap()
-            .contains("unexpected end of input at line 1 column 9"),
+            .contains("EOF while parsing a value at line 1 column 9, path $"),
         "{error}"
     );
 

@@ -85,9 +85,46 @@
 //! | [`ObjNext`](Op::ObjNext) | label `next` | skip whitespace; `,` jumps to `next`; `}` falls through | `ExpectedCommaOrEnd` |
 //! | [`ObjEnd`](Op::ObjEnd) | [`KeyTableId`] | `depth -= 1`, pop path; every required field's bit must be set (first missing in table order) | `Required { field }` |
 //! | [`Eof`](Op::Eof) | | skip whitespace; the input must end | `TrailingCharacters` |
+//! | [`Tag`](Op::Tag) | value | nothing (a decode-only op) | |
+//!
+//! # Decode
+//!
+//! The same program decodes. [`Program::layout`] gives each function the [`ShapeId`] of the
+//! slot it writes and each op a *destination* operand `dst` (a byte offset, or [`NO_DST`]:
+//! write nothing); the memory format is [`crate::layout`]'s. Validation ignores all of it.
+//! A decoding frame has a *destination* (where its value goes: the caller's base + the call's
+//! `dst`) and a *base* (where its ops' `dst` count from: the destination, except inside
+//! containers, see below). A frame entered with no destination writes nothing, nor do its
+//! callees. What each op writes, at base + `dst` unless said otherwise:
+//!
+//! | op | decode effect |
+//! |---|---|
+//! | `Null`, `Fail`, `Jump`, register ops, `OneOfEnd`, `SwitchIndex`, `SwitchField`, `ObjNext`, `Eof`, `Discriminate` | nothing |
+//! | `Bool` | `u8` 0 / 1 |
+//! | `Number` | the [`Number`] (tag + 8 bytes) |
+//! | `String` | `(ptr, len)` of the unescaped text (the input when it has no escapes, else an arena copy) |
+//! | `StrEnum` | `u32` index of the matched string |
+//! | `RawCheck`, `SkipValue` | `(ptr, len)` of the value's raw text in the input |
+//! | `Dispatch` | `u32` kind slot (0 null … 5 object) — the union tag |
+//! | `Tag` | `u32` value — the union tag of a branch that matched |
+//! | `Call`, `Try` | the callee's destination is base + `dst`; when the callee's shape is boxed, the callee writes a fresh record, copied to the arena at its `Return` and its pointer stored at base + `dst` |
+//! | `Return` | (boxed frames) the record to the arena, its pointer to the slot |
+//! | `ArrBegin` | start an element buffer (reusable scratch); unless empty, reserve item 0 (`stride` zero bytes, from the function's shape) and set the base to it |
+//! | `ArrNext` | on `,`: reserve the next item, base = it |
+//! | `ArrEnd` | copy the items to the arena; `(ptr, len)` at the frame's destination |
+//! | `ObjBegin` | zero the record at the destination; start an extras buffer |
+//! | `Key` | named field: base = the record; unknown key: append an extras entry holding the key's `(ptr, len)`, base = that entry (its value op's `dst` is 16) |
+//! | `ObjEnd` | presence bitmap into the record; extras to the arena, `(ptr, len)` into the record |
+//!
+//! A caught violation ([`Op::Try`]) drops the failed branch's open buffers; what it wrote
+//! stays as garbage to be overwritten (each `oneOf` branch has its own payload place, and the
+//! union tag is written only after a branch matched).
 
 use std::fmt;
 use std::sync::Arc;
+
+use crate::layout::Layout;
+pub use crate::layout::{NO_DST, ShapeId};
 
 pub use jitson_kernels::ErrorKind;
 
@@ -550,6 +587,8 @@ pub enum Op {
     ObjEnd(KeyTableId),
     /// The document must end here.
     Eof,
+    /// Decode only: writes a union tag (validation does nothing).
+    Tag(u32),
 }
 
 /// A function: ops and a name for listings.
@@ -580,6 +619,8 @@ pub struct Program {
     pub key_tables: Vec<KeyTable>,
     /// Discriminators.
     pub discriminators: Vec<Discriminator>,
+    /// The decode operands and memory format (empty for a validate-only program).
+    pub layout: Arc<Layout>,
 }
 
 impl Program {
@@ -609,6 +650,36 @@ impl Program {
                 }
                 if !self.tables_ok(op) {
                     return err(pc, "table or function index out of range");
+                }
+            }
+        }
+        if self.layout.is_present() {
+            self.layout.verify(self.funcs.iter().map(|f| f.ops.len()))?;
+            self.verify_container_shapes()?;
+        }
+        Ok(())
+    }
+
+    /// Decode needs every function that opens an array (an object) to write an array
+    /// (object) shape: the container ops take their stride and record from it.
+    fn verify_container_shapes(&self) -> Result<(), String> {
+        use crate::layout::Shape;
+        for (f, func) in self.funcs.iter().enumerate() {
+            let shape = &self.layout.shape(self.layout.funcs[f].shape).shape;
+            for (pc, op) in func.ops.iter().enumerate() {
+                let ok = match op {
+                    Op::ArrBegin { .. } | Op::ArrNext { .. } | Op::ArrEnd { .. } => {
+                        matches!(shape, Shape::Array { .. })
+                    }
+                    Op::ObjBegin { .. } | Op::Key(_) | Op::ObjEnd(_) => {
+                        matches!(shape, Shape::Object { .. })
+                    }
+                    _ => true,
+                };
+                if !ok {
+                    return Err(format!(
+                        "f{f} @{pc}: container op in a function of another shape"
+                    ));
                 }
             }
         }
@@ -784,6 +855,7 @@ impl Program {
             Op::Fail(v) => write!(f, "fail {v:?}"),
             Op::Return => write!(f, "return"),
             Op::Eof => write!(f, "eof"),
+            Op::Tag(v) => write!(f, "tag {v}"),
         }
     }
 }

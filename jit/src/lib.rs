@@ -1,13 +1,18 @@
 //! jitson's execution layer: the opcode IR ([`ir`], where every op is documented), the
-//! portable interpreter ([`interp`]) and the link table between generated code and the byte
-//! kernels ([`symbols`]). It knows JSON, not any schema language: producers (the facade's
+//! decoded memory format ([`layout`]) and its safe read-only views ([`view`]), the portable
+//! interpreter ([`interp`]: validate, decode, transcode), the encoder over the layout
+//! ([`encode`]) and the link table between generated code and the byte kernels
+//! ([`symbols`]). It knows JSON, not any schema language: producers (the facade's
 //! resolver) lower schemas to [`ir::Program`]s.
 
+pub mod encode;
 pub mod interp;
 pub mod ir;
+pub mod layout;
 mod number;
 pub mod symbols;
+pub mod view;
 
-pub use interp::{Scratch, validate, validate_all};
+pub use interp::{Decoded, Scratch, decode, validate, validate_all};
 pub use ir::{ExecOptions, FailKind, Failure, Program};
 pub use number::cmp_int_float;

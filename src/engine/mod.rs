@@ -23,12 +23,16 @@
 
 mod error;
 mod pointer;
+mod transcode;
 
 pub use jitson_jit::ir::{BigInts, DuplicateKeys};
+pub use jitson_kernels::escape::EscapeMode;
+pub use transcode::{TranscodeOptions, Unknown};
 
 use jitson_jit::interp::{self, Scratch};
 use jitson_jit::ir::{ExecOptions, Program};
 
+use crate::document::{DocPath, Document, PathError};
 use crate::error::Error;
 use crate::resolve::resolve;
 use crate::schema::Schema;
@@ -37,6 +41,7 @@ use crate::schema::Schema;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     exec: ExecOptions,
+    escape: EscapeMode,
 }
 
 impl Options {
@@ -58,6 +63,13 @@ impl Options {
         self
     }
 
+    /// Which characters encode and transcode escape in strings (default: only what JSON
+    /// requires, as `serde_json`).
+    pub fn escape(mut self, mode: EscapeMode) -> Options {
+        self.escape = mode;
+        self
+    }
+
     /// What integers beyond the 64-bit ranges become (default: the nearest `f64`).
     pub fn big_ints(mut self, policy: BigInts) -> Options {
         self.exec.big_ints = policy;
@@ -65,7 +77,7 @@ impl Options {
     }
 }
 
-/// A compiled schema: validate (decode, encode and transcode follow).
+/// A compiled schema: validate, decode, encode and transcode.
 #[derive(Clone, Debug)]
 pub struct Codec {
     program: Program,
@@ -122,6 +134,67 @@ impl Codec {
     pub fn validate_with(&self, cache: &mut Cache, input: &[u8]) -> Result<(), Error> {
         interp::validate(&self.program, input, &self.options.exec, &mut cache.scratch)
             .map_err(|f| self.explain().error(input, f))
+    }
+
+    /// Decodes `input` into a [`Document`], checking it exactly as [`Codec::validate`]
+    /// does: the document, or the first error.
+    pub fn decode<'a>(&self, input: &'a [u8]) -> Result<Document<'a>, Error> {
+        self.decode_with(&mut Cache::new(), input)
+    }
+
+    /// [`Codec::decode`] with reusable buffers.
+    pub fn decode_with<'a>(
+        &self,
+        cache: &mut Cache,
+        input: &'a [u8],
+    ) -> Result<Document<'a>, Error> {
+        interp::decode(&self.program, input, &self.options.exec, &mut cache.scratch)
+            .map(Document::new)
+            .map_err(|f| self.explain().error(input, f))
+    }
+
+    /// Appends the compact JSON of `doc` to `out`: named fields in schema order, then the
+    /// other members; strings escaped per [`Options::escape`]; numbers as `serde_json`
+    /// writes them.
+    pub fn encode(&self, doc: &Document<'_>, out: &mut Vec<u8>) {
+        jitson_jit::encode::encode(doc.root(), self.options.escape, out);
+    }
+
+    /// Validates `input` and appends it to `out` as compact JSON in one pass, shaped by
+    /// `options` (unknown members, picks, redactions; strings escaped per
+    /// [`Options::escape`]). On error `out` is left as it was.
+    pub fn transcode(
+        &self,
+        input: &[u8],
+        options: &TranscodeOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        self.transcode_with(&mut Cache::new(), input, options, out)
+    }
+
+    /// [`Codec::transcode`] with reusable buffers.
+    pub fn transcode_with(
+        &self,
+        cache: &mut Cache,
+        input: &[u8],
+        options: &TranscodeOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let mut spec = std::borrow::Cow::Borrowed(&options.spec);
+        if spec.escape != self.options.escape {
+            spec.to_mut().escape = self.options.escape;
+        }
+        let exec = &self.options.exec;
+        interp::transcode(&self.program, input, exec, &spec, &mut cache.scratch, out)
+            .map_err(|f| self.explain().error(input, f))
+    }
+
+    /// A JSON Pointer compiled for this codec's documents: named fields are resolved to
+    /// their place in the records once, here.
+    pub fn compile_path(&self, pointer: &str) -> Result<DocPath, PathError> {
+        let layout = &self.program.layout;
+        let root = layout.funcs[self.program.entry as usize].shape;
+        DocPath::compile(pointer, layout, root)
     }
 
     /// Checks `input` and collects up to `cap` errors (empty when valid): after a schema

@@ -27,36 +27,50 @@
 //! - `allOf`: each part from the same start (`r0`), the cursor left at the end (`r1`);
 //! - `not`: `try inner else ok; fail not; ok: pos = r0; skip-value`.
 
+mod emit;
+mod layout;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use jitson_jit::ir::{
-    Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds, Label, Limit, NumCheck,
-    Number, Op, Program, StrCheck, Violation,
+    Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds, Label, Limit, NO_DST,
+    NumCheck, Number, Op, Program, StrCheck, Violation,
 };
+use jitson_jit::layout::{FuncLayout, Layout, PAIR, UNION_PAYLOAD};
 use serde_json::Value;
+
+use emit::Emit;
 
 use crate::schema::{
     Bound, IntegerDesc, Num, NumberDesc, ObjectDesc, Schema, StringDesc, TypeDesc, TypeId,
     UnionDesc, UnknownFields,
 };
 
-/// Lowers `schema` to a program whose entry checks one whole document.
+/// Lowers `schema` to a program whose entry checks (and decodes) one whole document, with
+/// its [`Layout`].
 pub fn resolve(schema: &Schema) -> Program {
     let mut r = Resolver {
         schema,
         prog: Program::default(),
         funcs: HashMap::new(),
         queue: Vec::new(),
+        shapes: layout::shapes(schema),
+        func_layouts: Vec::new(),
     };
-    let mut entry = Vec::new();
+    let mut entry = Emit::default();
     r.value(&mut entry, schema.root());
     entry.extend([Op::Eof, Op::Return]);
-    r.prog.entry = r.new_func("document".into(), entry);
+    r.prog.entry = r.new_func("document".into(), schema.root(), entry);
     while let Some((id, func)) = r.queue.pop() {
         let ops = r.body(id);
-        r.prog.funcs[func as usize].ops = ops;
+        r.func_layouts[func as usize].dst = ops.dst;
+        r.prog.funcs[func as usize].ops = ops.ops;
     }
+    r.prog.layout = Arc::new(Layout {
+        shapes: r.shapes.shapes,
+        funcs: r.func_layouts,
+    });
     debug_assert_eq!(r.prog.verify(), Ok(()));
     r.prog
 }
@@ -66,14 +80,20 @@ struct Resolver<'s> {
     prog: Program,
     funcs: HashMap<TypeId, FuncId>,
     queue: Vec<(TypeId, FuncId)>,
+    shapes: layout::Shapes,
+    func_layouts: Vec<FuncLayout>,
 }
 
 /// A forward jump to patch once its target is known.
 struct Patch(usize);
 
 impl Resolver<'_> {
-    fn new_func(&mut self, name: String, ops: Vec<Op>) -> FuncId {
-        self.prog.funcs.push(Func { name, ops });
+    fn new_func(&mut self, name: String, shape: TypeId, ops: Emit) -> FuncId {
+        self.prog.funcs.push(Func { name, ops: ops.ops });
+        self.func_layouts.push(FuncLayout {
+            shape: shape.index() as u32,
+            dst: ops.dst,
+        });
         (self.prog.funcs.len() - 1) as FuncId
     }
 
@@ -83,14 +103,15 @@ impl Resolver<'_> {
             return f;
         }
         let name = format!("#{} {}", id.index(), node_name(self.schema.node(id)));
-        let f = self.new_func(name, Vec::new());
+        let f = self.new_func(name, id, Emit::default());
         self.funcs.insert(id, f);
         self.queue.push((id, f));
         f
     }
 
-    /// Emits the check of one value of node `id`: one value op, or a call.
-    fn value(&mut self, ops: &mut Vec<Op>, id: TypeId) {
+    /// Emits the check of one value of node `id`: one value op, or a call (decoded to the
+    /// emitter's current destination).
+    fn value(&mut self, ops: &mut Emit, id: TypeId) {
         let op = match self.schema.node(id) {
             TypeDesc::Any => Op::SkipValue,
             TypeDesc::Never => Op::Fail(Violation::Never),
@@ -106,19 +127,19 @@ impl Resolver<'_> {
     }
 
     /// The body of node `id`'s function.
-    fn body(&mut self, id: TypeId) -> Vec<Op> {
-        let mut ops = Vec::new();
+    fn body(&mut self, id: TypeId) -> Emit {
+        let mut ops = Emit::default();
         match self.schema.node(id) {
             TypeDesc::Array(d) => {
                 self.array(&mut ops, &d.prefix_items, d.items, d.min_items, d.max_items)
             }
-            TypeDesc::Object(d) => self.object(&mut ops, d),
+            TypeDesc::Object(d) => self.object(&mut ops, id, d),
             TypeDesc::Map(values) => {
                 let d = ObjectDesc {
                     fields: Vec::new(),
                     unknown: UnknownFields::Extra(*values),
                 };
-                self.object(&mut ops, &d);
+                self.object(&mut ops, id, &d);
             }
             TypeDesc::Nullable(inner) => {
                 let mut slots = [Some(*inner); 6];
@@ -129,12 +150,13 @@ impl Resolver<'_> {
                 let expected = self.kinds_of(&k.slots());
                 self.dispatch(&mut ops, k.slots(), expected, false);
             }
-            TypeDesc::AnyOf(u) => self.any_of(&mut ops, u),
-            TypeDesc::OneOf(u) => self.one_of(&mut ops, u),
+            TypeDesc::AnyOf(u) => self.any_of(&mut ops, id, u),
+            TypeDesc::OneOf(u) => self.one_of(&mut ops, id, u),
             TypeDesc::AllOf(parts) => {
                 ops.push(Op::SavePos(0));
                 self.value(&mut ops, parts[0]);
                 ops.push(Op::SavePos(1));
+                ops.at = NO_DST;
                 for &part in &parts[1..] {
                     ops.push(Op::RestorePos(0));
                     self.value(&mut ops, part);
@@ -145,10 +167,12 @@ impl Resolver<'_> {
                 let inner = self.func(*inner);
                 ops.push(Op::SavePos(0));
                 let try_at = ops.len();
+                ops.at = NO_DST;
                 ops.push(Op::Try {
                     func: inner,
                     on_fail: 0,
                 });
+                ops.at = 0;
                 ops.extend([Op::RestorePos(0), Op::Fail(Violation::Not)]);
                 let to_end = self.jump(&mut ops);
                 let ok = ops.len() as Label;
@@ -166,13 +190,13 @@ impl Resolver<'_> {
     }
 
     /// Emits a jump to be patched by [`Resolver::land`].
-    fn jump(&mut self, ops: &mut Vec<Op>) -> Patch {
+    fn jump(&mut self, ops: &mut Emit) -> Patch {
         ops.push(Op::Jump(0));
         Patch(ops.len() - 1)
     }
 
     /// Points the patched jumps at the next op.
-    fn land(&mut self, ops: &mut [Op], patches: impl IntoIterator<Item = Patch>) {
+    fn land(&mut self, ops: &mut Emit, patches: impl IntoIterator<Item = Patch>) {
         let here = ops.len() as Label;
         for Patch(at) in patches {
             ops[at] = Op::Jump(here);
@@ -181,7 +205,7 @@ impl Resolver<'_> {
 
     fn array(
         &mut self,
-        ops: &mut Vec<Op>,
+        ops: &mut Emit,
         prefix: &[TypeId],
         items: TypeId,
         min: u64,
@@ -211,7 +235,7 @@ impl Resolver<'_> {
         ops.push(Op::ArrEnd { min, max });
     }
 
-    fn object(&mut self, ops: &mut Vec<Op>, d: &ObjectDesc) {
+    fn object(&mut self, ops: &mut Emit, id: TypeId, d: &ObjectDesc) {
         let table = KeyTable::new(d.fields.iter().map(|f| (f.name.clone(), f.required)));
         self.prog.key_tables.push(table);
         let table = (self.prog.key_tables.len() - 1) as u32;
@@ -222,12 +246,14 @@ impl Resolver<'_> {
         ops.push(Op::Return);
         let mut targets = Vec::new();
         let mut ends = Vec::new();
-        for field in &d.fields {
+        for (i, field) in d.fields.iter().enumerate() {
             targets.push(ops.len() as Label);
+            ops.at = self.shapes.field_offset(id, i);
             self.value(ops, field.ty);
             ends.push(self.jump(ops));
         }
         targets.push(ops.len() as Label);
+        ops.at = PAIR;
         match d.unknown {
             UnknownFields::Allow => ops.push(Op::SkipValue),
             UnknownFields::Deny => ops.push(Op::Fail(Violation::UnknownField)),
@@ -235,6 +261,7 @@ impl Resolver<'_> {
         }
         ops[switch_at] = Op::SwitchField(targets.into());
         self.land(ops, ends);
+        ops.at = 0;
         ops.push(Op::ObjNext { next: head });
         ops[0] = Op::ObjBegin {
             empty: ops.len() as Label,
@@ -247,13 +274,14 @@ impl Resolver<'_> {
     /// `expected` (plus `null` when `nullable`: the null slot then holds a plain `null`).
     fn dispatch(
         &mut self,
-        ops: &mut Vec<Op>,
+        ops: &mut Emit,
         slots: [Option<TypeId>; 6],
         expected: Kinds,
         nullable: bool,
     ) {
         let at = ops.len();
         ops.push(Op::Return);
+        ops.at = UNION_PAYLOAD;
         let mut targets = [0 as Label; 6];
         let mut ends = Vec::new();
         let mut fail_at = None;
@@ -274,6 +302,7 @@ impl Resolver<'_> {
             ends.push(self.jump(ops));
         }
         ops[at] = Op::Dispatch(Box::new(targets));
+        ops.at = 0;
         self.land(ops, ends);
     }
 
@@ -298,14 +327,17 @@ impl Resolver<'_> {
             .fold(Kinds::default(), |acc, (_, k)| acc.or(k))
     }
 
-    fn any_of(&mut self, ops: &mut Vec<Op>, u: &UnionDesc) {
-        let mut ends = self.discriminate(ops, u, Violation::AnyOf);
+    fn any_of(&mut self, ops: &mut Emit, id: TypeId, u: &UnionDesc) {
+        let mut ends = self.discriminate(ops, id, u, Violation::AnyOf);
         ops.push(Op::SavePos(0));
-        for &branch in &u.branches {
+        for (i, &branch) in u.branches.iter().enumerate() {
             let func = self.func(branch);
             ops.push(Op::RestorePos(0));
             let try_at = ops.len();
+            ops.at = UNION_PAYLOAD;
             ops.push(Op::Return);
+            ops.at = 0;
+            ops.push(Op::Tag(i as u32));
             ends.push(self.jump(ops));
             ops[try_at] = Op::Try {
                 func,
@@ -316,15 +348,19 @@ impl Resolver<'_> {
         self.land(ops, ends);
     }
 
-    fn one_of(&mut self, ops: &mut Vec<Op>, u: &UnionDesc) {
-        let ends = self.discriminate(ops, u, Violation::OneOf { matched: 0 });
+    fn one_of(&mut self, ops: &mut Emit, id: TypeId, u: &UnionDesc) {
+        let ends = self.discriminate(ops, id, u, Violation::OneOf { matched: 0 });
         ops.extend([Op::SavePos(0), Op::SetReg(1, 0)]);
-        for &branch in &u.branches {
+        for (i, &branch) in u.branches.iter().enumerate() {
             let func = self.func(branch);
             ops.push(Op::RestorePos(0));
-            // On failure, go on with the next branch: the op after these three.
-            let on_fail = ops.len() as Label + 3;
-            ops.extend([Op::Try { func, on_fail }, Op::IncReg(1), Op::SavePos(2)]);
+            // On failure, go on with the next branch: the op after these four. Each branch
+            // decodes to its own place; the tag is the last match's.
+            let on_fail = ops.len() as Label + 4;
+            ops.at = self.shapes.branch_offset(id, i);
+            ops.push(Op::Try { func, on_fail });
+            ops.at = 0;
+            ops.extend([Op::IncReg(1), Op::SavePos(2), Op::Tag(i as u32)]);
         }
         ops.push(Op::OneOfEnd {
             count: 1,
@@ -336,7 +372,13 @@ impl Resolver<'_> {
 
     /// The discriminator prelude of a union, when it has string tags: a present tag calls
     /// its branch; returns the jumps to the function's end.
-    fn discriminate(&mut self, ops: &mut Vec<Op>, u: &UnionDesc, none: Violation) -> Vec<Patch> {
+    fn discriminate(
+        &mut self,
+        ops: &mut Emit,
+        id: TypeId,
+        u: &UnionDesc,
+        none: Violation,
+    ) -> Vec<Patch> {
         let Some(d) = &u.discriminator else {
             return Vec::new();
         };
@@ -357,9 +399,12 @@ impl Resolver<'_> {
         ops.push(Op::Return);
         let mut ends = Vec::new();
         let mut targets = Vec::new();
-        for &branch in &u.branches {
+        for (i, &branch) in u.branches.iter().enumerate() {
             targets.push(ops.len() as Label);
+            ops.push(Op::Tag(i as u32));
+            ops.at = self.shapes.branch_offset(id, i);
             self.value(ops, branch);
+            ops.at = 0;
             ends.push(self.jump(ops));
         }
         let unmatched = ops.len() as Label;

@@ -30,6 +30,16 @@ pub(crate) fn from_fragment(fragment: &str) -> Option<String> {
     Some(out)
 }
 
+/// The unescaped reference tokens of a JSON Pointer (`""` is the whole document); `None`
+/// when it does not start with `/` or has a `~` other than `~0` / `~1`.
+pub(crate) fn tokens(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/')?;
+    rest.split('/').map(unescape).collect()
+}
+
 /// A reference token with `~1` → `/` and `~0` → `~`; `None` for any other `~` sequence.
 fn unescape(token: &str) -> Option<String> {
     let mut out = String::with_capacity(token.len());

@@ -1,10 +1,4 @@
-//! The portable interpreter: runs a [`Program`] over input bytes, exactly as the
-//! [IR documentation](crate::ir) specifies.
-//!
-//! It is iterative: calls push frames on a heap vector, never Rust stack frames, and
-//! containers past [`ExecOptions::max_depth`] are an error, so no input can overflow the
-//! stack. The byte work (whitespace, strings, escapes, UTF-8, numbers, skipping) is done by
-//! the kernels, as generated code will do it.
+//! The machine: one loop over a program's ops, reporting what it reads to a [`Sink`].
 
 use jitson_kernels::{ErrorKind, skip, string_scan, unescape, utf8, whitespace};
 
@@ -14,54 +8,19 @@ use crate::ir::{
 };
 use crate::number::read_number;
 
+use super::sink::{At, Sink, Text};
+
 /// The field register's value when the last key matched no named field.
 const NO_FIELD: u32 = u32::MAX;
 
-/// Reusable buffers of the interpreter. Keep one per thread and pass it to every run to
-/// avoid allocating per document.
+/// The machine's reusable buffers.
 #[derive(Debug, Default)]
-pub struct Scratch {
+pub(crate) struct Core {
     frames: Vec<Frame>,
     path: Vec<PathSeg>,
     bits: Vec<u64>,
     text: Vec<u8>,
     errors: Vec<Failure>,
-}
-
-impl Scratch {
-    /// Empty buffers.
-    pub fn new() -> Scratch {
-        Scratch::default()
-    }
-}
-
-/// Checks `input` against `program`: `Ok`, or the first error.
-pub fn validate(
-    program: &Program,
-    input: &[u8],
-    options: &ExecOptions,
-    scratch: &mut Scratch,
-) -> Result<(), Failure> {
-    Machine::new(program, input, options, scratch, 0).run()
-}
-
-/// Checks `input` against `program`, collecting violations: up to `cap` failures (at least
-/// one), in input order; empty when the input is valid. After a violation outside any
-/// [`Op::Try`], the failed value is skipped and checking goes on; a fatal error (syntax,
-/// depth, number range, duplicate key) ends the list.
-pub fn validate_all(
-    program: &Program,
-    input: &[u8],
-    options: &ExecOptions,
-    scratch: &mut Scratch,
-    cap: usize,
-) -> Vec<Failure> {
-    let cap = cap.max(1);
-    let mut machine = Machine::new(program, input, options, scratch, cap);
-    let last = machine.run().err();
-    let mut errors = std::mem::take(&mut machine.s.errors);
-    errors.extend(last);
-    errors
 }
 
 /// A call frame (see the IR docs: registers, container state, catch record).
@@ -150,6 +109,14 @@ struct StrSpan {
     escapes: bool,
 }
 
+/// The text [`Machine::text`] produced for `span`: the input, or the scratch `unescaped`.
+fn text_of<'a, 't>(input: &'a [u8], unescaped: &'t [u8], span: StrSpan) -> Text<'a, 't> {
+    match span.escapes {
+        false => Text::Input(&input[span.body..span.end]),
+        true => Text::Scratch(unescaped),
+    }
+}
+
 /// The first byte of a value of each kind, by [`Op::Dispatch`] slot.
 fn kind_slot(byte: u8) -> Option<usize> {
     match byte {
@@ -163,7 +130,8 @@ fn kind_slot(byte: u8) -> Option<usize> {
     }
 }
 
-struct Machine<'a> {
+/// The interpreter's state over one input, reporting to the sink `S`.
+pub(crate) struct Machine<'a, 'c, S> {
     prog: &'a Program,
     input: &'a [u8],
     opts: ExecOptions,
@@ -171,17 +139,21 @@ struct Machine<'a> {
     depth: u32,
     tries: u32,
     cap: usize,
-    s: &'a mut Scratch,
+    s: &'c mut Core,
+    pub(crate) sink: S,
 }
 
-impl<'a> Machine<'a> {
-    fn new(
+impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
+    /// A machine at the start of `input`; `cap` is the collect-all limit (0: stop at the
+    /// first error).
+    pub(crate) fn new(
         prog: &'a Program,
         input: &'a [u8],
         opts: &ExecOptions,
-        s: &'a mut Scratch,
+        s: &'c mut Core,
         cap: usize,
-    ) -> Machine<'a> {
+        sink: S,
+    ) -> Machine<'a, 'c, S> {
         s.frames.clear();
         s.path.clear();
         s.bits.clear();
@@ -195,17 +167,25 @@ impl<'a> Machine<'a> {
             tries: 0,
             cap,
             s,
+            sink,
         }
     }
 
-    fn run(&mut self) -> Result<(), Failure> {
+    /// The violations recorded in collect-all mode.
+    pub(crate) fn take_errors(&mut self) -> Vec<Failure> {
+        std::mem::take(&mut self.s.errors)
+    }
+
+    /// Runs the program to its end: `Ok`, or the error that stopped it.
+    pub(crate) fn run(&mut self) -> Result<(), Failure> {
         self.push_frame(self.prog.entry, None);
         loop {
             let prog = self.prog;
             let frame = self.s.frames.last_mut().expect("a frame while running");
             let op = &prog.funcs[frame.func as usize].ops[frame.pc as usize];
+            let at = (frame.func, frame.pc);
             frame.pc += 1;
-            match self.step(op) {
+            match self.step(op, at) {
                 Ok(Flow::Next) => {}
                 Ok(Flow::Done) => return Ok(()),
                 Err(stop) => {
@@ -239,6 +219,7 @@ impl<'a> Machine<'a> {
 
     /// Pops the current frame; `Done` when it was the last.
     fn ret(&mut self) -> Flow {
+        self.sink.leave();
         let frame = self.s.frames.pop().expect("a frame while running");
         if frame.catch.is_some() {
             self.tries -= 1;
@@ -296,6 +277,7 @@ impl<'a> Machine<'a> {
                 self.depth = c.depth;
                 self.s.path.truncate(c.path as usize);
                 self.s.bits.truncate(c.bits as usize);
+                self.sink.unwind(self.s.frames.len());
                 self.jump(c.on_fail);
                 return;
             }
@@ -373,17 +355,26 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    fn step(&mut self, op: &Op) -> Result<Flow, Stop> {
+    fn step(&mut self, op: &Op, at: At) -> Result<Flow, Stop> {
         let prog = self.prog;
         match op {
-            Op::Null => self.literal(b"null", Kinds::NULL)?,
+            Op::Null => {
+                self.literal(b"null", Kinds::NULL)?;
+                self.sink.null(at);
+            }
             Op::Bool => match self.peek_after_ws() {
-                Some(b'f') => self.literal(b"false", Kinds::BOOLEAN)?,
-                _ => self.literal(b"true", Kinds::BOOLEAN)?,
+                Some(b'f') => {
+                    self.literal(b"false", Kinds::BOOLEAN)?;
+                    self.sink.boolean(at, false);
+                }
+                _ => {
+                    self.literal(b"true", Kinds::BOOLEAN)?;
+                    self.sink.boolean(at, true);
+                }
             },
-            Op::Number(check) => self.number(*check)?,
-            Op::String(check) => self.string(&prog.str_checks[*check as usize])?,
-            Op::StrEnum(table) => self.str_enum(*table)?,
+            Op::Number(check) => self.number(*check, at)?,
+            Op::String(check) => self.string(&prog.str_checks[*check as usize], at)?,
+            Op::StrEnum(table) => self.str_enum(*table, at)?,
             Op::RawCheck(pred, violation) => {
                 self.ws();
                 let start = self.pos;
@@ -391,8 +382,15 @@ impl<'a> Machine<'a> {
                 if !(prog.raw_preds[*pred as usize])(&self.input[start..self.pos]) {
                     return Err(Stop::violation(*violation, start, Resume::Continue));
                 }
+                self.sink.raw(at, &self.input[start..self.pos]);
             }
-            Op::SkipValue => self.skip()?,
+            Op::SkipValue => {
+                self.ws();
+                let start = self.pos;
+                self.skip()?;
+                self.sink.raw(at, &self.input[start..self.pos]);
+            }
+            Op::Tag(value) => self.sink.index(at, *value),
             Op::Fail(violation) => {
                 self.ws();
                 return Err(Stop::violation(
@@ -404,7 +402,10 @@ impl<'a> Machine<'a> {
             Op::Dispatch(targets) => {
                 self.ws();
                 match self.peek().and_then(kind_slot) {
-                    Some(slot) => self.jump(targets[slot]),
+                    Some(slot) => {
+                        self.sink.index(at, slot as u32);
+                        self.jump(targets[slot]);
+                    }
                     None => return Err(Stop::syntax(ErrorKind::ExpectedValue, self.pos)),
                 }
             }
@@ -421,7 +422,10 @@ impl<'a> Machine<'a> {
                 };
                 self.jump(to);
             }
-            Op::Call(func) => self.push_frame(*func, None),
+            Op::Call(func) => {
+                self.push_frame(*func, None);
+                self.sink.enter(at, *func);
+            }
             Op::Try { func, on_fail } => {
                 let catch = Catch {
                     on_fail: *on_fail,
@@ -432,6 +436,7 @@ impl<'a> Machine<'a> {
                 };
                 self.tries += 1;
                 self.push_frame(*func, Some(catch));
+                self.sink.enter(at, *func);
             }
             Op::Jump(to) => self.jump(*to),
             Op::Return => return Ok(self.ret()),
@@ -460,7 +465,9 @@ impl<'a> Machine<'a> {
                 self.s.path.push(PathSeg::Index(0));
                 self.frame().count = 0;
                 self.ws();
-                if self.peek() == Some(b']') {
+                let is_empty = self.peek() == Some(b']');
+                self.sink.arr_begin(is_empty);
+                if is_empty {
                     self.pos += 1;
                     self.jump(*empty);
                 }
@@ -475,12 +482,14 @@ impl<'a> Machine<'a> {
                 if self.separator(b']', ErrorKind::ExpectedCommaOrEnd)? {
                     let count = self.frame().count;
                     *self.s.path.last_mut().expect("an open array") = PathSeg::Index(count);
+                    self.sink.arr_item(count);
                     self.jump(*next);
                 }
             }
             Op::ArrEnd { min, max } => {
                 self.close();
                 let count = self.frame().count;
+                self.sink.arr_end(count);
                 let at = self.pos - 1;
                 if count < *min {
                     return Err(Stop::violation(Violation::MinItems, at, Resume::Continue));
@@ -498,6 +507,7 @@ impl<'a> Machine<'a> {
                 let frame = self.frame();
                 frame.bits = base;
                 frame.field = NO_FIELD;
+                self.sink.obj_begin();
                 self.ws();
                 if self.peek() == Some(b'}') {
                     self.pos += 1;
@@ -519,6 +529,7 @@ impl<'a> Machine<'a> {
                 self.close();
                 let base = self.frame().bits as usize;
                 let missing = self.first_missing(*table, base);
+                self.sink.obj_end(&self.s.bits[base..]);
                 self.s.bits.truncate(base);
                 if let Some(field) = missing {
                     let v = Violation::Required {
@@ -561,7 +572,7 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn number(&mut self, check: u32) -> Result<(), Stop> {
+    fn number(&mut self, check: u32, at: At) -> Result<(), Stop> {
         let c = &self.prog.num_checks[check as usize];
         let kind = if c.integer {
             Kinds::INTEGER
@@ -576,6 +587,7 @@ impl<'a> Machine<'a> {
         let (n, end) = read_number(self.input, start, self.opts.big_ints)
             .map_err(|(kind, offset)| Stop::fatal(kind, offset))?;
         self.pos = end;
+        self.sink.number(at, n);
         let fail = |v| Err(Stop::violation(v, start, Resume::Continue));
         if c.integer && !n.is_integer() {
             return fail(Violation::Type { expected: kind });
@@ -639,17 +651,22 @@ impl<'a> Machine<'a> {
         Ok(&self.s.text)
     }
 
-    fn string(&mut self, c: &StrCheck) -> Result<(), Stop> {
+    fn string(&mut self, c: &StrCheck, at: At) -> Result<(), Stop> {
         self.ws();
         let start = self.pos;
         if self.peek() != Some(b'"') {
             return Err(self.mismatch(Kinds::STRING, Resume::SkipFrom));
         }
         let span = self.scan_str()?;
-        if !c.needs_text() {
+        if !c.needs_text() && !S::TEXT {
             return self.check_escapes(span);
         }
-        let text = self.text(span)?;
+        self.text(span)?;
+        let text = text_of(self.input, &self.s.text, span);
+        self.sink.string(at, text);
+        let text = match text {
+            Text::Input(t) | Text::Scratch(t) => t,
+        };
         let length = text.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64;
         let fail = |v| Err(Stop::violation(v, start, Resume::Continue));
         if length < c.min_length {
@@ -668,7 +685,7 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    fn str_enum(&mut self, table: u32) -> Result<(), Stop> {
+    fn str_enum(&mut self, table: u32, at: At) -> Result<(), Stop> {
         self.ws();
         let start = self.pos;
         if self.peek() != Some(b'"') {
@@ -685,10 +702,14 @@ impl<'a> Machine<'a> {
         let text = self.text(span)?;
         match prog.str_enums[table as usize]
             .iter()
-            .any(|s| s.as_bytes() == text)
+            .position(|s| s.as_bytes() == text)
         {
-            true => Ok(()),
-            false => Err(Stop::violation(Violation::Enum, start, Resume::Continue)),
+            Some(index) => {
+                let text = text_of(self.input, &self.s.text, span);
+                self.sink.str_enum(at, index as u32, text);
+                Ok(())
+            }
+            None => Err(Stop::violation(Violation::Enum, start, Resume::Continue)),
         }
     }
 
@@ -766,7 +787,15 @@ impl<'a> Machine<'a> {
             }
             self.s.bits[word] |= bit;
         }
-        Ok(())
+        let text = text_of(self.input, &self.s.text, span);
+        match self.sink.key(found, text) {
+            true => Ok(()),
+            false => Err(Stop::violation(
+                Violation::UnknownField,
+                key_at,
+                Resume::Continue,
+            )),
+        }
     }
 
     fn first_missing(&self, table: KeyTableId, base: usize) -> Option<u32> {
@@ -825,152 +854,4 @@ enum Tag {
     Branch(usize),
     Unmatched,
     Absent,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ir::{Func, KeyTable, NumCheck, Number};
-
-    fn func(name: &str, ops: Vec<Op>) -> Func {
-        Func {
-            name: name.into(),
-            ops,
-        }
-    }
-
-    /// `{"a": integer >= 0 (required), "b": [string...]}` as hand-written IR.
-    fn object_program() -> Program {
-        let mut p = Program {
-            num_checks: vec![NumCheck {
-                integer: true,
-                minimum: Some(crate::ir::Limit {
-                    value: Number::U64(0),
-                    exclusive: false,
-                }),
-                ..NumCheck::default()
-            }],
-            str_checks: vec![StrCheck::default()],
-            key_tables: vec![KeyTable::new([("a".into(), true), ("b".into(), false)])],
-            ..Program::default()
-        };
-        p.funcs
-            .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
-        p.funcs.push(func(
-            "object",
-            vec![
-                Op::ObjBegin { empty: 9, table: 0 },
-                Op::Key(0),
-                Op::SwitchField(vec![3, 5, 7].into()),
-                Op::Number(0),
-                Op::Jump(8),
-                Op::Call(2),
-                Op::Jump(8),
-                Op::SkipValue,
-                Op::ObjNext { next: 1 },
-                Op::ObjEnd(0),
-                Op::Return,
-            ],
-        ));
-        p.funcs.push(func(
-            "array",
-            vec![
-                Op::ArrBegin { empty: 3 },
-                Op::String(0),
-                Op::ArrNext { next: 1 },
-                Op::ArrEnd { min: 0, max: None },
-                Op::Return,
-            ],
-        ));
-        p.verify().expect("valid program");
-        p
-    }
-
-    fn check(p: &Program, input: &str) -> Result<(), Failure> {
-        validate(
-            p,
-            input.as_bytes(),
-            &ExecOptions::default(),
-            &mut Scratch::new(),
-        )
-    }
-
-    #[test]
-    fn hand_written_object() {
-        let p = object_program();
-        assert_eq!(
-            check(&p, r#" {"a": 1, "b": ["x", "y"], "c": [1]} "#),
-            Ok(())
-        );
-        assert_eq!(check(&p, r#"{"b": [], "a": 0}"#), Ok(()));
-        let e = check(&p, r#"{"a": -1}"#).unwrap_err();
-        assert_eq!(e.kind, FailKind::Violation(Violation::Minimum));
-        assert_eq!(e.offset, 6);
-        assert_eq!(e.path, [PathSeg::Field { table: 0, field: 0 }]);
-        let e = check(&p, r#"{"b": ["x", 2]}"#).unwrap_err();
-        assert_eq!(
-            e.path,
-            [PathSeg::Field { table: 0, field: 1 }, PathSeg::Index(1)]
-        );
-        let e = check(&p, r#"{"b": []}"#).unwrap_err();
-        assert!(matches!(
-            e.kind,
-            FailKind::Violation(Violation::Required { field: 0, .. })
-        ));
-        let e = check(&p, r#"{"a": 1,}"#).unwrap_err();
-        assert_eq!(e.kind, FailKind::Syntax(ErrorKind::ExpectedKey));
-        let e = check(&p, r#"{"a": 1} x"#).unwrap_err();
-        assert_eq!(e.kind, FailKind::Syntax(ErrorKind::TrailingCharacters));
-    }
-
-    #[test]
-    fn collect_all_resumes_after_violations() {
-        let p = object_program();
-        let errors = validate_all(
-            &p,
-            br#"{"a": -1, "b": [1, "x", true], "c": 0}"#,
-            &ExecOptions::default(),
-            &mut Scratch::new(),
-            10,
-        );
-        let kinds: Vec<_> = errors.iter().map(|e| e.kind).collect();
-        let ty = FailKind::Violation(Violation::Type {
-            expected: Kinds::STRING,
-        });
-        assert_eq!(kinds, [FailKind::Violation(Violation::Minimum), ty, ty]);
-        let capped = validate_all(
-            &p,
-            br#"{"a": -1, "b": [1, "x", true]}"#,
-            &ExecOptions::default(),
-            &mut Scratch::new(),
-            2,
-        );
-        assert_eq!(capped.len(), 2);
-    }
-
-    #[test]
-    fn deep_nesting_is_an_error_not_a_crash() {
-        // A recursive array of itself: f1 = [f1...].
-        let mut p = Program::default();
-        p.funcs
-            .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
-        p.funcs.push(func(
-            "tree",
-            vec![
-                Op::ArrBegin { empty: 3 },
-                Op::Call(1),
-                Op::ArrNext { next: 1 },
-                Op::ArrEnd { min: 0, max: None },
-                Op::Return,
-            ],
-        ));
-        p.verify().expect("valid program");
-        let n = if cfg!(miri) { 200 } else { 100_000 };
-        let deep = "[".repeat(n) + &"]".repeat(n);
-        let e = check(&p, &deep).unwrap_err();
-        assert_eq!(e.kind, FailKind::DepthLimitExceeded);
-        assert_eq!(e.offset, 128);
-        let ok = "[".repeat(128) + &"]".repeat(128);
-        assert_eq!(check(&p, &ok), Ok(()));
-    }
 }

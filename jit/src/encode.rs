@@ -1,0 +1,167 @@
+//! Encode: decoded records back to compact JSON, an interpreter over the
+//! [layout](crate::layout) (the Cranelift backend compiles the same walk).
+//!
+//! - objects: the named fields present, in schema order, then the extra members in input
+//!   order (keys written as decoded);
+//! - arrays: items in order;
+//! - strings (and string-enum values): quoted and escaped per [`EscapeMode`];
+//! - numbers: `u64` / `i64` with the integer kernels, `f64` with the shortest round-trip
+//!   kernel — `serde_json`'s bytes for the same value;
+//! - raw JSON (`any`, `not`, non-string `enum`): rewritten token by token as `serde_json`
+//!   writes the value it parses: whitespace dropped, strings unescaped and escaped again per
+//!   the mode, numbers read and formatted again.
+//!
+//! It is iterative: open containers are an explicit stack, so depth never reaches the Rust
+//! stack.
+
+use jitson_kernels::escape::{EscapeMode, escape_str};
+use jitson_kernels::float_format::{MAX_FLOAT_LEN, format_f64};
+use jitson_kernels::int_format::{MAX_INT_LEN, format_i64, format_u64};
+use jitson_kernels::string_scan::scan_string;
+use jitson_kernels::unescape::{Surrogates, unescape};
+
+use crate::ir::{BigInts, Number};
+use crate::number::read_number;
+use crate::view::{Items, Members, Node, View};
+
+/// An open container being written, and the index of its next item / member (named fields,
+/// then extras).
+enum Open<'d> {
+    Array(Items<'d>, usize),
+    Object(Members<'d>, usize, bool),
+}
+
+/// Appends the compact JSON of `root` to `out`.
+pub fn encode(root: View<'_>, mode: EscapeMode, out: &mut Vec<u8>) {
+    let mut stack: Vec<Open<'_>> = Vec::new();
+    let mut next = Some(root);
+    loop {
+        if let Some(view) = next.take() {
+            match view.node() {
+                Node::Array(items) => {
+                    out.push(b'[');
+                    stack.push(Open::Array(items, 0));
+                }
+                Node::Object(members) => {
+                    out.push(b'{');
+                    stack.push(Open::Object(members, 0, true));
+                }
+                node => scalar(node, mode, out),
+            }
+        }
+        let Some(top) = stack.last_mut() else {
+            return;
+        };
+        match top {
+            Open::Array(items, i) => match items.get(*i) {
+                Some(item) => {
+                    if *i > 0 {
+                        out.push(b',');
+                    }
+                    *i += 1;
+                    next = Some(item);
+                }
+                None => {
+                    out.push(b']');
+                    stack.pop();
+                }
+            },
+            Open::Object(members, i, first) => match next_member(members, i) {
+                Some((key, value)) => {
+                    if !*first {
+                        out.push(b',');
+                    }
+                    *first = false;
+                    escape_str(key, mode, out);
+                    out.push(b':');
+                    next = Some(value);
+                }
+                None => {
+                    out.push(b'}');
+                    stack.pop();
+                }
+            },
+        }
+    }
+}
+
+/// The member at cursor `i` or after it (absent named fields skipped); advances `i`.
+fn next_member<'d>(m: &Members<'d>, i: &mut usize) -> Option<(&'d str, View<'d>)> {
+    let named = m.names().len();
+    while *i < named {
+        *i += 1;
+        if let Some(v) = m.field(*i - 1) {
+            return Some((&m.names()[*i - 1], v));
+        }
+    }
+    *i += 1;
+    m.extra(*i - named - 1)
+}
+
+/// Writes a value that is not a container.
+fn scalar(node: Node<'_>, mode: EscapeMode, out: &mut Vec<u8>) {
+    match node {
+        Node::Null => out.extend_from_slice(b"null"),
+        Node::Bool(true) => out.extend_from_slice(b"true"),
+        Node::Bool(false) => out.extend_from_slice(b"false"),
+        Node::Number(n) => number(n, out),
+        Node::Str(s) | Node::Enum { text: s, .. } => escape_str(s, mode, out),
+        Node::Raw(raw) => write_raw(raw, mode, out),
+        Node::Array(_) | Node::Object(_) => unreachable!("containers are opened by encode"),
+    }
+}
+
+/// Writes a number as `serde_json` does.
+pub fn number(n: Number, out: &mut Vec<u8>) {
+    match n {
+        Number::U64(u) => {
+            let mut buf = [0u8; MAX_INT_LEN];
+            let len = format_u64(u, &mut buf);
+            out.extend_from_slice(&buf[..len]);
+        }
+        Number::I64(i) => {
+            let mut buf = [0u8; MAX_INT_LEN];
+            let len = format_i64(i, &mut buf);
+            out.extend_from_slice(&buf[..len]);
+        }
+        Number::F64(f) => {
+            let mut buf = [0u8; MAX_FLOAT_LEN];
+            let len = format_f64(f, &mut buf);
+            out.extend_from_slice(&buf[..len]);
+        }
+    }
+}
+
+/// Rewrites well-formed JSON text `raw` compactly, as `serde_json` writes the value it
+/// parses from it (see the module docs). `raw` must be well-formed (decode checked it).
+pub fn write_raw(raw: &[u8], mode: EscapeMode, out: &mut Vec<u8>) {
+    let mut text = Vec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        match raw[i] {
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b'"' => {
+                let Ok(scan) = scan_string(raw, i + 1) else {
+                    return;
+                };
+                text.clear();
+                if unescape(&raw[i + 1..scan.end], &mut text, Surrogates::Strict).is_err() {
+                    return;
+                }
+                escape_str(std::str::from_utf8(&text).unwrap_or(""), mode, out);
+                i = scan.end + 1;
+            }
+            b'-' | b'0'..=b'9' => match read_number(raw, i, BigInts::F64) {
+                Ok((n, end)) => {
+                    number(n, out);
+                    i = end;
+                }
+                Err(_) => return,
+            },
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! The portable interpreter: runs a [`Program`] over input bytes, exactly as the
+//! [IR documentation](crate::ir) specifies.
+//!
+//! It is iterative: calls push frames on a heap vector, never Rust stack frames, and
+//! containers past [`ExecOptions::max_depth`] are an error, so no input can overflow the
+//! stack. The byte work (whitespace, strings, escapes, UTF-8, numbers, skipping) is done by
+//! the kernels, as generated code will do it. One machine ([`machine`]) serves every
+//! operation; what it builds is a sink's job: nothing for validation, records for
+//! [`decode`], compact JSON for [`transcode`].
+
+mod decode;
+mod machine;
+mod sink;
+mod transcode;
+
+pub use decode::{Decoded, decode};
+pub use transcode::{MAX_POINTERS, TranscodeSpec, Unknown, transcode};
+
+use crate::ir::{ExecOptions, Failure, Program};
+use machine::{Core, Machine};
+use sink::Check;
+
+/// Reusable buffers of the interpreter. Keep one per thread and pass it to every run to
+/// avoid allocating per document.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    core: Core,
+    decode: decode::DecodeScratch,
+}
+
+impl Scratch {
+    /// Empty buffers.
+    pub fn new() -> Scratch {
+        Scratch::default()
+    }
+}
+
+/// Checks `input` against `program`: `Ok`, or the first error.
+pub fn validate(
+    program: &Program,
+    input: &[u8],
+    options: &ExecOptions,
+    scratch: &mut Scratch,
+) -> Result<(), Failure> {
+    Machine::new(program, input, options, &mut scratch.core, 0, Check).run()
+}
+
+/// Checks `input` against `program`, collecting violations: up to `cap` failures (at least
+/// one), in input order; empty when the input is valid. After a violation outside any
+/// [`Op::Try`](crate::ir::Op::Try), the failed value is skipped and checking goes on; a fatal
+/// error (syntax, depth, number range, duplicate key) ends the list.
+pub fn validate_all(
+    program: &Program,
+    input: &[u8],
+    options: &ExecOptions,
+    scratch: &mut Scratch,
+    cap: usize,
+) -> Vec<Failure> {
+    let cap = cap.max(1);
+    let mut machine = Machine::new(program, input, options, &mut scratch.core, cap, Check);
+    let last = machine.run().err();
+    let mut errors = machine.take_errors();
+    errors.extend(last);
+    errors
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{
+        ErrorKind, FailKind, Func, KeyTable, Kinds, NumCheck, Number, Op, PathSeg, StrCheck,
+        Violation,
+    };
+
+    fn func(name: &str, ops: Vec<Op>) -> Func {
+        Func {
+            name: name.into(),
+            ops,
+        }
+    }
+
+    /// `{"a": integer >= 0 (required), "b": [string...]}` as hand-written IR.
+    fn object_program() -> Program {
+        let mut p = Program {
+            num_checks: vec![NumCheck {
+                integer: true,
+                minimum: Some(crate::ir::Limit {
+                    value: Number::U64(0),
+                    exclusive: false,
+                }),
+                ..NumCheck::default()
+            }],
+            str_checks: vec![StrCheck::default()],
+            key_tables: vec![KeyTable::new([("a".into(), true), ("b".into(), false)])],
+            ..Program::default()
+        };
+        p.funcs
+            .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
+        p.funcs.push(func(
+            "object",
+            vec![
+                Op::ObjBegin { empty: 9, table: 0 },
+                Op::Key(0),
+                Op::SwitchField(vec![3, 5, 7].into()),
+                Op::Number(0),
+                Op::Jump(8),
+                Op::Call(2),
+                Op::Jump(8),
+                Op::SkipValue,
+                Op::ObjNext { next: 1 },
+                Op::ObjEnd(0),
+                Op::Return,
+            ],
+        ));
+        p.funcs.push(func(
+            "array",
+            vec![
+                Op::ArrBegin { empty: 3 },
+                Op::String(0),
+                Op::ArrNext { next: 1 },
+                Op::ArrEnd { min: 0, max: None },
+                Op::Return,
+            ],
+        ));
+        p.verify().expect("valid program");
+        p
+    }
+
+    fn check(p: &Program, input: &str) -> Result<(), Failure> {
+        validate(
+            p,
+            input.as_bytes(),
+            &ExecOptions::default(),
+            &mut Scratch::new(),
+        )
+    }
+
+    #[test]
+    fn hand_written_object() {
+        let p = object_program();
+        assert_eq!(
+            check(&p, r#" {"a": 1, "b": ["x", "y"], "c": [1]} "#),
+            Ok(())
+        );
+        assert_eq!(check(&p, r#"{"b": [], "a": 0}"#), Ok(()));
+        let e = check(&p, r#"{"a": -1}"#).unwrap_err();
+        assert_eq!(e.kind, FailKind::Violation(Violation::Minimum));
+        assert_eq!(e.offset, 6);
+        assert_eq!(e.path, [PathSeg::Field { table: 0, field: 0 }]);
+        let e = check(&p, r#"{"b": ["x", 2]}"#).unwrap_err();
+        assert_eq!(
+            e.path,
+            [PathSeg::Field { table: 0, field: 1 }, PathSeg::Index(1)]
+        );
+        let e = check(&p, r#"{"b": []}"#).unwrap_err();
+        assert!(matches!(
+            e.kind,
+            FailKind::Violation(Violation::Required { field: 0, .. })
+        ));
+        let e = check(&p, r#"{"a": 1,}"#).unwrap_err();
+        assert_eq!(e.kind, FailKind::Syntax(ErrorKind::ExpectedKey));
+        let e = check(&p, r#"{"a": 1} x"#).unwrap_err();
+        assert_eq!(e.kind, FailKind::Syntax(ErrorKind::TrailingCharacters));
+    }
+
+    #[test]
+    fn collect_all_resumes_after_violations() {
+        let p = object_program();
+        let errors = validate_all(
+            &p,
+            br#"{"a": -1, "b": [1, "x", true], "c": 0}"#,
+            &ExecOptions::default(),
+            &mut Scratch::new(),
+            10,
+        );
+        let kinds: Vec<_> = errors.iter().map(|e| e.kind).collect();
+        let ty = FailKind::Violation(Violation::Type {
+            expected: Kinds::STRING,
+        });
+        assert_eq!(kinds, [FailKind::Violation(Violation::Minimum), ty, ty]);
+        let capped = validate_all(
+            &p,
+            br#"{"a": -1, "b": [1, "x", true]}"#,
+            &ExecOptions::default(),
+            &mut Scratch::new(),
+            2,
+        );
+        assert_eq!(capped.len(), 2);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        // A recursive array of itself: f1 = [f1...].
+        let mut p = Program::default();
+        p.funcs
+            .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
+        p.funcs.push(func(
+            "tree",
+            vec![
+                Op::ArrBegin { empty: 3 },
+                Op::Call(1),
+                Op::ArrNext { next: 1 },
+                Op::ArrEnd { min: 0, max: None },
+                Op::Return,
+            ],
+        ));
+        p.verify().expect("valid program");
+        let n = if cfg!(miri) { 200 } else { 100_000 };
+        let deep = "[".repeat(n) + &"]".repeat(n);
+        let e = check(&p, &deep).unwrap_err();
+        assert_eq!(e.kind, FailKind::DepthLimitExceeded);
+        assert_eq!(e.offset, 128);
+        let ok = "[".repeat(128) + &"]".repeat(128);
+        assert_eq!(check(&p, &ok), Ok(()));
+    }
+}

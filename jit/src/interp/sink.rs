@@ -1,0 +1,64 @@
+//! What the machine reports while it runs: the hooks decode (and later transcode) build on.
+//! Validation uses [`Check`], whose hooks do nothing and compile away.
+
+use crate::ir::{FuncId, Label, Number};
+
+/// The op being executed: its function and index (decode looks up its destination operand).
+pub(crate) type At = (FuncId, Label);
+
+/// A string's unescaped text: the input itself when it has no escapes, else a scratch copy.
+#[derive(Clone, Copy)]
+pub(crate) enum Text<'a, 't> {
+    /// Borrowed from the input.
+    Input(&'a [u8]),
+    /// Unescaped into scratch (valid until the next string).
+    Scratch(&'t [u8]),
+}
+
+/// Hooks called by the machine after each successful step (see the IR's decode table).
+pub(crate) trait Sink<'a> {
+    /// Whether string ops must produce the unescaped text even without checks needing it.
+    const TEXT: bool;
+    /// A frame was pushed by `Call` / `Try` at `at`.
+    fn enter(&mut self, _at: At, _callee: FuncId) {}
+    /// The current frame returns.
+    fn leave(&mut self) {}
+    /// A violation unwound to a catching frame: `frames` frames remain.
+    fn unwind(&mut self, _frames: usize) {}
+    /// `null` was read.
+    fn null(&mut self, _at: At) {}
+    /// A boolean was read.
+    fn boolean(&mut self, _at: At, _value: bool) {}
+    /// A number was read.
+    fn number(&mut self, _at: At, _value: Number) {}
+    /// A string was read.
+    fn string(&mut self, _at: At, _text: Text<'a, '_>) {}
+    /// A string of a string enumeration was read: its index and text.
+    fn str_enum(&mut self, _at: At, _index: u32, _text: Text<'a, '_>) {}
+    /// A union tag (kind slot or branch index) is known.
+    fn index(&mut self, _at: At, _value: u32) {}
+    /// A value was skipped: its raw text.
+    fn raw(&mut self, _at: At, _raw: &'a [u8]) {}
+    /// An array opened (`empty`: `]` followed).
+    fn arr_begin(&mut self, _empty: bool) {}
+    /// Item `index` (> 0) starts.
+    fn arr_item(&mut self, _index: u64) {}
+    /// The array closed after `count` items.
+    fn arr_end(&mut self, _count: u64) {}
+    /// An object opened.
+    fn obj_begin(&mut self) {}
+    /// A key was read: the named field it matched, or its text. `false` refuses the
+    /// member (an `UnknownField` violation).
+    fn key(&mut self, _field: Option<u32>, _text: Text<'a, '_>) -> bool {
+        true
+    }
+    /// The object closed with these presence bits.
+    fn obj_end(&mut self, _bits: &[u64]) {}
+}
+
+/// The sink of validation: nothing is built.
+pub(crate) struct Check;
+
+impl Sink<'_> for Check {
+    const TEXT: bool = false;
+}

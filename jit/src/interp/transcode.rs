@@ -1,0 +1,418 @@
+//! Transcode: the machine's sink that writes the validated input as compact JSON in the same
+//! pass, with unknown members kept / dropped / denied, a pick list and a redaction list.
+//!
+//! Values are written as [encode](crate::encode) writes them (strings escaped per the mode,
+//! numbers formatted as `serde_json` does, raw values rewritten). What a value looks like is
+//! decided when it starts: a member's key (or an item's index) is matched against the pick
+//! and redact pointers, one token per container level, as bit sets of the pointers still
+//! matching. Ops with no decode destination (`allOf` parts after the first, `not`'s inner
+//! check) write nothing. A violation caught by a `Try` truncates the output to what it was
+//! when the caught frame was entered.
+
+use jitson_kernels::escape::{EscapeMode, escape_str};
+
+use crate::encode::{number, write_raw};
+use crate::ir::{ExecOptions, Failure, FuncId, Number, Program};
+use crate::layout::{Layout, NO_DST, Shape, ShapeId};
+
+use super::Scratch;
+use super::machine::Machine;
+use super::sink::{At, Sink, Text};
+
+/// Most pointers in each of the pick and redact lists.
+pub const MAX_POINTERS: usize = 64;
+
+/// What transcode does with object members the schema does not name, where it allows any
+/// value (`additionalProperties` absent or `true`); maps and typed extras are always kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unknown {
+    /// Written out.
+    #[default]
+    Keep,
+    /// Validated, not written.
+    Drop,
+    /// An `UnknownField` violation.
+    Deny,
+}
+
+/// What to write: the options of one transcode.
+#[derive(Clone, Debug, Default)]
+pub struct TranscodeSpec {
+    /// Unknown members.
+    pub unknown: Unknown,
+    /// Keep only these values (and their ancestors), as unescaped pointer tokens; empty: all.
+    pub pick: Vec<Vec<Box<str>>>,
+    /// Write `replacement` instead of these values (after validating them).
+    pub redact: Vec<Vec<Box<str>>>,
+    /// Raw JSON written for redacted values.
+    pub replacement: Vec<u8>,
+    /// String escaping.
+    pub escape: EscapeMode,
+}
+
+/// Validates `input` with `program` and appends it as compact JSON to `out`, shaped by
+/// `spec`. On error `out` is left as it was. The program must carry a layout; at most
+/// [`MAX_POINTERS`] pick and redact pointers each (more are ignored).
+pub fn transcode(
+    program: &Program,
+    input: &[u8],
+    options: &ExecOptions,
+    spec: &TranscodeSpec,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> Result<(), Failure> {
+    let layout = &program.layout;
+    assert!(
+        layout.is_present(),
+        "transcode needs a program with a layout"
+    );
+    let start = out.len();
+    let all = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let root = Sel {
+        pick: if spec.pick.is_empty() {
+            ALL
+        } else {
+            all(spec.pick.len())
+        },
+        redact: all(spec.redact.len()),
+    };
+    let mut sink = Transcoder {
+        layout,
+        spec,
+        out,
+        conts: Vec::new(),
+        frames: Vec::new(),
+        next: Next::default(),
+    };
+    sink.next = sink.select(root, None);
+    sink.frames.push(Mark {
+        shape: layout.funcs[program.entry as usize].shape,
+        muted: false,
+        out: start,
+        conts: 0,
+        next: sink.next,
+    });
+    let result = Machine::new(program, input, options, &mut scratch.core, 0, sink).run();
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
+}
+
+/// Pointers still matching, as bit sets; `pick == ALL` inside a picked value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Sel {
+    pick: u64,
+    redact: u64,
+}
+
+/// `pick` of a value kept whole.
+const ALL: u64 = u64::MAX;
+
+/// How the next value starting is written.
+#[derive(Clone, Copy, Debug)]
+struct Next {
+    /// Not written (dropped, picked out, redacted).
+    quiet: bool,
+    /// The replacement is written instead.
+    redacted: bool,
+    /// Selection for its members / items.
+    sel: Sel,
+}
+
+impl Default for Next {
+    fn default() -> Next {
+        Next {
+            quiet: false,
+            redacted: false,
+            sel: Sel {
+                pick: ALL,
+                redact: 0,
+            },
+        }
+    }
+}
+
+/// An open container.
+#[derive(Clone, Copy, Debug)]
+struct Cont {
+    quiet: bool,
+    first: bool,
+    sel: Sel,
+}
+
+/// Per machine frame: its shape, whether it writes, and what a caught violation restores.
+#[derive(Clone, Copy, Debug)]
+struct Mark {
+    shape: ShapeId,
+    muted: bool,
+    out: usize,
+    conts: usize,
+    next: Next,
+}
+
+struct Transcoder<'s, 'o> {
+    layout: &'s Layout,
+    spec: &'s TranscodeSpec,
+    out: &'o mut Vec<u8>,
+    conts: Vec<Cont>,
+    frames: Vec<Mark>,
+    next: Next,
+}
+
+impl Transcoder<'_, '_> {
+    fn top(&self) -> &Mark {
+        self.frames.last().expect("a frame while running")
+    }
+
+    /// Whether the op at `at` writes (its frame is not muted and it has a destination).
+    fn writes(&self, at: At) -> bool {
+        !self.top().muted && self.layout.funcs[at.0 as usize].dst[at.1 as usize] != NO_DST
+    }
+
+    /// Whether container events of the current frame write.
+    fn live(&self) -> bool {
+        !self.top().muted
+    }
+
+    /// The selection of a child reached by `token` (none: the root itself) from `parent`.
+    fn select(&self, parent: Sel, token: Option<&[u8]>) -> Next {
+        let depth = self.conts.len();
+        let step = |lists: &[Vec<Box<str>>], bits: u64| -> (u64, bool) {
+            let mut kept = 0;
+            let mut whole = false;
+            for (i, p) in lists.iter().enumerate().take(MAX_POINTERS) {
+                if bits & (1 << i) == 0 {
+                    continue;
+                }
+                let (matched, len) = match token {
+                    None => (true, 0),
+                    Some(t) => (p.get(depth - 1).is_some_and(|k| k.as_bytes() == t), depth),
+                };
+                if matched {
+                    kept |= 1 << i;
+                    whole |= p.len() == len;
+                }
+            }
+            (kept, whole)
+        };
+        let (redact, redacted) = step(&self.spec.redact, parent.redact);
+        let (pick, picked) = match parent.pick {
+            ALL => (ALL, true),
+            bits => step(&self.spec.pick, bits),
+        };
+        Next {
+            quiet: pick == 0,
+            redacted,
+            sel: Sel {
+                pick: if picked { ALL } else { pick },
+                redact,
+            },
+        }
+    }
+
+    /// A value starts: whether to write it (the replacement is written for redacted ones).
+    fn start(&mut self) -> bool {
+        let next = std::mem::take(&mut self.next);
+        if next.redacted && !next.quiet {
+            self.out.extend_from_slice(&self.spec.replacement);
+        }
+        !(next.quiet || next.redacted)
+    }
+
+    fn open(&mut self, bracket: u8) {
+        let sel = self.next.sel;
+        let write = self.start();
+        if write {
+            self.out.push(bracket);
+        }
+        self.conts.push(Cont {
+            quiet: !write,
+            first: true,
+            sel,
+        });
+    }
+
+    fn close(&mut self, bracket: u8) {
+        let c = self.conts.pop().expect("an open container");
+        if !c.quiet {
+            self.out.push(bracket);
+        }
+    }
+
+    /// A member or item starts: decide it, write the separator (and the key).
+    fn member(&mut self, token: &[u8], key: Option<&[u8]>, dropped: bool) {
+        let c = *self.conts.last().expect("an open container");
+        self.next = self.select(c.sel, Some(token));
+        self.next.quiet |= c.quiet || dropped;
+        if self.next.quiet {
+            return;
+        }
+        if !c.first {
+            self.out.push(b',');
+        }
+        self.conts.last_mut().expect("an open container").first = false;
+        if let Some(key) = key {
+            escape_str(
+                std::str::from_utf8(key).unwrap_or(""),
+                self.spec.escape,
+                self.out,
+            );
+            self.out.push(b':');
+        }
+    }
+
+    fn item(&mut self, index: u64) {
+        let text = IndexText::new(index);
+        self.member(text.as_bytes(), None, false);
+    }
+
+    fn scalar(&mut self, at: At, write: impl FnOnce(&mut Vec<u8>, EscapeMode)) {
+        if self.writes(at) && self.start() {
+            write(self.out, self.spec.escape);
+        }
+    }
+}
+
+/// The decimal text of an array index (for matching pointer tokens).
+struct IndexText {
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl IndexText {
+    fn new(mut n: u64) -> IndexText {
+        let mut buf = [0u8; 20];
+        let mut start = buf.len();
+        loop {
+            start -= 1;
+            buf[start] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                return IndexText { buf, start };
+            }
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+}
+
+/// The bytes of a text.
+fn bytes<'t>(text: Text<'t, 't>) -> &'t [u8] {
+    match text {
+        Text::Input(t) | Text::Scratch(t) => t,
+    }
+}
+
+impl<'a> Sink<'a> for Transcoder<'_, '_> {
+    const TEXT: bool = true;
+
+    fn enter(&mut self, at: At, callee: FuncId) {
+        let muted = !self.writes(at);
+        self.frames.push(Mark {
+            shape: self.layout.funcs[callee as usize].shape,
+            muted,
+            out: self.out.len(),
+            conts: self.conts.len(),
+            next: self.next,
+        });
+    }
+
+    fn leave(&mut self) {
+        self.frames.pop();
+    }
+
+    fn unwind(&mut self, frames: usize) {
+        if let Some(m) = self.frames.get(frames).copied() {
+            self.out.truncate(m.out);
+            self.conts.truncate(m.conts);
+            self.next = m.next;
+        }
+        self.frames.truncate(frames);
+    }
+
+    fn null(&mut self, at: At) {
+        self.scalar(at, |out, _| out.extend_from_slice(b"null"));
+    }
+
+    fn boolean(&mut self, at: At, value: bool) {
+        let word: &[u8] = if value { b"true" } else { b"false" };
+        self.scalar(at, |out, _| out.extend_from_slice(word));
+    }
+
+    fn number(&mut self, at: At, value: Number) {
+        self.scalar(at, |out, _| number(value, out));
+    }
+
+    fn string(&mut self, at: At, text: Text<'a, '_>) {
+        let text = std::str::from_utf8(bytes(text)).unwrap_or("");
+        self.scalar(at, |out, mode| escape_str(text, mode, out));
+    }
+
+    fn str_enum(&mut self, at: At, _index: u32, text: Text<'a, '_>) {
+        self.string(at, text);
+    }
+
+    fn raw(&mut self, at: At, raw: &'a [u8]) {
+        self.scalar(at, |out, mode| write_raw(raw, mode, out));
+    }
+
+    fn arr_begin(&mut self, empty: bool) {
+        if !self.live() {
+            return;
+        }
+        self.open(b'[');
+        if !empty {
+            self.item(0);
+        }
+    }
+
+    fn arr_item(&mut self, index: u64) {
+        if self.live() {
+            self.item(index);
+        }
+    }
+
+    fn arr_end(&mut self, _count: u64) {
+        if self.live() {
+            self.close(b']');
+        }
+    }
+
+    fn obj_begin(&mut self) {
+        if self.live() {
+            self.open(b'{');
+        }
+    }
+
+    fn key(&mut self, field: Option<u32>, text: Text<'a, '_>) -> bool {
+        if !self.live() {
+            return true;
+        }
+        let unknown = field.is_none()
+            && match &self.layout.shape(self.top().shape).shape {
+                Shape::Object { extra, .. } => {
+                    matches!(self.layout.shape(*extra).shape, Shape::Raw)
+                }
+                _ => false,
+            };
+        if unknown && self.spec.unknown == Unknown::Deny {
+            return false;
+        }
+        let key = bytes(text);
+        self.member(
+            key,
+            Some(key),
+            unknown && self.spec.unknown == Unknown::Drop,
+        );
+        true
+    }
+
+    fn obj_end(&mut self, _bits: &[u64]) {
+        if self.live() {
+            self.close(b'}');
+        }
+    }
+}

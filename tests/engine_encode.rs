@@ -1,0 +1,130 @@
+//! Encode documents back to JSON: corpus round trips (the same value as `serde_json`'s parse,
+//! and `serde_json`'s exact bytes where the schema's field order is the input's), escape
+//! modes, numbers and raw values.
+
+mod engine_support;
+#[path = "value_support/mod.rs"]
+mod value_support;
+
+use engine_support::{CORPUS, corpus_schema, testdata};
+use jitson::engine::{EscapeMode, Options};
+use jitson::{Codec, Schema};
+use serde_json::Value;
+use value_support::compare;
+
+fn encode(codec: &Codec, input: &[u8]) -> Vec<u8> {
+    let doc = codec.decode(input).unwrap_or_else(|e| panic!("{e}"));
+    let mut out = Vec::new();
+    codec.encode(&doc, &mut out);
+    out
+}
+
+#[test]
+fn corpus_round_trips_give_serde_json_values() {
+    for (doc, schema) in CORPUS {
+        let codec = Codec::new(&corpus_schema(schema));
+        let bytes = testdata(&format!("bench/{doc}.json"));
+        let out = encode(&codec, &bytes);
+        let theirs: Value = serde_json::from_slice(&bytes).unwrap();
+        let back: Value = serde_json::from_slice(&out).unwrap_or_else(|e| panic!("{doc}: {e}"));
+        compare(&back, &theirs).unwrap_or_else(|e| panic!("{doc}: {e}"));
+    }
+}
+
+/// With `{}` (and schemas whose fields follow the input's order) the output is exactly
+/// `serde_json::to_vec` of the parsed value (serde_json sorts keys: sorted inputs only).
+#[test]
+fn encode_writes_serde_json_bytes() {
+    let any = Codec::new(&Schema::from_json_str("{}").unwrap());
+    let typed = Codec::new(
+        &Schema::from_json_str(
+            r#"{"type": "object", "properties": {"a": {"type": "array", "items": {"type": "number"}},
+                "b": {"type": "string"}, "c": {"type": ["integer", "null"]}}}"#,
+        )
+        .unwrap(),
+    );
+    for text in [
+        r#"{"a": [1, -2, 3.5, 1e300, -0, 1.0E2, 18446744073709551615, 18446744073709551616], "b": "x\u0041\n\u00e9\ud83d\ude00", "c": null, "d": {"z": [true, false, null]}}"#,
+        r#"{"a": [], "b": "", "c": -9223372036854775808}"#,
+        r#"  { "d" : [ { } , [ ] , "\/" ] }  "#,
+    ] {
+        let theirs = serde_json::to_vec(&serde_json::from_str::<Value>(text).unwrap()).unwrap();
+        for codec in [&any, &typed] {
+            let ours = encode(codec, text.as_bytes());
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&theirs)
+            );
+        }
+    }
+}
+
+#[test]
+fn named_fields_come_in_schema_order_then_unknown_members() {
+    let codec = Codec::new(
+        &Schema::from_json_str(
+            r#"{"type": "object", "properties": {"b": {"type": "integer"}, "a": {"type": "boolean"}}}"#,
+        )
+        .unwrap(),
+    );
+    let out = encode(
+        &codec,
+        br#"{"z": 1, "a": true, "y": [ 2 ], "b": 3, "b": 4}"#,
+    );
+    assert_eq!(out, br#"{"b":4,"a":true,"z":1,"y":[2]}"#);
+}
+
+#[test]
+fn escape_modes() {
+    let schema =
+        Schema::from_json_str(r#"{"type": "array", "items": {"type": "string"}}"#).unwrap();
+    let input = r#"["<a href=\"x\">&amp;</a>", "caf\u00e9 \ud83d\ude00", "\u2028\u0001"]"#;
+    let cases = [
+        (
+            EscapeMode::Minimal,
+            "[\"<a href=\\\"x\\\">&amp;</a>\",\"café 😀\",\"\u{2028}\\u0001\"]",
+        ),
+        (
+            EscapeMode::Ascii,
+            r#"["<a href=\"x\">&amp;</a>","caf\u00e9 \ud83d\ude00","\u2028\u0001"]"#,
+        ),
+        (
+            EscapeMode::Html,
+            "[\"\\u003ca href=\\\"x\\\"\\u003e\\u0026amp;\\u003c/a\\u003e\",\"café 😀\",\"\\u2028\\u0001\"]",
+        ),
+    ];
+    for (mode, expected) in cases {
+        let codec = Codec::with_options(&schema, Options::new().escape(mode));
+        let out = encode(&codec, input.as_bytes());
+        assert_eq!(String::from_utf8(out).unwrap(), expected, "{mode:?}");
+    }
+    // Raw (`any`) values are rewritten with the same mode.
+    let any = Codec::with_options(
+        &Schema::from_json_str("{}").unwrap(),
+        Options::new().escape(EscapeMode::Ascii),
+    );
+    assert_eq!(
+        encode(&any, br#"{"k\u00e9": ["\u00e9"]}"#),
+        br#"{"k\u00e9":["\u00e9"]}"#
+    );
+}
+
+#[test]
+fn unions_and_recursive_schemas_round_trip() {
+    let schema = Schema::from_json_str(
+        r##"{"$defs": {"node": {"type": "object", "properties": {"v": {"oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "array", "items": {"$ref": "#/$defs/node"}}]},
+             "next": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/node"}]}}, "required": ["v"]}},
+           "$ref": "#/$defs/node"}"##,
+    )
+    .unwrap();
+    let codec = Codec::new(&schema);
+    for text in [
+        r#"{"v":"a","next":{"v":1,"next":{"v":[{"v":"x"},{"v":[],"next":null}]}}}"#,
+        r#"{"v":2}"#,
+    ] {
+        assert_eq!(
+            String::from_utf8(encode(&codec, text.as_bytes())).unwrap(),
+            text
+        );
+    }
+}

@@ -1,0 +1,172 @@
+//! Transcode: validated compact JSON in one pass, with unknown members kept / dropped /
+//! denied, picks and redactions; nothing written on error.
+
+mod engine_support;
+#[path = "value_support/mod.rs"]
+mod value_support;
+
+use engine_support::{CORPUS, corpus_schema, testdata};
+use jitson::engine::{TranscodeOptions, Unknown};
+use jitson::{Codec, Schema};
+use serde_json::Value;
+
+fn codec(schema: &str) -> Codec {
+    Codec::new(&Schema::from_json_str(schema).unwrap())
+}
+
+fn run(codec: &Codec, input: &str, options: &TranscodeOptions) -> Result<String, String> {
+    let mut out = b"prefix:".to_vec();
+    match codec.transcode(input.as_bytes(), options, &mut out) {
+        Ok(()) => Ok(String::from_utf8(out[7..].to_vec()).unwrap()),
+        Err(e) => {
+            assert_eq!(out, b"prefix:", "nothing written on error");
+            Err(e.to_string())
+        }
+    }
+}
+
+const USER: &str = r#"{"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+    "tags": {"type": "array", "items": {"type": "string"}}, "meta": {"type": "object", "additionalProperties": {"type": "integer"}}},
+    "required": ["id"]}"#;
+const INPUT: &str = r#" { "x": {"deep": [1, 2.50]}, "id": 7, "name": "a\u0041", "tags": ["t1", "t2"], "meta": {"k": 1}, "y": null } "#;
+
+#[test]
+fn unknown_members_keep_drop_deny() {
+    let c = codec(USER);
+    let keep = run(&c, INPUT, &TranscodeOptions::new()).unwrap();
+    assert_eq!(
+        keep,
+        r#"{"x":{"deep":[1,2.5]},"id":7,"name":"aA","tags":["t1","t2"],"meta":{"k":1},"y":null}"#
+    );
+    let drop = run(&c, INPUT, &TranscodeOptions::new().unknown(Unknown::Drop)).unwrap();
+    assert_eq!(
+        drop,
+        r#"{"id":7,"name":"aA","tags":["t1","t2"],"meta":{"k":1}}"#
+    );
+    let deny = run(&c, INPUT, &TranscodeOptions::new().unknown(Unknown::Deny)).unwrap_err();
+    assert_eq!(
+        deny,
+        "unknown field at line 1 column 4, path $.x, keyword additionalProperties"
+    );
+}
+
+#[test]
+fn pick_keeps_pointers_and_ancestors() {
+    let c = codec(USER);
+    let options = TranscodeOptions::new()
+        .pick("/tags/1")
+        .unwrap()
+        .pick("/x")
+        .unwrap();
+    assert_eq!(
+        run(&c, INPUT, &options).unwrap(),
+        r#"{"x":{"deep":[1,2.5]},"tags":["t2"]}"#
+    );
+    let root = TranscodeOptions::new().pick("").unwrap();
+    assert_eq!(run(&c, r#"{"id": 1}"#, &root).unwrap(), r#"{"id":1}"#);
+    let none = TranscodeOptions::new().pick("/nothing").unwrap();
+    assert_eq!(run(&c, r#"{"id": 1}"#, &none).unwrap(), r#"{}"#);
+}
+
+#[test]
+fn redact_replaces_validated_values() {
+    let c = codec(USER);
+    let options = TranscodeOptions::new()
+        .redact("/name")
+        .unwrap()
+        .redact("/tags/0")
+        .unwrap()
+        .replacement(&serde_json::json!("***"));
+    assert_eq!(
+        run(&c, INPUT, &options).unwrap(),
+        r#"{"x":{"deep":[1,2.5]},"id":7,"name":"***","tags":["***","t2"],"meta":{"k":1},"y":null}"#
+    );
+    // A redacted value is still checked.
+    let bad = r#"{"id": 1, "name": 5}"#;
+    assert_eq!(
+        run(&c, bad, &options).unwrap_err(),
+        "expected string, found number at line 1 column 19, path $.name, keyword type"
+    );
+}
+
+#[test]
+fn unions_roll_back_failed_branches() {
+    let c = codec(
+        r#"{"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "array", "items": {"type": "string"}}],
+            "allOf": [{"type": "array"}]}"#,
+    );
+    assert_eq!(
+        run(&c, r#"[ "a", "b" ]"#, &TranscodeOptions::new()).unwrap(),
+        r#"["a","b"]"#
+    );
+    let one = codec(
+        r#"{"oneOf": [{"type": "integer"}, {"type": "string"}, {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}]}"#,
+    );
+    assert_eq!(
+        run(&one, r#"{"a": 1, "b": "x"}"#, &TranscodeOptions::new()).unwrap(),
+        r#"{"a":1,"b":"x"}"#
+    );
+    assert_eq!(
+        run(&one, r#""s""#, &TranscodeOptions::new()).unwrap(),
+        r#""s""#
+    );
+}
+
+#[test]
+fn corpus_transcodes_to_serde_json_values() {
+    for (doc, schema) in CORPUS {
+        let c = Codec::new(&corpus_schema(schema));
+        let bytes = testdata(&format!("bench/{doc}.json"));
+        let mut out = Vec::new();
+        c.transcode(&bytes, &TranscodeOptions::new(), &mut out)
+            .unwrap_or_else(|e| panic!("{doc}: {e}"));
+        let theirs: Value = serde_json::from_slice(&bytes).unwrap();
+        let ours: Value = serde_json::from_slice(&out).unwrap();
+        assert!(ours == theirs, "{doc}");
+        let any = Codec::new(&Schema::from_json_str("{}").unwrap());
+        let mut raw = Vec::new();
+        any.transcode(&bytes, &TranscodeOptions::new(), &mut raw)
+            .unwrap();
+        let raw: Value = serde_json::from_slice(&raw).unwrap();
+        assert!(raw == theirs, "{doc} through {{}}");
+    }
+}
+
+#[test]
+fn errors_leave_no_output() {
+    let c = codec(USER);
+    for bad in [
+        r#"{"id": 1, "tags": ["a", 2]}"#,
+        r#"{"id": 1"#,
+        r#"{"tags": []}"#,
+    ] {
+        assert!(run(&c, bad, &TranscodeOptions::new()).is_err(), "{bad}");
+    }
+    let err = TranscodeOptions::new().pick("x").unwrap_err();
+    assert_eq!(err.to_string(), r#"invalid JSON Pointer "x""#);
+}
+
+/// Random mutations of corpus documents: transcode succeeds exactly when validate does
+/// (with the same error), and writes the value `serde_json` parses.
+#[test]
+fn corpus_mutations_transcode_exactly_when_they_validate() {
+    let mut rng = value_support::Rng::new(0x7c0de);
+    for (doc, schema) in CORPUS {
+        let c = Codec::new(&corpus_schema(schema));
+        let bytes = testdata(&format!("bench/{doc}.json"));
+        let small = &bytes[..bytes.len().min(1 << 20)];
+        for _ in 0..30 {
+            let mutated = value_support::mutate(&mut rng, small);
+            let mut out = Vec::new();
+            let got = c.transcode(&mutated, &TranscodeOptions::new(), &mut out);
+            assert_eq!(got, c.validate(&mutated), "{doc}");
+            if got.is_ok() {
+                let ours: Value = serde_json::from_slice(&out).unwrap();
+                let theirs: Value = serde_json::from_slice(&mutated).unwrap();
+                value_support::compare(&ours, &theirs).unwrap_or_else(|e| panic!("{doc}: {e}"));
+            } else {
+                assert!(out.is_empty(), "{doc}: nothing written on error");
+            }
+        }
+    }
+}
