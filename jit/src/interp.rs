@@ -151,7 +151,7 @@ struct StrSpan {
 }
 
 /// The first byte of a value of each kind, by [`Op::Dispatch`] slot.
-fn kind_slot(byte: u8) -> Option<usize> {
+pub(crate) fn kind_slot(byte: u8) -> Option<usize> {
     match byte {
         b'n' => Some(0),
         b't' | b'f' => Some(1),
@@ -825,6 +825,32 @@ enum Tag {
     Branch(usize),
     Unmatched,
     Absent,
+}
+
+/// The native backend's way into the interpreter: runs one value op (`Null` … `SkipValue`,
+/// `Fail`) alone at `pos` with `depth` containers open, and returns the cursor after it or
+/// the error's kind and offset; for [`Op::Discriminate`] it returns the index of the label
+/// taken (`targets.len()` for `unmatched`, one more for `absent`). Generated code calls it
+/// for the checks it does not inline, so both backends share one implementation.
+pub(crate) fn run_value_op(
+    program: &Program,
+    input: &[u8],
+    options: &ExecOptions,
+    scratch: &mut Scratch,
+    (pos, depth): (usize, u32),
+    op: &Op,
+) -> Result<usize, (FailKind, usize)> {
+    let mut m = Machine::new(program, input, options, scratch, 0);
+    m.pos = pos;
+    m.depth = depth;
+    if let Op::Discriminate { disc, targets, .. } = op {
+        return Ok(match m.find_tag(*disc) {
+            Tag::Branch(i) => i,
+            Tag::Unmatched => targets.len(),
+            Tag::Absent => targets.len() + 1,
+        });
+    }
+    m.step(op).map(|_| m.pos).map_err(|s| (s.kind, s.offset))
 }
 
 #[cfg(test)]
