@@ -145,7 +145,6 @@ impl Lower<'_> {
         let end = self.b.ins().icmp(IntCC::Equal, p, self.len);
         self.b.ins().brif(end, ok, &[], trailing, &[]);
         self.b.switch_to_block(trailing);
-        let p = self.b.ins().iadd_imm_s(p, 1);
         self.fail_with(FailKind::Syntax(ErrorKind::TrailingCharacters), p);
         self.b.switch_to_block(ok);
     }
