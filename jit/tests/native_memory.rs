@@ -1,6 +1,9 @@
 //! Native code memory is returned: compiling and dropping many programs (varied shapes)
 //! leaves resident memory flat. Each program's code runs once before it is dropped.
 
+// Miri cannot run JIT code (`mprotect` is unsupported); the interpreter is its target.
+#![cfg(not(miri))]
+
 use jitson_jit::ir::{ExecOptions, Func, KeyTable, Limit, NumCheck, Number, Op, Program, StrCheck};
 use jitson_jit::native::{self, Scratch};
 

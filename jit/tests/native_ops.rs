@@ -2,6 +2,9 @@
 //! identical `Result<(), Failure>` (kind, offset, path) on fixed inputs, on every prefix of
 //! them, and on seeded random mutations, under several option sets.
 
+// Miri cannot run JIT code (`mprotect` is unsupported); the interpreter is its target.
+#![cfg(not(miri))]
+
 mod native_support;
 
 use jitson_jit::ir::{

@@ -11,7 +11,8 @@ use jitson_kernels::unescape::{self, Surrogates};
 use super::ctx::{Ctx, Seg};
 use super::fail::{self, CLASS_PANIC};
 use crate::interp::run_value_op;
-use crate::ir::FailKind;
+use crate::ir::{FailKind, NumCheck, Op};
+use jitson_kernels::number::scan_number;
 
 /// The field value of a key no named field matches.
 pub(crate) const NO_FIELD: u64 = u32::MAX as u64;
@@ -61,6 +62,56 @@ pub(crate) unsafe extern "C" fn jitson_native_value_op(
         let op = &program.funcs[func as usize].ops[pc as usize];
         run_value_op(program, input, &ctx.options, &mut scratch.interp, at, op).map(|v| v as u64)
     })
+}
+
+/// `Op::Number` (op `pc` of function `func`) at `pos` (after whitespace): a number whose
+/// check has no bounds and no predicate is only scanned when it cannot fail to read (an
+/// integer of at most 18 bytes, or a fraction without exponent shorter than 309 bytes);
+/// everything else runs on the interpreter as [`jitson_native_value_op`] does.
+///
+/// # Safety
+/// `ctx` is the context of the running call; `func` and `pc` name a `Number` op.
+pub(crate) unsafe extern "C" fn jitson_native_number(
+    ctx: *mut Ctx,
+    pos: u64,
+    func: u64,
+    pc: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        let pos = pos as usize;
+        // SAFETY: the pointers come from borrows that live for the whole run.
+        let (program, input, scratch) = unsafe { ctx.parts() };
+        let op = &program.funcs[func as usize].ops[pc as usize];
+        if let Op::Number(check) = op
+            && let Some(end) = plain_number(&program.num_checks[*check as usize], input, pos)?
+        {
+            return Ok(end as u64);
+        }
+        let at = (pos, u32::try_from(ctx.depth).unwrap_or(u32::MAX));
+        run_value_op(program, input, &ctx.options, &mut scratch.interp, at, op).map(|v| v as u64)
+    })
+}
+
+/// The end of the number at `pos` when `check` has nothing to compare and the token can be
+/// read without error (its syntax errors are the interpreter's); `None` when the full
+/// reading is needed.
+fn plain_number(
+    check: &NumCheck,
+    input: &[u8],
+    pos: usize,
+) -> Result<Option<usize>, (FailKind, usize)> {
+    let plain = check.minimum.is_none() && check.maximum.is_none() && check.multiple_of.is_none();
+    if !plain || !matches!(input.get(pos), Some(b'-' | b'0'..=b'9')) {
+        return Ok(None);
+    }
+    let token = scan_number(input, pos).map_err(|e| (FailKind::Syntax(e.kind), e.offset))?;
+    let text = &input[token.start..token.end];
+    let safe = if token.is_integer {
+        text.len() <= 18
+    } else {
+        !check.integer && text.len() < 309 && !text.iter().any(|&b| b | 0x20 == b'e')
+    };
+    Ok(safe.then_some(token.end))
 }
 
 /// Finds the key `body..end` (holding escapes when `escapes` != 0) in key table `table`,
@@ -127,6 +178,7 @@ pub(crate) fn callee(c: Callee) -> Helper {
             4,
             jitson_native_value_op as *const u8,
         ),
+        Callee::Number => ("jitson_native_number", 4, jitson_native_number as *const u8),
         Callee::KeyFind => (
             "jitson_native_key_find",
             6,
@@ -154,6 +206,8 @@ pub(crate) fn callee(c: Callee) -> Helper {
 pub(crate) enum Callee {
     /// [`jitson_native_value_op`].
     ValueOp,
+    /// [`jitson_native_number`].
+    Number,
     /// [`jitson_native_key_find`].
     KeyFind,
     /// [`jitson_native_path_grow`].
@@ -168,8 +222,9 @@ pub(crate) enum Callee {
 
 impl Callee {
     /// Every callee.
-    pub const ALL: [Callee; 6] = [
+    pub const ALL: [Callee; 7] = [
         Callee::ValueOp,
+        Callee::Number,
         Callee::KeyFind,
         Callee::PathGrow,
         Callee::SkipWhitespace,

@@ -403,10 +403,21 @@ impl<'a> Lower<'a> {
 
     /// Runs op `pc` on the interpreter (helper) at the cursor and takes its cursor.
     fn value_op(&mut self, pc: usize) {
+        self.op_helper(Callee::ValueOp, pc);
+    }
+
+    /// `Number`: whitespace inline, then the number helper.
+    fn number(&mut self, pc: usize) {
+        self.ws();
+        self.op_helper(Callee::Number, pc);
+    }
+
+    /// Calls `helper(ctx, pos, func, pc)` for op `pc` and takes its cursor.
+    fn op_helper(&mut self, helper: Callee, pc: usize) {
         let p = self.pos();
         let (f, pc) = (self.iconst(i64::from(self.index)), self.iconst(pc as i64));
         let ctx = self.ctx;
-        let v = self.call_checked(Callee::ValueOp, &[ctx, p, f, pc]);
+        let v = self.call_checked(helper, &[ctx, p, f, pc]);
         self.set_pos(v);
     }
 
@@ -439,13 +450,11 @@ impl<'a> Lower<'a> {
         self.jump_fail([st, class, a, zero, offset]);
     }
 
-    /// Skips whitespace at the cursor: the kernel is called only when the cursor is on
-    /// some.
+    /// Skips whitespace at the cursor: nothing when the cursor is on none, one space
+    /// before a non-space byte inline, else the kernel.
     fn ws(&mut self) {
         let p = self.pos();
-        let done = self.b.create_block();
-        let check = self.b.create_block();
-        let call = self.b.create_block();
+        let [done, check, spaces, one, past, call] = [(); 6].map(|_| self.b.create_block());
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
         self.b.ins().brif(more, check, &[], done, &[]);
         self.b.switch_to_block(check);
@@ -454,7 +463,23 @@ impl<'a> Lower<'a> {
             .b
             .ins()
             .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, byte, 32);
-        self.b.ins().brif(is_ws, call, &[], done, &[]);
+        self.b.ins().brif(is_ws, spaces, &[], done, &[]);
+        self.b.switch_to_block(spaces);
+        let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, 32);
+        let next = self.b.ins().iadd_imm_s(p, 1);
+        let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, self.len);
+        let single = self.b.ins().band(is_space, room);
+        self.b.ins().brif(single, one, &[], call, &[]);
+        self.b.switch_to_block(one);
+        let after = self.byte_at(next);
+        let is_end = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, after, 32);
+        self.b.ins().brif(is_end, past, &[], call, &[]);
+        self.b.switch_to_block(past);
+        self.set_pos(next);
+        self.b.ins().jump(done, &[]);
         self.b.switch_to_block(call);
         let (input, len) = (self.input, self.len);
         let v = self.call_kernel(Callee::SkipWhitespace, &[input, len, p], None);
