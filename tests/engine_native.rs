@@ -24,6 +24,20 @@ fn testdata(path: &str) -> Vec<u8> {
     std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
 }
 
+/// The `.json` files of a testdata directory, sorted.
+fn json_files(dir: &str) -> Vec<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("suite directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
 fn corpus_program(name: &str) -> Program {
     let text = testdata(&format!("schemas/{name}.schema.json"));
     resolve(&Schema::from_json_slice(&text).unwrap_or_else(|e| panic!("{name}: {e}")))
@@ -72,13 +86,7 @@ fn json_test_suite_under_any_and_corpus_schemas() {
     let mut programs = vec![resolve(&Schema::from_json_str("{}").expect("schema"))];
     programs.extend(["twitter", "book"].map(corpus_program));
     let codes: Vec<NativeCode> = programs.iter().map(compile).collect();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/jsontestsuite");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("suite directory")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
+    let files = json_files("jsontestsuite");
     assert!(files.len() > 200, "{} files", files.len());
     for path in &files {
         let bytes = std::fs::read(path).expect("suite file");
@@ -97,14 +105,7 @@ fn json_test_suite_under_any_and_corpus_schemas() {
 
 #[test]
 fn json_schema_test_suite_cases() {
-    let dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/json-schema-test-suite/draft2020-12");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("suite directory")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
+    let files = json_files("json-schema-test-suite/draft2020-12");
     let mut cases = 0;
     for path in &files {
         let groups: Vec<Value> =
@@ -165,6 +166,22 @@ fn interpreter_and_native_agree_on_a_reused_scratch() {
         assert_eq!(
             code.validate(&m, &options, &mut scratch),
             interp::validate(&program, &m, &options, &mut interp_scratch)
+        );
+    }
+}
+
+#[test]
+#[ignore = "diagnostic: prints the size of the corpus programs' Cranelift IR"]
+fn corpus_clif_sizes() {
+    for name in CORPUS {
+        let program = corpus_program(name);
+        let clif = native::clif(&program).expect("clif");
+        let insts = clif.lines().filter(|l| l.starts_with("    ")).count();
+        let calls = clif.matches(" call ").count();
+        let ops: usize = program.funcs.iter().map(|f| f.ops.len()).sum();
+        println!(
+            "{name}: {} functions, {ops} ops, {insts} CLIF instructions, {calls} calls",
+            program.funcs.len()
         );
     }
 }

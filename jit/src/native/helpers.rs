@@ -55,13 +55,16 @@ pub(crate) unsafe extern "C" fn jitson_native_value_op(
     func: u64,
     pc: u64,
 ) -> FfiResult {
-    guarded(ctx, |ctx| {
-        let at = (pos as usize, u32::try_from(ctx.depth).unwrap_or(u32::MAX));
-        // SAFETY: the pointers come from borrows that live for the whole run.
-        let (program, input, scratch) = unsafe { ctx.parts() };
-        let op = &program.funcs[func as usize].ops[pc as usize];
-        run_value_op(program, input, &ctx.options, &mut scratch.interp, at, op).map(|v| v as u64)
-    })
+    guarded(ctx, |ctx| on_interpreter(ctx, pos as usize, func, pc))
+}
+
+/// Runs op `pc` of function `func` on the interpreter at `pos`.
+fn on_interpreter(ctx: &mut Ctx, pos: usize, func: u64, pc: u64) -> Result<u64, (FailKind, usize)> {
+    let at = (pos, u32::try_from(ctx.depth).unwrap_or(u32::MAX));
+    // SAFETY: the pointers come from borrows that live for the whole run.
+    let (program, input, scratch) = unsafe { ctx.parts() };
+    let op = &program.funcs[func as usize].ops[pc as usize];
+    run_value_op(program, input, &ctx.options, &mut scratch.interp, at, op).map(|v| v as u64)
 }
 
 /// `Op::Number` (op `pc` of function `func`) at `pos` (after whitespace): a number whose
@@ -80,15 +83,13 @@ pub(crate) unsafe extern "C" fn jitson_native_number(
     guarded(ctx, |ctx| {
         let pos = pos as usize;
         // SAFETY: the pointers come from borrows that live for the whole run.
-        let (program, input, scratch) = unsafe { ctx.parts() };
-        let op = &program.funcs[func as usize].ops[pc as usize];
-        if let Op::Number(check) = op
+        let (program, input, _) = unsafe { ctx.parts() };
+        if let Op::Number(check) = &program.funcs[func as usize].ops[pc as usize]
             && let Some(end) = plain_number(&program.num_checks[*check as usize], input, pos)?
         {
             return Ok(end as u64);
         }
-        let at = (pos, u32::try_from(ctx.depth).unwrap_or(u32::MAX));
-        run_value_op(program, input, &ctx.options, &mut scratch.interp, at, op).map(|v| v as u64)
+        on_interpreter(ctx, pos, func, pc)
     })
 }
 
