@@ -1,8 +1,9 @@
-//! The engine on the corpus, against its peers in the same run: jitson's interpreter
-//! `validate` beside `serde_json` `Value` parsing, `serde_json` parsing + `jsonschema`
-//! validation, and `sonic-rs` `Value` parsing; interpreter `decode`, `encode` and
+//! The engine on the corpus, against its peers in the same run: jitson's interpreter and
+//! native (Cranelift) `validate` beside `serde_json` `Value` parsing, `serde_json` parsing +
+//! `jsonschema` validation, and `sonic-rs` `Value` parsing; interpreter `decode`, `encode` and
 //! `transcode` (groups `DOC/decode`, `DOC/encode`, `DOC/transcode`) beside the same peers'
-//! parse, serialize, and parse + serialize. MB/s of the input document.
+//! parse, serialize, and parse + serialize; native compile time (`native_compile`). MB/s of
+//! the input document.
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
@@ -10,6 +11,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use jitson::engine::TranscodeOptions;
+use jitson::jit::ir::ExecOptions;
+use jitson::jit::native;
 use jitson::{Cache, Codec, Schema};
 
 const CORPUS: [(&str, &str); 4] = [
@@ -32,6 +35,10 @@ fn engine(c: &mut Criterion) {
         let codec = Codec::new(&schema);
         let mut cache = Cache::new();
         assert!(codec.validate_with(&mut cache, &bytes).is_ok(), "{doc}");
+        let code = native::compile(codec.program()).expect("native code");
+        let mut scratch = native::Scratch::new();
+        let exec = ExecOptions::default();
+        assert_eq!(code.validate(&bytes, &exec, &mut scratch), Ok(()), "{doc}");
         let schema_value: serde_json::Value = serde_json::from_slice(&schema_text).expect("JSON");
         let reference = jsonschema::validator_for(&schema_value).expect("jsonschema compiles");
         let parsed: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
@@ -41,6 +48,12 @@ fn engine(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("jitson_interp_validate", |b| {
             b.iter(|| codec.validate_with(&mut cache, black_box(&bytes)).is_ok())
+        });
+        group.bench_function("jitson_native_validate", |b| {
+            b.iter(|| {
+                code.validate(black_box(&bytes), &exec, &mut scratch)
+                    .is_ok()
+            })
         });
         group.bench_function("serde_json_value", |b| {
             b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&bytes)).is_ok())
@@ -120,5 +133,18 @@ fn codec_groups(c: &mut Criterion, doc: &str, bytes: &[u8], codec: &Codec) {
     group.finish();
 }
 
-criterion_group!(benches, engine);
+/// Native compile time of the corpus schemas' programs (goal: twitter < 10 ms, book < 1 ms).
+fn compile(c: &mut Criterion) {
+    let mut group = c.benchmark_group("native_compile");
+    for (_, schema_name) in CORPUS {
+        let text = testdata(&format!("schemas/{schema_name}.schema.json"));
+        let codec = Codec::new(&Schema::from_json_slice(&text).expect("corpus schema"));
+        group.bench_function(schema_name, |b| {
+            b.iter(|| native::compile(black_box(codec.program())).is_ok())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engine, compile);
 criterion_main!(benches);

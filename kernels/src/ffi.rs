@@ -120,6 +120,45 @@ pub unsafe extern "C" fn jitson_scan_string(
     })
 }
 
+/// [`string_scan::scan_string`] plus the checks every string body needs: no raw control byte
+/// ([`ErrorKind::ControlInString`] at it) and valid UTF-8 ([`ErrorKind::InvalidUtf8`] at the
+/// absolute offset). `value` is the closing quote's index; `*flags_out` bit 0 = has escapes
+/// (the escapes themselves are checked by [`jitson_validate_escapes`]).
+///
+/// # Safety
+/// See the module's contract; `flags_out` is valid for one `u64` write.
+pub unsafe extern "C" fn jitson_scan_string_utf8(
+    ptr: *const u8,
+    len: usize,
+    start: usize,
+    flags_out: *mut u64,
+) -> FfiResult {
+    // SAFETY: forwarded caller contract.
+    let buf = unsafe { input(ptr, len) };
+    guarded(|| {
+        let scan = string_scan::scan_string(buf, start)?;
+        if let Some(c) = scan.first_control {
+            return Err(KernelError::new(ErrorKind::ControlInString, c));
+        }
+        utf8::validate_utf8(&buf[start..scan.end])
+            .map_err(|e| KernelError::new(e.kind, start + e.offset))?;
+        // SAFETY: the caller guarantees `flags_out` is writable.
+        unsafe { flags_out.write(u64::from(scan.has_escapes)) };
+        Ok(scan.end as u64)
+    })
+}
+
+/// [`unescape::validate_escapes`] with strict surrogates on a string body: `value` is 0;
+/// error offsets are relative to `ptr`.
+///
+/// # Safety
+/// See the module's contract.
+pub unsafe extern "C" fn jitson_validate_escapes(ptr: *const u8, len: usize) -> FfiResult {
+    // SAFETY: forwarded caller contract.
+    let body = unsafe { input(ptr, len) };
+    guarded(|| unescape::validate_escapes(body, Surrogates::Strict).map(|()| 0))
+}
+
 /// [`unescape::unescape_into`]: `value` is the number of bytes written to `out`. `lossy` != 0
 /// selects [`Surrogates::Lossy`]. `out_len` must be at least `len`.
 ///
@@ -324,6 +363,14 @@ pub const ENTRY_POINTS: &[(&str, *const u8)] = &[
         jitson_skip_whitespace as *const u8,
     ),
     ("jitson_scan_string", jitson_scan_string as *const u8),
+    (
+        "jitson_scan_string_utf8",
+        jitson_scan_string_utf8 as *const u8,
+    ),
+    (
+        "jitson_validate_escapes",
+        jitson_validate_escapes as *const u8,
+    ),
     ("jitson_unescape", jitson_unescape as *const u8),
     ("jitson_escape", jitson_escape as *const u8),
     ("jitson_validate_utf8", jitson_validate_utf8 as *const u8),

@@ -8,7 +8,7 @@ use crate::ir::{
 };
 use crate::number::read_number;
 
-use super::sink::{At, Sink, Text};
+use super::sink::{At, Check, Sink, Text};
 
 /// The field register's value when the last key matched no named field.
 const NO_FIELD: u32 = u32::MAX;
@@ -118,7 +118,7 @@ fn text_of<'a, 't>(input: &'a [u8], unescaped: &'t [u8], span: StrSpan) -> Text<
 }
 
 /// The first byte of a value of each kind, by [`Op::Dispatch`] slot.
-fn kind_slot(byte: u8) -> Option<usize> {
+pub(crate) fn kind_slot(byte: u8) -> Option<usize> {
     match byte {
         b'n' => Some(0),
         b't' | b'f' => Some(1),
@@ -854,4 +854,46 @@ enum Tag {
     Branch(usize),
     Unmatched,
     Absent,
+}
+
+impl<'a, 'c> Machine<'a, 'c, Check> {
+    /// Runs the value op at `site` alone at `pos` with `depth` containers open (see
+    /// [`run_value_op`]).
+    fn value_op_alone(
+        &mut self,
+        (pos, depth): (usize, u32),
+        site: At,
+    ) -> Result<usize, (FailKind, usize)> {
+        self.pos = pos;
+        self.depth = depth;
+        let prog = self.prog;
+        let op = &prog.funcs[site.0 as usize].ops[site.1 as usize];
+        if let Op::Discriminate { disc, targets, .. } = op {
+            return Ok(match self.find_tag(*disc) {
+                Tag::Branch(i) => i,
+                Tag::Unmatched => targets.len(),
+                Tag::Absent => targets.len() + 1,
+            });
+        }
+        self.step(op, site)
+            .map(|_| self.pos)
+            .map_err(|s| (s.kind, s.offset))
+    }
+}
+
+/// The native backend's way into the interpreter: runs the value op at `site` (function,
+/// op index: `Null` … `SkipValue`, `Fail`) alone at `pos` with `depth` containers open, and
+/// returns the cursor after it or the error's kind and offset; for [`Op::Discriminate`] it
+/// returns the index of the label taken (`targets.len()` for `unmatched`, one more for
+/// `absent`). Generated code calls it for the checks it does not inline, so both backends
+/// share one implementation.
+pub(crate) fn run_value_op(
+    program: &Program,
+    input: &[u8],
+    options: &ExecOptions,
+    scratch: &mut Core,
+    at: (usize, u32),
+    site: At,
+) -> Result<usize, (FailKind, usize)> {
+    Machine::new(program, input, options, scratch, 0, Check).value_op_alone(at, site)
 }

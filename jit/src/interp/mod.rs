@@ -17,6 +17,7 @@ pub use decode::{Decoded, decode};
 pub use transcode::{MAX_POINTERS, TranscodeSpec, Unknown, transcode};
 
 use crate::ir::{ExecOptions, Failure, Program};
+pub(crate) use machine::kind_slot;
 use machine::{Core, Machine};
 use sink::Check;
 
@@ -62,6 +63,19 @@ pub fn validate_all(
     let mut errors = machine.take_errors();
     errors.extend(last);
     errors
+}
+
+/// Runs the value op at `site` alone on the interpreter (the native backend's helper for the
+/// checks it does not inline; see `machine::run_value_op`).
+pub(crate) fn run_value_op(
+    program: &Program,
+    input: &[u8],
+    options: &ExecOptions,
+    scratch: &mut Scratch,
+    at: (usize, u32),
+    site: (crate::ir::FuncId, crate::ir::Label),
+) -> Result<usize, (crate::ir::FailKind, usize)> {
+    machine::run_value_op(program, input, options, &mut scratch.core, at, site)
 }
 
 #[cfg(test)]

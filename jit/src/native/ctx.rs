@@ -1,0 +1,163 @@
+//! The run context generated code reads and writes: input, depth, the path stack and the
+//! error record, at fixed offsets ([`off`]); plus what the Rust helpers need (the program,
+//! the options, scratch buffers, a caught panic).
+
+use std::any::Any;
+use std::mem::offset_of;
+
+use crate::interp;
+use crate::ir::{ExecOptions, PathSeg, Program};
+
+/// One path segment as generated code stores it: `b == 0` is `Index(a)`; `b == 1` is
+/// `Field { table: a >> 32, field: a as u32 }`; `b >= 2` is `Key { start: a, end: b - 2 }`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Seg {
+    pub a: u64,
+    pub b: u64,
+}
+
+impl Seg {
+    /// The segment as the interpreter reports it.
+    pub fn to_path_seg(self) -> PathSeg {
+        match self.b {
+            0 => PathSeg::Index(self.a),
+            1 => PathSeg::Field {
+                table: (self.a >> 32) as u32,
+                field: self.a as u32,
+            },
+            b => PathSeg::Key {
+                start: self.a as usize,
+                end: (b - 2) as usize,
+            },
+        }
+    }
+}
+
+/// Where the first error of a run is recorded (see [`super::fail`] for the encoding).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ErrRecord {
+    pub class: u64,
+    pub a: u64,
+    pub b: u64,
+    pub offset: u64,
+}
+
+/// The context of one native run; generated code gets a pointer to it.
+#[repr(C)]
+pub(crate) struct Ctx {
+    pub input: *const u8,
+    pub len: u64,
+    pub depth: u64,
+    pub max_depth: u64,
+    pub path: *mut Seg,
+    pub path_len: u64,
+    pub path_cap: u64,
+    pub dup_deny: u64,
+    pub stack_limit: u64,
+    pub err: ErrRecord,
+    pub program: *const Program,
+    pub options: ExecOptions,
+    pub scratch: *mut Scratch,
+    pub panic: Option<Box<dyn Any + Send>>,
+}
+
+/// Byte offsets of the [`Ctx`] fields generated code touches.
+pub(crate) mod off {
+    use super::*;
+
+    pub const INPUT: i32 = offset_of!(Ctx, input) as i32;
+    pub const LEN: i32 = offset_of!(Ctx, len) as i32;
+    pub const DEPTH: i32 = offset_of!(Ctx, depth) as i32;
+    pub const MAX_DEPTH: i32 = offset_of!(Ctx, max_depth) as i32;
+    pub const PATH: i32 = offset_of!(Ctx, path) as i32;
+    pub const PATH_LEN: i32 = offset_of!(Ctx, path_len) as i32;
+    pub const PATH_CAP: i32 = offset_of!(Ctx, path_cap) as i32;
+    pub const DUP_DENY: i32 = offset_of!(Ctx, dup_deny) as i32;
+    pub const STACK_LIMIT: i32 = offset_of!(Ctx, stack_limit) as i32;
+    pub const ERR_CLASS: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, class)) as i32;
+    pub const ERR_A: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, a)) as i32;
+    pub const ERR_B: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, b)) as i32;
+    pub const ERR_OFFSET: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, offset)) as i32;
+}
+
+/// Path stack entries allocated up front (deeper input grows it through a helper).
+const INITIAL_PATH: usize = 32;
+
+/// Reusable buffers of native runs; keep one per thread. It also holds the interpreter's
+/// scratch, for the checks that run the interpreter's code and for runs that fall back to
+/// it.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// The path stack (its length is the capacity generated code sees).
+    pub(crate) path: Vec<Seg>,
+    /// Unescaped text of the current key.
+    pub(crate) text: Vec<u8>,
+    /// The interpreter's buffers.
+    pub(crate) interp: interp::Scratch,
+}
+
+impl Scratch {
+    /// Empty buffers.
+    pub fn new() -> Scratch {
+        Scratch::default()
+    }
+}
+
+impl Ctx {
+    /// A context for one run over `input`; `stack_limit` is the lowest stack address
+    /// generated code may reach.
+    pub fn new(
+        program: &Program,
+        input: &[u8],
+        options: &ExecOptions,
+        scratch: &mut Scratch,
+        stack_limit: usize,
+    ) -> Ctx {
+        if scratch.path.len() < INITIAL_PATH {
+            scratch.path.resize(INITIAL_PATH, Seg::default());
+        }
+        Ctx {
+            input: input.as_ptr(),
+            len: input.len() as u64,
+            depth: 0,
+            max_depth: u64::from(options.max_depth),
+            path: scratch.path.as_mut_ptr(),
+            path_len: 0,
+            path_cap: scratch.path.len() as u64,
+            dup_deny: u64::from(options.duplicate_keys == crate::ir::DuplicateKeys::Deny),
+            stack_limit: stack_limit as u64,
+            err: ErrRecord::default(),
+            program,
+            options: *options,
+            scratch,
+            panic: None,
+        }
+    }
+
+    /// The program, the input and the scratch, borrowed apart from the context.
+    ///
+    /// # Safety
+    /// The context was made by [`Ctx::new`] and its borrows are still live (during the
+    /// run); the caller holds no other reference to the scratch.
+    pub unsafe fn parts<'a>(&self) -> (&'a Program, &'a [u8], &'a mut Scratch) {
+        // SAFETY: the pointers come from `Ctx::new`'s borrows, which outlive the run; the
+        // input pointer and length describe one live slice.
+        unsafe {
+            (
+                &*self.program,
+                std::slice::from_raw_parts(self.input, self.len as usize),
+                &mut *self.scratch,
+            )
+        }
+    }
+
+    /// The path stack as the interpreter reports it.
+    pub fn path(&self) -> Vec<PathSeg> {
+        // SAFETY: generated code keeps `path_len <= path_cap`, and `path` points at
+        // `path_cap` initialized segments of the scratch's vector.
+        let segs = unsafe { std::slice::from_raw_parts(self.path, self.path_len as usize) };
+        segs.iter().map(|s| s.to_path_seg()).collect()
+    }
+}

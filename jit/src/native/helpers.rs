@@ -1,0 +1,235 @@
+//! The Rust helpers generated code calls: `extern "C"`, integer and pointer arguments,
+//! a two-register [`FfiResult`] `(status, value)` with the statuses of [`super::fail`].
+//! Each catches panics (the payload waits in the context; the run's Rust entry resumes it)
+//! and records its error in the context before returning a non-zero status.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use jitson_kernels::ffi::FfiResult;
+use jitson_kernels::unescape::{self, Surrogates};
+
+use super::ctx::{Ctx, Seg};
+use super::fail::{self, CLASS_PANIC};
+use crate::interp::run_value_op;
+use crate::ir::{FailKind, NumCheck, Op};
+use jitson_kernels::number::scan_number;
+
+/// The field value of a key no named field matches.
+pub(crate) const NO_FIELD: u64 = u32::MAX as u64;
+
+/// Runs `f` on the context, catching panics and recording errors.
+fn guarded(ctx: *mut Ctx, f: impl FnOnce(&mut Ctx) -> Result<u64, (FailKind, usize)>) -> FfiResult {
+    // SAFETY: generated code passes the context of the run it belongs to, which outlives
+    // the call, and does not touch it while the helper runs.
+    let ctx = unsafe { &mut *ctx };
+    let (status, value) = match catch_unwind(AssertUnwindSafe(|| f(&mut *ctx))) {
+        Ok(Ok(value)) => (fail::OK, value),
+        Ok(Err((kind, offset))) => {
+            let code = fail::encode(kind);
+            ctx.err.class = code.class;
+            ctx.err.a = code.a;
+            ctx.err.b = code.b;
+            ctx.err.offset = offset as u64;
+            (fail::status(kind), offset as u64)
+        }
+        Err(payload) => {
+            ctx.panic = Some(payload);
+            ctx.err.class = CLASS_PANIC;
+            (fail::FATAL, 0)
+        }
+    };
+    FfiResult {
+        status: status as u64,
+        value,
+    }
+}
+
+/// Runs op `pc` of function `func` (a value op, or `Discriminate`) on the interpreter at
+/// `pos`: `value` is the cursor after it (for `Discriminate`, the label index taken).
+///
+/// # Safety
+/// `ctx` is the context of the running call; `func` and `pc` name an op of its program.
+pub(crate) unsafe extern "C" fn jitson_native_value_op(
+    ctx: *mut Ctx,
+    pos: u64,
+    func: u64,
+    pc: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| on_interpreter(ctx, pos as usize, func, pc))
+}
+
+/// Runs op `pc` of function `func` on the interpreter at `pos`.
+fn on_interpreter(ctx: &mut Ctx, pos: usize, func: u64, pc: u64) -> Result<u64, (FailKind, usize)> {
+    let at = (pos, u32::try_from(ctx.depth).unwrap_or(u32::MAX));
+    // SAFETY: the pointers come from borrows that live for the whole run.
+    let (program, input, scratch) = unsafe { ctx.parts() };
+    let site = (func as u32, pc as u32);
+    run_value_op(program, input, &ctx.options, &mut scratch.interp, at, site).map(|v| v as u64)
+}
+
+/// `Op::Number` (op `pc` of function `func`) at `pos` (after whitespace): a number whose
+/// check has no bounds and no predicate is only scanned when it cannot fail to read (an
+/// integer of at most 18 bytes, or a fraction without exponent shorter than 309 bytes);
+/// everything else runs on the interpreter as [`jitson_native_value_op`] does.
+///
+/// # Safety
+/// `ctx` is the context of the running call; `func` and `pc` name a `Number` op.
+pub(crate) unsafe extern "C" fn jitson_native_number(
+    ctx: *mut Ctx,
+    pos: u64,
+    func: u64,
+    pc: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        let pos = pos as usize;
+        // SAFETY: the pointers come from borrows that live for the whole run.
+        let (program, input, _) = unsafe { ctx.parts() };
+        if let Op::Number(check) = &program.funcs[func as usize].ops[pc as usize]
+            && let Some(end) = plain_number(&program.num_checks[*check as usize], input, pos)?
+        {
+            return Ok(end as u64);
+        }
+        on_interpreter(ctx, pos, func, pc)
+    })
+}
+
+/// The end of the number at `pos` when `check` has nothing to compare and the token can be
+/// read without error (its syntax errors are the interpreter's); `None` when the full
+/// reading is needed.
+fn plain_number(
+    check: &NumCheck,
+    input: &[u8],
+    pos: usize,
+) -> Result<Option<usize>, (FailKind, usize)> {
+    let plain = check.minimum.is_none() && check.maximum.is_none() && check.multiple_of.is_none();
+    if !plain || !matches!(input.get(pos), Some(b'-' | b'0'..=b'9')) {
+        return Ok(None);
+    }
+    let token = scan_number(input, pos).map_err(|e| (FailKind::Syntax(e.kind), e.offset))?;
+    let text = &input[token.start..token.end];
+    let safe = if token.is_integer {
+        text.len() <= 18
+    } else {
+        !check.integer && text.len() < 309 && !text.iter().any(|&b| b | 0x20 == b'e')
+    };
+    Ok(safe.then_some(token.end))
+}
+
+/// Finds the key `body..end` (holding escapes when `escapes` != 0) in key table `table`,
+/// trying field `hint` first: `value` is the field, or [`NO_FIELD`]. Errors are the
+/// unescaping's.
+///
+/// # Safety
+/// `ctx` is the context of the running call; `body..end` lies in its input; `table` names a
+/// key table of its program.
+pub(crate) unsafe extern "C" fn jitson_native_key_find(
+    ctx: *mut Ctx,
+    body: u64,
+    end: u64,
+    table: u64,
+    hint: u64,
+    escapes: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        let (body, end) = (body as usize, end as usize);
+        // SAFETY: the pointers come from borrows that live for the whole run.
+        let (program, input, scratch) = unsafe { ctx.parts() };
+        let text = &mut scratch.text;
+        let mut key = &input[body..end];
+        if escapes != 0 {
+            text.clear();
+            unescape::unescape(key, text, Surrogates::Strict)
+                .map_err(|e| (FailKind::Syntax(e.kind), body + e.offset))?;
+            key = text;
+        }
+        let found = program.key_tables[table as usize].find(key, hint as usize);
+        Ok(found.map_or(NO_FIELD, u64::from))
+    })
+}
+
+/// Doubles the path stack (generated code calls it when the stack is full).
+///
+/// # Safety
+/// `ctx` is the context of the running call.
+pub(crate) unsafe extern "C" fn jitson_native_path_grow(ctx: *mut Ctx) -> FfiResult {
+    guarded(ctx, |ctx| {
+        // SAFETY: the scratch pointer comes from a borrow that lives for the whole run.
+        let path = unsafe { &mut (*ctx.scratch).path };
+        let len = path.len().max(1) * 2;
+        path.resize(len, Seg::default());
+        ctx.path = path.as_mut_ptr();
+        ctx.path_cap = len as u64;
+        Ok(0)
+    })
+}
+
+/// A helper: its symbol, address and number of (integer) parameters.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Helper {
+    pub name: &'static str,
+    pub addr: *const u8,
+    pub params: usize,
+}
+
+/// The helpers and the kernel entry points generated code calls, by [`Callee`] index.
+pub(crate) fn callee(c: Callee) -> Helper {
+    let (name, params, addr): (&str, usize, *const u8) = match c {
+        Callee::ValueOp => (
+            "jitson_native_value_op",
+            4,
+            jitson_native_value_op as *const u8,
+        ),
+        Callee::Number => ("jitson_native_number", 4, jitson_native_number as *const u8),
+        Callee::KeyFind => (
+            "jitson_native_key_find",
+            6,
+            jitson_native_key_find as *const u8,
+        ),
+        Callee::PathGrow => (
+            "jitson_native_path_grow",
+            1,
+            jitson_native_path_grow as *const u8,
+        ),
+        Callee::SkipWhitespace => ("jitson_skip_whitespace", 3, std::ptr::null()),
+        Callee::ScanString => ("jitson_scan_string_utf8", 4, std::ptr::null()),
+        Callee::ValidateEscapes => ("jitson_validate_escapes", 2, std::ptr::null()),
+    };
+    let addr = if addr.is_null() {
+        crate::symbols::kernel_symbol(name).expect("kernel entry point")
+    } else {
+        addr
+    };
+    Helper { name, addr, params }
+}
+
+/// Everything generated code may call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Callee {
+    /// [`jitson_native_value_op`].
+    ValueOp,
+    /// [`jitson_native_number`].
+    Number,
+    /// [`jitson_native_key_find`].
+    KeyFind,
+    /// [`jitson_native_path_grow`].
+    PathGrow,
+    /// The whitespace kernel.
+    SkipWhitespace,
+    /// The string scan + UTF-8 kernel.
+    ScanString,
+    /// The escape validation kernel.
+    ValidateEscapes,
+}
+
+impl Callee {
+    /// Every callee.
+    pub const ALL: [Callee; 7] = [
+        Callee::ValueOp,
+        Callee::Number,
+        Callee::KeyFind,
+        Callee::PathGrow,
+        Callee::SkipWhitespace,
+        Callee::ScanString,
+        Callee::ValidateEscapes,
+    ];
+}

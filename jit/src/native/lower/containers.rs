@@ -1,0 +1,295 @@
+//! Arrays and objects: opening (kind, depth), the path stack, separators, closing checks
+//! (item counts, required fields).
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::{InstBuilder, Value};
+
+use super::{Lower, trusted};
+use crate::ir::{ErrorKind, FailKind, KeyTableId, Kinds, Label, Violation};
+use crate::native::ctx::off;
+use crate::native::fail::{self, CLASS_SYNTAX, CLASS_VIOLATION, TAG_REQUIRED};
+use crate::native::helpers::{Callee, NO_FIELD};
+
+/// Bytes that start a JSON value, as bit sets over `0..64` and `64..128`.
+const STARTS_LO: u64 = (1 << b'"') | (1 << b'-') | (0x3ff << b'0');
+/// See [`STARTS_LO`].
+const STARTS_HI: u64 = (1 << (b'[' - 64))
+    | (1 << (b'f' - 64))
+    | (1 << (b'n' - 64))
+    | (1 << (b't' - 64))
+    | (1 << (b'{' - 64));
+
+impl Lower<'_> {
+    /// Opens a container at the cursor (after whitespace): the bracket, the depth limit,
+    /// `depth += 1`, a path entry `Index(0)`.
+    fn open(&mut self, bracket: u8, kind: Kinds) {
+        self.ws();
+        let p = self.pos();
+        let (ok, bad) = (self.b.create_block(), self.b.create_block());
+        self.branch_byte(p, bracket, ok, bad);
+        self.b.switch_to_block(bad);
+        self.b.set_cold_block(bad);
+        self.mismatch(p, kind);
+        self.b.switch_to_block(ok);
+        let depth = self.load_ctx(off::DEPTH);
+        let max = self.load_ctx(off::MAX_DEPTH);
+        let deep = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, depth, max);
+        let (fine, too_deep) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(deep, too_deep, &[], fine, &[]);
+        self.b.switch_to_block(too_deep);
+        self.b.set_cold_block(too_deep);
+        self.fail_with(FailKind::DepthLimitExceeded, p);
+        self.b.switch_to_block(fine);
+        let depth = self.b.ins().iadd_imm_s(depth, 1);
+        self.store_ctx(depth, off::DEPTH);
+        let p = self.b.ins().iadd_imm_s(p, 1);
+        self.set_pos(p);
+        self.path_push();
+    }
+
+    /// The error for a value of the wrong kind at `p`: `Type` when a value starts there,
+    /// else `ExpectedValue` (ends the block).
+    fn mismatch(&mut self, p: Value, kind: Kinds) {
+        let (value, end) = (self.b.create_block(), self.b.create_block());
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
+        self.b.ins().brif(more, value, &[], end, &[]);
+        self.b.switch_to_block(end);
+        self.fail_with(FailKind::Syntax(ErrorKind::ExpectedValue), p);
+        self.b.switch_to_block(value);
+        let byte = self.byte_at(p);
+        let byte = self.b.ins().uextend(I64, byte);
+        let shift = self.b.ins().band_imm_s(byte, 63);
+        let lo = self.iconst(STARTS_LO as i64);
+        let hi = self.iconst(STARTS_HI as i64);
+        let lo = self.b.ins().ushr(lo, shift);
+        let hi = self.b.ins().ushr(hi, shift);
+        let is_lo = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, byte, 64);
+        let is_hi = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, byte, 128);
+        let zero = self.iconst(0);
+        let hi = self.b.ins().select(is_hi, hi, zero);
+        let bits = self.b.ins().select(is_lo, lo, hi);
+        let starts = self.b.ins().band_imm_s(bits, 1);
+        let violation = fail::encode(FailKind::Violation(Violation::Type { expected: kind }));
+        let (v_st, f_st) = (self.iconst(fail::VIOLATION), self.iconst(fail::FATAL));
+        let status = self.b.ins().select(starts, v_st, f_st);
+        let (v_class, f_class) = (
+            self.iconst(CLASS_VIOLATION as i64),
+            self.iconst(CLASS_SYNTAX as i64),
+        );
+        let class = self.b.ins().select(starts, v_class, f_class);
+        let (v_a, f_a) = (
+            self.iconst(violation.a as i64),
+            self.iconst(i64::from(ErrorKind::ExpectedValue.code())),
+        );
+        let a = self.b.ins().select(starts, v_a, f_a);
+        let b = self.iconst(violation.b as i64);
+        self.jump_fail([status, class, a, b, p]);
+    }
+
+    /// Pushes `Index(0)` on the path stack, growing it when full.
+    fn path_push(&mut self) {
+        let len = self.load_ctx(off::PATH_LEN);
+        let cap = self.load_ctx(off::PATH_CAP);
+        let full = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, len, cap);
+        let (grow, store) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(full, grow, &[], store, &[]);
+        self.b.switch_to_block(grow);
+        self.b.set_cold_block(grow);
+        let ctx = self.ctx;
+        self.call_checked(Callee::PathGrow, &[ctx]);
+        self.b.ins().jump(store, &[]);
+        self.b.switch_to_block(store);
+        let ptr = self.load_ctx(off::PATH);
+        let at = self.b.ins().imul_imm_s(len, 16);
+        let addr = self.b.ins().iadd(ptr, at);
+        let zero = self.iconst(0);
+        self.b.ins().store(trusted(), zero, addr, 0);
+        self.b.ins().store(trusted(), zero, addr, 8);
+        let len = self.b.ins().iadd_imm_s(len, 1);
+        self.store_ctx(len, off::PATH_LEN);
+    }
+
+    /// Overwrites the path stack's top (if any) with the segment words `(a, b)`.
+    pub(super) fn path_top(&mut self, a: Value, b: Value) {
+        let len = self.load_ctx(off::PATH_LEN);
+        let (set, done) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(len, set, &[], done, &[]);
+        self.b.switch_to_block(set);
+        let ptr = self.load_ctx(off::PATH);
+        let at = self.b.ins().imul_imm_s(len, 16);
+        let addr = self.b.ins().iadd(ptr, at);
+        self.b.ins().store(trusted(), a, addr, -16);
+        self.b.ins().store(trusted(), b, addr, -8);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// Closes a container: `depth -= 1`, pops the path (if any).
+    fn close(&mut self) {
+        let depth = self.load_ctx(off::DEPTH);
+        let depth = self.b.ins().iadd_imm_s(depth, -1);
+        self.store_ctx(depth, off::DEPTH);
+        let len = self.load_ctx(off::PATH_LEN);
+        let less = self.b.ins().iadd_imm_s(len, -1);
+        let len = self.b.ins().select(len, less, len);
+        self.store_ctx(len, off::PATH_LEN);
+    }
+
+    /// After an element: `,` (consumed) runs `on_comma` then jumps to `next`; `close`
+    /// (consumed) falls through; anything else is `ExpectedCommaOrEnd`.
+    fn separator(&mut self, close: u8, next: Label, on_comma: impl FnOnce(&mut Self)) {
+        self.ws();
+        let p = self.pos();
+        let (comma, not_comma, closed, bad) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.branch_byte(p, b',', comma, not_comma);
+        self.b.switch_to_block(comma);
+        let after = self.b.ins().iadd_imm_s(p, 1);
+        self.set_pos(after);
+        on_comma(self);
+        let next = self.label(next);
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(not_comma);
+        self.branch_byte(p, close, closed, bad);
+        self.b.switch_to_block(bad);
+        self.b.set_cold_block(bad);
+        self.expected(ErrorKind::ExpectedCommaOrEnd, p);
+        self.b.switch_to_block(closed);
+        let after = self.b.ins().iadd_imm_s(p, 1);
+        self.set_pos(after);
+    }
+
+    /// Skips whitespace; at `close` consumes it and jumps to `empty`.
+    fn empty_check(&mut self, close: u8, empty: Label) {
+        self.ws();
+        let p = self.pos();
+        let (closed, go) = (self.b.create_block(), self.b.create_block());
+        self.branch_byte(p, close, closed, go);
+        self.b.switch_to_block(closed);
+        let after = self.b.ins().iadd_imm_s(p, 1);
+        self.set_pos(after);
+        let empty = self.label(empty);
+        self.b.ins().jump(empty, &[]);
+        self.b.switch_to_block(go);
+    }
+
+    /// `ArrBegin`.
+    pub(super) fn arr_begin(&mut self, empty: Label) {
+        self.open(b'[', Kinds::ARRAY);
+        let zero = self.iconst(0);
+        self.b.def_var(self.count, zero);
+        self.empty_check(b']', empty);
+    }
+
+    /// `ArrNext`.
+    pub(super) fn arr_next(&mut self, next: Label) {
+        let count = self.b.use_var(self.count);
+        let count = self.b.ins().iadd_imm_s(count, 1);
+        self.b.def_var(self.count, count);
+        self.separator(b']', next, |l| {
+            let zero = l.iconst(0);
+            l.path_top(count, zero);
+        });
+    }
+
+    /// `ArrEnd`.
+    pub(super) fn arr_end(&mut self, min: u64, max: Option<u64>) {
+        self.close();
+        let count = self.b.use_var(self.count);
+        let p = self.pos();
+        let at = self.b.ins().iadd_imm_s(p, -1);
+        if min > 0 {
+            let few = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedLessThan, count, min as i64);
+            self.fail_if(few, Violation::MinItems, at);
+        }
+        if let Some(max) = max {
+            let many = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThan, count, max as i64);
+            self.fail_if(many, Violation::MaxItems, at);
+        }
+    }
+
+    /// Fails with `v` at `at` when `cond` holds.
+    fn fail_if(&mut self, cond: Value, v: Violation, at: Value) {
+        let (bad, ok) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(cond, bad, &[], ok, &[]);
+        self.b.switch_to_block(bad);
+        self.b.set_cold_block(bad);
+        self.fail_with(FailKind::Violation(v), at);
+        self.b.switch_to_block(ok);
+    }
+
+    /// `ObjBegin`.
+    pub(super) fn obj_begin(&mut self, empty: Label, table: KeyTableId) {
+        self.open(b'{', Kinds::OBJECT);
+        let words = self.program.key_tables[table as usize].len().div_ceil(64);
+        let zero = self.iconst(0);
+        for w in 0..words {
+            self.b
+                .ins()
+                .stack_store(I64, zero, self.bits, (w * 8) as i32);
+        }
+        let none = self.iconst(NO_FIELD as i64);
+        self.b.def_var(self.field, none);
+        self.empty_check(b'}', empty);
+    }
+
+    /// `ObjNext`.
+    pub(super) fn obj_next(&mut self, next: Label) {
+        self.separator(b'}', next, |_| {});
+    }
+
+    /// `ObjEnd`: closes, then the first required field (table order) whose bit is clear is
+    /// a `Required` violation.
+    pub(super) fn obj_end(&mut self, table: KeyTableId) {
+        self.close();
+        let p = self.pos();
+        let at = self.b.ins().iadd_imm_s(p, -1);
+        let t = &self.program.key_tables[table as usize];
+        let masks: Vec<u64> = (0..t.len().div_ceil(64))
+            .map(|w| {
+                (0..64)
+                    .filter(|&i| w * 64 + i < t.len() && t.is_required(w * 64 + i))
+                    .fold(0u64, |m, i| m | (1 << i))
+            })
+            .collect();
+        for (w, mask) in masks.into_iter().enumerate() {
+            if mask == 0 {
+                continue;
+            }
+            let bits = self.b.ins().stack_load(I64, I64, self.bits, (w * 8) as i32);
+            let mask = self.iconst(mask as i64);
+            let missing = self.b.ins().band_not(mask, bits);
+            let (bad, ok) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(missing, bad, &[], ok, &[]);
+            self.b.switch_to_block(bad);
+            self.b.set_cold_block(bad);
+            let field = self.b.ins().ctz(missing);
+            let payload = (u64::from(table) << 32) + (w as u64) * 64;
+            let payload = self.b.ins().iadd_imm_s(field, payload as i64);
+            let (st, class, tag) = (
+                self.iconst(fail::VIOLATION),
+                self.iconst(CLASS_VIOLATION as i64),
+                self.iconst(TAG_REQUIRED as i64),
+            );
+            self.jump_fail([st, class, tag, payload, at]);
+            self.b.switch_to_block(ok);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! `Key`: the key string by the scan kernel, then the expected name (the field after the
+//! previous match, by a jump table on the hint) compared inline with 1- to 8-byte loads;
+//! any other key, or one with escapes, through the key table's lookup helper. Then the
+//! colon, the path top, the field register and the presence bit.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I16, I32, I64};
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Type, Value};
+
+use super::{Lower, input_flags};
+use crate::ir::{ErrorKind, FailKind, KeyTableId};
+use crate::native::ctx::off;
+use crate::native::helpers::{Callee, NO_FIELD};
+
+/// Tables with more fields compare no name inline (the jump table would outgrow its use).
+const MAX_INLINE_FIELDS: usize = 64;
+/// Longer names are not compared inline.
+const MAX_INLINE_NAME: usize = 32;
+
+/// The load width for comparing a name of `n` bytes (`n >= 1`).
+fn chunk(n: usize) -> (usize, Type) {
+    match n {
+        1 => (1, I64),
+        2..=3 => (2, I16),
+        4..=7 => (4, I32),
+        _ => (8, I64),
+    }
+}
+
+impl Lower<'_> {
+    /// `Key`.
+    pub(super) fn key(&mut self, table: KeyTableId) {
+        self.ws();
+        let p = self.pos();
+        let (start, bad) = (self.b.create_block(), self.b.create_block());
+        self.branch_byte(p, b'"', start, bad);
+        self.b.switch_to_block(bad);
+        self.b.set_cold_block(bad);
+        self.expected(ErrorKind::ExpectedKey, p);
+        self.b.switch_to_block(start);
+        let body = self.b.ins().iadd_imm_s(p, 1);
+        let end = self.scan_body(body);
+        let flags = self.scan_flags();
+        let found = self.b.create_block();
+        let f = self.b.append_block_param(found, I64);
+        let slow = self.b.create_block();
+        self.b.set_cold_block(slow);
+        let field = self.b.use_var(self.field);
+        let hint = self.b.ins().iadd_imm_s(field, 1);
+        let hint = self.b.ins().band_imm_s(hint, i64::from(u32::MAX));
+        let fast = self.b.create_block();
+        self.b.ins().brif(flags, slow, &[], fast, &[]);
+        self.b.switch_to_block(fast);
+        self.expected_name(table, hint, body, end, found, slow);
+        self.b.switch_to_block(slow);
+        let t = self.iconst(i64::from(table));
+        let ctx = self.ctx;
+        let v = self.call_checked(Callee::KeyFind, &[ctx, body, end, t, hint, flags]);
+        self.b.ins().jump(found, &[BlockArg::Value(v)]);
+        self.b.switch_to_block(found);
+        let after = self.b.ins().iadd_imm_s(end, 1);
+        self.set_pos(after);
+        self.colon();
+        self.record_field(table, f, body, end);
+    }
+
+    /// Jumps to `found(hint)` when the key `body..end` is the name of field `hint`, else
+    /// to `slow`.
+    fn expected_name(
+        &mut self,
+        table: KeyTableId,
+        hint: Value,
+        body: Value,
+        end: Value,
+        found: Block,
+        slow: Block,
+    ) {
+        let names: Vec<Box<str>> = self.program.key_tables[table as usize].names().to_vec();
+        if names.is_empty() || names.len() > MAX_INLINE_FIELDS {
+            self.b.ins().jump(slow, &[]);
+            return;
+        }
+        let len = self.b.ins().isub(end, body);
+        let blocks: Vec<Block> = names.iter().map(|_| self.b.create_block()).collect();
+        let index = self.b.ins().ireduce(I32, hint);
+        self.br_table(index, &blocks, slow);
+        for (i, name) in names.iter().enumerate() {
+            self.b.switch_to_block(blocks[i]);
+            let name = name.as_bytes();
+            if name.len() > MAX_INLINE_NAME {
+                self.b.ins().jump(slow, &[]);
+                continue;
+            }
+            let same_len = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::Equal, len, name.len() as i64);
+            let cmp = self.b.create_block();
+            self.b.ins().brif(same_len, cmp, &[], slow, &[]);
+            self.b.switch_to_block(cmp);
+            let same = self.same_bytes(body, name);
+            let this = self.iconst(i as i64);
+            self.b
+                .ins()
+                .brif(same, found, &[BlockArg::Value(this)], slow, &[]);
+        }
+    }
+
+    /// Whether the `name.len()` input bytes at `body` are `name` (they are in bounds):
+    /// overlapping loads of one width, the last one ending at the name's end.
+    fn same_bytes(&mut self, body: Value, name: &[u8]) -> Value {
+        if name.is_empty() {
+            return self.b.ins().iconst(cranelift_codegen::ir::types::I8, 1);
+        }
+        let (width, ty) = chunk(name.len());
+        let addr = self.b.ins().iadd(self.input, body);
+        let mut offsets: Vec<usize> = (0..name.len() - width).step_by(width).collect();
+        offsets.push(name.len() - width);
+        let mut same = None;
+        for o in offsets {
+            let mut bytes = [0u8; 8];
+            bytes[..width].copy_from_slice(&name[o..o + width]);
+            let expect = u64::from_le_bytes(bytes);
+            let got = if width == 1 {
+                self.b.ins().uload8(I64, input_flags(), addr, o as i32)
+            } else {
+                self.b.ins().load(ty, input_flags(), addr, o as i32)
+            };
+            let ty = if width == 1 { I64 } else { ty };
+            let expect = self.b.ins().iconst(ty, expect as i64);
+            let eq = self.b.ins().icmp(IntCC::Equal, got, expect);
+            same = Some(match same {
+                Some(s) => self.b.ins().band(s, eq),
+                None => eq,
+            });
+        }
+        same.expect("at least one chunk")
+    }
+
+    /// Skips whitespace and the `:` after a key.
+    fn colon(&mut self) {
+        self.ws();
+        let p = self.pos();
+        let (ok, bad) = (self.b.create_block(), self.b.create_block());
+        self.branch_byte(p, b':', ok, bad);
+        self.b.switch_to_block(bad);
+        self.b.set_cold_block(bad);
+        self.expected(ErrorKind::ExpectedColon, p);
+        self.b.switch_to_block(ok);
+        let after = self.b.ins().iadd_imm_s(p, 1);
+        self.set_pos(after);
+    }
+
+    /// Sets the path top, the field register and the presence bit for the key `body..end`
+    /// matched to field `f` (or [`NO_FIELD`]); a repeated named field with duplicates
+    /// denied is `DuplicateKey` at the key's quote.
+    fn record_field(&mut self, table: KeyTableId, f: Value, body: Value, end: Value) {
+        self.b.def_var(self.field, f);
+        let unknown = self.b.ins().icmp_imm_s(IntCC::Equal, f, NO_FIELD as i64);
+        let (named, other, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(unknown, other, &[], named, &[]);
+        self.b.switch_to_block(other);
+        let b = self.b.ins().iadd_imm_s(end, 2);
+        self.path_top(body, b);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(named);
+        let a = self.b.ins().iadd_imm_s(f, (i64::from(table)) << 32);
+        let one = self.iconst(1);
+        self.path_top(a, one);
+        let word = self.b.ins().ushr_imm_s(f, 6);
+        let word = self.b.ins().ishl_imm_s(word, 3);
+        let base = self.b.ins().stack_addr(I64, self.bits, 0);
+        let addr = self.b.ins().iadd(base, word);
+        let bits = self.b.ins().load(I64, super::trusted(), addr, 0);
+        let shift = self.b.ins().band_imm_s(f, 63);
+        let one = self.iconst(1);
+        let bit = self.b.ins().ishl(one, shift);
+        let seen = self.b.ins().band(bits, bit);
+        let seen = self.b.ins().icmp_imm_s(IntCC::NotEqual, seen, 0);
+        let deny = self.load_ctx(off::DUP_DENY);
+        let deny = self.b.ins().icmp_imm_s(IntCC::NotEqual, deny, 0);
+        let dup = self.b.ins().band(seen, deny);
+        let (set, repeated) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(dup, repeated, &[], set, &[]);
+        self.b.switch_to_block(repeated);
+        self.b.set_cold_block(repeated);
+        let at = self.b.ins().iadd_imm_s(body, -1);
+        self.fail_with(FailKind::DuplicateKey, at);
+        self.b.switch_to_block(set);
+        let bits = self.b.ins().bor(bits, bit);
+        self.b.ins().store(super::trusted(), bits, addr, 0);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+}

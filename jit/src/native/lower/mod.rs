@@ -1,0 +1,571 @@
+//! Lowering of one [`Func`] to one Cranelift function
+//! `fn(ctx, pos) -> (status, pos)` (SystemV, see [`super::fail`] for the statuses).
+//!
+//! Each op index that is a jump target starts a block; the cursor, the four registers, the
+//! container count and the matched field are frontend variables; the presence bitmap is a
+//! stack slot. Every byte loop is a call: into a kernel entry point, or into
+//! [`super::helpers`] for the checks that are not inlined (numbers, checked strings,
+//! enumerations, raw predicates, skips, discriminators, and the exact error of a failed
+//! literal or string fast path), which run the interpreter's own code. Errors jump to one
+//! block per function that writes the context's error record and returns.
+
+mod containers;
+mod control;
+mod keys;
+mod values;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::{
+    AbiParam, Block, BlockArg, FuncRef, Function, InstBuilder, JumpTableData, MemFlagsData,
+    Signature, StackSlot, StackSlotData, StackSlotKind, Value,
+};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::JITModule;
+use cranelift_module::{FuncId, Linkage, Module, ModuleError};
+
+use super::ctx::off;
+use super::error::CompileError;
+use super::fail::{self, CLASS_KERNEL, CLASS_SYNTAX};
+use super::helpers::{Callee, NO_FIELD, callee};
+use crate::ir::{ErrorKind, FailKind, Func, Label, Op, Program, REGS};
+
+/// The module-level names of one program: its functions and the callees.
+pub(crate) struct Decls {
+    /// One per [`Program::funcs`] entry.
+    pub funcs: Vec<FuncId>,
+    callees: Vec<FuncId>,
+}
+
+/// The signature of every generated function: `(ctx, pos) -> (status, pos)`.
+fn codec_signature(module: &JITModule) -> Signature {
+    let mut sig = module.make_signature();
+    sig.params.extend([AbiParam::new(I64), AbiParam::new(I64)]);
+    sig.returns.extend([AbiParam::new(I64), AbiParam::new(I64)]);
+    sig
+}
+
+/// Declares the program's functions (`Preemptible`: absolute calls, never rel32) and
+/// every callee.
+pub(crate) fn declare(module: &mut JITModule, program: &Program) -> Result<Decls, CompileError> {
+    let sig = codec_signature(module);
+    let funcs = (0..program.funcs.len())
+        .map(|i| {
+            module
+                .declare_function(&format!("f{i}"), Linkage::Preemptible, &sig)
+                .map_err(declaration_error)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let callees = Callee::ALL
+        .iter()
+        .map(|&c| {
+            let h = callee(c);
+            let mut sig = module.make_signature();
+            sig.params.extend((0..h.params).map(|_| AbiParam::new(I64)));
+            sig.returns.extend([AbiParam::new(I64), AbiParam::new(I64)]);
+            module
+                .declare_function(h.name, Linkage::Import, &sig)
+                .map_err(declaration_error)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Decls { funcs, callees })
+}
+
+/// The error for a failed declaration (a bug: names are unique).
+fn declaration_error(e: ModuleError) -> CompileError {
+    CompileError::Codegen {
+        function: "(declarations)".into(),
+        message: e.to_string(),
+    }
+}
+
+/// Builds the Cranelift IR of function `index` into `func`.
+pub(crate) fn lower(
+    module: &mut JITModule,
+    decls: &Decls,
+    program: &Program,
+    index: usize,
+    func: &mut Function,
+    fbc: &mut FunctionBuilderContext,
+) {
+    func.signature = codec_signature(module);
+    let mut l = Lower::new(module, decls, program, index, func, fbc);
+    l.body();
+    l.b.seal_all_blocks();
+    let config = l.module.target_config();
+    l.b.finalize(config);
+}
+
+/// Trusted flags for the context and stack slots.
+fn trusted() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+/// Flags for input loads: in bounds (checked before), maybe unaligned.
+fn input_flags() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+/// The state of lowering one function.
+struct Lower<'a> {
+    b: FunctionBuilder<'a>,
+    module: &'a mut JITModule,
+    decls: &'a Decls,
+    program: &'a Program,
+    index: u32,
+    func: &'a Func,
+    ctx: Value,
+    input: Value,
+    len: Value,
+    pos: Variable,
+    regs: [Variable; REGS],
+    count: Variable,
+    field: Variable,
+    bits: StackSlot,
+    flags: StackSlot,
+    labels: Vec<Option<Block>>,
+    fail: Block,
+    exit: Block,
+    callee_refs: Vec<Option<FuncRef>>,
+    func_refs: Vec<Option<FuncRef>>,
+}
+
+impl<'a> Lower<'a> {
+    fn new(
+        module: &'a mut JITModule,
+        decls: &'a Decls,
+        program: &'a Program,
+        index: usize,
+        func: &'a mut Function,
+        fbc: &'a mut FunctionBuilderContext,
+    ) -> Lower<'a> {
+        let f = &program.funcs[index];
+        let mut b = FunctionBuilder::new(func, fbc);
+        let words = bitmap_words(program, f).max(1);
+        let bits = b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (words * 8) as u32,
+            3,
+        ));
+        let flags =
+            b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+        let mut labels = vec![None; f.ops.len()];
+        labels[0] = Some(b.create_block());
+        for op in &f.ops {
+            for l in op.labels() {
+                if labels[l as usize].is_none() {
+                    labels[l as usize] = Some(b.create_block());
+                }
+            }
+        }
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let [ctx, pos0] = b.block_params(entry).try_into().expect("two parameters");
+        let input = b.ins().load(I64, trusted(), ctx, off::INPUT);
+        let len = b.ins().load(I64, trusted(), ctx, off::LEN);
+        let pos = b.declare_var(I64);
+        let regs = std::array::from_fn(|_| b.declare_var(I64));
+        let count = b.declare_var(I64);
+        let field = b.declare_var(I64);
+        let zero = b.ins().iconst(I64, 0);
+        b.def_var(pos, pos0);
+        for r in regs {
+            b.def_var(r, zero);
+        }
+        b.def_var(count, zero);
+        let none = b.ins().iconst(I64, NO_FIELD as i64);
+        b.def_var(field, none);
+        let fail = b.create_block();
+        let exit = b.create_block();
+        b.set_cold_block(fail);
+        b.set_cold_block(exit);
+        let mut l = Lower {
+            b,
+            module,
+            decls,
+            program,
+            index: index as u32,
+            func: f,
+            ctx,
+            input,
+            len,
+            pos,
+            regs,
+            count,
+            field,
+            bits,
+            flags,
+            labels,
+            fail,
+            exit,
+            callee_refs: vec![None; Callee::ALL.len()],
+            func_refs: vec![None; program.funcs.len()],
+        };
+        l.stack_check();
+        l
+    }
+
+    /// Bails out (status [`fail::BAIL`]) when the stack is below the context's limit.
+    fn stack_check(&mut self) {
+        let sp = self.b.ins().get_stack_pointer(I64);
+        let limit = self.load_ctx(off::STACK_LIMIT);
+        let low = self.b.ins().icmp(IntCC::UnsignedLessThan, sp, limit);
+        let bail = self.b.create_block();
+        let go = self.label(0);
+        self.b.set_cold_block(bail);
+        self.b.ins().brif(low, bail, &[], go, &[]);
+        self.b.switch_to_block(bail);
+        let status = self.b.ins().iconst(I64, fail::BAIL);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().return_(&[status, zero]);
+    }
+
+    /// The whole body: every op, then the shared error and exit blocks.
+    fn body(&mut self) {
+        let mut open = false;
+        for pc in 0..self.func.ops.len() {
+            match self.labels[pc] {
+                Some(block) => {
+                    if open {
+                        self.b.ins().jump(block, &[]);
+                    }
+                    self.b.switch_to_block(block);
+                }
+                None if !open => {
+                    let dead = self.b.create_block();
+                    self.b.switch_to_block(dead);
+                }
+                None => {}
+            }
+            open = self.op(pc);
+        }
+        if open {
+            // `Program::verify` guarantees a final jump or return; stay well-formed anyway.
+            self.ret();
+        }
+        self.exit_block();
+        self.fail_block();
+    }
+
+    /// Lowers op `pc`; false when it ends the block (no fallthrough).
+    fn op(&mut self, pc: usize) -> bool {
+        let func = self.func;
+        match &func.ops[pc] {
+            Op::Null => self.literal(pc, b"null"),
+            Op::Bool => self.boolean(pc),
+            Op::String(check) => self.string(pc, *check),
+            Op::Number(_) => self.number(pc),
+            Op::StrEnum(_) | Op::RawCheck(..) | Op::SkipValue => self.value_op(pc),
+            Op::Fail(v) => self.fail_op(*v),
+            // A union branch's tag is only written by decode; validate has nothing to do.
+            Op::Tag(_) => {}
+            Op::Eof => self.eof(),
+            Op::Dispatch(targets) => return self.dispatch(targets),
+            Op::Discriminate {
+                targets,
+                unmatched,
+                absent,
+                ..
+            } => return self.discriminate(pc, targets, *unmatched, *absent),
+            Op::Call(f) => self.call_func(*f),
+            Op::Try { func, on_fail } => self.try_func(*func, *on_fail),
+            Op::Jump(to) => {
+                let block = self.label(*to);
+                self.b.ins().jump(block, &[]);
+                return false;
+            }
+            Op::Return => {
+                self.ret();
+                return false;
+            }
+            Op::SavePos(r) => {
+                let p = self.pos();
+                self.b.def_var(self.regs[*r as usize], p);
+            }
+            Op::RestorePos(r) => {
+                let v = self.b.use_var(self.regs[*r as usize]);
+                self.b.def_var(self.pos, v);
+            }
+            Op::SetReg(r, v) => {
+                let v = self.b.ins().iconst(I64, i64::from(*v));
+                self.b.def_var(self.regs[*r as usize], v);
+            }
+            Op::IncReg(r) => {
+                let var = self.regs[*r as usize];
+                let v = self.b.use_var(var);
+                let v = self.b.ins().iadd_imm_s(v, 1);
+                self.b.def_var(var, v);
+            }
+            Op::OneOfEnd { count, start, end } => self.one_of_end(*count, *start, *end),
+            Op::ArrBegin { empty } => self.arr_begin(*empty),
+            Op::SwitchIndex(targets) => return self.switch(self.count, targets),
+            Op::ArrNext { next } => self.arr_next(*next),
+            Op::ArrEnd { min, max } => self.arr_end(*min, *max),
+            Op::ObjBegin { empty, table } => self.obj_begin(*empty, *table),
+            Op::Key(table) => self.key(*table),
+            Op::SwitchField(targets) => return self.switch(self.field, targets),
+            Op::ObjNext { next } => self.obj_next(*next),
+            Op::ObjEnd(table) => self.obj_end(*table),
+        }
+        true
+    }
+
+    fn label(&mut self, l: Label) -> Block {
+        self.labels[l as usize].expect("every jump target has a block")
+    }
+
+    fn pos(&mut self) -> Value {
+        self.b.use_var(self.pos)
+    }
+
+    fn set_pos(&mut self, v: Value) {
+        self.b.def_var(self.pos, v);
+    }
+
+    fn iconst(&mut self, v: i64) -> Value {
+        self.b.ins().iconst(I64, v)
+    }
+
+    fn load_ctx(&mut self, offset: i32) -> Value {
+        self.b.ins().load(I64, trusted(), self.ctx, offset)
+    }
+
+    fn store_ctx(&mut self, v: Value, offset: i32) {
+        self.b.ins().store(trusted(), v, self.ctx, offset);
+    }
+
+    /// The byte at `p` (the caller checked `p < len`), as `I32`.
+    fn byte_at(&mut self, p: Value) -> Value {
+        let addr = self.b.ins().iadd(self.input, p);
+        self.b.ins().uload8(I32, input_flags(), addr, 0)
+    }
+
+    /// Returns `(OK, pos)`.
+    fn ret(&mut self) {
+        let ok = self.iconst(fail::OK);
+        let p = self.pos();
+        self.b.ins().return_(&[ok, p]);
+    }
+
+    /// Calls a helper or kernel: `(status, value)`.
+    fn call(&mut self, c: Callee, args: &[Value]) -> (Value, Value) {
+        let i = Callee::ALL.iter().position(|&x| x == c).expect("a callee");
+        let r = match self.callee_refs[i] {
+            Some(r) => r,
+            None => {
+                let r = self
+                    .module
+                    .declare_func_in_func(self.decls.callees[i], self.b.func);
+                self.callee_refs[i] = Some(r);
+                r
+            }
+        };
+        let call = self.b.ins().call(r, args);
+        let res = self.b.inst_results(call);
+        (res[0], res[1])
+    }
+
+    /// Calls a helper; on a non-zero status returns it (the helper recorded the error).
+    /// Continues in a new block with the value.
+    fn call_checked(&mut self, c: Callee, args: &[Value]) -> Value {
+        let (status, value) = self.call(c, args);
+        let cont = self.b.create_block();
+        self.b.ins().brif(
+            status,
+            self.exit,
+            &[BlockArg::Value(status), BlockArg::Value(value)],
+            cont,
+            &[],
+        );
+        self.b.switch_to_block(cont);
+        value
+    }
+
+    /// Calls a kernel; a non-zero status is a kernel error at `value + base`.
+    fn call_kernel(&mut self, c: Callee, args: &[Value], base: Option<Value>) -> Value {
+        let (status, value) = self.call(c, args);
+        let cont = self.b.create_block();
+        let err = self.b.create_block();
+        self.b.set_cold_block(err);
+        self.b.ins().brif(status, err, &[], cont, &[]);
+        self.b.switch_to_block(err);
+        let offset = match base {
+            Some(base) => self.b.ins().iadd(value, base),
+            None => value,
+        };
+        let (st, class, zero) = (
+            self.iconst(fail::FATAL),
+            self.iconst(CLASS_KERNEL as i64),
+            self.iconst(0),
+        );
+        self.jump_fail([st, class, status, zero, offset]);
+        self.b.switch_to_block(cont);
+        value
+    }
+
+    /// Runs op `pc` on the interpreter (helper) at the cursor and takes its cursor.
+    fn value_op(&mut self, pc: usize) {
+        self.op_helper(Callee::ValueOp, pc);
+    }
+
+    /// `Number`: whitespace inline, then the number helper.
+    fn number(&mut self, pc: usize) {
+        self.ws();
+        self.op_helper(Callee::Number, pc);
+    }
+
+    /// Calls `helper(ctx, pos, func, pc)` for op `pc` and takes its cursor.
+    fn op_helper(&mut self, helper: Callee, pc: usize) {
+        let p = self.pos();
+        let (f, pc) = (self.iconst(i64::from(self.index)), self.iconst(pc as i64));
+        let ctx = self.ctx;
+        let v = self.call_checked(helper, &[ctx, p, f, pc]);
+        self.set_pos(v);
+    }
+
+    fn jump_fail(&mut self, args: [Value; 5]) {
+        let args = args.map(BlockArg::Value);
+        self.b.ins().jump(self.fail, &args);
+    }
+
+    /// Fails with a constant kind at `offset` (ends the block).
+    fn fail_with(&mut self, kind: FailKind, offset: Value) {
+        let c = fail::encode(kind);
+        let st = self.iconst(fail::status(kind));
+        let class = self.iconst(c.class as i64);
+        let a = self.iconst(c.a as i64);
+        let b = self.iconst(c.b as i64);
+        self.jump_fail([st, class, a, b, offset]);
+    }
+
+    /// The error for a missing expected byte at `p`: `kind` there, or `UnexpectedEnd` at
+    /// the end of the input (ends the block).
+    fn expected(&mut self, kind: ErrorKind, p: Value) {
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
+        let k = self.iconst(i64::from(kind.code()));
+        let end = self.iconst(i64::from(ErrorKind::UnexpectedEnd.code()));
+        let a = self.b.ins().select(more, k, end);
+        let offset = self.b.ins().select(more, p, self.len);
+        let st = self.iconst(fail::FATAL);
+        let class = self.iconst(CLASS_SYNTAX as i64);
+        let zero = self.iconst(0);
+        self.jump_fail([st, class, a, zero, offset]);
+    }
+
+    /// Skips whitespace at the cursor: nothing when the cursor is on none, one space
+    /// before a non-space byte inline, else the kernel.
+    fn ws(&mut self) {
+        let p = self.pos();
+        let [done, check, spaces, one, past, call] = [(); 6].map(|_| self.b.create_block());
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
+        self.b.ins().brif(more, check, &[], done, &[]);
+        self.b.switch_to_block(check);
+        let byte = self.byte_at(p);
+        let is_ws = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, byte, 32);
+        self.b.ins().brif(is_ws, spaces, &[], done, &[]);
+        self.b.switch_to_block(spaces);
+        let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, 32);
+        let next = self.b.ins().iadd_imm_s(p, 1);
+        let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, self.len);
+        let single = self.b.ins().band(is_space, room);
+        self.b.ins().brif(single, one, &[], call, &[]);
+        self.b.switch_to_block(one);
+        let after = self.byte_at(next);
+        let is_end = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, after, 32);
+        self.b.ins().brif(is_end, past, &[], call, &[]);
+        self.b.switch_to_block(past);
+        self.set_pos(next);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(call);
+        let (input, len) = (self.input, self.len);
+        let v = self.call_kernel(Callee::SkipWhitespace, &[input, len, p], None);
+        self.set_pos(v);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// Branches on whether the byte at `p` is `byte` (false at the end of the input).
+    fn branch_byte(&mut self, p: Value, byte: u8, yes: Block, no: Block) {
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
+        let check = self.b.create_block();
+        self.b.ins().brif(more, check, &[], no, &[]);
+        self.b.switch_to_block(check);
+        let v = self.byte_at(p);
+        let is = self.b.ins().icmp_imm_s(IntCC::Equal, v, i64::from(byte));
+        self.b.ins().brif(is, yes, &[], no, &[]);
+    }
+
+    /// A `br_table` on `index` (`I64`, clamped to the last target).
+    fn switch(&mut self, var: Variable, targets: &[Label]) -> bool {
+        let v = self.b.use_var(var);
+        let last = self.iconst(targets.len() as i64 - 1);
+        let i = self.b.ins().umin(v, last);
+        let i = self.b.ins().ireduce(I32, i);
+        let blocks: Vec<Block> = targets.iter().map(|&t| self.label(t)).collect();
+        self.br_table(i, &blocks, blocks[blocks.len() - 1]);
+        false
+    }
+
+    /// `br_table` over `blocks` (no arguments) with a default.
+    fn br_table(&mut self, index: Value, blocks: &[Block], default: Block) {
+        let dfg = &mut self.b.func.dfg;
+        let table: Vec<_> = blocks.iter().map(|&b| dfg.block_call(b, &[])).collect();
+        let def = dfg.block_call(default, &[]);
+        let jt = self.b.create_jump_table(JumpTableData::new(def, &table));
+        self.b.ins().br_table(index, jt);
+    }
+
+    /// `exit(status, value)`: returns them (a callee's or helper's error, recorded).
+    fn exit_block(&mut self) {
+        let (status, value) = (
+            self.b.append_block_param(self.exit, I64),
+            self.b.append_block_param(self.exit, I64),
+        );
+        self.b.switch_to_block(self.exit);
+        self.b.ins().return_(&[status, value]);
+    }
+
+    /// `fail(status, class, a, b, offset)`: records the error and returns the status.
+    fn fail_block(&mut self) {
+        let params: Vec<Value> = (0..5)
+            .map(|_| self.b.append_block_param(self.fail, I64))
+            .collect();
+        self.b.switch_to_block(self.fail);
+        let [status, class, a, b, offset] = [params[0], params[1], params[2], params[3], params[4]];
+        self.store_ctx(class, off::ERR_CLASS);
+        self.store_ctx(a, off::ERR_A);
+        self.store_ctx(b, off::ERR_B);
+        self.store_ctx(offset, off::ERR_OFFSET);
+        self.b.ins().return_(&[status, offset]);
+    }
+
+    /// The flags word the string scan kernel wrote.
+    fn scan_flags(&mut self) -> Value {
+        self.b.ins().stack_load(I64, I64, self.flags, 0)
+    }
+
+    fn flags_addr(&mut self) -> Value {
+        self.b.ins().stack_addr(I64, self.flags, 0)
+    }
+}
+
+/// The presence bitmap words function `f` needs: the most of any table it names.
+fn bitmap_words(program: &Program, f: &Func) -> usize {
+    f.ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::ObjBegin { table, .. } | Op::Key(table) | Op::ObjEnd(table) => {
+                Some(program.key_tables[*table as usize].len().div_ceil(64))
+            }
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}

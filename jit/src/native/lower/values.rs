@@ -1,0 +1,151 @@
+//! Scalar value ops: literals and plain strings inline (their errors, and every other
+//! scalar check, through the interpreter helper), `Fail` and `Eof`.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::{Block, InstBuilder, Value};
+
+use super::{Lower, input_flags};
+use crate::ir::{ErrorKind, FailKind, StrCheckId, Violation};
+use crate::native::helpers::Callee;
+
+/// `word`'s first four bytes as a little-endian integer.
+fn word4(word: &[u8]) -> i64 {
+    i64::from(u32::from_le_bytes(
+        word[..4].try_into().expect("four bytes"),
+    ))
+}
+
+impl Lower<'_> {
+    /// Jumps to `ok` when `word` (4 or 5 bytes) is at `p`, else to `no`; `ok` gets the
+    /// cursor past it.
+    fn match_word(&mut self, p: Value, word: &[u8], ok: Block, no: Block) {
+        let n = word.len() as i64;
+        let end = self.b.ins().iadd_imm_s(p, n);
+        let fits = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, end, self.len);
+        let cmp = self.b.create_block();
+        self.b.ins().brif(fits, cmp, &[], no, &[]);
+        self.b.switch_to_block(cmp);
+        let addr = self.b.ins().iadd(self.input, p);
+        let w = self.b.ins().uload32(input_flags(), addr, 0);
+        let mut same = self.b.ins().icmp_imm_s(IntCC::Equal, w, word4(word));
+        if let Some(&last) = word.get(4) {
+            let b = self.b.ins().uload8(I64, input_flags(), addr, 4);
+            let is = self.b.ins().icmp_imm_s(IntCC::Equal, b, i64::from(last));
+            same = self.b.ins().band(same, is);
+        }
+        let done = self.b.create_block();
+        self.b.ins().brif(same, done, &[], no, &[]);
+        self.b.switch_to_block(done);
+        self.set_pos(end);
+        self.b.ins().jump(ok, &[]);
+    }
+
+    /// The slow path of an inlined value op: the interpreter helper runs it (and finds the
+    /// exact error), then control joins `cont`.
+    fn slow_path(&mut self, slow: Block, pc: usize, cont: Block) {
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        self.value_op(pc);
+        self.b.ins().jump(cont, &[]);
+    }
+
+    /// `Null`: `null` inline.
+    pub(super) fn literal(&mut self, pc: usize, word: &[u8]) {
+        self.ws();
+        let p = self.pos();
+        let (cont, slow) = (self.b.create_block(), self.b.create_block());
+        self.match_word(p, word, cont, slow);
+        self.slow_path(slow, pc, cont);
+        self.b.switch_to_block(cont);
+    }
+
+    /// `Bool`: `true` or `false` inline.
+    pub(super) fn boolean(&mut self, pc: usize) {
+        self.ws();
+        let p = self.pos();
+        let (cont, slow, other) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.match_word(p, b"true", cont, other);
+        self.b.switch_to_block(other);
+        self.match_word(p, b"false", cont, slow);
+        self.slow_path(slow, pc, cont);
+        self.b.switch_to_block(cont);
+    }
+
+    /// `String`: a plain string by the scan and escape kernels; checked strings (length,
+    /// pattern) through the helper.
+    pub(super) fn string(&mut self, pc: usize, check: StrCheckId) {
+        if self.program.str_checks[check as usize].needs_text() {
+            self.value_op(pc);
+            return;
+        }
+        self.ws();
+        let p = self.pos();
+        let (scan, slow, cont) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.branch_byte(p, b'"', scan, slow);
+        self.b.switch_to_block(scan);
+        let body = self.b.ins().iadd_imm_s(p, 1);
+        let end = self.scan_string(body);
+        let after = self.b.ins().iadd_imm_s(end, 1);
+        self.set_pos(after);
+        self.b.ins().jump(cont, &[]);
+        self.slow_path(slow, pc, cont);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Scans the string body at `body`: checks control bytes, UTF-8 and escapes; returns
+    /// the closing quote's index.
+    pub(super) fn scan_string(&mut self, body: Value) -> Value {
+        let end = self.scan_body(body);
+        let flags = self.scan_flags();
+        let (check, done) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(flags, check, &[], done, &[]);
+        self.b.switch_to_block(check);
+        self.b.set_cold_block(check);
+        let ptr = self.b.ins().iadd(self.input, body);
+        let n = self.b.ins().isub(end, body);
+        self.call_kernel(Callee::ValidateEscapes, &[ptr, n], Some(body));
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        end
+    }
+
+    /// Scans the string body at `body` (control bytes and UTF-8 checked, escapes not);
+    /// returns the closing quote's index, the flags in the flags slot.
+    pub(super) fn scan_body(&mut self, body: Value) -> Value {
+        let (input, len, flags) = (self.input, self.len, self.flags_addr());
+        self.call_kernel(Callee::ScanString, &[input, len, body, flags], None)
+    }
+
+    /// `Fail`: the violation at the next value.
+    pub(super) fn fail_op(&mut self, v: Violation) {
+        self.ws();
+        let p = self.pos();
+        self.fail_with(FailKind::Violation(v), p);
+        let dead = self.b.create_block();
+        self.b.switch_to_block(dead);
+    }
+
+    /// `Eof`: only whitespace may follow.
+    pub(super) fn eof(&mut self) {
+        self.ws();
+        let p = self.pos();
+        let (ok, trailing) = (self.b.create_block(), self.b.create_block());
+        let end = self.b.ins().icmp(IntCC::Equal, p, self.len);
+        self.b.ins().brif(end, ok, &[], trailing, &[]);
+        self.b.switch_to_block(trailing);
+        self.fail_with(FailKind::Syntax(ErrorKind::TrailingCharacters), p);
+        self.b.switch_to_block(ok);
+    }
+}

@@ -1,0 +1,133 @@
+//! Native code memory is returned: compiling and dropping many programs (varied shapes)
+//! leaves resident memory flat. Each program's code runs once before it is dropped.
+
+// Miri cannot run JIT code (`mprotect` is unsupported); the interpreter is its target.
+#![cfg(not(miri))]
+
+use jitson_jit::ir::{ExecOptions, Func, KeyTable, Limit, NumCheck, Number, Op, Program, StrCheck};
+use jitson_jit::native::{self, Scratch};
+
+/// Resident set size in bytes, from /proc/self/statm.
+fn rss() -> usize {
+    let statm = std::fs::read_to_string("/proc/self/statm").expect("statm");
+    let pages: usize = statm
+        .split_whitespace()
+        .nth(1)
+        .expect("resident field")
+        .parse()
+        .expect("a number");
+    pages * 4096
+}
+
+/// Program number `i`: an object with `1 + i % 13` integer fields named after `i`, an
+/// array of strings, and a bound that depends on `i`.
+fn program(i: usize) -> Program {
+    let fields = 1 + i % 13;
+    let names: Vec<(String, bool)> = (0..fields)
+        .map(|j| (format!("f{i}_{j}"), j % 2 == 0))
+        .collect();
+    let mut object = vec![Op::ObjBegin { empty: 0, table: 0 }];
+    object.push(Op::Key(0));
+    let switch_at = object.len();
+    object.push(Op::Return);
+    let mut targets = Vec::new();
+    let mut jumps = Vec::new();
+    for j in 0..fields {
+        targets.push(object.len() as u32);
+        object.push(if j == 0 { Op::Call(2) } else { Op::Number(0) });
+        jumps.push(object.len());
+        object.push(Op::Return);
+    }
+    targets.push(object.len() as u32);
+    object.push(Op::SkipValue);
+    let next = object.len() as u32;
+    object.push(Op::ObjNext { next: 1 });
+    object.push(Op::ObjEnd(0));
+    object.push(Op::Return);
+    for j in jumps {
+        object[j] = Op::Jump(next);
+    }
+    object[switch_at] = Op::SwitchField(targets.into());
+    object[0] = Op::ObjBegin {
+        empty: next + 1,
+        table: 0,
+    };
+    let p = Program {
+        funcs: vec![
+            Func {
+                name: "doc".into(),
+                ops: vec![Op::Call(1), Op::Eof, Op::Return],
+            },
+            Func {
+                name: "object".into(),
+                ops: object,
+            },
+            Func {
+                name: "strings".into(),
+                ops: vec![
+                    Op::ArrBegin { empty: 3 },
+                    Op::String(0),
+                    Op::ArrNext { next: 1 },
+                    Op::ArrEnd { min: 0, max: None },
+                    Op::Return,
+                ],
+            },
+        ],
+        entry: 0,
+        num_checks: vec![NumCheck {
+            integer: true,
+            maximum: Some(Limit {
+                value: Number::U64(i as u64),
+                exclusive: false,
+            }),
+            ..NumCheck::default()
+        }],
+        str_checks: vec![StrCheck::default()],
+        key_tables: vec![KeyTable::new(names)],
+        ..Program::default()
+    };
+    p.verify().expect("valid program");
+    p
+}
+
+/// Compiles, runs and drops `n` programs (valid documents: at most two required fields,
+/// `f_0` and `f_2`, which the document has); returns the RSS growth over the loop, measured
+/// after a warm-up round.
+fn growth(n: usize) -> usize {
+    let mut scratch = Scratch::new();
+    let run = |i: usize, scratch: &mut Scratch| {
+        let code = native::compile(&program(i)).expect("compiles");
+        let doc = format!(r#"{{"f{i}_0": ["x"], "f{i}_2": 0, "other": 1}}"#);
+        let r = code.validate(doc.as_bytes(), &ExecOptions::default(), scratch);
+        assert_eq!(r.is_ok(), i % 13 <= 3, "{i}: {r:?}");
+    };
+    for i in 0..200 {
+        run(i, &mut scratch);
+    }
+    let before = rss();
+    for i in 0..n {
+        run(i, &mut scratch);
+    }
+    let grown = rss().saturating_sub(before);
+    println!("RSS grew by {grown} bytes over {n} programs");
+    grown
+}
+
+#[test]
+fn compile_and_drop_keeps_memory_flat() {
+    let grown = growth(500);
+    assert!(
+        grown < 2 << 20,
+        "RSS grew by {grown} bytes over 500 programs"
+    );
+}
+
+#[test]
+#[ignore = "slow: 10 000 compilations"]
+fn compile_and_drop_ten_thousand() {
+    let grown = growth(10_000);
+    assert!(
+        grown < 5 << 20,
+        "RSS grew by {grown} bytes over 10 000 programs"
+    );
+}

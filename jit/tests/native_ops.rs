@@ -1,0 +1,418 @@
+//! The native backend against the interpreter on hand-written programs that use every op:
+//! identical `Result<(), Failure>` (kind, offset, path) on fixed inputs, on every prefix of
+//! them, and on seeded random mutations, under several option sets.
+
+// Miri cannot run JIT code (`mprotect` is unsupported); the interpreter is its target.
+#![cfg(not(miri))]
+
+mod native_support;
+
+use jitson_jit::ir::{
+    BigInts, Discriminator, DuplicateKeys, ExecOptions, Func, KeyTable, Kinds, Limit, NumCheck,
+    Number, Op, Program, StrCheck, Violation,
+};
+use native_support::{assert_same, mutations};
+use std::sync::Arc;
+
+fn func(name: &str, ops: Vec<Op>) -> Func {
+    Func {
+        name: name.into(),
+        ops,
+    }
+}
+
+/// `{"a": integer >= 0 (required), "b": [string...], "name..long": bool}`.
+fn object_program() -> Program {
+    let mut p = Program {
+        num_checks: vec![NumCheck {
+            integer: true,
+            minimum: Some(Limit {
+                value: Number::U64(0),
+                exclusive: false,
+            }),
+            maximum: Some(Limit {
+                value: Number::F64(1e6),
+                exclusive: true,
+            }),
+            multiple_of: Some(Arc::new(|n| n.as_f64() % 7.0 != 3.0)),
+        }],
+        str_checks: vec![StrCheck::default()],
+        key_tables: vec![KeyTable::new([
+            ("a".into(), true),
+            ("b".into(), false),
+            ("a_much_longer_name".into(), true),
+            ("abcd".into(), false),
+            ("abc".into(), false),
+        ])],
+        ..Program::default()
+    };
+    p.funcs
+        .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
+    p.funcs.push(func(
+        "object",
+        vec![
+            Op::ObjBegin {
+                empty: 13,
+                table: 0,
+            },
+            Op::Key(0),
+            Op::SwitchField(vec![3, 5, 7, 8, 10, 11].into()),
+            Op::Number(0),
+            Op::Jump(12),
+            Op::Call(2),
+            Op::Jump(12),
+            Op::Bool,
+            Op::Null,
+            Op::Jump(12),
+            Op::SkipValue,
+            Op::Fail(Violation::UnknownField),
+            Op::ObjNext { next: 1 },
+            Op::ObjEnd(0),
+            Op::Return,
+        ],
+    ));
+    p.funcs.push(func(
+        "array",
+        vec![
+            Op::ArrBegin { empty: 3 },
+            Op::String(0),
+            Op::ArrNext { next: 1 },
+            Op::ArrEnd {
+                min: 1,
+                max: Some(3),
+            },
+            Op::Return,
+        ],
+    ));
+    p.verify().expect("valid program");
+    p
+}
+
+/// A recursive tree `[tree...]` or a string with checks, or a tuple `[number, bool, any...]`,
+/// chosen by `Dispatch`.
+fn dispatch_program() -> Program {
+    let mut p = Program {
+        num_checks: vec![NumCheck::default()],
+        str_checks: vec![StrCheck {
+            min_length: 2,
+            max_length: Some(5),
+            pattern: Some(Arc::new(|s: &str| !s.contains('x'))),
+        }],
+        str_enums: vec![vec!["red".into(), "gr\u{e9}en".into(), "".into()]],
+        ..Program::default()
+    };
+    p.funcs
+        .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
+    p.funcs.push(func(
+        "any",
+        vec![
+            Op::Dispatch(Box::new([1, 3, 5, 7, 9, 11])),
+            Op::Null,
+            Op::Return,
+            Op::Bool,
+            Op::Return,
+            Op::Number(0),
+            Op::Return,
+            Op::String(0),
+            Op::Return,
+            Op::Call(2),
+            Op::Return,
+            Op::Fail(Violation::Type {
+                expected: Kinds::ARRAY.or(Kinds::STRING),
+            }),
+            Op::Return,
+        ],
+    ));
+    p.funcs.push(func(
+        "tuple",
+        vec![
+            Op::ArrBegin { empty: 9 },
+            Op::SwitchIndex(vec![2, 4, 6].into()),
+            Op::StrEnum(0),
+            Op::Jump(8),
+            Op::Bool,
+            Op::Jump(8),
+            Op::Call(1),
+            Op::Jump(8),
+            Op::ArrNext { next: 1 },
+            Op::ArrEnd { min: 0, max: None },
+            Op::Return,
+        ],
+    ));
+    p.verify().expect("valid program");
+    p
+}
+
+/// `oneOf [integer, string]`, `anyOf` through `Try`, a tagged union through `Discriminate`,
+/// and a raw predicate.
+fn union_program() -> Program {
+    let mut p = Program {
+        num_checks: vec![
+            NumCheck {
+                integer: true,
+                ..NumCheck::default()
+            },
+            NumCheck::default(),
+        ],
+        str_checks: vec![StrCheck::default()],
+        raw_preds: vec![Arc::new(|raw: &[u8]| raw != b"[]" && raw != b"{}")],
+        key_tables: vec![
+            KeyTable::new([("kind".into(), true), ("v".into(), false)]),
+            KeyTable::new([]),
+        ],
+        discriminators: vec![Discriminator {
+            property: "kind".into(),
+            tags: vec!["int".into(), "str".into()],
+        }],
+        ..Program::default()
+    };
+    // f0: doc = one-of at the root, then EOF.
+    p.funcs
+        .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
+    // f1: oneOf [f2 integer-or-tagged, f3 string-or-raw]
+    p.funcs.push(func(
+        "one-of",
+        vec![
+            Op::SavePos(0),
+            Op::SetReg(1, 0),
+            Op::Try {
+                func: 2,
+                on_fail: 5,
+            },
+            Op::IncReg(1),
+            Op::SavePos(2),
+            Op::RestorePos(0),
+            Op::Try {
+                func: 3,
+                on_fail: 10,
+            },
+            Op::IncReg(1),
+            Op::SavePos(2),
+            Op::Jump(10),
+            Op::OneOfEnd {
+                count: 1,
+                start: 0,
+                end: 2,
+            },
+            Op::Return,
+        ],
+    ));
+    // f2: anyOf [integer, tagged object]
+    p.funcs.push(func(
+        "any-of",
+        vec![
+            Op::SavePos(0),
+            Op::Try {
+                func: 4,
+                on_fail: 3,
+            },
+            Op::Return,
+            Op::RestorePos(0),
+            Op::Try {
+                func: 5,
+                on_fail: 6,
+            },
+            Op::Return,
+            Op::RestorePos(0),
+            Op::Fail(Violation::AnyOf),
+            Op::Return,
+        ],
+    ));
+    // f3: string, or any value the raw predicate accepts
+    p.funcs.push(func(
+        "string-or-raw",
+        vec![
+            Op::Dispatch(Box::new([4, 4, 4, 2, 4, 4])),
+            Op::Return,
+            Op::String(0),
+            Op::Return,
+            Op::RawCheck(0, Violation::Enum),
+            Op::Return,
+        ],
+    ));
+    p.funcs
+        .push(func("integer", vec![Op::Number(0), Op::Return]));
+    // f5: tagged object {"kind": "int"|"str", "v": ...}
+    p.funcs.push(func(
+        "tagged",
+        vec![
+            Op::Discriminate {
+                disc: 0,
+                targets: vec![1, 3].into(),
+                unmatched: 5,
+                absent: 7,
+            },
+            Op::Call(6),
+            Op::Return,
+            Op::Call(7),
+            Op::Return,
+            Op::Fail(Violation::Enum),
+            Op::Return,
+            Op::Fail(Violation::Never),
+            Op::Return,
+        ],
+    ));
+    for (name, value_op) in [("tagged-int", Op::Number(1)), ("tagged-str", Op::String(0))] {
+        p.funcs.push(func(
+            name,
+            vec![
+                Op::ObjBegin { empty: 8, table: 0 },
+                Op::Key(0),
+                Op::SwitchField(vec![3, 5, 6].into()),
+                Op::SkipValue,
+                Op::Jump(7),
+                value_op,
+                Op::Jump(7),
+                Op::SkipValue,
+                Op::ObjNext { next: 1 },
+                Op::ObjEnd(0),
+                Op::Return,
+            ],
+        ));
+    }
+    // Fix the ObjNext / ObjEnd labels: empty goes to ObjEnd at 9, members loop at 8.
+    for f in &mut p.funcs[6..8] {
+        f.ops[0] = Op::ObjBegin { empty: 9, table: 0 };
+        f.ops[4] = Op::Jump(8);
+        f.ops[6] = Op::Jump(8);
+        f.ops[7] = Op::SkipValue;
+    }
+    p.verify().expect("valid program");
+    p
+}
+
+fn option_sets() -> Vec<ExecOptions> {
+    vec![
+        ExecOptions::default(),
+        ExecOptions {
+            max_depth: 3,
+            duplicate_keys: DuplicateKeys::Deny,
+            big_ints: BigInts::Error,
+        },
+        ExecOptions {
+            max_depth: 1,
+            ..ExecOptions::default()
+        },
+    ]
+}
+
+fn check_all(program: &Program, inputs: &[&str]) {
+    let native = jitson_jit::native::compile(program).expect("compiles");
+    for options in option_sets() {
+        for input in inputs {
+            let bytes = input.as_bytes();
+            for end in 0..=bytes.len() {
+                assert_same(program, &native, &bytes[..end], &options);
+            }
+            for m in mutations(bytes, 200, input.len() as u64) {
+                assert_same(program, &native, &m, &options);
+            }
+        }
+    }
+}
+
+#[test]
+fn objects_arrays_scalars() {
+    check_all(
+        &object_program(),
+        &[
+            r#" {"a": 1, "b": ["x", "y"], "c": [1], "a_much_longer_name": true} "#,
+            r#"{"a_much_longer_name": null, "b": [], "a": 0, "abc": true, "abcd": null}"#,
+            r#"{"a": -1, "a_much_longer_name": false}"#,
+            r#"{"a": 3, "a_much_longer_name": false}"#,
+            r#"{"a": 1.0e3, "a": 2, "a_much_longer_name": false, "b": ["x", 2]}"#,
+            r#"{"b": ["a\u0041\n", "\ud83d\ude00", "x", "y"], "a": 99999999999999999999}"#,
+            r#"{"\u0061": 5, "a_much_longer_name": true, "b\"": 1}"#,
+            "{\"a\":\t1 ,\n\"a_much_longer_name\" : true }x",
+            r#"{"a": 1,}"#,
+            r#"{"a" 1}"#,
+            r#"["a"]"#,
+            r#"{"a": 1e400}"#,
+            "{\"b\": [\"\u{1}\"]}",
+            r#"{}"#,
+        ],
+    );
+}
+
+#[test]
+fn dispatch_tuples_enums_recursion() {
+    check_all(
+        &dispatch_program(),
+        &[
+            r#"["red", true, ["gr\u00e9en", false, "abc", 12.5, null]]"#,
+            r#"[[[[[[["red"]]]]]]]"#,
+            r#"["blue"]"#,
+            r#"["", false, "abxy", "a"]"#,
+            r#"[1, true]"#,
+            r#"{"x": 1}"#,
+            "\"toolongstring\"",
+            "-0.5e-3",
+            "nul",
+            "tru",
+            "falsy",
+            "",
+            "  ]",
+        ],
+    );
+}
+
+#[test]
+fn unions_try_discriminate_raw() {
+    check_all(
+        &union_program(),
+        &[
+            "12",
+            "12.5",
+            r#""s""#,
+            "[]",
+            "[1]",
+            "{}",
+            r#"{"kind": "int", "v": 3}"#,
+            r#"{"v": 3.5, "kind": "int"}"#,
+            r#"{"kind": "str", "v": 3}"#,
+            r#"{"kind": "str", "v": "x", "v": "y"}"#,
+            r#"{"kind": "other"}"#,
+            r#"{"kind": 7}"#,
+            r#"{"nokind": [1, {"a": [2]}]}"#,
+            r#"{"kind": "int", "v": [[[[1]]]]}"#,
+            r#"{"kind" "int"}"#,
+        ],
+    );
+}
+
+#[test]
+fn deep_nesting_matches_with_every_limit() {
+    let p = dispatch_program();
+    let native = jitson_jit::native::compile(&p).expect("compiles");
+    let n = 5_000;
+    let deep = "[".repeat(n) + &"]".repeat(n);
+    for max_depth in [0, 1, 128, 1_000, 100_000] {
+        let options = ExecOptions {
+            max_depth,
+            ..ExecOptions::default()
+        };
+        assert_same(&p, &native, deep.as_bytes(), &options);
+    }
+}
+
+#[test]
+fn clif_lists_every_function() {
+    let p = union_program();
+    let text = jitson_jit::native::clif(&p).expect("clif");
+    for i in 0..p.funcs.len() {
+        assert!(text.contains(&format!("; f{i}: ")), "{text}");
+    }
+    assert!(text.contains("function"), "{text}");
+}
+
+#[test]
+fn predicate_panics_cross_native_frames_as_panics() {
+    let mut p = union_program();
+    p.raw_preds[0] = Arc::new(|_: &[u8]| panic!("predicate bug"));
+    let native = jitson_jit::native::compile(&p).expect("compiles");
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut scratch = jitson_jit::native::Scratch::new();
+        native.validate(b"[1]", &ExecOptions::default(), &mut scratch)
+    }));
+    assert!(result.is_err(), "the predicate's panic is resumed");
+}

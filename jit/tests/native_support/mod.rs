@@ -1,0 +1,105 @@
+//! Shared pieces of the native backend tests: the differential assertion and a seeded
+//! mutator.
+
+use jitson_jit::interp::{self, Scratch as InterpScratch};
+use jitson_jit::ir::{ExecOptions, Program};
+use jitson_jit::native::{NativeCode, Scratch};
+
+/// Asserts the native code and the interpreter give the same result on `input`.
+pub fn assert_same(program: &Program, native: &NativeCode, input: &[u8], options: &ExecOptions) {
+    let expected = interp::validate(program, input, options, &mut InterpScratch::new());
+    let got = native.validate(input, options, &mut Scratch::new());
+    assert_eq!(
+        got,
+        expected,
+        "input {:?} options {options:?}\n{program}",
+        String::from_utf8_lossy(input)
+    );
+}
+
+/// A xorshift generator.
+pub struct Rng(u64);
+
+impl Rng {
+    /// Seeded (a zero seed is replaced).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
+    /// The next value.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A value below `n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Bytes mutations like to insert: JSON punctuation, escapes, digits, UTF-8 pieces.
+const PIECES: &[&[u8]] = &[
+    b"\"",
+    b"\\",
+    b",",
+    b":",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b" ",
+    b"\n",
+    b"0",
+    b"-",
+    b"1e400",
+    b"e",
+    b".",
+    b"null",
+    b"true",
+    b"\\u",
+    b"\xff",
+    b"\xc3\xa9",
+    b"\x01",
+    b"\"a\":",
+    b"[[",
+    b"}}",
+];
+
+/// `count` seeded mutations of `input`: byte flips, deletions, insertions, splices.
+pub fn mutations(input: &[u8], count: usize, seed: u64) -> Vec<Vec<u8>> {
+    let mut rng = Rng::new(seed ^ input.len() as u64);
+    (0..count)
+        .map(|_| {
+            let mut v = input.to_vec();
+            for _ in 0..1 + rng.below(3) {
+                let at = if v.is_empty() {
+                    0
+                } else {
+                    rng.below(v.len() + 1)
+                };
+                match rng.below(4) {
+                    0 if at < v.len() => v[at] = rng.next() as u8,
+                    1 if at < v.len() => {
+                        let n = 1 + rng.below(4).min(v.len() - at - 1);
+                        v.drain(at..at + n.min(v.len() - at));
+                    }
+                    2 => {
+                        let piece = PIECES[rng.below(PIECES.len())];
+                        v.splice(at..at, piece.iter().copied());
+                    }
+                    _ if !v.is_empty() => {
+                        let from = rng.below(v.len());
+                        let n = rng.below(v.len() - from + 1).min(16);
+                        let chunk = v[from..from + n].to_vec();
+                        v.splice(at..at, chunk);
+                    }
+                    _ => v.push(b' '),
+                }
+            }
+            v
+        })
+        .collect()
+}

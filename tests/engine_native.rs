@@ -1,0 +1,187 @@
+//! The native backend against the interpreter on programs the resolver makes from real
+//! schemas: identical `Result<(), Failure>` (kind, offset, path) on the corpus documents,
+//! every JSONTestSuite file, every JSON-Schema-Test-Suite case the engine loads, and
+//! thousands of seeded random mutations of the corpus documents.
+
+#[path = "../jit/tests/native_support/mod.rs"]
+mod native_support;
+
+use jitson::Schema;
+use jitson::jit::interp;
+use jitson::jit::ir::{DuplicateKeys, ExecOptions, Program};
+use jitson::jit::native::{self, NativeCode, Scratch};
+use jitson::resolve::resolve;
+use native_support::{Rng, assert_same, mutations};
+use serde_json::Value;
+use std::path::Path;
+
+const CORPUS: [&str; 4] = ["twitter", "citm_catalog", "canada", "book"];
+
+fn testdata(path: &str) -> Vec<u8> {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(path);
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+}
+
+/// The `.json` files of a testdata directory, sorted.
+fn json_files(dir: &str) -> Vec<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("suite directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn corpus_program(name: &str) -> Program {
+    let text = testdata(&format!("schemas/{name}.schema.json"));
+    resolve(&Schema::from_json_slice(&text).unwrap_or_else(|e| panic!("{name}: {e}")))
+}
+
+fn compile(program: &Program) -> NativeCode {
+    native::compile(program).unwrap_or_else(|e| panic!("{e}\n{program}"))
+}
+
+#[test]
+fn corpus_documents_are_valid_on_both_backends() {
+    for name in CORPUS {
+        let program = corpus_program(name);
+        let code = compile(&program);
+        let bytes = testdata(&format!("bench/{name}.json"));
+        let options = ExecOptions::default();
+        assert_eq!(code.validate(&bytes, &options, &mut Scratch::new()), Ok(()));
+        assert_same(&program, &code, &bytes, &options);
+    }
+}
+
+#[test]
+fn every_document_under_every_corpus_schema() {
+    let programs: Vec<Program> = CORPUS.iter().map(|n| corpus_program(n)).collect();
+    let codes: Vec<NativeCode> = programs.iter().map(compile).collect();
+    let docs: Vec<Vec<u8>> = CORPUS
+        .iter()
+        .map(|n| testdata(&format!("bench/{n}.json")))
+        .chain([testdata("bench/twitterescaped.json")])
+        .collect();
+    let deny = ExecOptions {
+        duplicate_keys: DuplicateKeys::Deny,
+        max_depth: 6,
+        ..ExecOptions::default()
+    };
+    for (program, code) in programs.iter().zip(&codes) {
+        for doc in &docs {
+            assert_same(program, code, doc, &ExecOptions::default());
+            assert_same(program, code, doc, &deny);
+        }
+    }
+}
+
+#[test]
+fn json_test_suite_under_any_and_corpus_schemas() {
+    let mut programs = vec![resolve(&Schema::from_json_str("{}").expect("schema"))];
+    programs.extend(["twitter", "book"].map(corpus_program));
+    let codes: Vec<NativeCode> = programs.iter().map(compile).collect();
+    let files = json_files("jsontestsuite");
+    assert!(files.len() > 200, "{} files", files.len());
+    for path in &files {
+        let bytes = std::fs::read(path).expect("suite file");
+        for (program, code) in programs.iter().zip(&codes) {
+            assert_same(program, code, &bytes, &ExecOptions::default());
+        }
+        let name = path.file_name().expect("name").to_string_lossy();
+        let got = codes[0].validate(&bytes, &ExecOptions::default(), &mut Scratch::new());
+        if name.starts_with("y_") {
+            assert_eq!(got, Ok(()), "{name}");
+        } else if name.starts_with("n_") {
+            assert!(got.is_err(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn json_schema_test_suite_cases() {
+    let files = json_files("json-schema-test-suite/draft2020-12");
+    let mut cases = 0;
+    for path in &files {
+        let groups: Vec<Value> =
+            serde_json::from_slice(&std::fs::read(path).expect("file")).expect("suite JSON");
+        for group in &groups {
+            let Ok(schema) = Schema::from_value(&group["schema"]) else {
+                continue;
+            };
+            let program = resolve(&schema);
+            let code = compile(&program);
+            for test in group["tests"].as_array().expect("tests") {
+                let compact = serde_json::to_vec(&test["data"]).expect("data");
+                let pretty = serde_json::to_vec_pretty(&test["data"]).expect("data");
+                for bytes in [compact, pretty] {
+                    cases += 1;
+                    assert_same(&program, &code, &bytes, &ExecOptions::default());
+                }
+            }
+        }
+    }
+    assert!(cases > 500, "{cases} cases");
+}
+
+#[test]
+fn mutated_corpus_documents() {
+    let rounds = 1_000;
+    let mut rng = Rng::new(7);
+    for name in CORPUS {
+        let program = corpus_program(name);
+        let code = compile(&program);
+        let bytes = testdata(&format!("bench/{name}.json"));
+        // Mutate a window of the document (cut at a random point, closed by the mutation
+        // or not): full-size documents would make thousands of runs slow.
+        for (i, m) in mutations(&bytes[..bytes.len().min(4096)], rounds, rng.next())
+            .into_iter()
+            .enumerate()
+        {
+            assert_same(&program, &code, &m, &ExecOptions::default());
+            if i % 32 == 0 {
+                let mut whole = bytes.clone();
+                let at = rng.below(whole.len());
+                whole[at] = m.get(at % m.len().max(1)).copied().unwrap_or(b'x');
+                assert_same(&program, &code, &whole, &ExecOptions::default());
+            }
+        }
+    }
+}
+
+#[test]
+fn interpreter_and_native_agree_on_a_reused_scratch() {
+    let program = corpus_program("citm_catalog");
+    let code = compile(&program);
+    let bytes = testdata("bench/citm_catalog.json");
+    let mut scratch = Scratch::new();
+    let mut interp_scratch = interp::Scratch::new();
+    let options = ExecOptions::default();
+    for m in mutations(&bytes[..2048], 300, 11) {
+        assert_eq!(
+            code.validate(&m, &options, &mut scratch),
+            interp::validate(&program, &m, &options, &mut interp_scratch)
+        );
+    }
+}
+
+#[test]
+#[ignore = "diagnostic: prints the size of the corpus programs' Cranelift IR"]
+fn corpus_clif_sizes() {
+    for name in CORPUS {
+        let program = corpus_program(name);
+        let clif = native::clif(&program).expect("clif");
+        let insts = clif.lines().filter(|l| l.starts_with("    ")).count();
+        let calls = clif.matches(" call ").count();
+        let ops: usize = program.funcs.iter().map(|f| f.ops.len()).sum();
+        println!(
+            "{name}: {} functions, {ops} ops, {insts} CLIF instructions, {calls} calls",
+            program.funcs.len()
+        );
+    }
+}
