@@ -1,0 +1,146 @@
+//! Shared oracle helpers: serde_json's verdict, value comparison that tolerates serde_json's
+//! float rounding, correctly rounded numbers per token, and readable inputs in messages.
+
+use jitson::value::{self, Bump, DuplicateKeys, ParseOptions, Value};
+use serde_json::Value as Json;
+
+/// serde_json's fixed nesting limit accepts 127 levels; jitson's parsers and codecs take the
+/// limit as "levels accepted", so 127 gives the same verdicts.
+pub const SERDE_DEPTH: usize = 127;
+
+/// jitson's parse options that match serde_json's defaults.
+pub fn serde_like() -> ParseOptions {
+    ParseOptions::new().max_depth(SERDE_DEPTH)
+}
+
+/// The input for a panic message: escaped, and cut after 400 bytes.
+pub fn show(bytes: &[u8]) -> String {
+    const MAX: usize = 400;
+    let cut = &bytes[..bytes.len().min(MAX)];
+    let more = if bytes.len() > MAX { "…" } else { "" };
+    format!(
+        "{:?}{more} ({} bytes)",
+        String::from_utf8_lossy(cut),
+        bytes.len()
+    )
+}
+
+/// serde_json's parse of `bytes`.
+pub fn serde_parse(bytes: &[u8]) -> Result<Json, serde_json::Error> {
+    serde_json::from_slice(bytes)
+}
+
+/// How far apart two floats may be when one side comes from serde_json's default float
+/// parser (not always correctly rounded: off by up to two units in the last place).
+const SERDE_ULPS: u64 = 2;
+
+/// Compares two JSON values structurally (iteratively), exactly except that floats may
+/// differ by [`SERDE_ULPS`]; returns where they differ.
+pub fn same_json(ours: &Json, theirs: &Json) -> Result<(), String> {
+    let mut pending = vec![(ours, theirs, String::from("$"))];
+    while let Some((a, b, at)) = pending.pop() {
+        match (a, b) {
+            (Json::Array(x), Json::Array(y)) if x.len() == y.len() => {
+                for (i, (x, y)) in x.iter().zip(y).enumerate() {
+                    pending.push((x, y, format!("{at}[{i}]")));
+                }
+            }
+            (Json::Object(x), Json::Object(y)) if x.len() == y.len() => {
+                for ((kx, x), (ky, y)) in x.iter().zip(y) {
+                    if kx != ky {
+                        return Err(format!("{at}: key {kx:?} vs {ky:?}"));
+                    }
+                    pending.push((x, y, format!("{at}.{kx}")));
+                }
+            }
+            (Json::Number(x), Json::Number(y)) if x.is_f64() && y.is_f64() => {
+                let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
+                let apart = (x.to_bits() as i64).abs_diff(y.to_bits() as i64);
+                if x != y && apart > SERDE_ULPS {
+                    return Err(format!("{at}: {x:e} vs {y:e}"));
+                }
+            }
+            (x, y) if x == y => {}
+            (x, y) => return Err(format!("{at}: {x} vs {y}")),
+        }
+    }
+    Ok(())
+}
+
+/// True when some object of the text repeats a key (only meaningful for well-formed text).
+pub fn has_duplicate_keys(bytes: &[u8]) -> bool {
+    let arena = Bump::new();
+    let deny = serde_like().duplicate_keys(DuplicateKeys::Deny);
+    matches!(
+        value::parse_with(bytes, &arena, &deny),
+        Err(e) if e.kind() == jitson::ErrorKind::DuplicateKey
+    )
+}
+
+/// The number tokens of a well-formed JSON text, in document order (strings skipped).
+pub fn number_tokens(doc: &[u8]) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while let Some(&b) = doc.get(i) {
+        match b {
+            b'"' => {
+                i += 1;
+                while let Some(&c) = doc.get(i) {
+                    i += if c == b'\\' { 2 } else { 1 };
+                    if c == b'"' {
+                        break;
+                    }
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while doc
+                    .get(i)
+                    .is_some_and(|c| matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                {
+                    i += 1;
+                }
+                // Number tokens are ASCII, so this never fails on well-formed text.
+                tokens.extend(std::str::from_utf8(&doc[start..i]).ok());
+            }
+            _ => i += 1,
+        }
+    }
+    tokens
+}
+
+/// The numbers of a value in document order (iteratively).
+pub fn numbers<'v, 'a>(root: &'v Value<'a>) -> Vec<&'v Value<'a>> {
+    let mut found = Vec::new();
+    let mut pending = vec![root];
+    while let Some(v) = pending.pop() {
+        match v {
+            Value::Array(items) => pending.extend(items.iter().rev()),
+            Value::Object(members) => pending.extend(members.iter().rev().map(|(_, v)| v)),
+            v if v.is_number() => found.push(v),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Checks that `number` is what `str::parse` makes of `token`: an integer that fits 64 bits
+/// as that integer, anything else as the correctly rounded `f64` (`-0` is `-0.0`).
+pub fn number_matches_token(number: &Value<'_>, token: &str) -> Result<(), String> {
+    let integer = !token.contains(['.', 'e', 'E']);
+    let ok = match (integer, token.parse::<u64>(), token.parse::<i64>()) {
+        (true, Ok(n), _) => number.as_u64() == Some(n) && !matches!(number, Value::F64(_)),
+        (true, _, Ok(n)) if n != 0 => {
+            number.as_i64() == Some(n) && !matches!(number, Value::F64(_))
+        }
+        _ => match (number, token.parse::<f64>()) {
+            (Value::F64(x), Ok(y)) => x.to_bits() == y.to_bits(),
+            _ => false,
+        },
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("token {token} read as {number:?}"))
+    }
+}
