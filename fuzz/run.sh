@@ -32,11 +32,11 @@ corpus=fuzz/corpus/$target
 mkdir -p "$corpus" fuzz/logs
 # schema_gen reads its input as a generator's byte stream: JSON seeds and tokens mean little.
 case $target in
-  schema_gen) seeds=() dict=() ;;
-  *) seeds=(fuzz/seeds/json testdata/jsontestsuite) dict=(-dict=fuzz/json.dict) ;;
+  schema_gen) seeds=() flags=(-max_len=2048) ;;
+  *) seeds=(fuzz/seeds/json testdata/jsontestsuite) flags=(-dict=fuzz/json.dict -max_len=8192) ;;
 esac
 
 # shellcheck disable=SC2086 # FUZZ_BUILD_FLAGS and FUZZ_ARGS are word lists
 nice -n "${FUZZ_NICE:-10}" cargo +nightly fuzz run ${FUZZ_BUILD_FLAGS--a} "$target" "$corpus" "${seeds[@]}" -- \
-  "${dict[@]}" -max_len=8192 -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+  "${flags[@]}" -len_control=0 -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
   -max_total_time=$((minutes * 60)) ${FUZZ_ARGS:-} 2>&1 | tee "fuzz/logs/$target.log"

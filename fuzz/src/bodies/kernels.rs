@@ -334,7 +334,10 @@ fn whole_input(buf: &[u8], output: &mut GuardedRegion) {
             skip::scalar::validate_document(buf, depth),
         );
         if depth == SERDE_DEPTH {
-            let serde = super::oracle::serde_parse(buf).map_err(|e| e.to_string());
+            let Some(serde) = super::oracle::serde_verdict(buf) else {
+                continue;
+            };
+            let serde = serde.map_err(|e| e.to_string());
             let out_of_range = serde
                 .as_ref()
                 .is_err_and(|e| e.starts_with("number out of range"));

@@ -30,6 +30,42 @@ pub fn serde_parse(bytes: &[u8]) -> Result<Json, serde_json::Error> {
     serde_json::from_slice(bytes)
 }
 
+/// serde_json's parse of `bytes`, or `None` when its answer is no oracle: serde_json's
+/// default float parser rounds some literals just below the `f64` limit up to infinity and
+/// reports "number out of range" for them (`1.7976931348623158e308` is `f64::MAX` when
+/// correctly rounded), so it rejects texts that are valid JSON.
+pub fn serde_verdict(bytes: &[u8]) -> Option<Result<Json, serde_json::Error>> {
+    let result = serde_parse(bytes);
+    match &result {
+        Err(e) if e.to_string().starts_with("number out of range") && finite_at(bytes, e) => None,
+        _ => Some(result),
+    }
+}
+
+/// True when the number token at serde_json's error position reads (correctly rounded) as
+/// a finite `f64`.
+fn finite_at(bytes: &[u8], e: &serde_json::Error) -> bool {
+    let line_start = bytes
+        .split_inclusive(|&b| b == b'\n')
+        .take(e.line().saturating_sub(1))
+        .map(<[u8]>::len)
+        .sum::<usize>();
+    let at = (line_start + e.column().saturating_sub(1)).min(bytes.len().saturating_sub(1));
+    let in_number = |b: &u8| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E');
+    let start = bytes[..at]
+        .iter()
+        .rposition(|b| !in_number(b))
+        .map_or(0, |i| i + 1);
+    let end = bytes[start..]
+        .iter()
+        .position(|b| !in_number(b))
+        .map_or(bytes.len(), |i| start + i);
+    std::str::from_utf8(&bytes[start..end])
+        .ok()
+        .and_then(|token| token.parse::<f64>().ok())
+        .is_some_and(f64::is_finite)
+}
+
 /// How far apart two floats may be when one side comes from serde_json's default float
 /// parser (not always correctly rounded: off by up to two units in the last place).
 const SERDE_ULPS: u64 = 2;

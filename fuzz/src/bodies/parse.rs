@@ -13,16 +13,21 @@ use jitson::{ErrorKind, SyntaxKind};
 
 use super::oracle::{
     has_duplicate_keys, number_matches_token, number_tokens, numbers, same_json, serde_like,
-    serde_parse, show,
+    serde_verdict, show,
 };
 
 /// The body of the `parse` target.
 pub fn run(data: &[u8]) {
     let arena = Bump::new();
-    match (
-        value::parse_with(data, &arena, &serde_like()),
-        serde_parse(data),
-    ) {
+    let ours = value::parse_with(data, &arena, &serde_like());
+    let Some(theirs) = serde_verdict(data) else {
+        // serde_json is no oracle for this text; jitson must still be consistent.
+        if let Ok(ours) = ours {
+            fixed_point(data, &ours);
+        }
+        return;
+    };
+    match (ours, theirs) {
         (Ok(ours), Ok(theirs)) => {
             if let Err(e) = same_json(&ours.to_serde(), &theirs) {
                 panic!("{}: value differs from serde_json: {e}", show(data));

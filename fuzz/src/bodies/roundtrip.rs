@@ -9,7 +9,7 @@
 
 use jitson::value::{self, Bump, EscapeMode, Value, WriteOptions};
 
-use super::oracle::{same_json, serde_like, serde_parse, show};
+use super::oracle::{same_json, serde_like, serde_parse, serde_verdict, show};
 
 /// The body of the `roundtrip` target.
 pub fn run(data: &[u8]) {
@@ -28,7 +28,10 @@ pub fn run(data: &[u8]) {
     ] {
         let mut written = Vec::new();
         ours.write(&mut written, &options);
-        let back = serde_parse(&written).unwrap_or_else(|e| {
+        let Some(back) = serde_verdict(&written) else {
+            continue;
+        };
+        let back = back.unwrap_or_else(|e| {
             panic!(
                 "{}: serde_json rejects jitson's {options:?} output {}: {e}",
                 show(data),
