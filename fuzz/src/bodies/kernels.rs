@@ -7,8 +7,6 @@
 //! Start offsets: every one for short inputs, otherwise the first sixteen, the end, and the
 //! places a kernel is naturally called at (after a quote, at a sign or digit).
 
-use std::cell::RefCell;
-
 use jitson::kernels::escape::{self, EscapeMode, max_escaped_len};
 use jitson::kernels::float_format::{MAX_FLOAT_LEN, format_f64};
 use jitson::kernels::float_parse::{self, FloatOverflow};
@@ -20,7 +18,7 @@ use jitson::kernels::skip::{self, DEFAULT_MAX_DEPTH};
 use jitson::kernels::unescape::{self, Surrogates};
 use jitson::kernels::{string_scan, utf8, whitespace};
 
-use super::oracle::{SERDE_DEPTH, show};
+use super::oracle::{SERDE_DEPTH, guarded, show};
 
 /// Inputs up to this length are checked at every start offset.
 const ALL_OFFSETS_UP_TO: usize = 48;
@@ -28,25 +26,9 @@ const ALL_OFFSETS_UP_TO: usize = 48;
 /// At most this many start offsets per input beyond the first sixteen.
 const MAX_EXTRA_OFFSETS: usize = 64;
 
-thread_local! {
-    /// Guarded memory for inputs and for output buffers, grown on demand and reused.
-    static REGIONS: RefCell<Option<(usize, GuardedRegion, GuardedRegion)>> = const { RefCell::new(None) };
-}
-
 /// The body of the `kernels` target.
 pub fn run(data: &[u8]) {
-    REGIONS.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let needed = max_escaped_len(data.len()).max(1 << 16);
-        if slot.as_ref().is_none_or(|(cap, _, _)| *cap < needed) {
-            *slot = Some((
-                needed,
-                GuardedRegion::new(needed),
-                GuardedRegion::new(needed),
-            ));
-        }
-        let (_, input, output) = slot.as_mut().expect("just filled");
-        let placed = input.place(data);
+    guarded(data, |placed, output| {
         check_all(placed, output);
         // libFuzzer (and the smoke run) hand over an exactly sized heap buffer.
         check_all(data, output);

@@ -1,6 +1,10 @@
 //! Shared oracle helpers: serde_json's verdict, value comparison that tolerates serde_json's
 //! float rounding, correctly rounded numbers per token, and readable inputs in messages.
 
+use std::cell::RefCell;
+
+use jitson::kernels::escape::max_escaped_len;
+use jitson::kernels::guard::GuardedRegion;
 use jitson::value::{self, Bump, DuplicateKeys, ParseOptions, Value};
 use serde_json::Value as Json;
 
@@ -11,6 +15,31 @@ pub const SERDE_DEPTH: usize = 127;
 /// jitson's parse options that match serde_json's defaults.
 pub fn serde_like() -> ParseOptions {
     ParseOptions::new().max_depth(SERDE_DEPTH)
+}
+
+thread_local! {
+    /// Guarded memory for inputs and output buffers: (capacity, input, output), grown on
+    /// demand and reused.
+    static REGIONS: RefCell<Option<(usize, GuardedRegion, GuardedRegion)>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` on a copy of `data` that ends exactly at an inaccessible guard page (any read
+/// past the end faults), with a second guarded region for output buffers of up to
+/// `max_escaped_len(data.len())` bytes.
+pub fn guarded<R>(data: &[u8], f: impl FnOnce(&[u8], &mut GuardedRegion) -> R) -> R {
+    REGIONS.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let needed = max_escaped_len(data.len()).max(1 << 16);
+        if slot.as_ref().is_none_or(|(cap, _, _)| *cap < needed) {
+            *slot = Some((
+                needed,
+                GuardedRegion::new(needed),
+                GuardedRegion::new(needed),
+            ));
+        }
+        let (_, input, output) = slot.as_mut().expect("just filled");
+        f(input.place(data), output)
+    })
 }
 
 /// The input for a panic message: escaped, and cut after 400 bytes.

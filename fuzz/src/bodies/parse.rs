@@ -12,14 +12,27 @@ use jitson::value::{self, Bump, EscapeMode, WriteOptions};
 use jitson::{ErrorKind, SyntaxKind};
 
 use super::oracle::{
-    has_duplicate_keys, number_matches_token, number_tokens, numbers, same_json, serde_like,
-    serde_verdict, show,
+    guarded, has_duplicate_keys, number_matches_token, number_tokens, numbers, same_json,
+    serde_like, serde_verdict, show,
 };
 
 /// The body of the `parse` target.
 pub fn run(data: &[u8]) {
     let arena = Bump::new();
     let ours = value::parse_with(data, &arena, &serde_like());
+    guarded(data, |placed, _| {
+        let again = value::parse_with(placed, &arena, &serde_like());
+        let same = match (&ours, &again) {
+            (Ok(a), Ok(b)) => a == b,
+            (Err(a), Err(b)) => a == b,
+            _ => false,
+        };
+        assert!(
+            same,
+            "{}: {ours:?}, but at a guard page {again:?}",
+            show(data)
+        );
+    });
     let Some(theirs) = serde_verdict(data) else {
         // serde_json is no oracle for this text; jitson must still be consistent.
         if let Ok(ours) = ours {

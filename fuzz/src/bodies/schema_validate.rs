@@ -10,7 +10,7 @@ use jitson::engine::{Cache, Options};
 use jitson::value::{self, Bump};
 use jitson::{Codec, Position, Schema};
 
-use super::oracle::{SERDE_DEPTH, has_duplicate_keys, serde_like, serde_verdict, show};
+use super::oracle::{SERDE_DEPTH, guarded, has_duplicate_keys, serde_like, serde_verdict, show};
 
 /// The schemas, by name.
 const SCHEMAS: &[(&str, &str)] = &[
@@ -135,13 +135,18 @@ thread_local! {
 /// - on JSON input, every engine error is a schema error;
 /// - on input that is not JSON, a schema error may only come before serde_json's syntax
 ///   error (the engine validates in one pass, so it can stop at a bad value first);
-/// - a reused [`Cache`] gives the same answer as a fresh one;
+/// - a reused [`Cache`] gives the same answer as a fresh one, and so does the input placed
+///   against a guard page (no read past its end);
 /// - `validate_all` is empty exactly when `validate` accepts, and starts with its error.
 pub(crate) fn engine_agrees(schema: &Schema, codec: &Codec, data: &[u8]) -> Result<(), String> {
     let got = codec.validate(data);
     let cached = CACHE.with(|cache| codec.validate_with(&mut cache.borrow_mut(), data));
     if cached != got {
         return Err(format!("reused cache gives {cached:?}, fresh {got:?}"));
+    }
+    let placed = guarded(data, |placed, _| codec.validate(placed));
+    if placed != got {
+        return Err(format!("at a guard page {placed:?}, on the heap {got:?}"));
     }
     let all = codec.validate_all(data, 8);
     if all.first() != got.as_ref().err() {
