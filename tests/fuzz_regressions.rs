@@ -26,3 +26,11 @@ fn serde_json_false_out_of_range_near_f64_max() {
     let parsed = value::parse(b"[1.7976931348623158e308]", &arena).expect("valid JSON");
     assert!(matches!(parsed[0], Value::F64(f) if f == f64::MAX));
 }
+
+/// `parse` (harness): the same serde_json error on a number followed by more
+/// exponent-looking bytes; the oracle read the whole run `…e308e3` as the token. serde_json
+/// reports the token's last byte, so the token now ends there.
+#[test]
+fn serde_json_false_out_of_range_followed_by_exponent_bytes() {
+    every_body(b"1.7976931348623158e308e3}");
+}

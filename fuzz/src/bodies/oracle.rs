@@ -71,8 +71,8 @@ pub fn serde_verdict(bytes: &[u8]) -> Option<Result<Json, serde_json::Error>> {
     }
 }
 
-/// True when the number token at serde_json's error position reads (correctly rounded) as
-/// a finite `f64`.
+/// True when the number token ending at serde_json's error position (serde_json reports
+/// the token's last byte) reads, correctly rounded, as a finite `f64`.
 fn finite_at(bytes: &[u8], e: &serde_json::Error) -> bool {
     let line_start = bytes
         .split_inclusive(|&b| b == b'\n')
@@ -85,11 +85,7 @@ fn finite_at(bytes: &[u8], e: &serde_json::Error) -> bool {
         .iter()
         .rposition(|b| !in_number(b))
         .map_or(0, |i| i + 1);
-    let end = bytes[start..]
-        .iter()
-        .position(|b| !in_number(b))
-        .map_or(bytes.len(), |i| start + i);
-    std::str::from_utf8(&bytes[start..end])
+    std::str::from_utf8(bytes.get(start..=at).unwrap_or_default())
         .ok()
         .and_then(|token| token.parse::<f64>().ok())
         .is_some_and(f64::is_finite)
