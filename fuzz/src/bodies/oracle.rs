@@ -1,0 +1,207 @@
+//! Shared oracle helpers: serde_json's verdict, value comparison that tolerates serde_json's
+//! float rounding, correctly rounded numbers per token, and readable inputs in messages.
+
+use std::cell::RefCell;
+
+use jitson::kernels::escape::max_escaped_len;
+use jitson::kernels::guard::GuardedRegion;
+use jitson::value::{self, Bump, DuplicateKeys, ParseOptions, Value};
+use serde_json::Value as Json;
+
+/// serde_json's fixed nesting limit accepts 127 levels; jitson's parsers and codecs take the
+/// limit as "levels accepted", so 127 gives the same verdicts.
+pub const SERDE_DEPTH: usize = 127;
+
+/// jitson's parse options that match serde_json's defaults.
+pub fn serde_like() -> ParseOptions {
+    ParseOptions::new().max_depth(SERDE_DEPTH)
+}
+
+thread_local! {
+    /// Guarded memory for inputs and output buffers: (capacity, input, output), grown on
+    /// demand and reused.
+    static REGIONS: RefCell<Option<(usize, GuardedRegion, GuardedRegion)>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` on a copy of `data` that ends exactly at an inaccessible guard page (any read
+/// past the end faults), with a second guarded region for output buffers of up to
+/// `max_escaped_len(data.len())` bytes.
+pub fn guarded<R>(data: &[u8], f: impl FnOnce(&[u8], &mut GuardedRegion) -> R) -> R {
+    REGIONS.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let needed = max_escaped_len(data.len()).max(1 << 16);
+        if slot.as_ref().is_none_or(|(cap, _, _)| *cap < needed) {
+            *slot = Some((
+                needed,
+                GuardedRegion::new(needed),
+                GuardedRegion::new(needed),
+            ));
+        }
+        let (_, input, output) = slot.as_mut().expect("just filled");
+        f(input.place(data), output)
+    })
+}
+
+/// The input for a panic message: escaped, and cut after 400 bytes.
+pub fn show(bytes: &[u8]) -> String {
+    const MAX: usize = 400;
+    let cut = &bytes[..bytes.len().min(MAX)];
+    let more = if bytes.len() > MAX { "…" } else { "" };
+    format!(
+        "{:?}{more} ({} bytes)",
+        String::from_utf8_lossy(cut),
+        bytes.len()
+    )
+}
+
+/// serde_json's parse of `bytes`.
+pub fn serde_parse(bytes: &[u8]) -> Result<Json, serde_json::Error> {
+    serde_json::from_slice(bytes)
+}
+
+/// serde_json's parse of `bytes`, or `None` when its answer is no oracle: serde_json's
+/// default float parser rounds some literals just below the `f64` limit up to infinity and
+/// reports "number out of range" for them (`1.7976931348623158e308` is `f64::MAX` when
+/// correctly rounded), so it rejects texts that are valid JSON.
+pub fn serde_verdict(bytes: &[u8]) -> Option<Result<Json, serde_json::Error>> {
+    let result = serde_parse(bytes);
+    match &result {
+        Err(e) if e.to_string().starts_with("number out of range") && finite_at(bytes, e) => None,
+        _ => Some(result),
+    }
+}
+
+/// True when the number token ending at serde_json's error position (serde_json reports
+/// the token's last byte) reads, correctly rounded, as a finite `f64`.
+fn finite_at(bytes: &[u8], e: &serde_json::Error) -> bool {
+    let line_start = bytes
+        .split_inclusive(|&b| b == b'\n')
+        .take(e.line().saturating_sub(1))
+        .map(<[u8]>::len)
+        .sum::<usize>();
+    let at = (line_start + e.column().saturating_sub(1)).min(bytes.len().saturating_sub(1));
+    let in_number = |b: &u8| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E');
+    let start = bytes[..at]
+        .iter()
+        .rposition(|b| !in_number(b))
+        .map_or(0, |i| i + 1);
+    std::str::from_utf8(bytes.get(start..=at).unwrap_or_default())
+        .ok()
+        .and_then(|token| token.parse::<f64>().ok())
+        .is_some_and(f64::is_finite)
+}
+
+/// How far apart two floats may be when one side comes from serde_json's default float
+/// parser (not always correctly rounded: off by up to two units in the last place).
+const SERDE_ULPS: u64 = 2;
+
+/// Compares two JSON values structurally (iteratively), exactly except that floats may
+/// differ by [`SERDE_ULPS`]; returns where they differ.
+pub fn same_json(ours: &Json, theirs: &Json) -> Result<(), String> {
+    let mut pending = vec![(ours, theirs, String::from("$"))];
+    while let Some((a, b, at)) = pending.pop() {
+        match (a, b) {
+            (Json::Array(x), Json::Array(y)) if x.len() == y.len() => {
+                for (i, (x, y)) in x.iter().zip(y).enumerate() {
+                    pending.push((x, y, format!("{at}[{i}]")));
+                }
+            }
+            (Json::Object(x), Json::Object(y)) if x.len() == y.len() => {
+                for ((kx, x), (ky, y)) in x.iter().zip(y) {
+                    if kx != ky {
+                        return Err(format!("{at}: key {kx:?} vs {ky:?}"));
+                    }
+                    pending.push((x, y, format!("{at}.{kx}")));
+                }
+            }
+            (Json::Number(x), Json::Number(y)) if x.is_f64() && y.is_f64() => {
+                let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
+                let apart = (x.to_bits() as i64).abs_diff(y.to_bits() as i64);
+                if x != y && apart > SERDE_ULPS {
+                    return Err(format!("{at}: {x:e} vs {y:e}"));
+                }
+            }
+            (x, y) if x == y => {}
+            (x, y) => return Err(format!("{at}: {x} vs {y}")),
+        }
+    }
+    Ok(())
+}
+
+/// True when some object of the text repeats a key (only meaningful for well-formed text).
+pub fn has_duplicate_keys(bytes: &[u8]) -> bool {
+    let arena = Bump::new();
+    let deny = serde_like().duplicate_keys(DuplicateKeys::Deny);
+    matches!(
+        value::parse_with(bytes, &arena, &deny),
+        Err(e) if e.kind() == jitson::ErrorKind::DuplicateKey
+    )
+}
+
+/// The number tokens of a well-formed JSON text, in document order (strings skipped).
+pub fn number_tokens(doc: &[u8]) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while let Some(&b) = doc.get(i) {
+        match b {
+            b'"' => {
+                i += 1;
+                while let Some(&c) = doc.get(i) {
+                    i += if c == b'\\' { 2 } else { 1 };
+                    if c == b'"' {
+                        break;
+                    }
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while doc
+                    .get(i)
+                    .is_some_and(|c| matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                {
+                    i += 1;
+                }
+                // Number tokens are ASCII, so this never fails on well-formed text.
+                tokens.extend(std::str::from_utf8(&doc[start..i]).ok());
+            }
+            _ => i += 1,
+        }
+    }
+    tokens
+}
+
+/// The numbers of a value in document order (iteratively).
+pub fn numbers<'v, 'a>(root: &'v Value<'a>) -> Vec<&'v Value<'a>> {
+    let mut found = Vec::new();
+    let mut pending = vec![root];
+    while let Some(v) = pending.pop() {
+        match v {
+            Value::Array(items) => pending.extend(items.iter().rev()),
+            Value::Object(members) => pending.extend(members.iter().rev().map(|(_, v)| v)),
+            v if v.is_number() => found.push(v),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Checks that `number` is what `str::parse` makes of `token`: an integer that fits 64 bits
+/// as that integer, anything else as the correctly rounded `f64` (`-0` is `-0.0`).
+pub fn number_matches_token(number: &Value<'_>, token: &str) -> Result<(), String> {
+    let integer = !token.contains(['.', 'e', 'E']);
+    let ok = match (integer, token.parse::<u64>(), token.parse::<i64>()) {
+        (true, Ok(n), _) => number.as_u64() == Some(n) && !matches!(number, Value::F64(_)),
+        (true, _, Ok(n)) if n != 0 => {
+            number.as_i64() == Some(n) && !matches!(number, Value::F64(_))
+        }
+        _ => match (number, token.parse::<f64>()) {
+            (Value::F64(x), Ok(y)) => x.to_bits() == y.to_bits(),
+            _ => false,
+        },
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("token {token} read as {number:?}"))
+    }
+}

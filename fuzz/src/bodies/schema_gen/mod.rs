@@ -1,0 +1,121 @@
+//! `schema_gen`: structure-aware fuzzing of the schema pipeline. The input drives
+//! [`arbitrary::Unstructured`] to generate a random JSON Schema ([`schema`]: nested objects,
+//! arrays, `prefixItems`, `anyOf` / `oneOf` with and without a discriminating property,
+//! `$ref` / `$defs` with recursion, bounds, `multipleOf`, enums, `const`, patterns, nullable
+//! types, `additionalProperties`, `allOf` / `not` / `if`) and documents that fit it and that
+//! nearly fit it ([`instance`]: one value changed).
+//!
+//! Loading must succeed or fail with a [`jitson::SchemaError`], never panic, and give the same
+//! schema from text as from a value; compiling must not panic; then every check in
+//! [`DOCUMENT_CHECKS`] runs on every document, compact and pretty, and on the input's
+//! leftover bytes as a raw document.
+
+mod instance;
+mod schema;
+
+use arbitrary::Unstructured;
+use jitson::{Codec, Schema, TypeKey};
+use serde_json::Value as Json;
+
+use super::oracle::show;
+use super::schema_validate::{engine_agrees, serde_like_codec};
+
+/// One generated schema, loaded and compiled.
+pub struct Case {
+    /// The schema as generated (JSON Schema 2020-12).
+    pub json: Json,
+    /// The loaded schema.
+    pub schema: Schema,
+    /// Its codec, with serde_json's nesting limit.
+    pub codec: Codec,
+}
+
+/// A check of one document against a case: `Err` describes a disagreement.
+pub type DocumentCheck = fn(&Case, &[u8]) -> Result<(), String>;
+
+/// Every check run on every document, by name. Decode, encode and transcode checks go here
+/// as they land.
+pub const DOCUMENT_CHECKS: &[(&str, DocumentCheck)] = &[("validate", check_validate)];
+
+/// The engine's `validate` against the reference validator (see [`engine_agrees`]).
+fn check_validate(case: &Case, doc: &[u8]) -> Result<(), String> {
+    engine_agrees(&case.schema, &case.codec, doc)
+}
+
+/// How many fitting documents each case gets (each also mutated twice).
+const FITTING_DOCUMENTS: usize = 3;
+
+/// The body of the `schema_gen` target.
+pub fn run(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(json) = schema::generate(&mut u) else {
+        return;
+    };
+    let Some(case) = load(json) else {
+        return;
+    };
+    let mut documents = Vec::new();
+    for _ in 0..FITTING_DOCUMENTS {
+        let Ok(fit) = instance::fitting(&mut u, &case.json) else {
+            break;
+        };
+        for doc in [
+            instance::nearly(&mut u, &fit),
+            instance::nearly(&mut u, &fit),
+        ] {
+            documents.extend(doc.ok());
+        }
+        documents.push(fit);
+    }
+    let mut texts: Vec<Vec<u8>> = documents
+        .iter()
+        .flat_map(|doc| {
+            [serde_json::to_vec(doc), serde_json::to_vec_pretty(doc)]
+                .map(|text| text.expect("a Value always serializes"))
+        })
+        .collect();
+    texts.push(u.take_rest().to_vec());
+    for text in &texts {
+        for (name, check) in DOCUMENT_CHECKS {
+            if let Err(e) = check(&case, text) {
+                panic!(
+                    "{name} disagrees on {}\nschema {}\n{e}",
+                    show(text),
+                    case.json
+                );
+            }
+        }
+    }
+}
+
+/// Loads and compiles a generated schema; `None` when it is rejected (a load error is a
+/// normal outcome: unguarded reference cycles, bad patterns, unsatisfiable combinations).
+fn load(json: Json) -> Option<Case> {
+    let from_value = Schema::from_value(&json);
+    let text = json.to_string();
+    let from_text = Schema::from_json_str(&text);
+    match (&from_value, &from_text) {
+        (Ok(a), Ok(b)) => {
+            assert!(
+                a == b,
+                "schema {text} loads differently from text and from a value"
+            );
+            assert_eq!(
+                TypeKey::of(a, 0),
+                TypeKey::of(b, 0),
+                "schema {text}: keys differ"
+            );
+        }
+        (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "schema {text}: load errors differ"),
+        (a, b) => panic!("schema {text}: from a value {a:?}, from text {b:?}"),
+    }
+    let schema = from_value.ok()?;
+    let codec = serde_like_codec(&schema);
+    // The listing must render for every program (it is what `jitson explain` prints).
+    let _listing = codec.program().to_string();
+    Some(Case {
+        json,
+        schema,
+        codec,
+    })
+}
