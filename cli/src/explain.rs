@@ -1,9 +1,12 @@
-//! `jitson explain`: print the opcode program a schema compiles to.
+//! `jitson explain`: print the opcode program a schema compiles to, or (`--clif`) the
+//! Cranelift IR of its native code.
 
 use std::io::Write;
 
 use clap::Args;
 
+use crate::Backend;
+use crate::input::trouble;
 use crate::schema::SchemaArg;
 use crate::{EXIT_OK, EXIT_TROUBLE};
 
@@ -12,13 +15,26 @@ use crate::{EXIT_OK, EXIT_TROUBLE};
 pub struct ExplainArgs {
     #[command(flatten)]
     schema: SchemaArg,
+    /// Print the Cranelift IR the JIT compiles the program to, instead of the opcodes.
+    #[arg(long)]
+    clif: bool,
 }
 
 /// Prints the listing; returns the exit status.
-pub fn run(args: &ExplainArgs) -> u8 {
-    let Some(codec) = args.schema.codec() else {
+pub fn run(args: &ExplainArgs, backend: Backend) -> u8 {
+    let Some(codec) = args.schema.codec(backend) else {
         return EXIT_TROUBLE;
     };
-    let _ = write!(std::io::stdout().lock(), "{}", codec.program());
+    let listing = match args.clif {
+        false => codec.program().to_string(),
+        true => match jitson::jit::native::clif(codec.program()) {
+            Ok(clif) => clif,
+            Err(e) => {
+                trouble(&format!("no Cranelift IR: {e}"));
+                return EXIT_TROUBLE;
+            }
+        },
+    };
+    let _ = write!(std::io::stdout().lock(), "{listing}");
     EXIT_OK
 }

@@ -173,25 +173,39 @@ fn schema_and_input_trouble_exit_2() {
 }
 
 #[test]
-fn backends() {
+fn backends_give_identical_reports() {
     let schema = at_root("testdata/schemas/book.schema.json");
-    for backend in ["auto", "interp"] {
-        let out = jitson(
-            &["--backend", backend, "validate", "--schema", &schema],
-            b"{}",
-        );
-        assert_eq!(status(&out), 1, "{backend}");
+    let book = std::fs::read(at_root("testdata/bench/book.json")).expect("book.json");
+    let broken = String::from_utf8_lossy(&book).replacen(": ", ": [", 1);
+    for input in [&book[..], b"{}", b"[1, 2", broken.as_bytes()] {
+        let reports: Vec<_> = ["auto", "interp", "jit"]
+            .iter()
+            .map(|backend| {
+                let out = jitson(
+                    &["--backend", backend, "validate", "--schema", &schema],
+                    input,
+                );
+                (status(&out), stdout(&out))
+            })
+            .collect();
+        assert_eq!(reports[0], reports[1]);
+        assert_eq!(reports[1], reports[2]);
+    }
+    let out = jitson(
+        &["--backend", "jit", "validate", "--schema", &schema],
+        b"{}",
+    );
+    assert_eq!(status(&out), 1);
+    for backend in ["auto", "interp", "jit"] {
         let out = jitson(&["explain", "--schema", &schema, "--backend", backend], b"");
         assert_eq!(status(&out), 0, "{backend}");
+        assert!(stdout(&out).starts_with("entry f"), "{backend}");
     }
-    for command in ["validate", "explain"] {
-        let out = jitson(&["--backend", "jit", command, "--schema", &schema], b"{}");
-        assert_eq!(status(&out), 2);
-        assert_eq!(
-            stderr(&out),
-            "jitson: the jit backend is not available yet; use --backend auto or interp\n"
-        );
-    }
+    let out = jitson(&["explain", "--clif", "--schema", &schema], b"");
+    assert_eq!(status(&out), 0);
+    let clif = stdout(&out);
+    assert!(clif.starts_with("; f0: "), "{clif}");
+    assert!(clif.contains("function "), "{clif}");
 }
 
 #[test]

@@ -12,8 +12,9 @@ use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use jitson::registry::Registry;
+use jitson::engine::{Backend, Options};
 use jitson::registry::watch::{DirectorySource, DirectoryWatch};
+use jitson::registry::{Registry, RegistryOptions};
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -50,7 +51,9 @@ impl Gateway {
     /// Loads the schema directory, starts watching it, binds `config.listen` and serves.
     /// Schema files that do not load are reported on stderr and skipped.
     pub async fn start(config: Config) -> io::Result<Gateway> {
-        let registry = Arc::new(Registry::new());
+        // Validation runs on native code (the interpreter when it cannot be made here).
+        let codec = Options::new().backend(Backend::Native);
+        let registry = Arc::new(Registry::with_options(RegistryOptions::new().codec(codec)));
         let mut source = DirectorySource::new(Arc::clone(&registry), &config.schema_dir);
         source
             .scan()

@@ -19,18 +19,25 @@
 //! A [`Codec`] is immutable and shareable between threads; a [`Cache`] holds the scratch
 //! buffers of one thread's runs (the `*_with` methods take one; the others use a temporary).
 //! [`Codec::program`] shows the opcode program (its `Display` is the listing `jitson
-//! explain` prints). Today the program runs on the portable interpreter.
+//! explain` prints). `validate` runs on the interpreter or, with [`Backend::Native`], on
+//! native code compiled by Cranelift from the same program ([`Codec::backend`] tells which);
+//! the other operations run on the interpreter.
 
+mod backend;
 mod error;
 mod pointer;
 mod transcode;
 
+pub use backend::{Backend, BackendStatus};
 pub use jitson_jit::ir::{BigInts, DuplicateKeys};
+pub use jitson_jit::native::CompileError;
 pub use jitson_kernels::escape::EscapeMode;
 pub use transcode::{TranscodeOptions, Unknown};
 
 use jitson_jit::interp::{self, Scratch};
 use jitson_jit::ir::{ExecOptions, Program};
+use jitson_jit::native::{self, NativeCode};
+use std::sync::Arc;
 
 use crate::document::{DocPath, Document, PathError};
 use crate::error::Error;
@@ -42,6 +49,7 @@ use crate::schema::Schema;
 pub struct Options {
     exec: ExecOptions,
     escape: EscapeMode,
+    backend: Backend,
 }
 
 impl Options {
@@ -70,6 +78,12 @@ impl Options {
         self
     }
 
+    /// Which code runs `validate` (default: the interpreter; see [`Backend`]).
+    pub fn backend(mut self, backend: Backend) -> Options {
+        self.backend = backend;
+        self
+    }
+
     /// What integers beyond the 64-bit ranges become (default: the nearest `f64`).
     pub fn big_ints(mut self, policy: BigInts) -> Options {
         self.exec.big_ints = policy;
@@ -84,12 +98,16 @@ pub struct Codec {
     options: Options,
     /// The schema the program came from: read only to explain failures.
     schema: Schema,
+    /// Native code for `validate`, when asked for and made.
+    native: Option<Arc<NativeCode>>,
+    backend: BackendStatus,
 }
 
 /// Reusable scratch buffers for one thread's runs of any [`Codec`].
 #[derive(Debug, Default)]
 pub struct Cache {
     scratch: Scratch,
+    native: native::Scratch,
 }
 
 impl Cache {
@@ -107,11 +125,21 @@ impl Codec {
 
     /// Compiles `schema` with `options`.
     pub fn with_options(schema: &Schema, options: Options) -> Codec {
+        let program = resolve(schema);
+        let (native, backend) = backend::prepare(&program, options.backend);
         Codec {
-            program: resolve(schema),
+            program,
             options,
             schema: schema.clone(),
+            native,
+            backend,
         }
+    }
+
+    /// What `validate` runs on: the interpreter, native code, or the interpreter because
+    /// native code could not be made (and why).
+    pub fn backend(&self) -> &BackendStatus {
+        &self.backend
     }
 
     /// The opcode program (`Display` prints the listing).
@@ -132,8 +160,12 @@ impl Codec {
 
     /// [`Codec::validate`] with reusable buffers.
     pub fn validate_with(&self, cache: &mut Cache, input: &[u8]) -> Result<(), Error> {
-        interp::validate(&self.program, input, &self.options.exec, &mut cache.scratch)
-            .map_err(|f| self.explain().error(input, f))
+        let exec = &self.options.exec;
+        match &self.native {
+            Some(code) => code.validate(input, exec, &mut cache.native),
+            None => interp::validate(&self.program, input, exec, &mut cache.scratch),
+        }
+        .map_err(|f| self.explain().error(input, f))
     }
 
     /// Decodes `input` into a [`Document`], checking it exactly as [`Codec::validate`]
