@@ -183,6 +183,16 @@ fn schema_validate_body() {
 }
 
 #[test]
+fn schema_decode_body() {
+    drive(
+        bodies::schema_decode::run,
+        &json_seeds(),
+        MUTATIONS / 4,
+        0x6465_636f,
+    );
+}
+
+#[test]
 fn schema_gen_body() {
     let mut rng = Rng(0x6765_6e73);
     for _ in 0..if cfg!(miri) { 2 } else { 4000 } {

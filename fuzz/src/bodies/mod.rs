@@ -10,6 +10,7 @@ pub mod kernels;
 mod oracle;
 pub mod parse;
 pub mod roundtrip;
+pub mod schema_decode;
 pub mod schema_gen;
 pub mod schema_validate;
 
@@ -22,5 +23,6 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("parse", parse::run),
     ("roundtrip", roundtrip::run),
     ("schema_validate", schema_validate::run),
+    ("schema_decode", schema_decode::run),
     ("schema_gen", schema_gen::run),
 ];

@@ -91,8 +91,8 @@ const SCHEMAS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The loaded schemas and their codecs (loaded once per process).
-fn schemas() -> &'static [(&'static str, Schema, Codec)] {
+/// The loaded schemas and their interpreter codecs (loaded once per process).
+pub(crate) fn loaded_schemas() -> &'static [(&'static str, Schema, Codec)] {
     static LOADED: OnceLock<Vec<(&'static str, Schema, Codec)>> = OnceLock::new();
     LOADED.get_or_init(|| {
         SCHEMAS
@@ -113,7 +113,7 @@ pub(crate) fn serde_like_codec(schema: &Schema) -> Codec {
 
 /// The body of the `schema_validate` target.
 pub fn run(data: &[u8]) {
-    for (name, schema, codec) in schemas() {
+    for (name, schema, codec) in loaded_schemas() {
         if let Err(e) = engine_agrees(schema, codec, data) {
             panic!("schema {name}, input {}: {e}", show(data));
         }

@@ -18,6 +18,7 @@ use jitson::{Codec, Schema, TypeKey};
 use serde_json::Value as Json;
 
 use super::oracle::show;
+use super::schema_decode::interpreter_operations_agree;
 use super::schema_validate::{engine_agrees, serde_like_codec};
 
 /// One generated schema, loaded and compiled.
@@ -33,9 +34,17 @@ pub struct Case {
 /// A check of one document against a case: `Err` describes a disagreement.
 pub type DocumentCheck = fn(&Case, &[u8]) -> Result<(), String>;
 
-/// Every check run on every document, by name. Decode, encode and transcode checks go here
-/// as they land.
-pub const DOCUMENT_CHECKS: &[(&str, DocumentCheck)] = &[("validate", check_validate)];
+/// Every check run on every document, by name.
+pub const DOCUMENT_CHECKS: &[(&str, DocumentCheck)] = &[
+    ("validate", check_validate),
+    ("decode, encode and transcode", check_operations),
+];
+
+/// Decode and transcode agree with validate; decode → encode → decode and transcode are
+/// fixed points (see [`interpreter_operations_agree`]).
+fn check_operations(case: &Case, doc: &[u8]) -> Result<(), String> {
+    interpreter_operations_agree(&case.codec, doc)
+}
 
 /// The engine's `validate` against the reference validator (see [`engine_agrees`]).
 fn check_validate(case: &Case, doc: &[u8]) -> Result<(), String> {

@@ -1,0 +1,130 @@
+//! `schema_decode`: arbitrary bytes against the fixed schemas of [`super::schema_validate`],
+//! through every operation and both backends. The interpreter's `validate` is the reference:
+//!
+//! - native `validate` (Cranelift) gives exactly its result, error included (kind, offset,
+//!   path, message);
+//! - `decode` succeeds exactly when it does, with the same error otherwise; a decoded
+//!   document encodes to JSON that validates and decodes to the same value (a fixed point);
+//! - `transcode` succeeds exactly when it does, with the same error otherwise, leaves the
+//!   output buffer untouched on error, and transcoding its output gives the same bytes.
+
+use std::sync::OnceLock;
+
+use jitson::engine::{Backend, BackendStatus, Cache, Options, TranscodeOptions};
+use jitson::{Codec, Error};
+
+use super::oracle::{SERDE_DEPTH, show};
+use super::schema_validate::loaded_schemas;
+
+/// Native codecs of the same schemas (compiled once per process).
+fn native_codecs() -> &'static [Codec] {
+    static NATIVE: OnceLock<Vec<Codec>> = OnceLock::new();
+    NATIVE.get_or_init(|| {
+        let options = Options::new()
+            .max_depth(SERDE_DEPTH as u32)
+            .backend(Backend::Native);
+        loaded_schemas()
+            .iter()
+            .map(|(name, schema, _)| {
+                let codec = Codec::with_options(schema, options);
+                // Comparing the interpreter with itself would prove nothing.
+                let status = codec.backend();
+                assert_eq!(status, &BackendStatus::Native, "{name}: {status}");
+                codec
+            })
+            .collect()
+    })
+}
+
+/// The body of the `schema_decode` target.
+pub fn run(data: &[u8]) {
+    for ((name, _, interp), native) in loaded_schemas().iter().zip(native_codecs()) {
+        if let Err(e) = operations_agree(interp, native, data) {
+            panic!("schema {name}, input {}: {e}", show(data));
+        }
+    }
+}
+
+/// The checks of the module documentation for one codec pair and one input.
+fn operations_agree(interp: &Codec, native: &Codec, data: &[u8]) -> Result<(), String> {
+    let reference = interp.validate(data);
+    let got = native.validate(data);
+    if got != reference {
+        return Err(format!(
+            "native validate {got:?}, interpreter {reference:?}"
+        ));
+    }
+    interpreter_operations_agree(interp, data)
+}
+
+/// `decode` and `transcode` against `validate` on the interpreter (also run by
+/// `schema_gen` on its random schemas).
+pub(crate) fn interpreter_operations_agree(codec: &Codec, data: &[u8]) -> Result<(), String> {
+    let mut cache = Cache::new();
+    let reference = codec.validate_with(&mut cache, data);
+    decode_agrees(codec, &mut cache, data, &reference)?;
+    transcode_agrees(codec, &mut cache, data, &reference)
+}
+
+fn decode_agrees(
+    codec: &Codec,
+    cache: &mut Cache,
+    data: &[u8],
+    reference: &Result<(), Error>,
+) -> Result<(), String> {
+    let value = match (codec.decode_with(cache, data), reference) {
+        (Ok(doc), Ok(())) => doc.to_serde_json(),
+        (Err(e), Err(r)) if e == *r => return Ok(()),
+        (got, _) => {
+            let got = got.map(|d| d.to_serde_json());
+            return Err(format!("decode {got:?}, validate {reference:?}"));
+        }
+    };
+    let doc = codec.decode_with(cache, data).map_err(|e| e.to_string())?;
+    let mut encoded = Vec::new();
+    codec.encode(&doc, &mut encoded);
+    let again = codec
+        .decode_with(cache, &encoded)
+        .map_err(|e| format!("encoded {} does not decode: {e}", show(&encoded)))?;
+    if again.to_serde_json() != value {
+        return Err(format!(
+            "decode → encode → decode changed the value: {}",
+            show(&encoded)
+        ));
+    }
+    Ok(())
+}
+
+fn transcode_agrees(
+    codec: &Codec,
+    cache: &mut Cache,
+    data: &[u8],
+    reference: &Result<(), Error>,
+) -> Result<(), String> {
+    let options = TranscodeOptions::new();
+    let mut out = b"prefix".to_vec();
+    let result = codec.transcode_with(cache, data, &options, &mut out);
+    match (&result, reference) {
+        (Ok(()), Ok(())) => {}
+        (Err(e), Err(r)) if e == r => {
+            return match out == b"prefix" {
+                true => Ok(()),
+                false => Err(format!("transcode wrote on error: {}", show(&out))),
+            };
+        }
+        _ => return Err(format!("transcode {result:?}, validate {reference:?}")),
+    }
+    let first = out[b"prefix".len()..].to_vec();
+    let mut second = Vec::new();
+    codec
+        .transcode_with(cache, &first, &options, &mut second)
+        .map_err(|e| format!("transcoded {} does not transcode: {e}", show(&first)))?;
+    match second == first {
+        true => Ok(()),
+        false => Err(format!(
+            "transcode is not idempotent: {} then {}",
+            show(&first),
+            show(&second)
+        )),
+    }
+}
