@@ -444,7 +444,7 @@ impl Resolver<'_> {
         multiple_of: Option<Num>,
     ) -> u32 {
         let limit = |b: Bound| Limit {
-            value: number_of(b.value),
+            value: Number::from(b.value),
             exclusive: b.exclusive,
         };
         let multiple_of = multiple_of.map(|divisor| {
@@ -496,16 +496,6 @@ fn one_node(node: TypeDesc) -> Schema {
     Schema {
         nodes: vec![node],
         root: TypeId(0),
-    }
-}
-
-/// The IR number of an exact schema number.
-fn number_of(n: Num) -> Number {
-    match n {
-        Num::Int(i) if i < 0 => Number::I64(i),
-        Num::Int(i) => Number::U64(i as u64),
-        Num::UInt(u) => Number::U64(u),
-        Num::Float(f) => Number::F64(f),
     }
 }
 
