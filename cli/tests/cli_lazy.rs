@@ -1,38 +1,19 @@
 //! `jitson get` and `jitson set`, run as a process: exact outputs, standard input, exit
 //! statuses (0 found, 1 absent or a bad document, 2 usage errors), and no panics.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn jitson(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jitson"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn jitson");
-    // A run that never reads its input may exit before the write: ignore a broken pipe.
-    let _ = child.stdin.take().expect("stdin").write_all(stdin);
-    let output = child.wait_with_output().expect("wait for jitson");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!stderr.contains("panicked"), "jitson panicked: {stderr}");
-    output
-}
+use common::{jitson, root, status, stderr, stdout};
+use std::path::PathBuf;
 
 /// (status, stdout, stderr)
 fn run(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
     let out = jitson(args, stdin);
-    (
-        out.status.code().expect("exit status"),
-        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    )
+    (status(&out), stdout(&out), stderr(&out))
 }
 
 fn twitter() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/bench/twitter.json")
+    root().join("testdata/bench/twitter.json")
 }
 
 const DOC: &[u8] = b"{\n  \"a\": { \"b\" : [1, 2.50, \"x y\"] },\n  \"k~/\": null\n}\n";

@@ -1,7 +1,7 @@
 //! Running the `jitson` binary from the CLI tests: the process helpers every test file uses,
 //! and the workspace's test PRNG.
 
-#![allow(dead_code)] // each test binary uses a different subset
+#![allow(dead_code, unused_imports)] // each test binary uses a different subset
 
 #[path = "../../../kernels/tests/common/rng.rs"]
 mod rng;
