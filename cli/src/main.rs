@@ -3,7 +3,8 @@
 //! ```text
 //! jitson [--backend auto|interp|jit] check [--max-depth N] [FILE...]
 //! jitson [--backend auto|interp|jit] validate --schema S.json [--ndjson] [--max-errors N] [FILE...]
-//! jitson [--backend auto|interp|jit] explain --schema S.json
+//! jitson [--backend auto|interp|jit] transcode --schema S.json [--unknown keep|drop|deny] [--pick PTR]... [--redact PTR]... [--ndjson] [FILE]
+//! jitson [--backend auto|interp|jit] explain [--clif] --schema S.json
 //! jitson get FILE POINTER...
 //! jitson set FILE POINTER VALUE
 //! ```
@@ -25,6 +26,7 @@ mod input;
 mod report;
 mod schema;
 mod set;
+mod transcode;
 mod validate;
 
 use std::process::ExitCode;
@@ -80,6 +82,12 @@ enum Command {
     /// nothing for valid documents. Standard input is read when no FILE is given or FILE is
     /// `-`. With --ndjson each line is a document and LINE is the line in the file.
     Validate(validate::ValidateArgs),
+    /// Validate each document and write it back as compact JSON, shaped on the way.
+    ///
+    /// Unknown members are kept, dropped or denied (--unknown); --pick keeps only the values
+    /// at the given JSON Pointers, --redact replaces them. Output documents go to standard
+    /// output, one per line; failing documents get a report line on standard error.
+    Transcode(transcode::TranscodeArgs),
     /// Print the opcode program a JSON Schema compiles to.
     Explain(explain::ExplainArgs),
 }
@@ -91,6 +99,7 @@ fn main() -> ExitCode {
         Command::Get(args) => get::run(args),
         Command::Set(args) => set::run(args),
         Command::Validate(args) => validate::run(args, cli.backend),
+        Command::Transcode(args) => transcode::run(args, cli.backend),
         Command::Explain(args) => explain::run(args, cli.backend),
     };
     ExitCode::from(status)

@@ -4,29 +4,12 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{Rng, at_root, jitson, status, stderr, stdout};
+use common::{Rng, at_root, jitson, scratch, status, stderr, stdout, write};
 
 /// A schema with an integer `id` (required), a string `name` and nothing else.
 const USER: &str = r#"{"type": "object",
   "properties": {"id": {"type": "integer", "minimum": 1}, "name": {"type": "string"}},
   "required": ["id"], "additionalProperties": false}"#;
-
-/// A scratch directory for this test process, emptied at the start.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jitson-cli-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-/// Writes `text` to `dir/name`; returns the path as an argument.
-fn write(dir: &std::path::Path, name: &str, text: &[u8]) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path.to_str().expect("UTF-8 path").to_owned()
-}
 
 #[test]
 fn valid_and_invalid_documents_on_standard_input() {

@@ -1,0 +1,110 @@
+//! `jitson transcode`, run as a process: exact outputs for each option, NDJSON, reports on
+//! standard error for failing documents, exit statuses.
+
+mod common;
+
+use common::{at_root, jitson, scratch, status, stderr, stdout, write};
+
+const SCHEMA: &str = r#"{"type": "object",
+  "properties": {"id": {"type": "integer"}, "pw": {"type": "string"},
+                 "tags": {"type": "array", "items": {"type": "string"}}},
+  "required": ["id"]}"#;
+
+const DOC: &[u8] = b"{ \"id\": 7, \"pw\": \"s3cret\", \"tags\": [\"a\", \"b\"],\n  \"extra\": {\"x\": [1, 2.50]} }";
+
+fn transcode(schema: &str, args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let mut all = vec!["transcode", "--schema", schema];
+    all.extend(args);
+    let out = jitson(&all, stdin);
+    (status(&out), stdout(&out), stderr(&out))
+}
+
+#[test]
+fn options_shape_the_output() {
+    let dir = scratch("transcode-options");
+    let schema = write(&dir, "s.json", SCHEMA.as_bytes());
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[],
+            "{\"id\":7,\"pw\":\"s3cret\",\"tags\":[\"a\",\"b\"],\"extra\":{\"x\":[1,2.5]}}\n",
+        ),
+        (
+            &["--unknown", "drop"],
+            "{\"id\":7,\"pw\":\"s3cret\",\"tags\":[\"a\",\"b\"]}\n",
+        ),
+        (
+            &["--redact", "/pw"],
+            "{\"id\":7,\"pw\":null,\"tags\":[\"a\",\"b\"],\"extra\":{\"x\":[1,2.5]}}\n",
+        ),
+        (
+            &[
+                "--redact",
+                "/pw",
+                "--replacement",
+                "\"***\"",
+                "--unknown",
+                "drop",
+            ],
+            "{\"id\":7,\"pw\":\"***\",\"tags\":[\"a\",\"b\"]}\n",
+        ),
+        (
+            &["--pick", "/id", "--pick", "/tags/1"],
+            "{\"id\":7,\"tags\":[\"b\"]}\n",
+        ),
+        (
+            &["--backend", "jit"],
+            "{\"id\":7,\"pw\":\"s3cret\",\"tags\":[\"a\",\"b\"],\"extra\":{\"x\":[1,2.5]}}\n",
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_eq!(
+            transcode(&schema, args, DOC),
+            (0, expected.to_string(), String::new()),
+            "{args:?}"
+        );
+    }
+    let (code, out, err) = transcode(&schema, &["--unknown", "deny"], DOC);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.starts_with("-:2:3: $.extra: "), "{err}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn ndjson_transcodes_each_line_and_reports_failures_by_file_line() {
+    let dir = scratch("transcode-ndjson");
+    let schema = write(&dir, "s.json", SCHEMA.as_bytes());
+    let input = write(
+        &dir,
+        "in.ndjson",
+        b"{\"id\": 1}\n\n{\"id\": \"x\"}\n {\"id\": 3, \"tags\": []}\n",
+    );
+    let (code, out, err) = transcode(&schema, &["--ndjson", &input], b"");
+    assert_eq!(code, 1);
+    assert_eq!(out, "{\"id\":1}\n{\"id\":3,\"tags\":[]}\n");
+    assert_eq!(
+        err,
+        format!(
+            "{input}:3:8: $.id: expected integer, found string (keyword type at /properties/id/type)\n"
+        )
+    );
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn corpus_documents_round_trip_and_bad_arguments_exit_2() {
+    let schema = at_root("testdata/schemas/twitter.schema.json");
+    let twitter = std::fs::read(at_root("testdata/bench/twitter.json")).expect("twitter.json");
+    let (code, out, _) = transcode(&schema, &[], &twitter);
+    assert_eq!(code, 0);
+    let got: serde_json::Value = serde_json::from_str(&out).expect("JSON output");
+    let expected: serde_json::Value = serde_json::from_slice(&twitter).expect("JSON input");
+    assert_eq!(got, expected);
+    for args in [
+        &["--pick", "no-slash"][..],
+        &["--replacement", "{"],
+        &["--unknown", "maybe"],
+    ] {
+        assert_eq!(transcode(&schema, args, b"{}").0, 2, "{args:?}");
+    }
+    assert_eq!(transcode("/nonexistent.json", &[], b"{}").0, 2);
+}
