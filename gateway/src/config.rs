@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::{fmt, fs, io};
 
 use hyper::{Method, Uri};
+use jitson::engine::{TranscodeOptions, Unknown};
 use serde::Deserialize;
 
 /// The whole configuration.
@@ -38,6 +39,9 @@ pub struct Route {
     pub schema: Option<String>,
     /// The schema upstream response bodies must satisfy (a failure is a `502`).
     pub response_schema: Option<String>,
+    /// How valid request bodies are rewritten before forwarding (needs `schema`); none to
+    /// forward them byte for byte.
+    pub transcode: Option<TranscodeOptions>,
 }
 
 impl Route {
@@ -107,6 +111,30 @@ struct RawRoute {
     upstream: String,
     schema: Option<String>,
     response_schema: Option<String>,
+    transcode: Option<RawTranscode>,
+}
+
+/// A route's `[routes.transcode]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTranscode {
+    #[serde(default)]
+    unknown: RawUnknown,
+    #[serde(default)]
+    pick: Vec<String>,
+    #[serde(default)]
+    redact: Vec<String>,
+    /// JSON text of the value redacted values become (default `null`).
+    replacement: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+enum RawUnknown {
+    #[default]
+    Keep,
+    Drop,
+    Deny,
 }
 
 fn default_max_body() -> usize {
@@ -179,13 +207,48 @@ fn route(i: usize, raw: RawRoute) -> Result<Route, ConfigError> {
     if !plain_http {
         return Err(invalid(setting("upstream"), "must be http://host:port"));
     }
+    let transcode = match raw.transcode {
+        None => None,
+        Some(_) if raw.schema.is_none() => {
+            return Err(invalid(setting("transcode"), "needs the route's schema"));
+        }
+        Some(t) => {
+            Some(transcode_options(t).map_err(|reason| invalid(setting("transcode"), reason))?)
+        }
+    };
     Ok(Route {
         method,
         path: raw.path,
         upstream,
         schema: raw.schema,
         response_schema: raw.response_schema,
+        transcode,
     })
+}
+
+fn transcode_options(raw: RawTranscode) -> Result<TranscodeOptions, String> {
+    let unknown = match raw.unknown {
+        RawUnknown::Keep => Unknown::Keep,
+        RawUnknown::Drop => Unknown::Drop,
+        RawUnknown::Deny => Unknown::Deny,
+    };
+    let mut options = TranscodeOptions::new().unknown(unknown);
+    if let Some(text) = raw.replacement {
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("replacement is not JSON: {e}"))?;
+        options = options.replacement(&value);
+    }
+    for pointer in &raw.pick {
+        options = options
+            .pick(pointer)
+            .map_err(|e| format!("pick {pointer}: {e}"))?;
+    }
+    for pointer in &raw.redact {
+        options = options
+            .redact(pointer)
+            .map_err(|e| format!("redact {pointer}: {e}"))?;
+    }
+    Ok(options)
 }
 
 #[cfg(test)]
@@ -202,6 +265,10 @@ mod tests {
             path = "/users"
             upstream = "http://127.0.0.1:9000"
             schema = "user"
+            [routes.transcode]
+            unknown = "drop"
+            redact = ["/password"]
+            replacement = '"***"'
             [[routes]]
             method = "GET"
             path = "/static/*"
@@ -214,6 +281,8 @@ mod tests {
         assert!(config.routes[0].matches(&Method::POST, "/users"));
         assert!(!config.routes[0].matches(&Method::POST, "/users/1"));
         assert!(!config.routes[0].matches(&Method::GET, "/users"));
+        assert!(config.routes[0].transcode.is_some());
+        assert!(config.routes[1].transcode.is_none());
         assert!(config.routes[1].matches(&Method::GET, "/static"));
         assert!(config.routes[1].matches(&Method::GET, "/static/a/b"));
         assert!(!config.routes[1].matches(&Method::GET, "/staticx"));
@@ -237,6 +306,22 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .starts_with("routes[0].path:")
+        );
+        let no_schema = with_route(
+            "method = \"POST\"\npath = \"/a\"\nupstream = \"http://x:1\"\n[routes.transcode]\nunknown = \"drop\"",
+        );
+        assert_eq!(
+            Config::parse(&no_schema, base).unwrap_err().to_string(),
+            "routes[0].transcode: needs the route's schema"
+        );
+        let bad_pointer = with_route(
+            "method = \"POST\"\npath = \"/a\"\nupstream = \"http://x:1\"\nschema = \"s\"\n[routes.transcode]\npick = [\"x\"]",
+        );
+        assert!(
+            Config::parse(&bad_pointer, base)
+                .unwrap_err()
+                .to_string()
+                .starts_with("routes[0].transcode: pick x: ")
         );
         let unknown = "listen = \"127.0.0.1:1\"\nschema_dir = \"s\"\nlisten_port = 3";
         assert!(matches!(

@@ -4,7 +4,8 @@
 //! Routes map a method and path to an upstream and, optionally, a schema for request bodies
 //! and one for response bodies. A request whose body breaks its schema gets `400` with a JSON
 //! error (message, path, line, column, offset, keyword) and never reaches the upstream; a
-//! valid body is forwarded byte for byte. Schemas are the `NAME.schema.json` files of one
+//! valid body is forwarded byte for byte, or transcoded first when the route says so
+//! (unknown members dropped, values picked or redacted). Schemas are the `NAME.schema.json` files of one
 //! directory, republished when a file changes (debounced; a broken file is reported and the
 //! previous version keeps serving) and on `POST /-/reload`. `GET /-/schemas` lists what is
 //! served, `GET /-/metrics` gives counters in the Prometheus text format.
@@ -22,6 +23,12 @@
 //! upstream = "http://127.0.0.1:9000"
 //! schema = "user"                 # schemas/user.schema.json; omit for pass-through
 //! response_schema = "user"        # optional: check the upstream's answer (502 if bad)
+//!
+//! [routes.transcode]              # optional (needs schema): rewrite valid bodies compact
+//! unknown = "drop"                # keep (default) | drop | deny members the schema does not name
+//! pick = ["/id", "/name"]         # keep only these values (JSON Pointers) and their ancestors
+//! redact = ["/password"]          # replace these values (after validating them) ...
+//! replacement = '"***"'           # ... with this JSON (default null)
 //! ```
 
 mod admin;

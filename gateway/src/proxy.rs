@@ -3,7 +3,7 @@
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{HOST, HeaderMap, HeaderName, HeaderValue};
+use hyper::header::{CONTENT_LENGTH, HOST, HeaderMap, HeaderName, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::{Request, Response, Uri};
 use hyper_util::client::legacy::Client;
@@ -90,9 +90,11 @@ fn upstream_uri(upstream: &Uri, request: &Uri) -> Result<Uri, ForwardError> {
     Uri::from_parts(parts).map_err(|e| ForwardError::Unreachable(e.to_string()))
 }
 
+/// Copies the end-to-end headers except `Host` (set for the upstream) and `Content-Length`
+/// (hyper sets it from the body forwarded, which a transcoding route rewrites).
 fn copy_end_to_end(from: &HeaderMap, to: &mut HeaderMap) {
     for (name, value) in from {
-        if !is_hop_by_hop(name) && name != HOST {
+        if !is_hop_by_hop(name) && name != HOST && name != CONTENT_LENGTH {
             to.append(name.clone(), value.clone());
         }
     }

@@ -14,7 +14,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use jitson::engine::{Backend, Options};
 use jitson::registry::watch::{DirectorySource, DirectoryWatch};
-use jitson::registry::{Registry, RegistryOptions};
+use jitson::registry::{Registry, RegistryOptions, Version};
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -183,17 +183,13 @@ async fn serve_route(
             );
         }
     };
-    if let Some(schema) = &route.schema
-        && let Err(refusal) = check(
-            state,
-            schema,
-            &body,
-            StatusCode::BAD_REQUEST,
-            "invalid body",
-        )
-    {
-        return *refusal;
-    }
+    let body = match &route.schema {
+        Some(schema) => match check(state, schema, route, body) {
+            Ok(body) => body,
+            Err(refusal) => return *refusal,
+        },
+        None => body,
+    };
     let response = match proxy::forward(&state.client, route, &parts, body, limit).await {
         Ok(response) => response,
         Err(e) => {
@@ -210,38 +206,71 @@ async fn serve_route(
         }
     };
     if let Some(schema) = &route.response_schema
-        && let Err(refusal) = check(
-            state,
-            schema,
-            response.body(),
-            StatusCode::BAD_GATEWAY,
-            "invalid upstream response",
-        )
+        && let Err(refusal) = check_response(state, schema, response.body())
     {
         return (refusal.0, Outcome::InvalidResponse);
     }
     (response.map(http_body_util::Full::new), Outcome::Forwarded)
 }
 
-/// Validates `body` against the version of `schema` serving now; the refusal to send if it
-/// fails (`status` with the error's path and position) or if the schema is not loaded.
-fn check(
-    state: &State,
+/// What a failed check answers: the response and the outcome to count.
+type Refusal = Box<(Response<Body>, Outcome)>;
+
+/// Checks a request body against the version of `schema` serving now and, when the route
+/// transcodes, rewrites it: the body to forward, or the refusal (`400` with the error's path
+/// and position, or `503` when the schema is not loaded).
+fn check(state: &State, schema: &str, route: &Route, body: Bytes) -> Result<Bytes, Refusal> {
+    let version = serving(state, schema)?;
+    let result = match &route.transcode {
+        None => version.validate(&body).map(|()| body),
+        Some(options) => {
+            let mut out = Vec::with_capacity(body.len());
+            let result = version.codec().transcode(&body, options, &mut out);
+            version.record(result.is_ok());
+            result.map(|()| Bytes::from(out))
+        }
+    };
+    result.map_err(|e| {
+        refusal(
+            schema,
+            version.number(),
+            &e,
+            StatusCode::BAD_REQUEST,
+            "invalid body",
+        )
+    })
+}
+
+/// Checks an upstream response body against the version of `schema` serving now.
+fn check_response(state: &State, schema: &str, body: &Bytes) -> Result<(), Refusal> {
+    let version = serving(state, schema)?;
+    version.validate(body).map_err(|e| {
+        refusal(
+            schema,
+            version.number(),
+            &e,
+            StatusCode::BAD_GATEWAY,
+            "invalid upstream response",
+        )
+    })
+}
+
+/// The version serving `schema`, or the `503` refusal.
+fn serving(state: &State, schema: &str) -> Result<Arc<Version>, Refusal> {
+    state.registry.version(schema).ok_or_else(|| {
+        let extra = json!({ "schema": schema });
+        let reply = reply::error(StatusCode::SERVICE_UNAVAILABLE, "schema not loaded", extra);
+        Box::new((reply, Outcome::NoSchema))
+    })
+}
+
+fn refusal(
     schema: &str,
-    body: &Bytes,
+    version: u64,
+    e: &jitson::Error,
     status: StatusCode,
     message: &str,
-) -> Result<(), Box<(Response<Body>, Outcome)>> {
-    let Some(version) = state.registry.version(schema) else {
-        let reply = reply::error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "schema not loaded",
-            json!({ "schema": schema }),
-        );
-        return Err(Box::new((reply, Outcome::NoSchema)));
-    };
-    version.validate(body).map_err(|e| {
-        let detail = reply::invalid_document(schema, version.number(), &e);
-        Box::new((reply::error(status, message, detail), Outcome::InvalidBody))
-    })
+) -> Refusal {
+    let detail = reply::invalid_document(schema, version, e);
+    Box::new((reply::error(status, message, detail), Outcome::InvalidBody))
 }

@@ -70,6 +70,15 @@ async fn setup(max_body: usize) -> Setup {
         schema = "order"
         [[routes]]
         method = "POST"
+        path = "/clean"
+        upstream = "{up}"
+        schema = "user"
+        [routes.transcode]
+        unknown = "drop"
+        redact = ["/name"]
+        replacement = '"***"'
+        [[routes]]
+        method = "POST"
         path = "/down"
         upstream = "http://127.0.0.1:9"
         "#
@@ -164,6 +173,24 @@ async fn valid_bodies_are_forwarded_byte_exact_and_invalid_ones_get_400() {
             .unwrap()
             .contains("EOF while parsing a value at line 1 column 9, path $"),
         "{error}"
+    );
+
+    // A transcoding route forwards the rewritten body: unknown members dropped, redacted.
+    let (status, echoed) = s
+        .send(
+            Method::POST,
+            "/clean",
+            b"{\"id\": 1, \"name\": \"Ada\", \"x\": [1]}",
+        )
+        .await;
+    assert_eq!(
+        (status, &echoed[..]),
+        (StatusCode::OK, &br#"{"id":1,"name":"***"}"#[..])
+    );
+    let (status, error) = s.post_json("/clean", r#"{"name": "no id"}"#).await;
+    assert_eq!(
+        (status, &error["keyword"]),
+        (StatusCode::BAD_REQUEST, &Value::from("required"))
     );
 
     // A pass-through route forwards anything, even non-JSON.
