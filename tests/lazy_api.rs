@@ -328,3 +328,34 @@ fn the_node_cache_answers_like_a_fresh_get() {
     }
     assert_eq!(raw(cached.get(&p("/f/0")).unwrap()), Some(b"1".to_vec()));
 }
+
+#[test]
+fn a_lazy_value_decodes_through_a_codec() {
+    let doc = br#"{"meta": {"skip": [1, 2]}, "user": {"id": 7, "name": "Ada"}}"#;
+    let schema = jitson::Schema::from_json_str(
+        r#"{"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}, "required": ["id"]}"#,
+    )
+    .unwrap();
+    let codec = jitson::Codec::new(&schema);
+    let user = lazy::get(doc, &Pointer::parse("/user").unwrap())
+        .unwrap()
+        .unwrap();
+    assert!(user.validate(&codec).is_ok());
+    let decoded = user.decode(&codec).unwrap();
+    assert_eq!(
+        decoded.pointer("/name").and_then(|v| v.as_str()),
+        Some("Ada")
+    );
+    assert_eq!(
+        decoded.to_serde_json(),
+        serde_json::json!({"id": 7, "name": "Ada"})
+    );
+    let meta = lazy::get(doc, &Pointer::parse("/meta").unwrap())
+        .unwrap()
+        .unwrap();
+    let e = meta.decode(&codec).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "missing required field \"id\" at line 1 column 16, path $, keyword required"
+    );
+}

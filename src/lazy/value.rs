@@ -9,6 +9,7 @@ use jitson_kernels::unescape::{Surrogates, unescape};
 
 use super::Options;
 use super::iter::{ArrayIter, ObjectIter};
+use crate::document::Document;
 use crate::engine::Codec;
 use crate::error::Error;
 use crate::value::{self, BigNumbers, Bump, ParseOptions, Value};
@@ -154,10 +155,16 @@ impl<'a> LazyValue<'a> {
         Ok(self.parse(&arena, BigNumbers::Raw)?.to_serde())
     }
 
-    /// Checks the value against a compiled schema. (Decoding through a codec comes with
-    /// `Codec::decode`.)
+    /// Checks the value against a compiled schema (error positions are in the value's own
+    /// text, [`LazyValue::raw`]).
     pub fn validate(&self, codec: &Codec) -> Result<(), Error> {
         codec.validate(self.raw())
+    }
+
+    /// Decodes the value through a compiled schema into a typed [`Document`] that borrows
+    /// the input (error positions are in the value's own text, [`LazyValue::raw`]).
+    pub fn decode(&self, codec: &Codec) -> Result<Document<'a>, Error> {
+        codec.decode(self.raw())
     }
 
     /// The slice parsed into `arena` with `big_numbers`; errors moved to document offsets.
