@@ -1,11 +1,13 @@
 //! Hot swaps under load: 1 000 publishes of alternating schemas while two threads validate.
-//! Every validation sees exactly one version, no call fails for a reason other than the
+//! Codecs are native, so replaced versions' code memory must be returned. Every validation
+//! sees exactly one version, no call fails for a reason other than the
 //! data, and resident memory comes back to where it was.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use jitson::registry::Registry;
+use jitson::engine::{Backend, BackendStatus, Options};
+use jitson::registry::{Registry, RegistryOptions};
 
 /// Accepts `A` and rejects `B`.
 const SCHEMA_A: &str =
@@ -58,11 +60,15 @@ fn swap_under_load(registry: &Arc<Registry>, rounds: usize) -> u64 {
 
 #[test]
 fn a_thousand_swaps_while_two_threads_validate() {
-    let registry = Arc::new(Registry::new());
+    // Native code, so that every swap also frees a replaced version's code memory.
+    let native = RegistryOptions::new().codec(Options::new().backend(Backend::Native));
+    let registry = Arc::new(Registry::with_options(native));
     // Warm up allocator pools and thread stacks before measuring.
     swap_under_load(&registry, 50);
     let before = resident_bytes();
     let checks = swap_under_load(&registry, 1000);
+    let serving = registry.version("s").unwrap();
+    assert_eq!(serving.codec().backend(), &BackendStatus::Native);
     let after = resident_bytes();
     assert!(checks > 0);
     let stats = registry.stats("s").unwrap();
