@@ -6,11 +6,10 @@
 use std::borrow::Cow;
 
 use jitson_jit::ir::{BigInts, ExecOptions, FailKind, Failure, Kinds, PathSeg, Program, Violation};
-use jitson_kernels::ErrorKind as KernelKind;
 use jitson_kernels::unescape::{Surrogates, unescape};
 
 use super::pointer::locate;
-use crate::error::{Error, ErrorKind, Keyword, SyntaxKind};
+use crate::error::{Error, ErrorKind, Keyword};
 use crate::path::Path;
 use crate::schema::Schema;
 use crate::value::{self, BigNumbers, Bump, ParseOptions};
@@ -32,7 +31,10 @@ impl Context<'_> {
         let offset = failure.offset;
         let kind = match failure.kind {
             FailKind::Violation(v) => return self.violation(input, v, offset, path),
-            FailKind::Syntax(k) => syntax_kind(k, &failure.path),
+            FailKind::Syntax(k) => {
+                let in_array = matches!(failure.path.last(), Some(PathSeg::Index(_)));
+                ErrorKind::from_kernel(k, in_array)
+            }
             FailKind::DepthLimitExceeded => ErrorKind::DepthLimitExceeded,
             FailKind::NumberOutOfRange => ErrorKind::NumberOutOfRange,
             FailKind::DuplicateKey => ErrorKind::DuplicateKey,
@@ -129,30 +131,6 @@ impl Context<'_> {
             Violation::Never => "no value is allowed here".to_owned(),
         }
     }
-}
-
-/// The error kind of a syntax error the interpreter reported as kernel kind `k` at `path`
-/// (used when the value parser does not name it: it always should).
-fn syntax_kind(k: KernelKind, path: &[PathSeg]) -> ErrorKind {
-    let in_array = matches!(path.last(), Some(PathSeg::Index(_)));
-    ErrorKind::Syntax(match k {
-        KernelKind::UnexpectedEnd => SyntaxKind::EofWhileParsingValue,
-        KernelKind::UnexpectedByte => SyntaxKind::InvalidLiteral,
-        KernelKind::ControlInString => SyntaxKind::ControlInString,
-        KernelKind::InvalidEscape => SyntaxKind::InvalidEscape,
-        KernelKind::InvalidUnicodeEscape => SyntaxKind::InvalidUnicodeEscape,
-        KernelKind::LoneSurrogate => SyntaxKind::LoneLeadingSurrogate,
-        KernelKind::InvalidUtf8 => SyntaxKind::InvalidUtf8,
-        KernelKind::InvalidNumber | KernelKind::NotAnInteger => SyntaxKind::InvalidNumber,
-        KernelKind::NumberOutOfRange => return ErrorKind::NumberOutOfRange,
-        KernelKind::DepthLimitExceeded => return ErrorKind::DepthLimitExceeded,
-        KernelKind::ExpectedKey => SyntaxKind::ExpectedKey,
-        KernelKind::ExpectedColon => SyntaxKind::ExpectedColon,
-        KernelKind::ExpectedCommaOrEnd if in_array => SyntaxKind::ExpectedArrayCommaOrEnd,
-        KernelKind::ExpectedCommaOrEnd => SyntaxKind::ExpectedObjectCommaOrEnd,
-        KernelKind::TrailingCharacters => SyntaxKind::TrailingCharacters,
-        KernelKind::ExpectedValue | KernelKind::OutputTooSmall => SyntaxKind::ExpectedValue,
-    })
 }
 
 /// The kind of the value starting at `offset`, for type errors.

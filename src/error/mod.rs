@@ -61,6 +61,31 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// The nearest kind for a kernel error kind; a missing `,` is an array's when
+    /// `in_array`, else an object's. Used when the value parser does not name the error
+    /// itself (it always should).
+    pub(crate) fn from_kernel(kind: jitson_kernels::ErrorKind, in_array: bool) -> ErrorKind {
+        use jitson_kernels::ErrorKind as K;
+        ErrorKind::Syntax(match kind {
+            K::DepthLimitExceeded => return ErrorKind::DepthLimitExceeded,
+            K::NumberOutOfRange => return ErrorKind::NumberOutOfRange,
+            K::UnexpectedEnd => SyntaxKind::EofWhileParsingValue,
+            K::UnexpectedByte => SyntaxKind::InvalidLiteral,
+            K::ControlInString => SyntaxKind::ControlInString,
+            K::InvalidEscape => SyntaxKind::InvalidEscape,
+            K::InvalidUnicodeEscape => SyntaxKind::InvalidUnicodeEscape,
+            K::LoneSurrogate => SyntaxKind::LoneLeadingSurrogate,
+            K::InvalidUtf8 => SyntaxKind::InvalidUtf8,
+            K::InvalidNumber | K::NotAnInteger => SyntaxKind::InvalidNumber,
+            K::ExpectedKey => SyntaxKind::ExpectedKey,
+            K::ExpectedColon => SyntaxKind::ExpectedColon,
+            K::ExpectedCommaOrEnd if in_array => SyntaxKind::ExpectedArrayCommaOrEnd,
+            K::ExpectedCommaOrEnd => SyntaxKind::ExpectedObjectCommaOrEnd,
+            K::TrailingCharacters => SyntaxKind::TrailingCharacters,
+            K::ExpectedValue | K::OutputTooSmall => SyntaxKind::ExpectedValue,
+        })
+    }
+
     /// A short description: the message for every kind but [`ErrorKind::Schema`], whose
     /// messages depend on the value and the schema ([`Error::message`] has them).
     pub fn message(self) -> &'static str {

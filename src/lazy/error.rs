@@ -8,9 +8,9 @@
 //! depth limit). Only if it accepts the document (a disagreement, which the tests look for)
 //! is the kernel's own kind reported, at the root.
 
-use jitson_kernels::{ErrorKind as KernelKind, KernelError};
+use jitson_kernels::KernelError;
 
-use crate::error::{Error, ErrorKind, SyntaxKind};
+use crate::error::{Error, ErrorKind};
 use crate::path::Path;
 use crate::value::{self, BigNumbers, Bump, ParseOptions};
 
@@ -24,35 +24,20 @@ pub(super) fn document_error(buf: &[u8], error: KernelError, max_depth: usize) -
         .big_numbers(BigNumbers::Raw);
     match value::parse_with(buf, &arena, &options) {
         Err(parsed) => parsed,
-        Ok(_) => Error::new(kind_of(error.kind), buf, error.offset, Path::root()),
+        Ok(_) => Error::new(
+            ErrorKind::from_kernel(error.kind, true),
+            buf,
+            error.offset,
+            Path::root(),
+        ),
     }
-}
-
-/// The facade's nearest kind for a kernel kind.
-fn kind_of(kind: KernelKind) -> ErrorKind {
-    let syntax = match kind {
-        KernelKind::DepthLimitExceeded => return ErrorKind::DepthLimitExceeded,
-        KernelKind::NumberOutOfRange => return ErrorKind::NumberOutOfRange,
-        KernelKind::UnexpectedEnd => SyntaxKind::EofWhileParsingValue,
-        KernelKind::UnexpectedByte => SyntaxKind::InvalidLiteral,
-        KernelKind::ControlInString => SyntaxKind::ControlInString,
-        KernelKind::InvalidEscape => SyntaxKind::InvalidEscape,
-        KernelKind::InvalidUnicodeEscape => SyntaxKind::InvalidUnicodeEscape,
-        KernelKind::LoneSurrogate => SyntaxKind::LoneLeadingSurrogate,
-        KernelKind::InvalidUtf8 => SyntaxKind::InvalidUtf8,
-        KernelKind::InvalidNumber | KernelKind::NotAnInteger => SyntaxKind::InvalidNumber,
-        KernelKind::ExpectedKey => SyntaxKind::ExpectedKey,
-        KernelKind::ExpectedColon => SyntaxKind::ExpectedColon,
-        KernelKind::ExpectedCommaOrEnd => SyntaxKind::ExpectedArrayCommaOrEnd,
-        KernelKind::TrailingCharacters => SyntaxKind::TrailingCharacters,
-        KernelKind::ExpectedValue | KernelKind::OutputTooSmall => SyntaxKind::ExpectedValue,
-    };
-    ErrorKind::Syntax(syntax)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::SyntaxKind;
+    use jitson_kernels::ErrorKind as KernelKind;
 
     #[test]
     fn the_parser_names_the_error_with_its_path() {
