@@ -137,20 +137,15 @@ impl Visit<'_, '_, '_, '_> {
                     continue;
                 }
                 let child = pending.swap_remove(i).1;
-                let child_needs_end = need_end || !pending.is_empty();
-                let end = self.node(child, member.value, depth + 1, child_needs_end)?;
-                if end.is_none() {
+                let needs_end = need_end || !pending.is_empty();
+                if !self.member(child, member.value, depth, needs_end, &mut value_end)? {
                     return Ok(None);
                 }
-                value_end = value_end.or(end);
             }
             if pending.is_empty() && !need_end {
                 return Ok(None);
             }
-            cur.pos = match value_end {
-                Some(end) => end,
-                None => self.w.skip(member.value, depth + 1)?,
-            };
+            cur.pos = self.after(member.value, value_end, depth)?;
         }
         Ok(Some(cur.pos))
     }
@@ -176,21 +171,49 @@ impl Visit<'_, '_, '_, '_> {
                     break;
                 }
                 pending = rest;
-                let child_needs_end = need_end || !pending.is_empty();
-                let end = self.node(child, element.value, depth + 1, child_needs_end)?;
-                if end.is_none() {
+                let needs_end = need_end || !pending.is_empty();
+                if !self.member(child, element.value, depth, needs_end, &mut value_end)? {
                     return Ok(None);
                 }
-                value_end = value_end.or(end);
             }
             if pending.is_empty() && !need_end {
                 return Ok(None);
             }
-            cur.pos = match value_end {
-                Some(end) => end,
-                None => self.w.skip(element.value, depth + 1)?,
-            };
+            cur.pos = self.after(element.value, value_end, depth)?;
         }
         Ok(Some(cur.pos))
+    }
+
+    /// Visits trie node `child` at a member's (or element's) `value` inside the container
+    /// at `depth`. False when the walk stopped before the value's end (nothing more is
+    /// needed); else the end is kept in `value_end` (the first visit's, when several paths
+    /// share the member).
+    fn member(
+        &mut self,
+        child: usize,
+        value: usize,
+        depth: usize,
+        needs_end: bool,
+        value_end: &mut Option<usize>,
+    ) -> Result<bool, KernelError> {
+        let Some(end) = self.node(child, value, depth + 1, needs_end)? else {
+            return Ok(false);
+        };
+        value_end.get_or_insert(end);
+        Ok(true)
+    }
+
+    /// Where the walk resumes after the member whose value starts at `value`: its end when
+    /// a visit found it, else skipped to.
+    fn after(
+        &mut self,
+        value: usize,
+        value_end: Option<usize>,
+        depth: usize,
+    ) -> Result<usize, KernelError> {
+        match value_end {
+            Some(end) => Ok(end),
+            None => self.w.skip(value, depth + 1),
+        }
     }
 }
