@@ -4,6 +4,9 @@
 
 #![allow(dead_code)] // each test binary uses a different subset
 
+// Shared with the fuzz oracle (fuzz/src/bodies/oracle.rs), which includes it by path.
+pub mod json_compare;
+
 use std::path::PathBuf;
 
 #[path = "../../kernels/tests/common/rng.rs"]
@@ -257,34 +260,5 @@ pub fn mutate(rng: &mut Rng, doc: &[u8]) -> Vec<u8> {
 /// rounded; jitson's is, which the tests check against `str::parse` separately). Returns the
 /// number of such last-place differences, or where the values differ.
 pub fn compare(ours: &serde_json::Value, theirs: &serde_json::Value) -> Result<usize, String> {
-    use serde_json::Value as J;
-    let mut ulp_differences = 0;
-    let mut pending = vec![(ours, theirs, String::from("$"))];
-    while let Some((a, b, at)) = pending.pop() {
-        match (a, b) {
-            (J::Array(x), J::Array(y)) if x.len() == y.len() => {
-                for (i, (x, y)) in x.iter().zip(y).enumerate() {
-                    pending.push((x, y, format!("{at}[{i}]")));
-                }
-            }
-            (J::Object(x), J::Object(y)) if x.len() == y.len() => {
-                for ((kx, x), (ky, y)) in x.iter().zip(y) {
-                    if kx != ky {
-                        return Err(format!("{at}: key {kx:?} vs {ky:?}"));
-                    }
-                    pending.push((x, y, format!("{at}.{kx}")));
-                }
-            }
-            (J::Number(x), J::Number(y)) if x.is_f64() && y.is_f64() && x != y => {
-                let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
-                if x.to_bits().abs_diff(y.to_bits()) != 1 {
-                    return Err(format!("{at}: {x:e} vs {y:e}"));
-                }
-                ulp_differences += 1;
-            }
-            (x, y) if x == y => {}
-            (x, y) => return Err(format!("{at}: {x} vs {y}")),
-        }
-    }
-    Ok(ulp_differences)
+    json_compare::compare_within(ours, theirs, 1)
 }

@@ -3,6 +3,10 @@
 
 use std::cell::RefCell;
 
+// The comparison the stable value and engine tests use too.
+#[path = "../../../tests/value_support/json_compare.rs"]
+mod json_compare;
+
 use jitson::kernels::escape::max_escaped_len;
 use jitson::kernels::guard::GuardedRegion;
 use jitson::value::{self, Bump, DuplicateKeys, ParseOptions, Value};
@@ -98,34 +102,7 @@ const SERDE_ULPS: u64 = 2;
 /// Compares two JSON values structurally (iteratively), exactly except that floats may
 /// differ by [`SERDE_ULPS`]; returns where they differ.
 pub fn same_json(ours: &Json, theirs: &Json) -> Result<(), String> {
-    let mut pending = vec![(ours, theirs, String::from("$"))];
-    while let Some((a, b, at)) = pending.pop() {
-        match (a, b) {
-            (Json::Array(x), Json::Array(y)) if x.len() == y.len() => {
-                for (i, (x, y)) in x.iter().zip(y).enumerate() {
-                    pending.push((x, y, format!("{at}[{i}]")));
-                }
-            }
-            (Json::Object(x), Json::Object(y)) if x.len() == y.len() => {
-                for ((kx, x), (ky, y)) in x.iter().zip(y) {
-                    if kx != ky {
-                        return Err(format!("{at}: key {kx:?} vs {ky:?}"));
-                    }
-                    pending.push((x, y, format!("{at}.{kx}")));
-                }
-            }
-            (Json::Number(x), Json::Number(y)) if x.is_f64() && y.is_f64() => {
-                let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
-                let apart = (x.to_bits() as i64).abs_diff(y.to_bits() as i64);
-                if x != y && apart > SERDE_ULPS {
-                    return Err(format!("{at}: {x:e} vs {y:e}"));
-                }
-            }
-            (x, y) if x == y => {}
-            (x, y) => return Err(format!("{at}: {x} vs {y}")),
-        }
-    }
-    Ok(())
+    json_compare::compare_within(ours, theirs, SERDE_ULPS).map(drop)
 }
 
 /// True when some object of the text repeats a key (only meaningful for well-formed text).
