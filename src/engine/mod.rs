@@ -84,7 +84,11 @@ impl Options {
         self
     }
 
-    /// What integers beyond the 64-bit ranges become (default: the nearest `f64`).
+    /// What integers beyond the 64-bit ranges (above `u64::MAX`, below `i64::MIN`) in the
+    /// input become, wherever they are, `{}` values included (default: the nearest `f64`, as
+    /// `serde_json`): an error, or with [`BigInts::Raw`] their exact text — decoded as
+    /// [`Node::BigInt`](crate::document::Node::BigInt), encoded and transcoded verbatim,
+    /// checked exactly by `type: integer`, bounds and `multipleOf`.
     pub fn big_ints(mut self, policy: BigInts) -> Options {
         self.exec.big_ints = policy;
         self
@@ -189,7 +193,7 @@ impl Codec {
     /// other members; strings escaped per [`Options::escape`]; numbers as `serde_json`
     /// writes them.
     pub fn encode(&self, doc: &Document<'_>, out: &mut Vec<u8>) {
-        jitson_jit::encode::encode(doc.root(), self.options.escape, out);
+        jitson_jit::encode::encode(doc.root(), self.options.escape, doc.big_ints(), out);
     }
 
     /// Validates `input` and appends it to `out` as compact JSON in one pass, shaped by
