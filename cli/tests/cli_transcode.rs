@@ -127,11 +127,21 @@ fn big_ints_choose_what_integers_beyond_64_bits_become() {
             transcode(&schema, &all, doc)
         };
         assert_eq!(with(&[], doc), (0, f64s.into(), String::new()));
-        assert_eq!(with(&["--big-ints", "f64"], doc), (0, f64s.into(), String::new()));
-        assert_eq!(with(&["--big-ints", "raw"], doc), (0, raw.into(), String::new()));
+        assert_eq!(
+            with(&["--big-ints", "f64"], doc),
+            (0, f64s.into(), String::new())
+        );
+        assert_eq!(
+            with(&["--big-ints", "raw"], doc),
+            (0, raw.into(), String::new())
+        );
         assert_eq!(
             with(&["--big-ints", "error"], doc),
-            (1, String::new(), "-:1:26: $.n: number out of range\n".into())
+            (
+                1,
+                String::new(),
+                "-:1:26: $.n: number out of range\n".into()
+            )
         );
         // Raw compares exactly: 2^64 + 1 is above a maximum of 2^64, its f64 is not.
         let over: &[u8] = br#"{"n": 18446744073709551617}"#;

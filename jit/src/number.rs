@@ -290,7 +290,10 @@ mod tests {
         let (nines, minus_nines) = ("9".repeat(400), format!("-{}", "9".repeat(400)));
         let two64 = b("18446744073709551616");
         assert_eq!(two64.cmp_exact(Number::U64(u64::MAX)), Ordering::Greater);
-        assert_eq!(two64.cmp_exact(Number::F64(18446744073709551616.0)), Ordering::Equal);
+        assert_eq!(
+            two64.cmp_exact(Number::F64(18446744073709551616.0)),
+            Ordering::Equal
+        );
         assert_eq!(
             b("18446744073709551617").cmp_exact(Number::F64(18446744073709551616.0)),
             Ordering::Greater
@@ -305,7 +308,10 @@ mod tests {
         let low = b("-9223372036854775809");
         assert_eq!(low.cmp_exact(Number::I64(i64::MIN)), Ordering::Less);
         assert_eq!(low.cmp_exact(Number::U64(0)), Ordering::Less);
-        assert_eq!(low.cmp_exact(Number::F64(-9223372036854775808.0)), Ordering::Less);
+        assert_eq!(
+            low.cmp_exact(Number::F64(-9223372036854775808.0)),
+            Ordering::Less
+        );
         assert_eq!(
             low.cmp_exact(Number::F64(-9223372036854777856.0)),
             Ordering::Greater

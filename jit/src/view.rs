@@ -312,10 +312,8 @@ unsafe fn read_big_int<'d>(addr: usize) -> &'d str {
     // SAFETY: `ptr` is the exposed address of `len` bytes of the input (a number token:
     // ASCII), never mutated while the document lives; the decoder never writes an empty one.
     unsafe {
-        let bytes = std::slice::from_raw_parts(
-            std::ptr::with_exposed_provenance::<u8>(ptr),
-            len as usize,
-        );
+        let bytes =
+            std::slice::from_raw_parts(std::ptr::with_exposed_provenance::<u8>(ptr), len as usize);
         std::str::from_utf8_unchecked(bytes)
     }
 }

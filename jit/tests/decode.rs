@@ -264,10 +264,19 @@ fn raw_big_integers_decode_encode_and_transcode_verbatim() {
         let Some(Node::Number(got)) = doc.root().get("a").map(|v| v.node()) else {
             panic!("a number in {text}");
         };
-        assert_eq!((got, got.as_f64().is_sign_negative()), (n, n.as_f64().is_sign_negative()));
+        assert_eq!(
+            (got, got.as_f64().is_sign_negative()),
+            (n, n.as_f64().is_sign_negative())
+        );
     }
     let e = decode(&p, br#"{"a": 018446744073709551616}"#, &raw, &mut scratch).unwrap_err();
-    assert_eq!((e.kind, e.offset), (FailKind::Syntax(jitson_jit::ir::ErrorKind::InvalidNumber), 7));
+    assert_eq!(
+        (e.kind, e.offset),
+        (
+            FailKind::Syntax(jitson_jit::ir::ErrorKind::InvalidNumber),
+            7
+        )
+    );
 }
 
 /// The same big integers under the other policies: the nearest `f64`, or an error, also
@@ -315,8 +324,14 @@ fn raw_big_integers_meet_checks_exactly() {
     };
     assert_eq!(run(r#"{"a": 18446744073709551616}"#, &mut scratch), Ok(()));
     let v = |v| Err(FailKind::Violation(v));
-    assert_eq!(run(r#"{"a": 18446744073709551617}"#, &mut scratch), v(Violation::Maximum));
-    assert_eq!(run(r#"{"a": -9223372036854775809}"#, &mut scratch), v(Violation::Minimum));
+    assert_eq!(
+        run(r#"{"a": 18446744073709551617}"#, &mut scratch),
+        v(Violation::Maximum)
+    );
+    assert_eq!(
+        run(r#"{"a": -9223372036854775809}"#, &mut scratch),
+        v(Violation::Minimum)
+    );
     assert_eq!(run(r#"{"a": -9223372036854775808}"#, &mut scratch), Ok(()));
     p.num_checks[0].minimum = None;
     p.num_checks[0].maximum = None;
@@ -324,7 +339,10 @@ fn raw_big_integers_meet_checks_exactly() {
         jitson_jit::validate(&p, text.as_bytes(), &raw, scratch).map_err(|e| e.kind)
     };
     assert_eq!(run(r#"{"a": -9223372036854775816}"#, &mut scratch), Ok(()));
-    assert_eq!(run(r#"{"a": -9223372036854775815}"#, &mut scratch), v(Violation::MultipleOf));
+    assert_eq!(
+        run(r#"{"a": -9223372036854775815}"#, &mut scratch),
+        v(Violation::MultipleOf)
+    );
 }
 
 #[test]

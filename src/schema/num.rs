@@ -400,16 +400,28 @@ mod tests {
         assert!(is_big_multiple_of(two64, Num::Int(2)));
         assert!(is_big_multiple_of(two64, Num::UInt(1 << 63)));
         // The divisor is its shortest decimal spelling, 18446744073709552000.
-        assert!(!is_big_multiple_of(two64, Num::Float(18446744073709551616.0)));
-        assert!(is_big_multiple_of(big("36893488147419104000"), Num::Float(18446744073709551616.0)));
+        assert!(!is_big_multiple_of(
+            two64,
+            Num::Float(18446744073709551616.0)
+        ));
+        assert!(is_big_multiple_of(
+            big("36893488147419104000"),
+            Num::Float(18446744073709551616.0)
+        ));
         assert!(!is_big_multiple_of(two64, Num::Int(3)));
         assert!(!is_big_multiple_of(two64, Num::Int(10)));
         assert!(is_big_multiple_of(two64, Num::Float(0.5)));
         assert!(is_big_multiple_of(two64, Num::Float(0.25)));
         // 2^64 = 3 × 6148914691236517205 + 1.
         assert!(!is_big_multiple_of(two64, Num::Float(0.3)));
-        assert!(is_big_multiple_of(big("18446744073709551618"), Num::Float(0.3)));
-        assert!(is_big_multiple_of(big("-18446744073709551615"), Num::Int(5)));
+        assert!(is_big_multiple_of(
+            big("18446744073709551618"),
+            Num::Float(0.3)
+        ));
+        assert!(is_big_multiple_of(
+            big("-18446744073709551615"),
+            Num::Int(5)
+        ));
         let zeros = format!("7{}", "0".repeat(99));
         assert!(is_big_multiple_of(big(&zeros), Num::Float(1e99)));
         assert!(is_big_multiple_of(big(&zeros), Num::Int(7)));

@@ -3,8 +3,8 @@
 use jitson_kernels::{ErrorKind, skip, string_scan, unescape, utf8, whitespace};
 
 use crate::ir::{
-    BigInts, ExecOptions, FailKind, Failure, FuncId, KeyTableId, Kinds, Label, Op, PathSeg, Program, REGS,
-    StrCheck, Violation,
+    BigInts, ExecOptions, FailKind, Failure, FuncId, KeyTableId, Kinds, Label, Op, PathSeg,
+    Program, REGS, StrCheck, Violation,
 };
 use crate::number::read_number;
 
