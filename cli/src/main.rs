@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! jitson [--backend auto|interp|jit] check [--max-depth N] [FILE...]
-//! jitson [--backend auto|interp|jit] validate --schema S.json [--ndjson] [--max-errors N] [FILE...]
-//! jitson [--backend auto|interp|jit] transcode --schema S.json [--unknown keep|drop|deny] [--pick PTR]... [--redact PTR]... [--ndjson] [FILE]
+//! jitson [--backend auto|interp|jit] [--big-ints f64|error|raw] validate --schema S.json [--ndjson] [--max-errors N] [FILE...]
+//! jitson [--backend auto|interp|jit] [--big-ints f64|error|raw] transcode --schema S.json [--unknown keep|drop|deny] [--pick PTR]... [--redact PTR]... [--ndjson] [FILE]
 //! jitson [--backend auto|interp|jit] explain [--clif] --schema S.json
 //! jitson get FILE POINTER...
 //! jitson set FILE POINTER VALUE
@@ -14,7 +14,10 @@
 //! `FILE:LINE:COL: PATH: message` lines, on standard output) and [`schema`] (the `--schema`
 //! argument). `--backend` is global: `jit` runs validation on native code from Cranelift
 //! (exit status 2 when it cannot be made here), `interp` on the interpreter, `auto` on native
-//! code when possible; `check`, `get` and `set` read no schema and use neither.
+//! code when possible; `check`, `get` and `set` read no schema and use neither. `--big-ints`
+//! is global too: what integers beyond the 64-bit ranges in the input become for the
+//! commands that compile a schema (`f64`, the default and `serde_json`'s reading; `error`;
+//! `raw`: kept exactly, checked exactly, written back verbatim).
 //!
 //! Exit status: 0 when every input passes, 1 when any input fails, 2 for a usage error, an
 //! unavailable backend, an unreadable input or a schema that does not load.
@@ -49,6 +52,11 @@ struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
     backend: Backend,
 
+    /// What integers beyond the 64-bit ranges become: the nearest f64 (as serde_json), an
+    /// error, or their exact digits (checked exactly, written back verbatim).
+    #[arg(long, global = true, value_enum, default_value_t = BigInts::F64)]
+    big_ints: BigInts,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -62,6 +70,26 @@ pub enum Backend {
     Interp,
     /// Native code from the Cranelift JIT; exit status 2 when it cannot be made.
     Jit,
+}
+
+/// The `--big-ints` choices (the engine's [`jitson::engine::BigInts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BigInts {
+    /// The nearest `f64`.
+    F64,
+    /// A "number out of range" error.
+    Error,
+    /// The exact digits.
+    Raw,
+}
+
+/// How the commands that compile a schema run it: the global options.
+#[derive(Clone, Copy, Debug)]
+pub struct Engine {
+    /// `--backend`.
+    pub backend: Backend,
+    /// `--big-ints`.
+    pub big_ints: BigInts,
 }
 
 /// The subcommands.
@@ -94,13 +122,17 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let engine = Engine {
+        backend: cli.backend,
+        big_ints: cli.big_ints,
+    };
     let status = match &cli.command {
         Command::Check(args) => check::run(args),
         Command::Get(args) => get::run(args),
         Command::Set(args) => set::run(args),
-        Command::Validate(args) => validate::run(args, cli.backend),
-        Command::Transcode(args) => transcode::run(args, cli.backend),
-        Command::Explain(args) => explain::run(args, cli.backend),
+        Command::Validate(args) => validate::run(args, engine),
+        Command::Transcode(args) => transcode::run(args, engine),
+        Command::Explain(args) => explain::run(args, engine),
     };
     ExitCode::from(status)
 }

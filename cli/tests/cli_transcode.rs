@@ -108,3 +108,77 @@ fn corpus_documents_round_trip_and_bad_arguments_exit_2() {
     }
     assert_eq!(transcode("/nonexistent.json", &[], b"{}").0, 2);
 }
+
+#[test]
+fn big_ints_choose_what_integers_beyond_64_bits_become() {
+    let dir = scratch("transcode-big-ints");
+    let schema = write(
+        &dir,
+        "s.json",
+        br#"{"properties": {"n": {"type": "integer", "maximum": 18446744073709551616}}}"#,
+    );
+    let doc: &[u8] = br#"{"n": 18446744073709551616, "x": [-9223372036854775809, -0]}"#;
+    let f64s = "{\"n\":1.8446744073709552e+19,\"x\":[-9.223372036854776e+18,-0.0]}\n";
+    let raw = "{\"n\":18446744073709551616,\"x\":[-9223372036854775809,-0.0]}\n";
+    for backend in ["interp", "jit"] {
+        let with = |args: &[&str], doc: &[u8]| {
+            let mut all = vec!["--backend", backend];
+            all.extend(args);
+            transcode(&schema, &all, doc)
+        };
+        assert_eq!(with(&[], doc), (0, f64s.into(), String::new()));
+        assert_eq!(
+            with(&["--big-ints", "f64"], doc),
+            (0, f64s.into(), String::new())
+        );
+        assert_eq!(
+            with(&["--big-ints", "raw"], doc),
+            (0, raw.into(), String::new())
+        );
+        assert_eq!(
+            with(&["--big-ints", "error"], doc),
+            (
+                1,
+                String::new(),
+                "-:1:26: $.n: number out of range\n".into()
+            )
+        );
+        // Raw compares exactly: 2^64 + 1 is above a maximum of 2^64, its f64 is not.
+        let over: &[u8] = br#"{"n": 18446744073709551617}"#;
+        assert_eq!(
+            with(&[], over),
+            (0, "{\"n\":1.8446744073709552e+19}\n".into(), String::new())
+        );
+        assert_eq!(
+            with(&["--big-ints", "raw"], over),
+            (
+                1,
+                String::new(),
+                "-:1:7: $.n: number above the maximum (keyword maximum at /properties/n/maximum)\n"
+                    .into()
+            )
+        );
+        assert_eq!(with(&["--big-ints", "exact"], doc).0, 2);
+    }
+    let out = jitson(
+        &["validate", "--big-ints", "raw", "--schema", &schema],
+        br#"{"n": 18446744073709551617}"#,
+    );
+    assert_eq!(
+        (status(&out), stdout(&out)),
+        (
+            1,
+            "-:1:7: $.n: number above the maximum (keyword maximum at /properties/n/maximum)\n"
+                .into()
+        )
+    );
+    let out = jitson(
+        &["validate", "--big-ints", "error", "--schema", &schema],
+        br#"{"x": {"y": [18446744073709551616]}}"#,
+    );
+    assert_eq!(
+        (status(&out), stdout(&out)),
+        (1, "-:1:33: $.x.y[0]: number out of range\n".into())
+    );
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}

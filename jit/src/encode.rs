@@ -6,10 +6,12 @@
 //! - arrays: items in order;
 //! - strings (and string-enum values): quoted and escaped per [`EscapeMode`];
 //! - numbers: `u64` / `i64` with the integer kernels, `f64` with the shortest round-trip
-//!   kernel — `serde_json`'s bytes for the same value;
+//!   kernel — `serde_json`'s bytes for the same value; a big integer kept by
+//!   [`BigInts::Raw`] verbatim;
 //! - raw JSON (`any`, `not`, non-string `enum`): rewritten token by token as `serde_json`
 //!   writes the value it parses: whitespace dropped, strings unescaped and escaped again per
-//!   the mode, numbers read and formatted again.
+//!   the mode, numbers read and formatted again — except that with [`BigInts::Raw`] (the
+//!   policy the document was read with) integers beyond 64 bits are copied verbatim.
 //!
 //! It is iterative: open containers are an explicit stack, so depth never reaches the Rust
 //! stack.
@@ -20,7 +22,7 @@ use jitson_kernels::int_format::{MAX_INT_LEN, format_i64, format_u64};
 use jitson_kernels::string_scan::scan_string;
 use jitson_kernels::unescape::{Surrogates, unescape};
 
-use crate::ir::{BigInts, Number};
+use crate::ir::{BigInts, NumRef, Number};
 use crate::number::read_number;
 use crate::view::{Items, Members, Node, View};
 
@@ -31,8 +33,9 @@ enum Open<'d> {
     Object(Members<'d>, usize, bool),
 }
 
-/// Appends the compact JSON of `root` to `out`.
-pub fn encode(root: View<'_>, mode: EscapeMode, out: &mut Vec<u8>) {
+/// Appends the compact JSON of `root` to `out`; `big` is the policy the document was read
+/// with ([`Decoded::big_ints`](crate::interp::Decoded::big_ints)), for its raw values.
+pub fn encode(root: View<'_>, mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) {
     let mut stack: Vec<Open<'_>> = Vec::new();
     let mut next = Some(root);
     loop {
@@ -46,7 +49,7 @@ pub fn encode(root: View<'_>, mode: EscapeMode, out: &mut Vec<u8>) {
                     out.push(b'{');
                     stack.push(Open::Object(members, 0, true));
                 }
-                node => scalar(node, mode, out),
+                node => scalar(node, mode, big, out),
             }
         }
         let Some(top) = stack.last_mut() else {
@@ -99,14 +102,15 @@ fn next_member<'d>(m: &Members<'d>, i: &mut usize) -> Option<(&'d str, View<'d>)
 }
 
 /// Writes a value that is not a container.
-fn scalar(node: Node<'_>, mode: EscapeMode, out: &mut Vec<u8>) {
+fn scalar(node: Node<'_>, mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) {
     match node {
         Node::Null => out.extend_from_slice(b"null"),
         Node::Bool(true) => out.extend_from_slice(b"true"),
         Node::Bool(false) => out.extend_from_slice(b"false"),
         Node::Number(n) => number(n, out),
+        Node::BigInt(b) => num_ref(NumRef::BigInt(b), out),
         Node::Str(s) | Node::Enum { text: s, .. } => escape_str(s, mode, out),
-        Node::Raw(raw) => write_raw(raw, mode, out),
+        Node::Raw(raw) => write_raw(raw, mode, big, out),
         Node::Array(_) | Node::Object(_) => unreachable!("containers are opened by encode"),
     }
 }
@@ -132,9 +136,22 @@ pub fn number(n: Number, out: &mut Vec<u8>) {
     }
 }
 
+/// Writes a number as [`number`] does, a big integer verbatim.
+pub fn num_ref(n: NumRef<'_>, out: &mut Vec<u8>) {
+    match n {
+        NumRef::Number(n) => number(n, out),
+        NumRef::BigInt(b) => out.extend_from_slice(b.as_str().as_bytes()),
+    }
+}
+
 /// Rewrites well-formed JSON text `raw` compactly, as `serde_json` writes the value it
-/// parses from it (see the module docs). `raw` must be well-formed (decode checked it).
-pub fn write_raw(raw: &[u8], mode: EscapeMode, out: &mut Vec<u8>) {
+/// parses from it (see the module docs); integers beyond 64 bits verbatim when `big` is
+/// [`BigInts::Raw`], else as the nearest `f64`. `raw` must be well-formed (decode checked it).
+pub fn write_raw(raw: &[u8], mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) {
+    let big = match big {
+        BigInts::Raw => BigInts::Raw,
+        BigInts::F64 | BigInts::Error => BigInts::F64,
+    };
     let mut text = Vec::new();
     let mut i = 0;
     while i < raw.len() {
@@ -151,9 +168,9 @@ pub fn write_raw(raw: &[u8], mode: EscapeMode, out: &mut Vec<u8>) {
                 escape_str(std::str::from_utf8(&text).unwrap_or(""), mode, out);
                 i = scan.end + 1;
             }
-            b'-' | b'0'..=b'9' => match read_number(raw, i, BigInts::F64) {
+            b'-' | b'0'..=b'9' => match read_number(raw, i, big) {
                 Ok((n, end)) => {
-                    number(n, out);
+                    num_ref(n, out);
                     i = end;
                 }
                 Err(_) => return,

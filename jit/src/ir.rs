@@ -60,7 +60,7 @@
 //! |---|---|---|---|
 //! | [`Null`](Op::Null) **value** | | `null` | `Type` |
 //! | [`Bool`](Op::Bool) **value** | | `true` / `false` | `Type` |
-//! | [`Number`](Op::Number) **value** | [`NumCheckId`] | a number; `integer` checks (no fraction: `1.0` counts), bounds by exact comparison, then the predicate | `Type`, `Minimum`, `Maximum`, `MultipleOf` |
+//! | [`Number`](Op::Number) **value** | [`NumCheckId`] | a number; `integer` checks (no fraction: `1.0` counts), bounds by exact comparison, then the predicate (a [`BigInts::Raw`] big integer is an integer and compares by its digits) | `Type`, `Minimum`, `Maximum`, `MultipleOf` |
 //! | [`String`](Op::String) **value** | [`StrCheckId`] | a string; length in code points of the unescaped text, then the predicate | `Type`, `MinLength`, `MaxLength`, `Pattern` |
 //! | [`StrEnum`](Op::StrEnum) **value** | [`StrEnumId`] | a string equal (unescaped) to one of the table's strings | `Enum` (any other value) |
 //! | [`RawCheck`](Op::RawCheck) **value** | [`RawPredId`], [`Violation`] | skip one value (validating), then call the predicate on its raw bytes | the given violation |
@@ -101,7 +101,7 @@
 //! |---|---|
 //! | `Null`, `Fail`, `Jump`, register ops, `OneOfEnd`, `SwitchIndex`, `SwitchField`, `ObjNext`, `Eof`, `Discriminate` | nothing |
 //! | `Bool` | `u8` 0 / 1 |
-//! | `Number` | the [`Number`] (tag + 8 bytes) |
+//! | `Number` | the [`Number`] (tag + 8 bytes), or a [`BigInts::Raw`] big integer's text (`NUM_RAW`: tag, `u32` length, pointer into the input) |
 //! | `String` | `(ptr, len)` of the unescaped text (the input when it has no escapes, else an arena copy) |
 //! | `StrEnum` | `u32` index of the matched string |
 //! | `RawCheck`, `SkipValue` | `(ptr, len)` of the value's raw text in the input |
@@ -152,7 +152,8 @@ pub type DiscId = u32;
 
 /// A JSON number as read from the input: non-negative integers as `U64`, negative ones as
 /// `I64`, everything else (a fraction, an exponent, or an integer beyond 64 bits) as `F64`
-/// (the representation `serde_json` gives the same text).
+/// (the representation `serde_json` gives the same text). With [`BigInts::Raw`], integers
+/// beyond 64 bits are [`NumRef::BigInt`] instead.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Number {
     /// A negative integer.
@@ -163,10 +164,26 @@ pub enum Number {
     F64(f64),
 }
 
+/// An integer beyond the 64-bit ranges kept as its decimal text ([`BigInts::Raw`]): an
+/// optional `-`, then digits without a leading zero (the input's token, verbatim).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BigInt<'a>(pub(crate) &'a str);
+
+/// A number as checks and sinks see it: a [`Number`], or with [`BigInts::Raw`] an integer
+/// beyond the 64-bit ranges as its text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NumRef<'a> {
+    /// A number that fits its representation.
+    Number(Number),
+    /// An integer beyond `u64` (positive) or `i64` (negative), read with [`BigInts::Raw`].
+    BigInt(BigInt<'a>),
+}
+
 /// A check on a string's unescaped text (a regular expression, for instance).
 pub type StrPred = Arc<dyn Fn(&str) -> bool + Send + Sync>;
-/// A check on a number (exact `multipleOf`, for instance).
-pub type NumPred = Arc<dyn Fn(Number) -> bool + Send + Sync>;
+/// A check on a number (exact `multipleOf`, for instance); big integers come as their text
+/// with [`BigInts::Raw`].
+pub type NumPred = Arc<dyn for<'n> Fn(NumRef<'n>) -> bool + Send + Sync>;
 /// A check on one complete, well-formed JSON value given as its raw bytes (equality with a
 /// list of JSON values, for instance).
 pub type RawPred = Arc<dyn Fn(&[u8]) -> bool + Send + Sync>;
@@ -419,7 +436,8 @@ pub enum FailKind {
     Syntax(ErrorKind),
     /// Containers nested deeper than [`ExecOptions::max_depth`].
     DepthLimitExceeded,
-    /// A number beyond `f64`, or an integer beyond 64 bits with [`BigInts::Error`].
+    /// A number beyond `f64`, or an integer beyond 64 bits with [`BigInts::Error`] (or, with
+    /// [`BigInts::Raw`], one of more than `u32::MAX` bytes).
     NumberOutOfRange,
     /// A named field repeats with [`DuplicateKeys::Deny`].
     DuplicateKey,
@@ -455,14 +473,22 @@ pub enum DuplicateKeys {
     Deny,
 }
 
-/// Integers beyond the 64-bit ranges.
+/// What integers beyond the 64-bit ranges (above `u64::MAX`, below `i64::MIN`) in the input
+/// become, wherever they are: at number ops and inside skipped or raw (`{}`) values alike.
+/// Numbers with a fraction or an exponent are `f64`s under every policy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BigInts {
-    /// Read as the nearest `f64` (what `serde_json` does).
+    /// Read as the nearest `f64` (what `serde_json` does); beyond the range of `f64` a
+    /// [`FailKind::NumberOutOfRange`] error.
     #[default]
     F64,
-    /// A [`FailKind::NumberOutOfRange`] error.
+    /// A [`FailKind::NumberOutOfRange`] error (at the token's last byte).
     Error,
+    /// Kept as their decimal text ([`NumRef::BigInt`]; the `NUM_RAW` slot of
+    /// [`crate::layout`]), checked exactly against bounds and `multipleOf`, written back
+    /// verbatim. A token longer than `u32::MAX` bytes is a
+    /// [`FailKind::NumberOutOfRange`] error.
+    Raw,
 }
 
 /// Options of one execution.

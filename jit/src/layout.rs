@@ -10,7 +10,7 @@
 //! |---|---|
 //! | [`Null`](Shape::Null), [`Never`](Shape::Never) | nothing (size 0) |
 //! | [`Bool`](Shape::Bool) | `u8` 0 / 1 at 0 (size 8) |
-//! | [`Number`](Shape::Number) | `u8` tag at 0 (0 `u64`, 1 `i64`, 2 `f64`), the 8 bytes at 8 (size 16): what `serde_json` would hold |
+//! | [`Number`](Shape::Number) | `u8` tag at 0 (0 `u64`, 1 `i64`, 2 `f64`), the 8 bytes at 8 (size 16): what `serde_json` would hold; or tag 3 ([`NUM_RAW`], only with [`BigInts::Raw`](crate::ir::BigInts::Raw)): an integer beyond 64 bits as its text, the `u32` byte length at 4 and the pointer at 8 (the input's token: `-`? and digits, ASCII) |
 //! | [`Str`](Shape::Str) | `(ptr, len)` of the unescaped UTF-8 text: the input itself when the string has no escapes, else a copy in the arena |
 //! | [`Raw`](Shape::Raw) | `(ptr, len)` of the value's raw JSON text in the input (`{}` / `true`, `not`, non-string `enum`) |
 //! | [`StrEnum`](Shape::StrEnum) | `u32` index into the shape's strings (size 8) |
@@ -45,6 +45,8 @@ pub const NUM_U64: u8 = 0;
 pub const NUM_I64: u8 = 1;
 /// Tag of a [`Shape::Number`] slot holding an `f64`.
 pub const NUM_F64: u8 = 2;
+/// Tag of a [`Shape::Number`] slot holding a big integer's text (length at 4, pointer at 8).
+pub const NUM_RAW: u8 = 3;
 
 /// What a slot holds; see the [module documentation](self) for the bytes.
 #[derive(Clone, Debug, PartialEq)]

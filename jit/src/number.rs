@@ -7,18 +7,19 @@ use jitson_kernels::float_parse::{FloatOverflow, parse_f64};
 use jitson_kernels::int_parse::{parse_i64, parse_u64};
 use jitson_kernels::number::scan_number;
 
-use crate::ir::{BigInts, FailKind, Number};
+use crate::ir::{BigInt, BigInts, FailKind, NumRef, Number};
 
 /// 2^127 as an `f64`: beyond it an `f64` no longer fits `i128`.
 const TWO_127: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
 
 /// Reads the number token at `pos` (its first byte is `-` or a digit): the value as
-/// [`Number`] documents and the index past the token; or an error kind and offset.
+/// [`Number`] documents (an integer beyond 64 bits per `big`) and the index past the token;
+/// or an error kind and offset.
 pub(crate) fn read_number(
     input: &[u8],
     pos: usize,
     big: BigInts,
-) -> Result<(Number, usize), (FailKind, usize)> {
+) -> Result<(NumRef<'_>, usize), (FailKind, usize)> {
     let token = scan_number(input, pos).map_err(|e| (FailKind::Syntax(e.kind), e.offset))?;
     if !token.is_integer {
         return read_float(input, token.start, token.end);
@@ -28,17 +29,23 @@ pub(crate) fn read_number(
     } else {
         parse_u64(input, pos).map(|(v, end)| (Number::U64(v), end))
     };
+    let out_of_range = (FailKind::NumberOutOfRange, token.end - 1);
     match integer {
         // `-0` is the float -0.0 for serde_json.
-        Ok((Number::I64(0), end)) => Ok((Number::F64(-0.0), end)),
-        Ok(ok) => Ok(ok),
-        Err(e) if e.kind == ErrorKind::NumberOutOfRange && big == BigInts::Error => {
-            Err((FailKind::NumberOutOfRange, token.end - 1))
+        Ok((Number::I64(0), end)) => Ok((NumRef::Number(Number::F64(-0.0)), end)),
+        Ok((n, end)) => Ok((NumRef::Number(n), end)),
+        Err(e) if e.kind != ErrorKind::NumberOutOfRange => {
+            Err((FailKind::Syntax(e.kind), e.offset))
         }
-        Err(e) if e.kind == ErrorKind::NumberOutOfRange => {
-            read_float(input, token.start, token.end)
-        }
-        Err(e) => Err((FailKind::Syntax(e.kind), e.offset)),
+        Err(_) => match big {
+            BigInts::F64 => read_float(input, token.start, token.end),
+            BigInts::Error => Err(out_of_range),
+            BigInts::Raw if token.end - token.start > u32::MAX as usize => Err(out_of_range),
+            BigInts::Raw => match std::str::from_utf8(&input[token.start..token.end]) {
+                Ok(text) => Ok((NumRef::BigInt(BigInt(text)), token.end)),
+                Err(_) => Err(out_of_range),
+            },
+        },
     }
 }
 
@@ -48,9 +55,9 @@ fn read_float(
     input: &[u8],
     start: usize,
     end: usize,
-) -> Result<(Number, usize), (FailKind, usize)> {
+) -> Result<(NumRef<'_>, usize), (FailKind, usize)> {
     match parse_f64(input, start, FloatOverflow::Error) {
-        Ok((value, _)) => Ok((Number::F64(value), end)),
+        Ok((value, _)) => Ok((NumRef::Number(Number::F64(value)), end)),
         Err(e) if e.kind == ErrorKind::NumberOutOfRange => {
             Err((FailKind::NumberOutOfRange, end - 1))
         }
@@ -97,6 +104,104 @@ impl Number {
     }
 }
 
+impl<'a> BigInt<'a> {
+    /// `text` as a big integer: an optional `-`, then digits without a leading zero, of a
+    /// value beyond `u64` (positive) or `i64` (negative); `None` for anything else.
+    pub fn new(text: &'a str) -> Option<BigInt<'a>> {
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        let grammar = digits.bytes().all(|b| b.is_ascii_digit()) && !digits.starts_with('0');
+        let fits = text.parse::<u64>().is_ok() || text.parse::<i64>().is_ok();
+        (grammar && !digits.is_empty() && !fits).then_some(BigInt(text))
+    }
+
+    /// The text, as in the input.
+    pub fn as_str(self) -> &'a str {
+        self.0
+    }
+
+    /// Whether it is below zero.
+    pub fn is_negative(self) -> bool {
+        self.0.starts_with('-')
+    }
+
+    /// The digits of its absolute value (no sign, no leading zero).
+    pub fn magnitude(self) -> &'a str {
+        self.0.strip_prefix('-').unwrap_or(self.0)
+    }
+
+    /// The nearest `f64` (what `serde_json` reads from the same text); infinite beyond the
+    /// range of `f64` (more than 309 digits).
+    pub fn to_f64(self) -> f64 {
+        parse_f64(self.0.as_bytes(), 0, FloatOverflow::Infinity).map_or(f64::NAN, |(f, _)| f)
+    }
+
+    /// Exact comparison with a number's mathematical value (a NaN compares equal; JSON has
+    /// none): the digits are compared with the number's exact decimal expansion.
+    pub fn cmp_exact(self, other: Number) -> Ordering {
+        let (negative, digits, fraction) = match other {
+            Number::U64(u) => (false, u.to_string(), false),
+            Number::I64(i) => (i < 0, i.unsigned_abs().to_string(), false),
+            Number::F64(f) if f.is_nan() => return Ordering::Equal,
+            Number::F64(f) if f.is_infinite() => {
+                return if f > 0.0 {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                };
+            }
+            Number::F64(f) => {
+                let whole = f.abs().trunc();
+                (f < 0.0, format!("{whole:.0}"), whole != f.abs())
+            }
+        };
+        let zero = digits == "0" && !fraction;
+        match (self.is_negative(), negative && !zero) {
+            (false, true) => return Ordering::Greater,
+            (true, false) => return Ordering::Less,
+            _ => {}
+        }
+        let mine = self.magnitude();
+        let magnitude = (mine.len(), mine)
+            .cmp(&(digits.len(), digits.as_str()))
+            .then(if fraction {
+                Ordering::Less
+            } else {
+                Ordering::Equal
+            });
+        if self.is_negative() {
+            magnitude.reverse()
+        } else {
+            magnitude
+        }
+    }
+}
+
+impl NumRef<'_> {
+    /// Whether the number has no fractional part (a big integer has none).
+    pub fn is_integer(self) -> bool {
+        match self {
+            NumRef::Number(n) => n.is_integer(),
+            NumRef::BigInt(_) => true,
+        }
+    }
+
+    /// Exact comparison with a number's mathematical value.
+    pub fn cmp_exact(self, other: Number) -> Ordering {
+        match self {
+            NumRef::Number(n) => n.cmp_exact(other),
+            NumRef::BigInt(b) => b.cmp_exact(other),
+        }
+    }
+
+    /// The nearest `f64`.
+    pub fn as_f64(self) -> f64 {
+        match self {
+            NumRef::Number(n) => n.as_f64(),
+            NumRef::BigInt(b) => b.to_f64(),
+        }
+    }
+}
+
 /// Exact comparison of an integer with a float (a NaN compares equal; JSON has none).
 pub fn cmp_int_float(i: i128, f: f64) -> Ordering {
     if f.is_nan() {
@@ -120,7 +225,10 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Result<(Number, usize), (FailKind, usize)> {
-        read_number(text.as_bytes(), 0, BigInts::F64)
+        match read_number(text.as_bytes(), 0, BigInts::F64)? {
+            (NumRef::Number(n), end) => Ok((n, end)),
+            (NumRef::BigInt(b), _) => panic!("a big integer with F64: {b:?}"),
+        }
     }
 
     #[test]
@@ -142,6 +250,86 @@ mod tests {
             read_number(b"18446744073709551616", 0, BigInts::Error),
             Err((FailKind::NumberOutOfRange, 19))
         );
+    }
+
+    #[test]
+    fn raw_keeps_only_big_integers() {
+        fn raw(text: &str) -> Result<(NumRef<'_>, usize), (FailKind, usize)> {
+            read_number(text.as_bytes(), 0, BigInts::Raw)
+        }
+        let big = |text| Ok((NumRef::BigInt(BigInt(text)), text.len()));
+        assert_eq!(raw("18446744073709551616"), big("18446744073709551616"));
+        assert_eq!(raw("-9223372036854775809"), big("-9223372036854775809"));
+        let huge = "1".repeat(400);
+        assert_eq!(raw(&huge), big(&huge));
+        assert_eq!(
+            raw("18446744073709551615"),
+            Ok((NumRef::Number(Number::U64(u64::MAX)), 20))
+        );
+        assert_eq!(
+            raw("-9223372036854775808"),
+            Ok((NumRef::Number(Number::I64(i64::MIN)), 20))
+        );
+        assert_eq!(raw("-0"), Ok((NumRef::Number(Number::F64(-0.0)), 2)));
+        assert_eq!(
+            raw("18446744073709551616.0"),
+            Ok((NumRef::Number(Number::F64(18446744073709551616.0)), 22))
+        );
+        assert_eq!(
+            raw("018446744073709551616"),
+            Err((FailKind::Syntax(ErrorKind::InvalidNumber), 1))
+        );
+        assert_eq!(raw("1e400"), Err((FailKind::NumberOutOfRange, 4)));
+    }
+
+    #[test]
+    fn big_integers_compare_exactly() {
+        fn b(text: &str) -> BigInt<'_> {
+            BigInt::new(text).expect("a big integer")
+        }
+        let (nines, minus_nines) = ("9".repeat(400), format!("-{}", "9".repeat(400)));
+        let two64 = b("18446744073709551616");
+        assert_eq!(two64.cmp_exact(Number::U64(u64::MAX)), Ordering::Greater);
+        assert_eq!(
+            two64.cmp_exact(Number::F64(18446744073709551616.0)),
+            Ordering::Equal
+        );
+        assert_eq!(
+            b("18446744073709551617").cmp_exact(Number::F64(18446744073709551616.0)),
+            Ordering::Greater
+        );
+        assert_eq!(
+            two64.cmp_exact(Number::F64(18446744073709551616.5f64.next_up())),
+            Ordering::Less
+        );
+        assert_eq!(two64.cmp_exact(Number::F64(1.5)), Ordering::Greater);
+        assert_eq!(two64.cmp_exact(Number::F64(-1e300)), Ordering::Greater);
+        assert_eq!(two64.cmp_exact(Number::F64(-0.0)), Ordering::Greater);
+        let low = b("-9223372036854775809");
+        assert_eq!(low.cmp_exact(Number::I64(i64::MIN)), Ordering::Less);
+        assert_eq!(low.cmp_exact(Number::U64(0)), Ordering::Less);
+        assert_eq!(
+            low.cmp_exact(Number::F64(-9223372036854775808.0)),
+            Ordering::Less
+        );
+        assert_eq!(
+            low.cmp_exact(Number::F64(-9223372036854777856.0)),
+            Ordering::Greater
+        );
+        assert_eq!(
+            b(&nines).cmp_exact(Number::F64(f64::MAX)),
+            Ordering::Greater
+        );
+        assert_eq!(
+            b(&minus_nines).cmp_exact(Number::F64(f64::MIN)),
+            Ordering::Less
+        );
+        assert_eq!(two64.to_f64(), 18446744073709551616.0);
+        assert_eq!(b(&nines).to_f64(), f64::INFINITY);
+        assert_eq!(BigInt::new("18446744073709551615"), None);
+        assert_eq!(BigInt::new("018446744073709551616"), None);
+        assert_eq!(BigInt::new("-"), None);
+        assert_eq!(BigInt::new("1.5"), None);
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! bytes at its address always follow its shape. [`View::node`] resolves boxes, aliases and
 //! union tags to the value's concrete [`Node`].
 
-use crate::ir::Number;
-use crate::layout::{Layout, NUM_I64, NUM_U64, PAIR, Shape, ShapeId};
+use crate::ir::{BigInt, Number};
+use crate::layout::{Layout, NUM_I64, NUM_RAW, NUM_U64, PAIR, Shape, ShapeId};
 
 /// A decoded value: a slot and its shape, borrowed from a document for `'d`.
 #[derive(Clone, Copy)]
@@ -32,6 +32,9 @@ pub enum Node<'d> {
     Bool(bool),
     /// A number, as `serde_json` holds it.
     Number(Number),
+    /// An integer beyond the 64-bit ranges, kept as its text with
+    /// [`BigInts::Raw`](crate::ir::BigInts::Raw).
+    BigInt(BigInt<'d>),
     /// A string.
     Str(&'d str),
     /// A string of a string enumeration: its index and text.
@@ -144,6 +147,9 @@ impl<'d> View<'d> {
             Shape::Bool => Node::Bool(unsafe { read::<u8>(addr) } != 0),
             Shape::Number => {
                 let (tag, bits) = unsafe { (read::<u8>(addr), read::<u64>(addr + 8)) };
+                if tag == NUM_RAW {
+                    return Node::BigInt(BigInt(unsafe { read_big_int(addr) }));
+                }
                 Node::Number(match tag {
                     NUM_U64 => Number::U64(bits),
                     NUM_I64 => Number::I64(bits as i64),
@@ -228,12 +234,22 @@ impl<'d> View<'d> {
         }
     }
 
-    /// The number as an `f64` (as `serde_json::Value::as_f64`).
+    /// The number as an `f64` (as `serde_json::Value::as_f64`; a big integer as the
+    /// nearest `f64`, infinite beyond the range of `f64`).
     pub fn as_f64(&self) -> Option<f64> {
         match self.node() {
             Node::Number(Number::I64(i)) => Some(i as f64),
             Node::Number(Number::U64(u)) => Some(u as f64),
             Node::Number(Number::F64(f)) => Some(f),
+            Node::BigInt(b) => Some(b.to_f64()),
+            _ => None,
+        }
+    }
+
+    /// The big integer kept as its text ([`BigInts::Raw`](crate::ir::BigInts::Raw)).
+    pub fn as_big_int(&self) -> Option<BigInt<'d>> {
+        match self.node() {
+            Node::BigInt(b) => Some(b),
             _ => None,
         }
     }
@@ -282,6 +298,24 @@ impl<'d> View<'d> {
 unsafe fn read_str<'d>(addr: usize) -> &'d str {
     // SAFETY: per the caller.
     unsafe { std::str::from_utf8_unchecked(read_bytes(addr)) }
+}
+
+/// Reads the text of a big-integer number slot at `addr` (`u32` length at 4, pointer at 8).
+///
+/// # Safety
+///
+/// `addr` must be a number slot with the [`NUM_RAW`] tag written by the decoder: the pointer
+/// is the exposed address of that many ASCII bytes of the input, alive for `'d`.
+unsafe fn read_big_int<'d>(addr: usize) -> &'d str {
+    // SAFETY: per the caller.
+    let (len, ptr) = unsafe { (read::<u32>(addr + 4), read::<usize>(addr + 8)) };
+    // SAFETY: `ptr` is the exposed address of `len` bytes of the input (a number token:
+    // ASCII), never mutated while the document lives; the decoder never writes an empty one.
+    unsafe {
+        let bytes =
+            std::slice::from_raw_parts(std::ptr::with_exposed_provenance::<u8>(ptr), len as usize);
+        std::str::from_utf8_unchecked(bytes)
+    }
 }
 
 /// The items of an array.

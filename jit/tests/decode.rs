@@ -7,7 +7,8 @@ use std::sync::Arc;
 use jitson_jit::encode::encode;
 use jitson_jit::interp::{Scratch, TranscodeSpec, Unknown, decode, transcode};
 use jitson_jit::ir::{
-    ExecOptions, FailKind, Func, KeyTable, NumCheck, Number, Op, Program, StrCheck,
+    BigInt, BigInts, ExecOptions, FailKind, Func, KeyTable, Limit, NumCheck, NumRef, Number, Op,
+    Program, StrCheck, Violation,
 };
 use jitson_jit::layout::{FuncLayout, Layout, Shape, ShapeInfo};
 use jitson_jit::view::Node;
@@ -125,7 +126,7 @@ fn decode_writes_the_layout() {
     );
     assert_eq!(root.len(), Some(3));
     let mut out = Vec::new();
-    encode(root, EscapeMode::Minimal, &mut out);
+    encode(root, EscapeMode::Minimal, doc.big_ints(), &mut out);
     assert_eq!(
         out,
         "{\"a\":-5,\"b\":[\"z\"],\"c\":[1,{\"d\":\"é\"}]}".as_bytes()
@@ -207,6 +208,140 @@ fn transcode_writes_compact_json() {
     assert_eq!(
         out, br#"x{"a":-5,"b":[0,"y\n",""],"b":[0]}"#,
         "unchanged on error"
+    );
+}
+
+fn with_big_ints(big_ints: BigInts) -> ExecOptions {
+    ExecOptions {
+        big_ints,
+        ..ExecOptions::default()
+    }
+}
+
+/// `BigInts::Raw`: integers beyond 64 bits are kept as their text at number ops and copied
+/// verbatim out of raw values; every other number is read as before.
+#[test]
+fn raw_big_integers_decode_encode_and_transcode_verbatim() {
+    let p = program();
+    let raw = with_big_ints(BigInts::Raw);
+    let mut scratch = Scratch::new();
+    let input = br#"{"a": -9223372036854775809, "c": [18446744073709551616, -0, 1.50, 18446744073709551615], "b": ["x"]}"#;
+    let doc = decode(&p, input, &raw, &mut scratch).unwrap();
+    let a = doc.root().get("a").unwrap();
+    let Node::BigInt(big) = a.node() else {
+        panic!("a big integer: {:?}", a.node());
+    };
+    assert_eq!(big.as_str(), "-9223372036854775809");
+    assert_eq!(Some(big), BigInt::new("-9223372036854775809"));
+    assert!(big.is_negative());
+    assert_eq!(big.magnitude(), "9223372036854775809");
+    assert_eq!(a.as_big_int(), Some(big));
+    assert_eq!((a.as_i64(), a.as_u64()), (None, None));
+    assert_eq!(a.as_f64(), Some(-9223372036854775809.0));
+    let mut out = Vec::new();
+    encode(doc.root(), EscapeMode::Minimal, doc.big_ints(), &mut out);
+    let expected = br#"{"a":-9223372036854775809,"b":["x"],"c":[18446744073709551616,-0.0,1.5,18446744073709551615]}"#;
+    assert_eq!(out, expected);
+    out.clear();
+    let spec = TranscodeSpec::default();
+    transcode(&p, input, &raw, &spec, &mut scratch, &mut out).unwrap();
+    let transcoded = br#"{"a":-9223372036854775809,"c":[18446744073709551616,-0.0,1.5,18446744073709551615],"b":["x"]}"#;
+    assert_eq!(out, transcoded);
+
+    // A 100-digit integer, and numbers that fit stay numbers.
+    let hundred = format!("1{}", "0".repeat(99));
+    let text = format!(r#"{{"a": {hundred}}}"#);
+    let doc = decode(&p, text.as_bytes(), &raw, &mut scratch).unwrap();
+    let a = doc.root().get("a").unwrap();
+    assert_eq!(a.as_big_int().map(BigInt::as_str), Some(hundred.as_str()));
+    assert_eq!(a.as_f64(), Some(1e99));
+    for (text, n) in [
+        (r#"{"a": 18446744073709551615}"#, Number::U64(u64::MAX)),
+        (r#"{"a": -9223372036854775808}"#, Number::I64(i64::MIN)),
+        (r#"{"a": -0}"#, Number::F64(-0.0)),
+    ] {
+        let doc = decode(&p, text.as_bytes(), &raw, &mut scratch).unwrap();
+        let Some(Node::Number(got)) = doc.root().get("a").map(|v| v.node()) else {
+            panic!("a number in {text}");
+        };
+        assert_eq!(
+            (got, got.as_f64().is_sign_negative()),
+            (n, n.as_f64().is_sign_negative())
+        );
+    }
+    let e = decode(&p, br#"{"a": 018446744073709551616}"#, &raw, &mut scratch).unwrap_err();
+    assert_eq!(
+        (e.kind, e.offset),
+        (
+            FailKind::Syntax(jitson_jit::ir::ErrorKind::InvalidNumber),
+            7
+        )
+    );
+}
+
+/// The same big integers under the other policies: the nearest `f64`, or an error, also
+/// inside raw (`{}`) values.
+#[test]
+fn other_policies_on_big_integers() {
+    let p = program();
+    let mut scratch = Scratch::new();
+    let input = br#"{"a": 1, "c": [18446744073709551616]}"#;
+    let f64s = with_big_ints(BigInts::F64);
+    let doc = decode(&p, input, &f64s, &mut scratch).unwrap();
+    let mut out = Vec::new();
+    encode(doc.root(), EscapeMode::Minimal, doc.big_ints(), &mut out);
+    assert_eq!(out, br#"{"a":1,"c":[1.8446744073709552e+19]}"#);
+    let error = with_big_ints(BigInts::Error);
+    for run in [
+        jitson_jit::validate(&p, input, &error, &mut scratch),
+        decode(&p, input, &error, &mut scratch).map(drop),
+    ] {
+        let e = run.unwrap_err();
+        assert_eq!((e.kind, e.offset), (FailKind::NumberOutOfRange, 34));
+    }
+    let e = decode(&p, br#"{"a": -9223372036854775809}"#, &error, &mut scratch).unwrap_err();
+    assert_eq!((e.kind, e.offset), (FailKind::NumberOutOfRange, 25));
+}
+
+/// Bounds and predicates see a big integer exactly.
+#[test]
+fn raw_big_integers_meet_checks_exactly() {
+    let mut p = program();
+    let at = |value| Limit {
+        value,
+        exclusive: false,
+    };
+    p.num_checks[0].minimum = Some(at(Number::I64(i64::MIN)));
+    p.num_checks[0].maximum = Some(at(Number::F64(18446744073709551616.0)));
+    p.num_checks[0].multiple_of = Some(Arc::new(|n: NumRef<'_>| match n {
+        NumRef::BigInt(b) => b.magnitude().ends_with('6'),
+        NumRef::Number(_) => true,
+    }));
+    let raw = with_big_ints(BigInts::Raw);
+    let mut scratch = Scratch::new();
+    let run = |text: &str, scratch: &mut Scratch| {
+        jitson_jit::validate(&p, text.as_bytes(), &raw, scratch).map_err(|e| e.kind)
+    };
+    assert_eq!(run(r#"{"a": 18446744073709551616}"#, &mut scratch), Ok(()));
+    let v = |v| Err(FailKind::Violation(v));
+    assert_eq!(
+        run(r#"{"a": 18446744073709551617}"#, &mut scratch),
+        v(Violation::Maximum)
+    );
+    assert_eq!(
+        run(r#"{"a": -9223372036854775809}"#, &mut scratch),
+        v(Violation::Minimum)
+    );
+    assert_eq!(run(r#"{"a": -9223372036854775808}"#, &mut scratch), Ok(()));
+    p.num_checks[0].minimum = None;
+    p.num_checks[0].maximum = None;
+    let run = |text: &str, scratch: &mut Scratch| {
+        jitson_jit::validate(&p, text.as_bytes(), &raw, scratch).map_err(|e| e.kind)
+    };
+    assert_eq!(run(r#"{"a": -9223372036854775816}"#, &mut scratch), Ok(()));
+    assert_eq!(
+        run(r#"{"a": -9223372036854775815}"#, &mut scratch),
+        v(Violation::MultipleOf)
     );
 }
 

@@ -297,18 +297,50 @@ fn option_sets() -> Vec<ExecOptions> {
 }
 
 fn check_all(program: &Program, inputs: &[&str]) {
+    check_with(program, inputs, &option_sets());
+}
+
+fn check_with(program: &Program, inputs: &[&str], option_sets: &[ExecOptions]) {
     let native = jitson_jit::native::compile(program).expect("compiles");
-    for options in option_sets() {
+    for options in option_sets {
         for input in inputs {
             let bytes = input.as_bytes();
             for end in 0..=bytes.len() {
-                assert_same(program, &native, &bytes[..end], &options);
+                assert_same(program, &native, &bytes[..end], options);
             }
             for m in mutations(bytes, 200, input.len() as u64) {
-                assert_same(program, &native, &m, &options);
+                assert_same(program, &native, &m, options);
             }
         }
     }
+}
+
+/// Integers beyond 64 bits under each policy, at a bounded integer op (bounds at 0 and
+/// 1e6, a predicate) and inside skipped values.
+#[test]
+fn big_integers_under_every_policy() {
+    let policies: Vec<ExecOptions> = [BigInts::F64, BigInts::Error, BigInts::Raw]
+        .into_iter()
+        .map(|big_ints| ExecOptions {
+            big_ints,
+            ..ExecOptions::default()
+        })
+        .collect();
+    let hundred = format!("1{}", "0".repeat(99));
+    let with_big = format!(r#"{{"a": {hundred}, "a_much_longer_name": true, "c": [-{hundred}]}}"#);
+    check_with(
+        &object_program(),
+        &[
+            r#"{"a": 18446744073709551616, "a_much_longer_name": true}"#,
+            r#"{"a": -9223372036854775809, "a_much_longer_name": true}"#,
+            r#"{"a": 18446744073709551615, "a_much_longer_name": false}"#,
+            r#"{"a": 1, "a_much_longer_name": true, "x": {"y": [18446744073709551616]}}"#,
+            r#"{"a": 1, "a_much_longer_name": true, "x": -9223372036854775809}"#,
+            r#"{"a": -0, "a_much_longer_name": true, "x": 018446744073709551616}"#,
+            &with_big,
+        ],
+        &policies,
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Conversion of a decoded value to `serde_json::Value`.
 
-use jitson_jit::ir::Number;
+use jitson_jit::ir::{BigInt, Number};
 use jitson_jit::view::{Node, View};
 use serde_json::{Map, Value};
 
@@ -11,6 +11,7 @@ pub(super) fn to_json(view: View<'_>) -> Value {
         Node::Null => Value::Null,
         Node::Bool(b) => Value::Bool(b),
         Node::Number(n) => number(n),
+        Node::BigInt(b) => big_int(b),
         Node::Str(s) | Node::Enum { text: s, .. } => Value::String(s.to_owned()),
         Node::Raw(raw) => serde_json::from_slice(raw).unwrap_or(Value::Null),
         Node::Array(items) => Value::Array(items.iter().map(to_json).collect()),
@@ -30,4 +31,12 @@ fn number(n: Number) -> Value {
         Number::I64(i) => Value::from(i),
         Number::F64(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
     }
+}
+
+/// What `serde_json` (without `arbitrary_precision`) reads from a big integer's text: the
+/// nearest `f64`; beyond the range of `f64`, where `serde_json` has no value, a string of
+/// the digits (as [`crate::value::Value::to_serde`] does for its big numbers).
+fn big_int(b: BigInt<'_>) -> Value {
+    serde_json::Number::from_f64(b.to_f64())
+        .map_or_else(|| Value::String(b.as_str().to_owned()), Value::Number)
 }

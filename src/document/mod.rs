@@ -23,7 +23,7 @@
 mod json;
 mod path;
 
-pub use jitson_jit::ir::Number;
+pub use jitson_jit::ir::{BigInt, Number};
 pub use jitson_jit::view::{Items, Members, Node, View};
 pub use path::{DocPath, PathError};
 
@@ -56,9 +56,17 @@ impl<'a> Document<'a> {
     }
 
     /// The document as a `serde_json` value (equal to what `serde_json` parses from the
-    /// input: numbers keep their representation, unknown members are kept).
+    /// input: numbers keep their representation, unknown members are kept). A big integer
+    /// kept by [`BigInts::Raw`](crate::engine::BigInts::Raw) ([`Node::BigInt`]) becomes what
+    /// `serde_json` without `arbitrary_precision` reads from its text: the nearest `f64`
+    /// (or, beyond the range of `f64`, where `serde_json` fails, a string of its digits).
     pub fn to_serde_json(&self) -> serde_json::Value {
         json::to_json(self.root())
+    }
+
+    /// The big-integer policy the document was read with.
+    pub fn big_ints(&self) -> crate::engine::BigInts {
+        self.decoded.big_ints()
     }
 
     /// Bytes the document's arena holds.

@@ -58,7 +58,8 @@ impl Context<'_> {
             return None;
         }
         let big_numbers = match self.exec.big_ints {
-            BigInts::F64 => BigNumbers::Float,
+            // The parser's `Raw` also keeps floats beyond `f64`; the codec's does not.
+            BigInts::F64 | BigInts::Raw => BigNumbers::Float,
             BigInts::Error => BigNumbers::Error,
         };
         let options = ParseOptions::new()

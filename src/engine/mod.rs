@@ -84,7 +84,15 @@ impl Options {
         self
     }
 
-    /// What integers beyond the 64-bit ranges become (default: the nearest `f64`).
+    /// What integers beyond the 64-bit ranges (above `u64::MAX`, below `i64::MIN`) in the
+    /// input become, wherever they are, `{}` values included (default: the nearest `f64`, as
+    /// `serde_json`): an error, or with [`BigInts::Raw`] their exact text — decoded as
+    /// [`Node::BigInt`](crate::document::Node::BigInt), encoded and transcoded verbatim,
+    /// checked exactly by `type: integer`, bounds and `multipleOf`. Two checks still see
+    /// such an integer as `serde_json` does: `enum` / `const` (compared as the nearest
+    /// `f64`), and an `integer` schema's `exclusiveMinimum` / `exclusiveMaximum` beyond 64
+    /// bits (the schema model keeps integer bounds inclusive, rounded to the next integer an
+    /// `f64` holds, so the integers between the bound and that one are misjudged).
     pub fn big_ints(mut self, policy: BigInts) -> Options {
         self.exec.big_ints = policy;
         self
@@ -187,9 +195,10 @@ impl Codec {
 
     /// Appends the compact JSON of `doc` to `out`: named fields in schema order, then the
     /// other members; strings escaped per [`Options::escape`]; numbers as `serde_json`
-    /// writes them.
+    /// writes them (big integers kept by [`BigInts::Raw`] verbatim, including those in raw
+    /// values of a document read with that policy).
     pub fn encode(&self, doc: &Document<'_>, out: &mut Vec<u8>) {
-        jitson_jit::encode::encode(doc.root(), self.options.escape, out);
+        jitson_jit::encode::encode(doc.root(), self.options.escape, doc.big_ints(), out);
     }
 
     /// Validates `input` and appends it to `out` as compact JSON in one pass, shaped by

@@ -35,13 +35,14 @@ use std::sync::Arc;
 
 use jitson_jit::ir::{
     Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds, Label, Limit, NO_DST,
-    NumCheck, Number, Op, Program, StrCheck, Violation,
+    NumCheck, NumRef, Number, Op, Program, StrCheck, Violation,
 };
 use jitson_jit::layout::{FuncLayout, Layout, PAIR, UNION_PAYLOAD};
 use serde_json::Value;
 
 use emit::Emit;
 
+use crate::schema::num::is_big_multiple_of;
 use crate::schema::{
     Bound, IntegerDesc, Num, NumberDesc, ObjectDesc, Schema, StringDesc, TypeDesc, TypeId,
     UnionDesc, UnknownFields,
@@ -452,7 +453,10 @@ impl Resolver<'_> {
                 multiple_of: Some(divisor),
                 ..NumberDesc::default()
             }));
-            Arc::new(move |n: Number| oracle.validate_value(&json_of(n)).is_ok()) as _
+            Arc::new(move |n: NumRef<'_>| match n {
+                NumRef::Number(n) => oracle.validate_value(&json_of(n)).is_ok(),
+                NumRef::BigInt(b) => is_big_multiple_of(b, divisor),
+            }) as _
         });
         self.prog.num_checks.push(NumCheck {
             integer,

@@ -51,7 +51,7 @@ mod key;
 mod kind;
 mod load;
 mod model;
-mod num;
+pub(crate) mod num;
 mod pattern;
 pub(crate) mod pointer;
 mod uri;

@@ -1,6 +1,6 @@
 //! Exact JSON numbers: canonical spelling, exact comparison, integer rounding, `multipleOf`.
 
-use jitson_jit::ir::Number;
+use jitson_jit::ir::{BigInt, Number};
 use std::cmp::Ordering;
 
 /// An exact JSON number in canonical spelling.
@@ -248,6 +248,39 @@ pub(crate) fn is_multiple_of(x: Num, divisor: Num) -> bool {
     }
 }
 
+/// Whether the big integer `x` (read with
+/// [`BigInts::Raw`](jitson_jit::ir::BigInts::Raw)) is an integer multiple of `divisor`,
+/// decided exactly by long division over its digits, whatever the divisor: `divisor` is
+/// taken as its shortest round-trip decimal spelling `b × 10^q` (as [`is_multiple_of`]
+/// does), so `x` must end in `q` zeros with the rest divisible by `b` (`q ≥ 0`), or
+/// `x × 10^-q` be divisible by `b` (`q < 0`). This is exact where the `f64` policy decides
+/// on the nearest `f64` of `x`.
+pub(crate) fn is_big_multiple_of(x: BigInt<'_>, divisor: Num) -> bool {
+    let (b, q) = divisor.decimal();
+    if b == 0 {
+        return false;
+    }
+    let digits = x.magnitude().as_bytes();
+    let b = u128::from(b);
+    if q >= 0 {
+        let q = q as usize;
+        let Some(split) = digits.len().checked_sub(q) else {
+            return false;
+        };
+        let (head, tail) = digits.split_at(split);
+        tail.iter().all(|&d| d == b'0') && digits_mod(head, b) == 0
+    } else {
+        (digits_mod(digits, b) * pow10_mod(-q, b)).is_multiple_of(b)
+    }
+}
+
+/// The decimal `digits` modulo `m` (0 < m < 2^64), by long division.
+fn digits_mod(digits: &[u8], m: u128) -> u128 {
+    digits
+        .iter()
+        .fold(0, |r, &d| (r * 10 + u128::from(d - b'0')) % m)
+}
+
 /// 10^e mod m, by square and multiply (m < 2^64, so products fit u128).
 fn pow10_mod(mut e: i32, m: u128) -> u128 {
     let mut result = 1 % m;
@@ -358,5 +391,42 @@ mod tests {
         assert!(!is_multiple_of(Num::Int(7), Num::Int(2)));
         assert!(is_multiple_of(Num::Float(1e300), Num::Int(1000)));
         assert!(!is_multiple_of(Num::Int(1), Num::Float(1e-30 * 3.0)));
+    }
+
+    #[test]
+    fn big_multiples() {
+        let big = |t| BigInt::new(t).expect("a big integer");
+        let two64 = big("18446744073709551616");
+        assert!(is_big_multiple_of(two64, Num::Int(2)));
+        assert!(is_big_multiple_of(two64, Num::UInt(1 << 63)));
+        // The divisor is its shortest decimal spelling, 18446744073709552000.
+        assert!(!is_big_multiple_of(
+            two64,
+            Num::Float(18446744073709551616.0)
+        ));
+        assert!(is_big_multiple_of(
+            big("36893488147419104000"),
+            Num::Float(18446744073709551616.0)
+        ));
+        assert!(!is_big_multiple_of(two64, Num::Int(3)));
+        assert!(!is_big_multiple_of(two64, Num::Int(10)));
+        assert!(is_big_multiple_of(two64, Num::Float(0.5)));
+        assert!(is_big_multiple_of(two64, Num::Float(0.25)));
+        // 2^64 = 3 × 6148914691236517205 + 1.
+        assert!(!is_big_multiple_of(two64, Num::Float(0.3)));
+        assert!(is_big_multiple_of(
+            big("18446744073709551618"),
+            Num::Float(0.3)
+        ));
+        assert!(is_big_multiple_of(
+            big("-18446744073709551615"),
+            Num::Int(5)
+        ));
+        let zeros = format!("7{}", "0".repeat(99));
+        assert!(is_big_multiple_of(big(&zeros), Num::Float(1e99)));
+        assert!(is_big_multiple_of(big(&zeros), Num::Int(7)));
+        assert!(!is_big_multiple_of(big(&zeros), Num::Float(1e100)));
+        assert!(!is_big_multiple_of(big(&zeros), Num::Float(1e300)));
+        assert!(!is_big_multiple_of(big(&zeros), Num::Int(0)));
     }
 }

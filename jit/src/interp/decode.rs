@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use bumpalo::Bump;
 
-use crate::ir::{ExecOptions, Failure, FuncId, Number, Program};
-use crate::layout::{Layout, NO_DST, NUM_F64, NUM_I64, NUM_U64, PAIR, Shape, ShapeId};
+use crate::ir::{BigInts, ExecOptions, Failure, FuncId, NumRef, Number, Program};
+use crate::layout::{Layout, NO_DST, NUM_F64, NUM_I64, NUM_RAW, NUM_U64, PAIR, Shape, ShapeId};
 use crate::view::View;
 
 use super::Scratch;
@@ -81,6 +81,7 @@ pub struct Decoded<'a> {
     root: usize,
     shape: ShapeId,
     layout: Arc<Layout>,
+    big_ints: BigInts,
     _input: PhantomData<&'a [u8]>,
 }
 
@@ -109,6 +110,11 @@ impl<'a> Decoded<'a> {
     /// Bytes the arena holds.
     pub fn arena_bytes(&self) -> usize {
         self.arena.allocated_bytes()
+    }
+
+    /// The big-integer policy the input was read with (encode writes raw values by it).
+    pub fn big_ints(&self) -> BigInts {
+        self.big_ints
     }
 }
 
@@ -150,6 +156,7 @@ pub fn decode<'a>(
         root,
         shape,
         layout: Arc::clone(layout),
+        big_ints: options.big_ints,
         _input: PhantomData,
     })
 }
@@ -289,14 +296,20 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         self.put(at, &[value as u8]);
     }
 
-    fn number(&mut self, at: At, value: Number) {
+    fn number(&mut self, at: At, value: NumRef<'a>) {
         let at = self.loc(at);
-        let (tag, bits) = match value {
-            Number::U64(u) => (NUM_U64, u),
-            Number::I64(i) => (NUM_I64, i as u64),
-            Number::F64(f) => (NUM_F64, f.to_bits()),
-        };
         let mut slot = [0u8; 16];
+        let (tag, bits) = match value {
+            NumRef::Number(Number::U64(u)) => (NUM_U64, u),
+            NumRef::Number(Number::I64(i)) => (NUM_I64, i as u64),
+            NumRef::Number(Number::F64(f)) => (NUM_F64, f.to_bits()),
+            NumRef::BigInt(b) => {
+                // The reader checked that the length fits a `u32`.
+                let text = b.as_str();
+                slot[4..8].copy_from_slice(&(text.len() as u32).to_ne_bytes());
+                (NUM_RAW, text.as_ptr().expose_provenance() as u64)
+            }
+        };
         slot[0] = tag;
         slot[8..].copy_from_slice(&bits.to_ne_bytes());
         self.put(at, &slot);

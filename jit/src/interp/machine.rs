@@ -3,8 +3,8 @@
 use jitson_kernels::{ErrorKind, skip, string_scan, unescape, utf8, whitespace};
 
 use crate::ir::{
-    ExecOptions, FailKind, Failure, FuncId, KeyTableId, Kinds, Label, Op, PathSeg, Program, REGS,
-    StrCheck, Violation,
+    BigInts, ExecOptions, FailKind, Failure, FuncId, KeyTableId, Kinds, Label, Op, PathSeg,
+    Program, REGS, StrCheck, Violation,
 };
 use crate::number::read_number;
 
@@ -328,12 +328,17 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     }
 
     /// The skip kernel checks the number grammar only; a skipped number must also fit an
-    /// `f64` (and 64 bits, with [`BigInts::Error`](crate::ir::BigInts::Error)), as a read
-    /// one must. Only values that can hold such a number (an exponent, or 309 bytes or
-    /// more) are walked: strings by the scan kernel, numbers read.
+    /// `f64` (and 64 bits, with [`BigInts::Error`]), as a read one must. Only values that
+    /// can hold such a number (an exponent, or 309 bytes or more; with `Error`, 20 bytes or
+    /// more: the shortest integers beyond 64 bits) are walked: strings by the scan kernel,
+    /// numbers read.
     fn check_number_ranges(&self, start: usize, end: usize) -> Result<(), Stop> {
         let value = &self.input[start..end];
-        if value.len() < 309 && !value.iter().any(|&b| b | 0x20 == b'e') {
+        let short = match self.opts.big_ints {
+            BigInts::Error => 20,
+            BigInts::F64 | BigInts::Raw => 309,
+        };
+        if value.len() < short && !value.iter().any(|&b| b | 0x20 == b'e') {
             return Ok(());
         }
         let mut i = start;

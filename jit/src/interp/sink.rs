@@ -1,7 +1,7 @@
 //! What the machine reports while it runs: the hooks decode (and later transcode) build on.
 //! Validation uses [`Check`], whose hooks do nothing and compile away.
 
-use crate::ir::{FuncId, Label, Number};
+use crate::ir::{FuncId, Label, NumRef};
 
 /// The op being executed: its function and index (decode looks up its destination operand).
 pub(crate) type At = (FuncId, Label);
@@ -29,8 +29,8 @@ pub(crate) trait Sink<'a> {
     fn null(&mut self, _at: At) {}
     /// A boolean was read.
     fn boolean(&mut self, _at: At, _value: bool) {}
-    /// A number was read.
-    fn number(&mut self, _at: At, _value: Number) {}
+    /// A number was read (a big integer's text is the input's).
+    fn number(&mut self, _at: At, _value: NumRef<'a>) {}
     /// A string was read.
     fn string(&mut self, _at: At, _text: Text<'a, '_>) {}
     /// A string of a string enumeration was read: its index and text.

@@ -2,7 +2,8 @@
 //! pass, with unknown members kept / dropped / denied, a pick list and a redaction list.
 //!
 //! Values are written as [encode](crate::encode) writes them (strings escaped per the mode,
-//! numbers formatted as `serde_json` does, raw values rewritten). What a value looks like is
+//! numbers formatted as `serde_json` does, big integers read with
+//! [`BigInts::Raw`] copied verbatim, raw values rewritten). What a value looks like is
 //! decided when it starts: a member's key (or an item's index) is matched against the pick
 //! and redact pointers, one token per container level, as bit sets of the pointers still
 //! matching. Ops with no decode destination (`allOf` parts after the first, `not`'s inner
@@ -11,8 +12,8 @@
 
 use jitson_kernels::escape::{EscapeMode, escape_str};
 
-use crate::encode::{number, write_raw};
-use crate::ir::{ExecOptions, Failure, FuncId, Number, Program};
+use crate::encode::{num_ref, write_raw};
+use crate::ir::{BigInts, ExecOptions, Failure, FuncId, NumRef, Program};
 use crate::layout::{Layout, NO_DST, Shape, ShapeId};
 
 use super::Scratch;
@@ -79,6 +80,7 @@ pub fn transcode(
     let mut sink = Transcoder {
         layout,
         spec,
+        big_ints: options.big_ints,
         out,
         conts: Vec::new(),
         frames: Vec::new(),
@@ -154,6 +156,7 @@ struct Mark {
 struct Transcoder<'s, 'o> {
     layout: &'s Layout,
     spec: &'s TranscodeSpec,
+    big_ints: BigInts,
     out: &'o mut Vec<u8>,
     conts: Vec<Cont>,
     frames: Vec<Mark>,
@@ -342,8 +345,8 @@ impl<'a> Sink<'a> for Transcoder<'_, '_> {
         self.scalar(at, |out, _| out.extend_from_slice(word));
     }
 
-    fn number(&mut self, at: At, value: Number) {
-        self.scalar(at, |out, _| number(value, out));
+    fn number(&mut self, at: At, value: NumRef<'a>) {
+        self.scalar(at, |out, _| num_ref(value, out));
     }
 
     fn string(&mut self, at: At, text: Text<'a, '_>) {
@@ -356,7 +359,8 @@ impl<'a> Sink<'a> for Transcoder<'_, '_> {
     }
 
     fn raw(&mut self, at: At, raw: &'a [u8]) {
-        self.scalar(at, |out, mode| write_raw(raw, mode, out));
+        let big = self.big_ints;
+        self.scalar(at, |out, mode| write_raw(raw, mode, big, out));
     }
 
     fn arr_begin(&mut self, empty: bool) {
