@@ -34,3 +34,27 @@ fn serde_json_false_out_of_range_near_f64_max() {
 fn serde_json_false_out_of_range_followed_by_exponent_bytes() {
     every_body(b"1.7976931348623158e308e3}");
 }
+
+/// `schema_decode`: a `{}` value's `to_serde_json` read the raw text with
+/// `serde_json::from_slice`, whose default float parsing is not correctly rounded
+/// (`2.2250738585072011e-308`, `1.000…0000000000011102230246251565404236316680908203125`),
+/// while encode writes jitson's correctly rounded floats: decode → encode → decode changed the
+/// value. Raw values are now read by jitson's own parser. (In this workspace serde_json is
+/// built with `float_roundtrip` through a dev-dependency, so only the fuzz build, which is
+/// not, showed it; the direct assertion holds in both.)
+#[test]
+fn raw_value_floats_converted_by_serde_json_rounding() {
+    let input = br#"[2.2250738585072011e-308, 1.00000000000000011102230246251565404236316680908203125, 123456789012345678901234567890]"#;
+    every_body(input);
+    let schema = jitson::Schema::from_json_str("{}").expect("schema");
+    let doc = jitson::Codec::new(&schema).decode(input).expect("valid");
+    let correctly_rounded: Vec<f64> = [
+        "2.2250738585072011e-308",
+        "1.00000000000000011102230246251565404236316680908203125",
+        "123456789012345678901234567890",
+    ]
+    .iter()
+    .map(|t| t.parse().expect("float"))
+    .collect();
+    assert_eq!(doc.to_serde_json(), serde_json::json!(correctly_rounded));
+}

@@ -4,6 +4,8 @@ use jitson_jit::ir::{BigInt, Number};
 use jitson_jit::view::{Node, View};
 use serde_json::{Map, Value};
 
+use crate::value::{self, Bump, ParseOptions};
+
 /// The `serde_json` value of a view. Recursion is bounded by the decoded depth (at most the
 /// codec's `max_depth`).
 pub(super) fn to_json(view: View<'_>) -> Value {
@@ -13,7 +15,7 @@ pub(super) fn to_json(view: View<'_>) -> Value {
         Node::Number(n) => number(n),
         Node::BigInt(b) => big_int(b),
         Node::Str(s) | Node::Enum { text: s, .. } => Value::String(s.to_owned()),
-        Node::Raw(raw) => serde_json::from_slice(raw).unwrap_or(Value::Null),
+        Node::Raw(raw) => raw_json(raw),
         Node::Array(items) => Value::Array(items.iter().map(to_json).collect()),
         Node::Object(members) => {
             let mut map = Map::new();
@@ -23,6 +25,16 @@ pub(super) fn to_json(view: View<'_>) -> Value {
             Value::Object(map)
         }
     }
+}
+
+/// A raw value's text (a `{}` / `true` value, kept as it came) read by jitson's own parser,
+/// so its floats are correctly rounded like every other decoded number, whatever features
+/// `serde_json` is built with (its default float parsing is not always correctly rounded).
+/// The codec validated the text, so the parse succeeds; its depth is what the codec allowed.
+fn raw_json(raw: &[u8]) -> Value {
+    let arena = Bump::new();
+    let options = ParseOptions::new().max_depth(usize::MAX);
+    value::parse_with(raw, &arena, &options).map_or(Value::Null, |v| v.to_serde())
 }
 
 fn number(n: Number) -> Value {
