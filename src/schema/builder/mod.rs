@@ -26,6 +26,8 @@
 //! report) follow the JSON Schema layout the expression corresponds to: `/properties/id`,
 //! `/items`, `/$defs/node`, ….
 
+mod json;
+
 use crate::schema::model::{ArrayDesc, Field, Graph, ObjectDesc, UnionDesc, UnknownFields};
 use crate::schema::{
     Bound, IntegerDesc, Num, NumberDesc, Pattern, Schema, SchemaError, SchemaErrorKind, StringDesc,
@@ -329,6 +331,56 @@ impl ObjectExpr {
         default: Value,
     ) -> ObjectExpr {
         self.push(name.into(), ty.into(), false, Some(default))
+    }
+
+    /// A field, required or not.
+    pub fn member(
+        self,
+        name: impl Into<String>,
+        ty: impl Into<TypeExpr>,
+        required: bool,
+    ) -> ObjectExpr {
+        self.push(name.into(), ty.into(), required, None)
+    }
+
+    /// Merges `inner`'s fields into this object, as serde's `#[serde(flatten)]` does: its
+    /// fields are appended (a name this object already has stays this object's), and when
+    /// `inner` takes extra members of a type (a flattened map), so does this object (both
+    /// types when both do). `inner`'s `Deny` is not carried over: a flattened struct only
+    /// sees its own fields.
+    pub fn flatten(mut self, inner: ObjectExpr) -> ObjectExpr {
+        for field in inner.fields {
+            if !self.fields.iter().any(|f| f.name == field.name) {
+                self.fields.push(field);
+            }
+        }
+        self.unknown = match (self.unknown, inner.unknown) {
+            (UnknownExpr::Deny, _) => UnknownExpr::Deny,
+            (outer, UnknownExpr::Allow | UnknownExpr::Deny) => outer,
+            (UnknownExpr::Allow, UnknownExpr::Extra(ty)) => UnknownExpr::Extra(ty),
+            (UnknownExpr::Extra(outer), UnknownExpr::Extra(ty)) => {
+                UnknownExpr::Extra(Box::new(all_of([*outer, *ty])))
+            }
+        };
+        self
+    }
+
+    /// A required field placed first, replacing a field of the same name: the tag of an
+    /// internally tagged enum's variant (serde removes the tag before the variant's own
+    /// fields see the object).
+    pub fn tagged(mut self, name: impl Into<String>, ty: impl Into<TypeExpr>) -> ObjectExpr {
+        let name = name.into();
+        self.fields.retain(|f| f.name != name);
+        self.fields.insert(
+            0,
+            FieldExpr {
+                name,
+                ty: ty.into(),
+                required: true,
+                default: None,
+            },
+        );
+        self
     }
 
     /// Reject members that no field names (`additionalProperties: false`).
