@@ -860,3 +860,31 @@ fn corpus_types_validate_the_corpus() {
     // A retweet holds a status: the recursive type is a definition.
     assert!(Twitter::json_schema()["$defs"].get("Status").is_some());
 }
+
+#[derive(Deserialize, jitson::Schema)]
+#[allow(dead_code)]
+struct Optionals {
+    color: Option<Color>,
+    untagged: Option<Untagged>,
+    external: Option<External>,
+    nested: Option<Option<u8>>,
+}
+
+#[test]
+fn options_of_enums() {
+    check::<Optionals>(&[
+        ("{}", true),
+        (
+            r#"{"color": null, "untagged": null, "external": null, "nested": null}"#,
+            true,
+        ),
+        (
+            r#"{"color": "green", "untagged": [" ", ""], "external": {"Newtype": 3}, "nested": 1}"#,
+            true,
+        ),
+        (r#"{"color": "Green"}"#, false),
+        (r#"{"untagged": true}"#, false),
+        (r#"{"external": "Newtype"}"#, false),
+        (r#"{"nested": 256}"#, false),
+    ]);
+}

@@ -537,7 +537,16 @@ impl Compiler {
             Expr::Map(values) => {
                 TypeDesc::Map(self.compile(values, &pointer::push(at, "additionalProperties"))?)
             }
-            Expr::Nullable(inner) => TypeDesc::Nullable(self.compile(inner, at)?),
+            // `anyOf: [inner, null]`, which canonicalization turns into the `Nullable` or
+            // per-kind union a JSON Schema spelling of the same type loads as.
+            Expr::Nullable(inner) => {
+                let inner = self.compile(inner, at)?;
+                let null = self.graph.add(TypeDesc::Null, at);
+                TypeDesc::AnyOf(UnionDesc {
+                    branches: vec![inner, null],
+                    discriminator: None,
+                })
+            }
             Expr::AnyOf(branches) => {
                 TypeDesc::AnyOf(self.union(branches, &pointer::push(at, "anyOf"))?)
             }
