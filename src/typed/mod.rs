@@ -32,6 +32,47 @@
 //! `#[jitson(...)]` ones, which win); its crate documentation lists what is supported and
 //! what is a compile error.
 //!
+//! Shapes the schema model cannot say are compile errors at the offending item, never a
+//! run-time surprise: attributes in the derive (see `jitson_derive`), and through the trait
+//! bounds the derive puts on field types. A flattened enum:
+//!
+//! ```compile_fail,E0277
+//! #[derive(jitson::Schema)]
+//! enum Kind { A, B }
+//!
+//! #[derive(jitson::Schema)]
+//! struct S {
+//!     #[serde(flatten)]
+//!     kind: Kind, // error: `Kind` cannot be flattened into an object
+//! }
+//! ```
+//!
+//! A field type without a schema, and a map with non-string keys:
+//!
+//! ```compile_fail,E0277
+//! #[derive(jitson::Schema)]
+//! struct S {
+//!     at: std::time::Instant, // error: `Instant` has no JSON schema
+//! }
+//! ```
+//!
+//! ```compile_fail,E0277
+//! #[derive(jitson::Schema)]
+//! struct S {
+//!     by_id: std::collections::HashMap<u32, String>, // error: `u32` is not a supported map key
+//! }
+//! ```
+//!
+//! An attribute jitson does not model:
+//!
+//! ```compile_fail
+//! #[derive(jitson::Schema)]
+//! struct S {
+//!     #[serde(alias = "identifier")] // error: `serde(alias)` is not supported yet
+//!     id: u32,
+//! }
+//! ```
+//!
 //! Where the schema and serde_json differ (documented, tested):
 //! - integer schemas accept `1.0` and `1e2` (JSON Schema's `integer`); serde_json's integer
 //!   types reject them;
