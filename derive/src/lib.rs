@@ -25,6 +25,11 @@
 //! (structs with named fields and string-keyed maps), `transparent`; `bound`, `crate`,
 //! `expecting` and `borrow` leave the JSON shape alone and are accepted.
 //!
+//! `flatten` notes: the flattened fields follow the struct's own fields in the schema (and a
+//! name the struct has shadows the inner one, as in serde); a flattened map takes the
+//! members no field names (with `deny_unknown_fields`, none). serde also hands a map
+//! flattened *before* a struct the struct's members; the schema does not model that order.
+//!
 //! Compile errors, at the offending item's span: unions; `alias` (the schema model has no
 //! field aliases); `skip_serializing` / `skip_deserializing` alone and different
 //! serialize / deserialize names (the shape would differ between decode and encode);
