@@ -212,3 +212,75 @@ fn builder_errors_point_into_the_equivalent_layout() {
     assert_eq!(e.instance_path(), r#"$["a b"]"#);
     assert_eq!(e.schema_pointer(), "/properties/a b/type");
 }
+
+/// `SchemaBuilder::json_schema_string` writes a document that loads back to the built schema.
+fn assert_written_loads_back(builder: SchemaBuilder, root: jitson::schema::TypeExpr) {
+    let text = builder.json_schema_string(&root);
+    let value = builder.json_schema_value(&root);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+        value
+    );
+    let built = builder.build(root).unwrap();
+    assert_eq!(load(&text), built, "{text}");
+}
+
+#[test]
+fn written_documents_load_back() {
+    let exprs = [
+        any(),
+        never(),
+        null(),
+        boolean(),
+        integer()
+            .minimum(-3)
+            .maximum(9)
+            .multiple_of(3)
+            .format("int32")
+            .into(),
+        number().exclusive_minimum(0).exclusive_maximum(1.5).into(),
+        number().minimum(-1).maximum(1).multiple_of(0.25).into(),
+        string()
+            .min_length(1)
+            .max_length(3)
+            .pattern("^a")
+            .unwrap()
+            .format("x")
+            .into(),
+        constant(json!({"a": [1, 2.5]})),
+        enumeration([json!("a"), json!(1), json!(null)]),
+        nullable(integer().minimum(0)),
+        nullable(enumeration([json!("x"), json!("y")])),
+        nullable(any_of::<jitson::schema::TypeExpr>([
+            string().into(),
+            integer().into(),
+        ])),
+        nullable(any()),
+        nullable(never()),
+        tuple([boolean(), null()]).min_items(2).into(),
+        array(integer()).min_items(1).max_items(4).into(),
+        map(nullable(boolean())),
+        object()
+            .field("a", any())
+            .optional_or("b", never(), json!(1))
+            .optional_or("c", any(), json!([1]))
+            .optional_or("d", integer(), json!(2))
+            .extras(string())
+            .into(),
+        all_of::<jitson::schema::TypeExpr>([integer().into(), not(constant(json!(3)))]),
+        one_of::<jitson::schema::TypeExpr>([integer().into(), number().maximum(2).into()]),
+    ];
+    for expr in exprs {
+        assert_written_loads_back(SchemaBuilder::new(), expr);
+    }
+    // Definition names are escaped as pointer tokens and percent-encoded in `$ref`s.
+    let builder = SchemaBuilder::new()
+        .define("a/b~c d%", object().optional("next", reference("a/b~c d%")))
+        .define("plain", array(reference("a/b~c d%")));
+    let text = builder.json_schema_string(&reference("plain"));
+    assert!(
+        text.contains(r##""$ref":"#/$defs/a~1b~0c%20d%25""##),
+        "{text}"
+    );
+    assert_written_loads_back(builder, reference("plain"));
+}

@@ -4,6 +4,7 @@
 use crate::schema::pointer;
 use crate::schema::{SchemaError, SchemaErrorKind};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
 use std::fmt;
 
@@ -84,6 +85,32 @@ impl Doc {
                 Ok(())
             }
             _ => Ok(()),
+        }
+    }
+}
+
+impl Serialize for Doc {
+    /// Writes the document with object members in their order (the schema writer's output).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Doc::Null => serializer.serialize_unit(),
+            Doc::Bool(b) => serializer.serialize_bool(*b),
+            Doc::Number(n) => n.serialize(serializer),
+            Doc::String(s) => serializer.serialize_str(s),
+            Doc::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                items
+                    .iter()
+                    .try_for_each(|item| seq.serialize_element(item))?;
+                seq.end()
+            }
+            Doc::Object(members) => {
+                let mut map = serializer.serialize_map(Some(members.len()))?;
+                members
+                    .iter()
+                    .try_for_each(|(k, v)| map.serialize_entry(k, v))?;
+                map.end()
+            }
         }
     }
 }

@@ -289,6 +289,15 @@ fn admitted(graph: &Graph, id: TypeId) -> Option<KindSet> {
         TypeDesc::String(_) => one(Kind::String),
         TypeDesc::Array(_) => one(Kind::Array),
         TypeDesc::Object(_) | TypeDesc::Map(_) => one(Kind::Object),
+        // The kinds of its values, so `anyOf: [enum of strings, null]` is the `Nullable` the
+        // builder's `nullable(enumeration(...))` makes.
+        TypeDesc::Enum(values) => Some(values.iter().fold(
+            KindSet::EMPTY,
+            |set, v| match Kind::of(v) {
+                Kind::Integer => set.with(Kind::Number),
+                kind => set.with(kind),
+            },
+        )),
         TypeDesc::Nullable(inner) => admitted(graph, *inner).map(|k| k.with(Kind::Null)),
         TypeDesc::Kinds(k) => Some(
             Kind::SLOTS

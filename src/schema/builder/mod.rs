@@ -26,6 +26,8 @@
 //! report) follow the JSON Schema layout the expression corresponds to: `/properties/id`,
 //! `/items`, `/$defs/node`, ….
 
+mod json;
+
 use crate::schema::model::{ArrayDesc, Field, Graph, ObjectDesc, UnionDesc, UnknownFields};
 use crate::schema::{
     Bound, IntegerDesc, Num, NumberDesc, Pattern, Schema, SchemaError, SchemaErrorKind, StringDesc,
@@ -331,6 +333,56 @@ impl ObjectExpr {
         self.push(name.into(), ty.into(), false, Some(default))
     }
 
+    /// A field, required or not.
+    pub fn member(
+        self,
+        name: impl Into<String>,
+        ty: impl Into<TypeExpr>,
+        required: bool,
+    ) -> ObjectExpr {
+        self.push(name.into(), ty.into(), required, None)
+    }
+
+    /// Merges `inner`'s fields into this object, as serde's `#[serde(flatten)]` does: its
+    /// fields are appended (a name this object already has stays this object's), and when
+    /// `inner` takes extra members of a type (a flattened map), so does this object (both
+    /// types when both do). `inner`'s `Deny` is not carried over: a flattened struct only
+    /// sees its own fields.
+    pub fn flatten(mut self, inner: ObjectExpr) -> ObjectExpr {
+        for field in inner.fields {
+            if !self.fields.iter().any(|f| f.name == field.name) {
+                self.fields.push(field);
+            }
+        }
+        self.unknown = match (self.unknown, inner.unknown) {
+            (UnknownExpr::Deny, _) => UnknownExpr::Deny,
+            (outer, UnknownExpr::Allow | UnknownExpr::Deny) => outer,
+            (UnknownExpr::Allow, UnknownExpr::Extra(ty)) => UnknownExpr::Extra(ty),
+            (UnknownExpr::Extra(outer), UnknownExpr::Extra(ty)) => {
+                UnknownExpr::Extra(Box::new(all_of([*outer, *ty])))
+            }
+        };
+        self
+    }
+
+    /// A required field placed first, replacing a field of the same name: the tag of an
+    /// internally tagged enum's variant (serde removes the tag before the variant's own
+    /// fields see the object).
+    pub fn tagged(mut self, name: impl Into<String>, ty: impl Into<TypeExpr>) -> ObjectExpr {
+        let name = name.into();
+        self.fields.retain(|f| f.name != name);
+        self.fields.insert(
+            0,
+            FieldExpr {
+                name,
+                ty: ty.into(),
+                required: true,
+                default: None,
+            },
+        );
+        self
+    }
+
     /// Reject members that no field names (`additionalProperties: false`).
     pub fn deny_unknown(mut self) -> ObjectExpr {
         self.unknown = UnknownExpr::Deny;
@@ -485,7 +537,16 @@ impl Compiler {
             Expr::Map(values) => {
                 TypeDesc::Map(self.compile(values, &pointer::push(at, "additionalProperties"))?)
             }
-            Expr::Nullable(inner) => TypeDesc::Nullable(self.compile(inner, at)?),
+            // `anyOf: [inner, null]`, which canonicalization turns into the `Nullable` or
+            // per-kind union a JSON Schema spelling of the same type loads as.
+            Expr::Nullable(inner) => {
+                let inner = self.compile(inner, at)?;
+                let null = self.graph.add(TypeDesc::Null, at);
+                TypeDesc::AnyOf(UnionDesc {
+                    branches: vec![inner, null],
+                    discriminator: None,
+                })
+            }
             Expr::AnyOf(branches) => {
                 TypeDesc::AnyOf(self.union(branches, &pointer::push(at, "anyOf"))?)
             }

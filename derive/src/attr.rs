@@ -1,0 +1,360 @@
+//! The `#[serde(...)]` and `#[jitson(...)]` attributes of a container, a variant and a field,
+//! read as serde reads them. `#[jitson(...)]` takes the same names and wins over `#[serde]`.
+//!
+//! Every attribute is either understood, known to leave the JSON shape alone (`bound`,
+//! `crate`, `expecting`, `borrow`), or a compile error at its span: one that changes the JSON
+//! shape in a way jitson does not model yet must not be silently ignored.
+
+use crate::case::{RULES, RenameRule};
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, LitStr, Token};
+
+/// Attributes of the struct or enum.
+#[derive(Debug, Default)]
+pub(crate) struct Container {
+    /// `rename`: the name a struct's `tag` member holds.
+    pub(crate) rename: Option<String>,
+    /// `rename_all`: the convention for fields (structs) or variants (enums).
+    pub(crate) rename_all: Option<RenameRule>,
+    /// `rename_all_fields`: the convention for the fields of every struct variant.
+    pub(crate) rename_all_fields: Option<RenameRule>,
+    /// `deny_unknown_fields`.
+    pub(crate) deny_unknown_fields: bool,
+    /// `tag`: the internal (or, with `content`, adjacent) tag member.
+    pub(crate) tag: Option<String>,
+    /// `content`: the adjacent content member.
+    pub(crate) content: Option<String>,
+    /// `untagged`.
+    pub(crate) untagged: bool,
+    /// `default`: every field may be missing.
+    pub(crate) default: bool,
+    /// `transparent`: the JSON form of the one field.
+    pub(crate) transparent: bool,
+}
+
+/// Attributes of an enum variant.
+#[derive(Debug, Default)]
+pub(crate) struct Variant {
+    /// `rename`.
+    pub(crate) rename: Option<String>,
+    /// `rename_all`: the convention for this struct variant's fields.
+    pub(crate) rename_all: Option<RenameRule>,
+    /// `skip`: never read or written.
+    pub(crate) skip: bool,
+}
+
+/// Attributes of a field.
+#[derive(Debug, Default)]
+pub(crate) struct Field {
+    /// `rename`.
+    pub(crate) rename: Option<String>,
+    /// `default` / `default = "path"`: may be missing.
+    pub(crate) default: bool,
+    /// `skip`: never read or written.
+    pub(crate) skip: bool,
+    /// `skip_serializing_if = "path"`: may be left out.
+    pub(crate) skip_serializing_if: bool,
+    /// `flatten`: the fields of the inner object are this object's.
+    pub(crate) flatten: bool,
+}
+
+/// Which item an attribute sits on (what the error messages call it).
+#[derive(Clone, Copy)]
+enum Place {
+    Container,
+    Variant,
+    Field,
+}
+
+/// Attributes that leave the JSON shape alone.
+const NEUTRAL: [&str; 4] = ["bound", "crate", "expecting", "borrow"];
+
+/// Attributes jitson does not model, with why.
+const UNSUPPORTED: [(&str, &str); 15] = [
+    (
+        "alias",
+        "the schema model has no field aliases, so accepted names would be rejected",
+    ),
+    (
+        "skip_serializing",
+        "the field would be read but not written: the JSON shape would differ between decode and encode",
+    ),
+    (
+        "skip_deserializing",
+        "the field would be written but not read: the JSON shape would differ between decode and encode",
+    ),
+    (
+        "with",
+        "a custom (de)serializer's JSON shape is unknown to jitson",
+    ),
+    (
+        "serialize_with",
+        "a custom serializer's JSON shape is unknown to jitson",
+    ),
+    (
+        "deserialize_with",
+        "a custom deserializer's JSON shape is unknown to jitson",
+    ),
+    (
+        "from",
+        "the JSON shape of the conversion's source type is not known here",
+    ),
+    (
+        "try_from",
+        "the JSON shape of the conversion's source type is not known here",
+    ),
+    (
+        "into",
+        "the JSON shape of the conversion's target type is not known here",
+    ),
+    ("remote", "remote derives are not supported"),
+    ("getter", "remote derives are not supported"),
+    (
+        "untagged",
+        "untagged variants in a tagged enum are not modelled",
+    ),
+    (
+        "other",
+        "a catch-all variant accepts tags the schema cannot list",
+    ),
+    ("variant_identifier", "identifier enums are not supported"),
+    ("field_identifier", "identifier enums are not supported"),
+];
+
+/// Reads the container's attributes.
+pub(crate) fn container(attrs: &[Attribute]) -> syn::Result<Container> {
+    let mut out = Container::default();
+    each(attrs, Place::Container, |name, meta| {
+        match name {
+            "rename" => out.rename = Some(one_name(meta, "rename")?),
+            "rename_all" => out.rename_all = Some(rule(meta)?),
+            "rename_all_fields" => out.rename_all_fields = Some(rule(meta)?),
+            "deny_unknown_fields" => out.deny_unknown_fields = true,
+            "tag" => out.tag = Some(string(meta)?),
+            "content" => out.content = Some(string(meta)?),
+            "untagged" => out.untagged = true,
+            "default" => {
+                skip_value(meta)?;
+                out.default = true;
+            }
+            "transparent" => out.transparent = true,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    Ok(out)
+}
+
+/// Reads a variant's attributes.
+pub(crate) fn variant(attrs: &[Attribute]) -> syn::Result<Variant> {
+    let mut out = Variant::default();
+    each(attrs, Place::Variant, |name, meta| {
+        match name {
+            "rename" => out.rename = Some(one_name(meta, "rename")?),
+            "rename_all" => out.rename_all = Some(rule(meta)?),
+            "skip" => out.skip = true,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    Ok(out)
+}
+
+/// Reads a field's attributes.
+pub(crate) fn field(attrs: &[Attribute]) -> syn::Result<Field> {
+    let mut out = Field::default();
+    each(attrs, Place::Field, |name, meta| {
+        match name {
+            "rename" => out.rename = Some(one_name(meta, "rename")?),
+            "default" => {
+                skip_value(meta)?;
+                out.default = true;
+            }
+            "skip" => out.skip = true,
+            "skip_serializing_if" => {
+                string(meta)?;
+                out.skip_serializing_if = true;
+            }
+            "flatten" => out.flatten = true,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    Ok(out)
+}
+
+/// Calls `known(name, meta)` on every item of every `#[serde(...)]`, then every
+/// `#[jitson(...)]` attribute (so jitson's win); `known` returns `false` for a name it does
+/// not take, which is then neutral, unsupported or unknown.
+fn each(
+    attrs: &[Attribute],
+    place: Place,
+    mut known: impl FnMut(&str, &ParseNestedMeta<'_>) -> syn::Result<bool>,
+) -> syn::Result<()> {
+    for family in ["serde", "jitson"] {
+        for attr in attrs.iter().filter(|a| a.path().is_ident(family)) {
+            attr.parse_nested_meta(|meta| {
+                let name = meta
+                    .path
+                    .get_ident()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                if known(&name, &meta)? {
+                    return Ok(());
+                }
+                if NEUTRAL.contains(&name.as_str()) {
+                    return skip_value(&meta);
+                }
+                if let Some((_, why)) = UNSUPPORTED.iter().find(|(n, _)| *n == name) {
+                    return Err(meta.error(format!(
+                        "#[derive(jitson::Schema)]: `{family}({name})` is not supported yet: {why}"
+                    )));
+                }
+                let place = match place {
+                    Place::Container => "a struct or enum",
+                    Place::Variant => "a variant",
+                    Place::Field => "a field",
+                };
+                Err(meta.error(format!(
+                    "#[derive(jitson::Schema)]: unknown or misplaced attribute `{family}({name})` on {place}"
+                )))
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// `= "text"`.
+fn string(meta: &ParseNestedMeta<'_>) -> syn::Result<String> {
+    Ok(meta.value()?.parse::<LitStr>()?.value())
+}
+
+/// `= "name"`, or `(serialize = "a", deserialize = "b")` when both name the same thing.
+fn one_name(meta: &ParseNestedMeta<'_>, what: &str) -> syn::Result<String> {
+    if meta.input.peek(Token![=]) {
+        return string(meta);
+    }
+    let (mut ser, mut de) = (None, None);
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("serialize") {
+            ser = Some(string(&inner)?);
+        } else if inner.path.is_ident("deserialize") {
+            de = Some(string(&inner)?);
+        } else {
+            return Err(inner.error("expected `serialize` or `deserialize`"));
+        }
+        Ok(())
+    })?;
+    match (ser, de) {
+        (Some(s), Some(d)) if s == d => Ok(s),
+        _ => Err(meta.error(format!(
+            "#[derive(jitson::Schema)]: `{what}` with different serialize and deserialize values is not supported yet: the JSON shape would differ between decode and encode"
+        ))),
+    }
+}
+
+/// A `rename_all` value.
+fn rule(meta: &ParseNestedMeta<'_>) -> syn::Result<RenameRule> {
+    let name = one_name(meta, "rename_all")?;
+    RenameRule::from_name(&name).ok_or_else(|| {
+        let names: Vec<String> = RULES.iter().map(|(n, _)| format!("{n:?}")).collect();
+        meta.error(format!(
+            "unknown rename rule `rename_all = {name:?}`, expected one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Consumes an optional `= value` or `(...)` after a neutral or flag attribute.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_value(&inner))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    fn attrs(item: syn::DeriveInput) -> Vec<Attribute> {
+        item.attrs
+    }
+
+    #[test]
+    fn container_attributes() {
+        let c = container(&attrs(parse_quote! {
+            #[serde(rename_all = "camelCase", deny_unknown_fields, tag = "t", content = "c")]
+            #[serde(bound = "T: Clone", crate = "serde", expecting = "x", default)]
+            #[serde(rename(serialize = "N", deserialize = "N"))]
+            struct S;
+        }))
+        .unwrap();
+        assert_eq!(c.rename_all, Some(RenameRule::Camel));
+        assert!(c.deny_unknown_fields && c.default);
+        assert_eq!(c.tag.as_deref(), Some("t"));
+        assert_eq!(c.content.as_deref(), Some("c"));
+        assert_eq!(c.rename.as_deref(), Some("N"));
+    }
+
+    #[test]
+    fn jitson_overrides_serde() {
+        let field: syn::Field = parse_quote! {
+            #[jitson(rename = "b")]
+            #[serde(rename = "a", default = "path::to", skip_serializing_if = "Option::is_none")]
+            x: u8
+        };
+        let f = super::field(&field.attrs).unwrap();
+        assert_eq!(f.rename.as_deref(), Some("b"));
+        assert!(f.default && f.skip_serializing_if && !f.skip && !f.flatten);
+    }
+
+    fn field_error(field: syn::Field) -> String {
+        super::field(&field.attrs).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn unsupported_attributes_are_errors() {
+        let msg = field_error(parse_quote! { #[serde(alias = "y")] x: u8 });
+        assert!(msg.contains("`serde(alias)` is not supported yet"), "{msg}");
+        let msg = field_error(parse_quote! { #[jitson(with = "m")] x: u8 });
+        assert!(msg.contains("`jitson(with)` is not supported yet"), "{msg}");
+        let msg = field_error(
+            parse_quote! { #[serde(rename(serialize = "a", deserialize = "b"))] x: u8 },
+        );
+        assert!(msg.contains("different serialize and deserialize"), "{msg}");
+        let msg = field_error(parse_quote! { #[serde(rename(serialize = "a"))] x: u8 });
+        assert!(msg.contains("different serialize and deserialize"), "{msg}");
+        let msg = field_error(parse_quote! { #[serde(tag = "t")] x: u8 });
+        assert!(
+            msg.contains("unknown or misplaced attribute `serde(tag)` on a field"),
+            "{msg}"
+        );
+        let msg = container(&attrs(
+            parse_quote! { #[serde(rename_all = "Title")] struct S; },
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(msg.contains("unknown rename rule"), "{msg}");
+    }
+
+    #[test]
+    fn variant_attributes() {
+        let v: syn::Variant =
+            parse_quote! { #[serde(rename = "x", rename_all = "kebab-case", skip)] A };
+        let v = variant(&v.attrs).unwrap();
+        assert_eq!(v.rename.as_deref(), Some("x"));
+        assert_eq!(v.rename_all, Some(RenameRule::Kebab));
+        assert!(v.skip);
+        let v: syn::Variant = parse_quote! { #[serde(other)] A };
+        assert!(
+            variant(&v.attrs)
+                .unwrap_err()
+                .to_string()
+                .contains("`serde(other)`")
+        );
+    }
+}

@@ -1,0 +1,56 @@
+//! `#[derive(jitson::Schema)]`: the JSON schema of a Rust struct or enum, read from the same
+//! `#[serde(...)]` attributes serde uses, so the derive beside `Serialize` / `Deserialize`
+//! describes the JSON serde_json reads and writes. Use it through the facade
+//! (`#[derive(jitson::Schema)]`); it implements `jitson::typed::JsonType` (and
+//! `jitson::typed::JsonObject` for structs with named fields).
+//!
+//! Shapes:
+//! - struct with named fields → object (fields in declaration order; `Option` fields, and
+//!   fields with `default` / `skip_serializing_if`, not required); a `#[serde(tag = "t")]`
+//!   struct adds an optional member `t` holding the struct's (renamed) name;
+//! - tuple struct → fixed-length array (`prefixItems`); newtype struct → the inner type;
+//!   unit struct → `null`;
+//! - enum, serde's four representations: external (unit variants as one string `enum`,
+//!   others `{"Variant": data}`), internal `tag` (objects with a `const` tag member), adjacent
+//!   `tag` + `content`, `untagged` (`anyOf` of the variants' data); tagged enums get the
+//!   engine's discriminator fast path;
+//! - generics: every type parameter gets a `JsonType` bound; lifetimes and const parameters
+//!   are kept (borrowed `&'a str` / `Cow<'a, str>` fields work);
+//! - recursive types (through `Box`, `Vec`, `Option`, maps) become `$defs` entries.
+//!
+//! Attributes (`#[serde(...)]`, or `#[jitson(...)]` with the same names, which wins):
+//! `rename` (one name, or equal `serialize` / `deserialize` names), `rename_all` (all eight
+//! serde conventions), `rename_all_fields`, `default`, `skip` (fields and variants),
+//! `skip_serializing_if`, `deny_unknown_fields`, `tag`, `content`, `untagged`, `flatten`
+//! (structs with named fields and string-keyed maps), `transparent`; `bound`, `crate`,
+//! `expecting` and `borrow` leave the JSON shape alone and are accepted.
+//!
+//! `flatten` notes: the flattened fields follow the struct's own fields in the schema (and a
+//! name the struct has shadows the inner one, as in serde); a flattened map takes the
+//! members no field names (with `deny_unknown_fields`, none). serde also hands a map
+//! flattened *before* a struct the struct's members; the schema does not model that order.
+//!
+//! Compile errors, at the offending item's span: unions; `alias` (the schema model has no
+//! field aliases); `skip_serializing` / `skip_deserializing` alone and different
+//! serialize / deserialize names (the shape would differ between decode and encode);
+//! `with`, `serialize_with`, `deserialize_with`, `from`, `try_from`, `into`, `remote`,
+//! `getter`, `other`, variant-level `untagged`, identifier enums; tuple variants in an
+//! internally tagged enum; two members or variants with one JSON name; `flatten` of a type
+//! that is not a struct with named fields or a map (an enum, an `Option`: the
+//! `JsonObject` bound fails on the field's type); a field type without a schema (the
+//! `JsonType` bound fails on the field's type).
+
+mod attr;
+mod case;
+mod expand;
+#[cfg(test)]
+mod tests;
+
+/// Derives `jitson::typed::JsonType` (see the crate documentation).
+#[proc_macro_derive(Schema, attributes(serde, jitson))]
+pub fn derive_schema(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    expand::expand(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}

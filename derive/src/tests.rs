@@ -1,0 +1,124 @@
+//! The derive's error paths, run on token streams (no compile of user code needed): each
+//! unsupported shape or attribute is an error naming it, at the offending item.
+
+use crate::expand::expand;
+use syn::parse_quote;
+
+/// The error `expand` gives for `input`, with the source text its span starts at.
+fn error(input: syn::DeriveInput) -> String {
+    match expand(&input) {
+        Ok(tokens) => panic!("expected an error, got {tokens}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn expands(input: syn::DeriveInput) -> String {
+    expand(&input).unwrap_or_else(|e| panic!("{e}")).to_string()
+}
+
+#[test]
+fn unions_are_errors() {
+    let msg = error(parse_quote! { union U { a: u8, b: u16 } });
+    assert!(msg.contains("does not support unions"), "{msg}");
+}
+
+#[test]
+fn aliases_are_errors() {
+    let msg = error(parse_quote! { struct S { #[serde(alias = "b")] a: u8 } });
+    assert!(msg.contains("`serde(alias)` is not supported yet"), "{msg}");
+    let msg = error(parse_quote! { enum E { #[jitson(alias = "b")] A } });
+    assert!(
+        msg.contains("`jitson(alias)` is not supported yet"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn shape_changing_attributes_are_errors() {
+    for (input, name) in [
+        (parse_quote! { #[serde(from = "u8")] struct S(u8); }, "from"),
+        (parse_quote! { #[serde(into = "u8")] struct S(u8); }, "into"),
+        (
+            parse_quote! { struct S { #[serde(with = "m")] a: u8 } },
+            "with",
+        ),
+        (
+            parse_quote! { struct S { #[serde(skip_serializing)] a: u8 } },
+            "skip_serializing",
+        ),
+        (
+            parse_quote! { struct S { #[serde(skip_deserializing)] a: u8 } },
+            "skip_deserializing",
+        ),
+        (
+            parse_quote! { #[serde(tag = "t")] enum E { A, #[serde(other)] B } },
+            "other",
+        ),
+        (
+            parse_quote! { enum E { A, #[serde(untagged)] B(u8) } },
+            "untagged",
+        ),
+    ] {
+        let msg = error(input);
+        assert!(
+            msg.contains(&format!("`serde({name})` is not supported yet")),
+            "{msg}"
+        );
+    }
+}
+
+#[test]
+fn misplaced_representations_are_errors() {
+    let msg = error(parse_quote! { #[serde(tag = "t")] enum E { A(u8, u8) } });
+    assert!(msg.contains("cannot hold tuple variants"), "{msg}");
+    let msg = error(parse_quote! { #[serde(tag = "t", untagged)] enum E { A } });
+    assert!(msg.contains("both `tag`ged and `untagged`"), "{msg}");
+    let msg = error(parse_quote! { #[serde(content = "c")] enum E { A } });
+    assert!(msg.contains("`content` needs `tag`"), "{msg}");
+    let msg = error(parse_quote! { #[serde(tag = "t")] struct S(u8); });
+    assert!(
+        msg.contains("`tag` needs a struct with named fields"),
+        "{msg}"
+    );
+    let msg = error(parse_quote! { #[serde(untagged)] struct S { a: u8 } });
+    assert!(msg.contains("applies to enums only"), "{msg}");
+    let msg = error(parse_quote! { #[serde(default)] enum E { A } });
+    assert!(msg.contains("`default` applies to structs only"), "{msg}");
+    let msg = error(parse_quote! { #[serde(transparent)] struct S { a: u8, b: u8 } });
+    assert!(msg.contains("exactly one field"), "{msg}");
+    let msg = error(parse_quote! { struct S(#[serde(rename = "x")] u8, u8); });
+    assert!(
+        msg.contains("only `skip` applies to a tuple field"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn name_clashes_are_errors() {
+    let msg = error(parse_quote! { struct S { a: u8, #[serde(rename = "a")] b: u8 } });
+    assert!(msg.contains(r#"two members are named "a""#), "{msg}");
+    let msg = error(
+        parse_quote! { #[serde(rename_all = "lowercase")] enum E { A, #[serde(rename = "a")] B } },
+    );
+    assert!(msg.contains(r#"two variants are named "a""#), "{msg}");
+    let msg = error(parse_quote! { #[serde(tag = "t")] enum E { A { t: u8 } } });
+    assert!(msg.contains(r#"two members are named "t""#), "{msg}");
+}
+
+#[test]
+fn generics_get_bounds_and_lifetimes_stay() {
+    let out = expands(parse_quote! { struct S<'a, T, const N: usize> { a: &'a str, t: [T; N] } });
+    assert!(out.contains(":: jitson :: typed :: JsonType"), "{out}");
+    assert!(
+        out.contains("impl < 'a , T : :: jitson :: typed :: JsonType , const N : usize >"),
+        "{out}"
+    );
+}
+
+#[test]
+fn named_structs_also_implement_json_object() {
+    let out = expands(parse_quote! { struct S { a: u8 } });
+    assert!(out.contains("JsonObject for S"), "{out}");
+    let out = expands(parse_quote! { enum E { A } });
+    assert!(!out.contains("JsonObject for"), "{out}");
+}

@@ -1,0 +1,202 @@
+//! [`JsonType`] for the standard types: the schema of the JSON serde_json reads into each.
+
+use crate::schema::Num;
+use crate::schema::builder::{
+    ObjectExpr, TypeExpr, any, array, boolean, integer, map, null, nullable, number, object,
+    string, tuple,
+};
+use crate::typed::{Definitions, JsonKey, JsonObject, JsonType};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::hash::BuildHasher;
+use std::marker::PhantomData;
+
+/// Integers bounded to their type's range. `u128` / `i128` (and 128-bit `usize`) are bounded
+/// to the 64-bit range the engine's integers hold.
+macro_rules! integers {
+    ($($t:ty => $min:expr, $max:expr;)*) => {$(
+        impl JsonType for $t {
+            fn type_expr(_: &mut Definitions) -> TypeExpr {
+                integer().minimum($min).maximum($max).into()
+            }
+        }
+    )*};
+}
+
+integers! {
+    u8 => Num::Int(0), Num::Int(u8::MAX.into());
+    u16 => Num::Int(0), Num::Int(u16::MAX.into());
+    u32 => Num::Int(0), Num::Int(u32::MAX.into());
+    u64 => Num::Int(0), Num::from(u64::MAX);
+    u128 => Num::Int(0), Num::from(u64::MAX);
+    usize => Num::Int(0), Num::from(u64::try_from(usize::MAX).unwrap_or(u64::MAX));
+    i8 => Num::Int(i8::MIN.into()), Num::Int(i8::MAX.into());
+    i16 => Num::Int(i16::MIN.into()), Num::Int(i16::MAX.into());
+    i32 => Num::Int(i32::MIN.into()), Num::Int(i32::MAX.into());
+    i64 => Num::Int(i64::MIN), Num::Int(i64::MAX);
+    i128 => Num::Int(i64::MIN), Num::from(u64::MAX);
+    isize => Num::Int(i64::try_from(isize::MIN).unwrap_or(i64::MIN)),
+        Num::Int(i64::try_from(isize::MAX).unwrap_or(i64::MAX));
+}
+
+/// Types with one fixed schema.
+macro_rules! leaves {
+    ($($t:ty => $e:expr;)*) => {$(
+        impl JsonType for $t {
+            fn type_expr(_: &mut Definitions) -> TypeExpr {
+                $e.into()
+            }
+        }
+    )*};
+}
+
+/// `f32`: numbers within its finite range (beyond it a value would read as infinity).
+impl JsonType for f32 {
+    fn type_expr(_: &mut Definitions) -> TypeExpr {
+        let max = Num::Float(f64::from(f32::MAX));
+        number()
+            .minimum(Num::Float(-f64::from(f32::MAX)))
+            .maximum(max)
+            .into()
+    }
+}
+
+leaves! {
+    f64 => number();
+    bool => boolean();
+    char => string().min_length(1).max_length(1);
+    String => string();
+    str => string();
+}
+
+/// Any JSON value.
+impl JsonType for serde_json::Value {
+    fn type_expr(_: &mut Definitions) -> TypeExpr {
+        any()
+    }
+}
+
+impl JsonType for Cow<'_, str> {
+    fn type_expr(_: &mut Definitions) -> TypeExpr {
+        string().into()
+    }
+}
+
+/// serde reads `PhantomData` from `null`.
+impl<T: ?Sized> JsonType for PhantomData<T> {
+    fn type_expr(_: &mut Definitions) -> TypeExpr {
+        null()
+    }
+}
+
+/// serde reads `()` from `null`.
+impl JsonType for () {
+    fn type_expr(_: &mut Definitions) -> TypeExpr {
+        null()
+    }
+}
+
+impl<T: JsonType + ?Sized> JsonType for &T {
+    const OPTIONAL: bool = T::OPTIONAL;
+
+    fn type_expr(defs: &mut Definitions) -> TypeExpr {
+        T::type_expr(defs)
+    }
+}
+
+impl<T: JsonType + ?Sized> JsonType for Box<T> {
+    const OPTIONAL: bool = T::OPTIONAL;
+
+    fn type_expr(defs: &mut Definitions) -> TypeExpr {
+        T::type_expr(defs)
+    }
+}
+
+impl<T: JsonObject + ?Sized> JsonObject for Box<T> {
+    fn object_expr(defs: &mut Definitions) -> ObjectExpr {
+        T::object_expr(defs)
+    }
+}
+
+impl<T: JsonType> JsonType for Option<T> {
+    const OPTIONAL: bool = true;
+
+    fn type_expr(defs: &mut Definitions) -> TypeExpr {
+        nullable(T::type_expr(defs))
+    }
+}
+
+/// Sequences: arrays of one item type.
+macro_rules! sequences {
+    ($($t:ty),*) => {$(
+        impl<T: JsonType> JsonType for $t {
+            fn type_expr(defs: &mut Definitions) -> TypeExpr {
+                array(T::type_expr(defs)).into()
+            }
+        }
+    )*};
+}
+
+sequences!(Vec<T>, [T], VecDeque<T>);
+
+impl<T: JsonType, const N: usize> JsonType for [T; N] {
+    fn type_expr(defs: &mut Definitions) -> TypeExpr {
+        array(T::type_expr(defs))
+            .min_items(N as u64)
+            .max_items(N as u64)
+            .into()
+    }
+}
+
+/// Tuples: fixed-length arrays, one type per position.
+macro_rules! tuples {
+    ($($n:literal => ($($t:ident),+);)*) => {$(
+        impl<$($t: JsonType),+> JsonType for ($($t,)+) {
+            fn type_expr(defs: &mut Definitions) -> TypeExpr {
+                tuple([$($t::type_expr(defs)),+]).min_items($n).into()
+            }
+        }
+    )*};
+}
+
+tuples! {
+    1 => (A);
+    2 => (A, B);
+    3 => (A, B, C);
+    4 => (A, B, C, D);
+    5 => (A, B, C, D, E);
+    6 => (A, B, C, D, E, F);
+    7 => (A, B, C, D, E, F, G);
+    8 => (A, B, C, D, E, F, G, H);
+    9 => (A, B, C, D, E, F, G, H, I);
+    10 => (A, B, C, D, E, F, G, H, I, J);
+    11 => (A, B, C, D, E, F, G, H, I, J, K);
+    12 => (A, B, C, D, E, F, G, H, I, J, K, L);
+}
+
+impl JsonKey for String {}
+impl JsonKey for Box<str> {}
+impl JsonKey for Cow<'_, str> {}
+impl JsonKey for &str {}
+
+/// String-keyed maps: objects whose members all have the value type.
+macro_rules! maps {
+    ($($t:ident<K, V $(, $s:ident)?> $(where $bound:path)?;)*) => {$(
+        impl<K: JsonKey, V: JsonType $(, $s: $bound)?> JsonType for $t<K, V $(, $s)?> {
+            fn type_expr(defs: &mut Definitions) -> TypeExpr {
+                map(V::type_expr(defs))
+            }
+        }
+
+        impl<K: JsonKey, V: JsonType $(, $s: $bound)?> JsonObject for $t<K, V $(, $s)?> {
+            fn object_expr(defs: &mut Definitions) -> ObjectExpr {
+                object().extras(V::type_expr(defs))
+            }
+        }
+    )*};
+}
+
+maps! {
+    HashMap<K, V, S> where BuildHasher;
+    BTreeMap<K, V>;
+}

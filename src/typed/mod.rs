@@ -1,0 +1,205 @@
+//! Rust types with a JSON shape: the [`JsonType`] trait that `#[derive(jitson::Schema)]`
+//! implements, its implementations for the standard types, and [`RawValue`].
+//!
+//! A `JsonType` knows the schema of the JSON that serde_json reads into it and writes from
+//! it, as the same [`TypeDesc`](crate::TypeDesc) model the JSON Schema loader produces:
+//!
+//! ```
+//! use jitson::typed::JsonType;
+//!
+//! #[derive(jitson::Schema)]
+//! #[serde(rename_all = "camelCase", deny_unknown_fields)]
+//! struct User {
+//!     user_id: u32,
+//!     display_name: String,
+//!     #[serde(default)]
+//!     tags: Vec<String>,
+//!     manager: Option<Box<User>>,
+//! }
+//!
+//! let schema = User::schema();
+//! assert!(schema.validate_value(&serde_json::json!({
+//!     "userId": 7, "displayName": "Ada", "manager": {"userId": 1, "displayName": "Bob"}
+//! })).is_ok());
+//! assert!(schema.validate_value(&serde_json::json!({"userId": 256.5, "displayName": "x"})).is_err());
+//! // `User` is recursive, so the document defines it under `$defs`.
+//! assert_eq!(User::json_schema()["$ref"], "#/$defs/User");
+//! ```
+//!
+//! `jitson::Schema` names both the schema struct and this derive: a derive macro lives in
+//! the macro namespace, so `#[derive(jitson::Schema)]` and `jitson::Schema::from_json_str`
+//! never clash. The derive reads the `#[serde(...)]` attributes users already write (and
+//! `#[jitson(...)]` ones, which win); its crate documentation lists what is supported and
+//! what is a compile error.
+//!
+//! Shapes the schema model cannot say are compile errors at the offending item, never a
+//! run-time surprise: attributes in the derive (see `jitson_derive`), and through the trait
+//! bounds the derive puts on field types. A flattened enum:
+//!
+//! ```compile_fail,E0277
+//! #[derive(jitson::Schema)]
+//! enum Kind { A, B }
+//!
+//! #[derive(jitson::Schema)]
+//! struct S {
+//!     #[serde(flatten)]
+//!     kind: Kind, // error: `Kind` cannot be flattened into an object
+//! }
+//! ```
+//!
+//! A field type without a schema, and a map with non-string keys:
+//!
+//! ```compile_fail,E0277
+//! #[derive(jitson::Schema)]
+//! struct S {
+//!     at: std::time::Instant, // error: `Instant` has no JSON schema
+//! }
+//! ```
+//!
+//! ```compile_fail,E0277
+//! #[derive(jitson::Schema)]
+//! struct S {
+//!     by_id: std::collections::HashMap<u32, String>, // error: `u32` is not a supported map key
+//! }
+//! ```
+//!
+//! An attribute jitson does not model:
+//!
+//! ```compile_fail
+//! #[derive(jitson::Schema)]
+//! struct S {
+//!     #[serde(alias = "identifier")] // error: `serde(alias)` is not supported yet
+//!     id: u32,
+//! }
+//! ```
+//!
+//! Where the schema and serde_json differ (documented, tested):
+//! - integer schemas accept `1.0` and `1e2` (JSON Schema's `integer`); serde_json's integer
+//!   types reject them;
+//! - integer literals beyond 64 bits are read as the nearest `f64` (the engine's default,
+//!   [`BigInts::F64`](crate::engine::BigInts)), so one just outside `i64` can round onto its
+//!   bound and pass;
+//! - `f32` is bounded to its finite range (serde_json's answer beyond it depends on its
+//!   `float_roundtrip` feature);
+//! - `u128` / `i128` are bounded to the engine's 64-bit integers (`0..=u64::MAX` and
+//!   `i64::MIN..=u64::MAX`), so larger values serde_json would take are rejected;
+//! - serde_json also reads a struct from an array of its fields (`[1, 2]` for
+//!   `Point { x, y }`) and a unit variant from `{"Variant": null}`; the schema takes the
+//!   form serde_json writes (an object, a string);
+//! - a `&str` field is borrowed from the input, so serde_json rejects one that holds an
+//!   escape; the schema accepts every string;
+//! - `#[serde(tag = "...")]` on a struct: the tag member is optional and must hold the
+//!   struct's name (serde_json ignores its value on input).
+
+mod defs;
+mod impls;
+mod raw;
+
+pub use defs::Definitions;
+pub use raw::{RawValue, RawValueError};
+
+use crate::schema::builder::{ObjectExpr, TypeExpr, constant, enumeration};
+use crate::schema::{Schema, SchemaBuilder};
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// A Rust type whose JSON form has a schema: what `#[derive(jitson::Schema)]` implements.
+///
+/// Implemented for integers of every width (bounded to the type's range), `f32` (bounded to
+/// its finite range) / `f64`,
+/// `bool`, `char` (a one-character string), `String`, `str`, `Box<str>`, `Cow<str>`, `&T`,
+/// `Box<T>`, `Option<T>` (nullable, and a field that may be missing), `Vec<T>`, `[T]`,
+/// `[T; N]`, `VecDeque<T>`, tuples up to 12, `()`, `HashMap` / `BTreeMap` with string keys
+/// (see [`JsonKey`]), [`RawValue`] and `serde_json::Value` (any JSON).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON schema",
+    label = "`{Self}` does not implement `jitson::typed::JsonType`",
+    note = "derive it with `#[derive(jitson::Schema)]`, or use a type jitson knows (see `jitson::typed::JsonType`)"
+)]
+pub trait JsonType {
+    /// Whether a struct field of this type may be missing: serde fills a missing field with
+    /// `None` when the type reads an `Option` (`Option<T>`, `Box<Option<T>>`), so such a
+    /// field is not required.
+    const OPTIONAL: bool = false;
+
+    /// The name of the type's `$defs` entry when it is recursive: the Rust name for derived
+    /// types (the last path segment of the type's name otherwise).
+    fn def_name() -> Cow<'static, str> {
+        let full = std::any::type_name::<Self>();
+        let base = full.split('<').next().unwrap_or(full);
+        Cow::Borrowed(base.rsplit("::").next().unwrap_or(base))
+    }
+
+    /// The builder expression of the type's JSON form, registering named types in `defs`.
+    fn type_expr(defs: &mut Definitions) -> TypeExpr;
+
+    /// The canonical schema of the type.
+    ///
+    /// # Panics
+    ///
+    /// When the type has no finite JSON form: a newtype that holds only itself
+    /// (`struct A(Box<A>)`), or a `#[serde(flatten)]` cycle. serde_json overflows its stack
+    /// on every input for such types.
+    fn schema() -> Schema {
+        let (builder, root) = parts::<Self>();
+        builder.build(root).unwrap_or_else(|e| {
+            panic!(
+                "`{}` has no JSON schema: {e}",
+                std::any::type_name::<Self>()
+            )
+        })
+    }
+
+    /// The equivalent JSON Schema 2020-12 document (recursive types under `$defs`). Object
+    /// members are sorted, as `serde_json::Value` keeps them; [`JsonType::json_schema_string`]
+    /// keeps field order.
+    fn json_schema() -> Value {
+        let (builder, root) = parts::<Self>();
+        builder.json_schema_value(&root)
+    }
+
+    /// The JSON Schema document as text, fields in declaration order: it loads back with
+    /// [`Schema::from_json_str`] to a schema equal to [`JsonType::schema`].
+    fn json_schema_string() -> String {
+        let (builder, root) = parts::<Self>();
+        builder.json_schema_string(&root)
+    }
+}
+
+/// A type whose JSON form is an object with named fields: what `#[serde(flatten)]` (and a
+/// newtype variant of an internally tagged enum) can take. Derived for structs with named
+/// fields; implemented for string-keyed maps (their entries become the extra members) and
+/// `Box<T>`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be flattened into an object",
+    label = "not a struct with named fields or a string-keyed map",
+    note = "#[serde(flatten)] and internally tagged newtype variants need a struct with named fields or a map with string keys"
+)]
+pub trait JsonObject: JsonType {
+    /// The object's fields and unknown-member policy.
+    fn object_expr(defs: &mut Definitions) -> ObjectExpr;
+}
+
+/// A map key type that serde_json reads from and writes as a JSON object key unchanged.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a supported map key",
+    note = "jitson maps take string keys: String, Box<str>, Cow<str>, &str"
+)]
+pub trait JsonKey {}
+
+/// The schema of a tag value: exactly the string `value` (`{"const": value}`).
+pub fn tag(value: &str) -> TypeExpr {
+    constant(Value::String(value.to_owned()))
+}
+
+/// The schema of unit variants written as strings: one of `values` (`{"enum": [...]}`).
+pub fn names(values: &[&str]) -> TypeExpr {
+    enumeration(values.iter().map(|v| Value::String((*v).to_owned())))
+}
+
+/// The definitions and root expression of `T`.
+fn parts<T: JsonType + ?Sized>() -> (SchemaBuilder, TypeExpr) {
+    let mut defs = Definitions::new();
+    let root = T::type_expr(&mut defs);
+    (defs.into_builder(), root)
+}

@@ -1,0 +1,8 @@
+//! Rust types for the corpus documents, deriving `Serialize`, `Deserialize` and
+//! `jitson::Schema` together: the derive tests check their schemas, and typed decode /
+//! encode tests and benches reuse them.
+
+#![allow(dead_code)]
+
+pub mod book;
+pub mod twitter;
