@@ -364,6 +364,9 @@ struct Policies {
     #[serde(skip_serializing_if = "Option::is_none")]
     maybe: Option<u8>,
     required: bool,
+    // serde still requires it on input: no `default`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tags: Vec<u8>,
 }
 
 fn seven() -> u8 {
@@ -373,15 +376,16 @@ fn seven() -> u8 {
 #[test]
 fn default_skip_and_deny_unknown_fields() {
     check::<Policies>(&[
-        (r#"{"required": true}"#, true),
+        (r#"{"required": true, "tags": []}"#, true),
         (
-            r#"{"required": true, "d": 1, "dp": 2, "maybe": null}"#,
+            r#"{"required": true, "d": 1, "dp": 2, "maybe": null, "tags": [1]}"#,
             true,
         ),
-        (r#"{"d": 1}"#, false),
-        (r#"{"required": true, "skipped": 1}"#, false),
-        (r#"{"required": true, "other": 1}"#, false),
-        (r#"{"required": true, "d": 256}"#, false),
+        (r#"{"required": true}"#, false),
+        (r#"{"d": 1, "tags": []}"#, false),
+        (r#"{"required": true, "tags": [], "skipped": 1}"#, false),
+        (r#"{"required": true, "tags": [], "other": 1}"#, false),
+        (r#"{"required": true, "tags": [], "d": 256}"#, false),
     ]);
 }
 

@@ -244,7 +244,7 @@ fn object_body<'a>(
             ));
         }
         names.push(name.clone());
-        let required = if a.default || a.skip_serializing_if || cattrs.default {
+        let required = if a.default || cattrs.default {
             quote!(false)
         } else {
             quote_spanned!(ty.span()=> !<#ty as #t::JsonType>::OPTIONAL)

@@ -5,8 +5,9 @@
 //! `jitson::typed::JsonObject` for structs with named fields).
 //!
 //! Shapes:
-//! - struct with named fields → object (fields in declaration order; `Option` fields, and
-//!   fields with `default` / `skip_serializing_if`, not required); a `#[serde(tag = "t")]`
+//! - struct with named fields → object (fields in declaration order; `Option` fields and
+//!   fields with `default` not required; `skip_serializing_if` alone leaves a field required,
+//!   as serde's `Deserialize` does: the schema is the decode contract); a `#[serde(tag = "t")]`
 //!   struct adds an optional member `t` holding the struct's (renamed) name;
 //! - tuple struct → fixed-length array (`prefixItems`); newtype struct → the inner type;
 //!   unit struct → `null`;
