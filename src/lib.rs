@@ -6,7 +6,8 @@
 //! the schema model ([`schema`]), the schema-less value tree ([`value`]), the error type
 //! ([`Error`]), the byte kernels ([`kernels`]) and the kernel entry-point table the JIT links
 //! against ([`jit`]), and the schema engine: [`Codec`] ([`engine`]) over the resolver
-//! ([`resolve`]) and the opcode interpreter; and lazy access to raw JSON by path ([`lazy`]).
+//! ([`resolve`]), the opcode interpreter and the Cranelift backend, and [`Engine`], the codec
+//! cache with tiering; and lazy access to raw JSON by path ([`lazy`]).
 
 pub use jitson_jit as jit;
 pub use jitson_kernels as kernels;
@@ -23,7 +24,7 @@ pub mod schema;
 pub mod value;
 
 pub use document::{DocPath, Document};
-pub use engine::{Cache, Codec, Options};
+pub use engine::{Cache, Codec, Engine, Options};
 pub use error::{Error, ErrorKind, Keyword, SyntaxKind};
 pub use path::{Path, Segment};
 pub use position::Position;

@@ -12,9 +12,11 @@
 //! Subcommands are variants of [`Command`]; each lives in its own module, and the pieces
 //! they share have theirs: [`input`] (files and standard input, `-`), [`report`] (the
 //! `FILE:LINE:COL: PATH: message` lines, on standard output) and [`schema`] (the `--schema`
-//! argument). `--backend` is global: `jit` runs validation on native code from Cranelift
-//! (exit status 2 when it cannot be made here), `interp` on the interpreter, `auto` on native
-//! code when possible; `check`, `get` and `set` read no schema and use neither.
+//! argument). `--backend` is global: `jit` runs validation on native code from Cranelift,
+//! compiled before the first input (exit status 2 when it cannot be made here), `interp` on
+//! the interpreter, `auto` on the interpreter at once and on native code as soon as a
+//! background thread has compiled it (see [`schema`]); `check`, `get` and `set` read no
+//! schema and use neither.
 //!
 //! Exit status: 0 when every input passes, 1 when any input fails, 2 for a usage error, an
 //! unavailable backend, an unreadable input or a schema that does not load.
@@ -45,7 +47,7 @@ const EXIT_TROUBLE: u8 = 2;
 #[command(name = "jitson", version, about, long_about = None)]
 struct Cli {
     /// Which backend runs schema validation: the interpreter, the Cranelift JIT, or auto (the
-    /// JIT when native code can be made here, else the interpreter).
+    /// interpreter until native code, compiled in the background, is ready).
     #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
     backend: Backend,
 
@@ -56,7 +58,7 @@ struct Cli {
 /// The `--backend` choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
-    /// Native code when it can be made, else the interpreter.
+    /// The interpreter at once, native code (compiled in the background) when it is ready.
     Auto,
     /// The opcode interpreter.
     Interp,

@@ -1,10 +1,18 @@
 //! The `--schema S.json` argument, shared by the subcommands that take a schema: reading and
 //! loading it, and compiling it to a codec.
+//!
+//! `--backend auto` takes the codec from a process-wide [`Engine`] with eager tiering: work
+//! starts at once on the interpreter while a background thread compiles native code, and
+//! the engine is never dropped, so the process exits without waiting for a compilation in
+//! progress. A one-shot command is never slower than on the interpreter, and a long run
+//! (many or large inputs) switches to native code when it is ready. `--backend jit` compiles
+//! before any input is read, so that every document runs natively (or the command refuses).
 
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 use clap::Args;
-use jitson::engine::{Backend as EngineBackend, BackendStatus, Options};
+use jitson::engine::{Backend as EngineBackend, BackendStatus, Engine, Options};
 use jitson::{Codec, Schema};
 
 use crate::Backend;
@@ -23,7 +31,7 @@ impl SchemaArg {
     /// The schema compiled for `backend`; when the file cannot be read, is not a schema the
     /// engine supports, or `--backend jit` cannot make native code, says why on standard
     /// error (naming the keyword and its JSON Pointer for schema errors) and returns `None`.
-    pub fn codec(&self, backend: Backend) -> Option<Codec> {
+    pub fn codec(&self, backend: Backend) -> Option<Arc<Codec>> {
         let name = self.schema.display();
         let text = std::fs::read(&self.schema)
             .map_err(|e| trouble(&format!("{name}: {e}")))
@@ -32,14 +40,21 @@ impl SchemaArg {
             .map_err(|e| trouble(&format!("{name}: schema error: {e}")))
             .ok()?;
         let engine_backend = match backend {
+            Backend::Auto => return Some(engine().compile(&schema)),
             Backend::Interp => EngineBackend::Interpreter,
-            Backend::Auto | Backend::Jit => EngineBackend::Native,
+            Backend::Jit => EngineBackend::Native,
         };
         let codec = Codec::with_options(&schema, Options::new().backend(engine_backend));
-        if let (Backend::Jit, BackendStatus::Fallback(e)) = (backend, codec.backend()) {
+        if let BackendStatus::Fallback(e) = codec.backend() {
             trouble(&format!("the jit backend is not available here: {e}"));
             return None;
         }
-        Some(codec)
+        Some(Arc::new(codec))
     }
+}
+
+/// The process-wide engine of `--backend auto` (eager tiering; never dropped).
+fn engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(Engine::new)
 }
