@@ -14,9 +14,9 @@
 //! `FILE:LINE:COL: PATH: message` lines, on standard output) and [`schema`] (the `--schema`
 //! argument). `--backend` is global: `jit` runs validation on native code from Cranelift,
 //! compiled before the first input (exit status 2 when it cannot be made here), `interp` on
-//! the interpreter, `auto` on the interpreter at once and on native code as soon as a
-//! background thread has compiled it (see [`schema`]); `check`, `get` and `set` read no
-//! schema and use neither.
+//! the interpreter, `auto` on the interpreter and, once a schema has validated enough
+//! documents, on native code compiled in the background (see [`schema`]); `check`, `get`
+//! and `set` read no schema and use neither.
 //!
 //! Exit status: 0 when every input passes, 1 when any input fails, 2 for a usage error, an
 //! unavailable backend, an unreadable input or a schema that does not load.
@@ -47,7 +47,7 @@ const EXIT_TROUBLE: u8 = 2;
 #[command(name = "jitson", version, about, long_about = None)]
 struct Cli {
     /// Which backend runs schema validation: the interpreter, the Cranelift JIT, or auto (the
-    /// interpreter until native code, compiled in the background, is ready).
+    /// interpreter, then native code compiled in the background once a stream is long).
     #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
     backend: Backend,
 
@@ -58,7 +58,7 @@ struct Cli {
 /// The `--backend` choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
-    /// The interpreter at once, native code (compiled in the background) when it is ready.
+    /// The interpreter; after 100 documents, native code compiled in the background.
     Auto,
     /// The opcode interpreter.
     Interp,

@@ -1,18 +1,24 @@
 //! The `--schema S.json` argument, shared by the subcommands that take a schema: reading and
 //! loading it, and compiling it to a codec.
 //!
-//! `--backend auto` takes the codec from a process-wide [`Engine`] with eager tiering: work
-//! starts at once on the interpreter while a background thread compiles native code, and
-//! the engine is never dropped, so the process exits without waiting for a compilation in
-//! progress. A one-shot command is never slower than on the interpreter, and a long run
-//! (many or large inputs) switches to native code when it is ready. `--backend jit` compiles
-//! before any input is read, so that every document runs natively (or the command refuses).
+//! `--backend auto` takes the codec from a process-wide [`Engine`] with lazy tiering: a
+//! schema's first [`AUTO_AFTER`] documents run on the interpreter, and then a background
+//! thread compiles native code while the run goes on, switching when it is ready. The engine
+//! is never dropped, so the process exits without waiting for a compilation in progress.
+//! Measured (docs/benchmarks.md): compiling costs far more than one document saves (book:
+//! 11 ms of compile against 1.3 µs saved per document), and with eager tiering the compile
+//! thread still slowed a one-document command on a busy machine; waiting for
+//! [`AUTO_AFTER`] documents keeps one-shot commands at the interpreter's cost and gives
+//! streams native code. `--backend jit` compiles before any input is read, so that every
+//! document runs natively (or the command refuses).
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use clap::Args;
-use jitson::engine::{Backend as EngineBackend, BackendStatus, Engine, Options};
+use jitson::engine::{
+    Backend as EngineBackend, BackendStatus, Engine, EngineOptions, Options, Tiering,
+};
 use jitson::{Codec, Schema};
 
 use crate::Backend;
@@ -53,8 +59,13 @@ impl SchemaArg {
     }
 }
 
-/// The process-wide engine of `--backend auto` (eager tiering; never dropped).
+/// Documents a schema validates under `--backend auto` before its native code is compiled.
+const AUTO_AFTER: u32 = 100;
+
+/// The process-wide engine of `--backend auto` (never dropped).
 fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
-    ENGINE.get_or_init(Engine::new)
+    ENGINE.get_or_init(|| {
+        Engine::with_options(EngineOptions::new().tiering(Tiering::LazyAfter(AUTO_AFTER)))
+    })
 }
