@@ -2,15 +2,22 @@
 //! native (Cranelift) `validate` beside `serde_json` `Value` parsing, `serde_json` parsing +
 //! `jsonschema` validation, and `sonic-rs` `Value` parsing; interpreter `decode`, `encode` and
 //! `transcode` (groups `DOC/decode`, `DOC/encode`, `DOC/transcode`) beside the same peers'
-//! parse, serialize, and parse + serialize; native compile time (`native_compile`). MB/s of
-//! the input document.
+//! parse, serialize, and parse + serialize; native compile time (`native_compile`); the
+//! `Engine` (`engine_cache`: a cache hit by key and by schema, and the tier check on the
+//! hot path — a codec's `validate` against its bare native code, a tiered codec against a
+//! plain one, on native code and, still pending, on the interpreter). MB/s of the input
+//! document.
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use jitson::engine::TranscodeOptions;
+use std::time::Duration;
+
+use jitson::engine::{
+    Backend, BackendStatus, Engine, EngineOptions, Options, Tiering, TranscodeOptions,
+};
 use jitson::jit::ir::ExecOptions;
 use jitson::jit::native;
 use jitson::{Cache, Codec, Schema};
@@ -146,5 +153,54 @@ fn compile(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engine, compile);
+/// The engine's cache and the cost of its tier check, on the book document (small, so the
+/// fixed cost of a call shows).
+fn engine_cache(c: &mut Criterion) {
+    let bytes = testdata("bench/book.json");
+    let schema = Schema::from_json_slice(&testdata("schemas/book.schema.json")).expect("schema");
+    let engine = Engine::new();
+    let tiered = engine.compile(&schema);
+    assert_eq!(
+        tiered.wait_native(Duration::from_secs(60)),
+        &BackendStatus::Native
+    );
+    let key = engine.key(&schema);
+    let plain = Codec::with_options(&schema, Options::new().backend(Backend::Native));
+    let code = native::compile(plain.program()).expect("native code");
+    let interp = Codec::new(&schema);
+    let cold = Engine::with_options(EngineOptions::new().tiering(Tiering::LazyAfter(u32::MAX)));
+    let pending = cold.compile(&schema);
+    assert_eq!(pending.backend(), &BackendStatus::Pending);
+
+    let mut group = c.benchmark_group("engine_cache");
+    group.bench_function("get_hit", |b| {
+        b.iter(|| engine.get(black_box(&key)).is_some())
+    });
+    group.bench_function("compile_hit", |b| {
+        b.iter(|| engine.compile(black_box(&schema)).program().funcs.len())
+    });
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    let exec = ExecOptions::default();
+    let mut scratch = native::Scratch::new();
+    group.bench_function("native_code_validate", |b| {
+        b.iter(|| {
+            code.validate(black_box(&bytes), &exec, &mut scratch)
+                .is_ok()
+        })
+    });
+    let mut cache = Cache::new();
+    for (name, codec) in [
+        ("plain_native_validate", &plain),
+        ("engine_native_validate", &*tiered),
+        ("plain_interp_validate", &interp),
+        ("engine_pending_validate", &*pending),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| codec.validate_with(&mut cache, black_box(&bytes)).is_ok())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engine, compile, engine_cache);
 criterion_main!(benches);

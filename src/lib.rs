@@ -6,8 +6,9 @@
 //! the schema model ([`schema`]), the schema-less value tree ([`value`]), the error type
 //! ([`Error`]), the byte kernels ([`kernels`]) and the kernel entry-point table the JIT links
 //! against ([`jit`]), and the schema engine: [`Codec`] ([`engine`]) over the resolver
-//! ([`resolve`]) and the opcode interpreter; and lazy access to raw JSON by path ([`lazy`]); and Rust types
-//! with a JSON shape, `#[derive(jitson::Schema)]` ([`typed`]).
+//! ([`resolve`]), the opcode interpreter and the Cranelift backend, and [`Engine`], the codec
+//! cache with tiering; lazy access to raw JSON by path ([`lazy`]); and Rust types with a
+//! JSON shape, `#[derive(jitson::Schema)]` ([`typed`]).
 
 pub use jitson_jit as jit;
 pub use jitson_kernels as kernels;
@@ -25,7 +26,7 @@ pub mod typed;
 pub mod value;
 
 pub use document::{DocPath, Document};
-pub use engine::{Cache, Codec, Options};
+pub use engine::{Cache, Codec, Engine, Options};
 pub use error::{Error, ErrorKind, Keyword, SyntaxKind};
 /// `#[derive(jitson::Schema)]`: implements [`typed::JsonType`] (a derive macro lives in the
 /// macro namespace, so it shares the name of the [`Schema`] struct without a clash).

@@ -6,8 +6,11 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use jitson::engine::{Backend, BackendStatus, Options};
+use jitson::engine::{Backend, BackendStatus, Options, Tiering};
 use jitson::registry::{Registry, RegistryOptions};
+
+mod memory_support;
+use memory_support::rss;
 
 /// Accepts `A` and rejects `B`.
 const SCHEMA_A: &str =
@@ -17,12 +20,6 @@ const SCHEMA_B: &str =
     r#"{"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}"#;
 const A: &[u8] = br#"{"a": 1}"#;
 const B: &[u8] = br#"{"b": "x"}"#;
-
-fn resident_bytes() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").expect("/proc/self/statm");
-    let pages: u64 = statm.split(' ').nth(1).unwrap().parse().unwrap();
-    pages * 4096
-}
 
 /// Publishes `rounds` alternating versions while two readers check that each version they
 /// hold accepts exactly one of `A` and `B`, consistently with its key.
@@ -65,15 +62,37 @@ fn a_thousand_swaps_while_two_threads_validate() {
     let registry = Arc::new(Registry::with_options(native));
     // Warm up allocator pools and thread stacks before measuring.
     swap_under_load(&registry, 50);
-    let before = resident_bytes();
+    let before = rss();
     let checks = swap_under_load(&registry, 1000);
     let serving = registry.version("s").unwrap();
     assert_eq!(serving.codec().backend(), &BackendStatus::Native);
-    let after = resident_bytes();
+    let after = rss();
     assert!(checks > 0);
     let stats = registry.stats("s").unwrap();
     assert_eq!(stats.compiles, 1052);
     assert_eq!(stats.failures * 2, stats.documents);
     let grown = after.saturating_sub(before);
+    assert!(grown < 5 << 20, "resident memory grew by {grown} bytes");
+}
+
+#[test]
+fn a_thousand_tiered_swaps_compile_in_the_background_and_return_memory() {
+    // Publishes do not wait for native code; a version replaced before its turn on the
+    // compile thread is never compiled.
+    let tiered = RegistryOptions::new().tiering(Tiering::Eager);
+    let registry = Arc::new(Registry::with_options(tiered));
+    swap_under_load(&registry, 50);
+    let before = rss();
+    let checks = swap_under_load(&registry, 1000);
+    let serving = registry.version("s").unwrap();
+    let status = serving
+        .codec()
+        .wait_native(std::time::Duration::from_secs(30));
+    assert_eq!(status, &BackendStatus::Native);
+    assert!(checks > 0);
+    let stats = registry.stats("s").unwrap();
+    assert_eq!(stats.compiles, 1052);
+    assert_eq!(stats.failures * 2, stats.documents);
+    let grown = rss().saturating_sub(before);
     assert!(grown < 5 << 20, "resident memory grew by {grown} bytes");
 }

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::Engine;
+use crate::RunOptions;
 use crate::input::trouble;
 use crate::schema::SchemaArg;
 use crate::{EXIT_OK, EXIT_TROUBLE};
@@ -21,8 +21,8 @@ pub struct ExplainArgs {
 }
 
 /// Prints the listing; returns the exit status.
-pub fn run(args: &ExplainArgs, engine: Engine) -> u8 {
-    let Some(codec) = args.schema.codec(engine) else {
+pub fn run(args: &ExplainArgs, run: RunOptions) -> u8 {
+    let Some(codec) = args.schema.codec(run) else {
         return EXIT_TROUBLE;
     };
     let listing = match args.clif {

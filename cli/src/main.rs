@@ -12,12 +12,14 @@
 //! Subcommands are variants of [`Command`]; each lives in its own module, and the pieces
 //! they share have theirs: [`input`] (files and standard input, `-`), [`report`] (the
 //! `FILE:LINE:COL: PATH: message` lines, on standard output) and [`schema`] (the `--schema`
-//! argument). `--backend` is global: `jit` runs validation on native code from Cranelift
-//! (exit status 2 when it cannot be made here), `interp` on the interpreter, `auto` on native
-//! code when possible; `check`, `get` and `set` read no schema and use neither. `--big-ints`
-//! is global too: what integers beyond the 64-bit ranges in the input become for the
-//! commands that compile a schema (`f64`, the default and `serde_json`'s reading; `error`;
-//! `raw`: kept exactly, checked exactly, written back verbatim).
+//! argument). `--backend` is global: `jit` runs validation on native code from Cranelift,
+//! compiled before the first input (exit status 2 when it cannot be made here), `interp` on
+//! the interpreter, `auto` on the interpreter and, once a schema has validated enough
+//! documents, on native code compiled in the background (see [`schema`]); `check`, `get`
+//! and `set` read no schema and use neither. `--big-ints` is global too: what integers
+//! beyond the 64-bit ranges in the input become for the commands that compile a schema
+//! (`f64`, the default and `serde_json`'s reading; `error`; `raw`: kept exactly, checked
+//! exactly, written back verbatim).
 //!
 //! Exit status: 0 when every input passes, 1 when any input fails, 2 for a usage error, an
 //! unavailable backend, an unreadable input or a schema that does not load.
@@ -48,7 +50,7 @@ const EXIT_TROUBLE: u8 = 2;
 #[command(name = "jitson", version, about, long_about = None)]
 struct Cli {
     /// Which backend runs schema validation: the interpreter, the Cranelift JIT, or auto (the
-    /// JIT when native code can be made here, else the interpreter).
+    /// interpreter, then native code compiled in the background once a stream is long).
     #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
     backend: Backend,
 
@@ -64,7 +66,7 @@ struct Cli {
 /// The `--backend` choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
-    /// Native code when it can be made, else the interpreter.
+    /// The interpreter; after 100 documents, native code compiled in the background.
     Auto,
     /// The opcode interpreter.
     Interp,
@@ -85,7 +87,7 @@ pub enum BigInts {
 
 /// How the commands that compile a schema run it: the global options.
 #[derive(Clone, Copy, Debug)]
-pub struct Engine {
+pub struct RunOptions {
     /// `--backend`.
     pub backend: Backend,
     /// `--big-ints`.
@@ -122,7 +124,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let engine = Engine {
+    let run = RunOptions {
         backend: cli.backend,
         big_ints: cli.big_ints,
     };
@@ -130,9 +132,9 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Get(args) => get::run(args),
         Command::Set(args) => set::run(args),
-        Command::Validate(args) => validate::run(args, engine),
-        Command::Transcode(args) => transcode::run(args, engine),
-        Command::Explain(args) => explain::run(args, engine),
+        Command::Validate(args) => validate::run(args, run),
+        Command::Transcode(args) => transcode::run(args, run),
+        Command::Explain(args) => explain::run(args, run),
     };
     ExitCode::from(status)
 }

@@ -1,13 +1,28 @@
 //! The `--schema S.json` argument, shared by the subcommands that take a schema: reading and
 //! loading it, and compiling it to a codec.
+//!
+//! `--backend auto` takes the codec from a process-wide [`Engine`] with lazy tiering: a
+//! schema's first [`AUTO_AFTER`] documents run on the interpreter, and then a background
+//! thread compiles native code while the run goes on, switching when it is ready. The engine
+//! is never dropped, so the process exits without waiting for a compilation in progress.
+//! Measured (docs/benchmarks.md): compiling costs far more than one document saves (book:
+//! 11 ms of compile against 1.3 µs saved per document), and with eager tiering the compile
+//! thread still slowed a one-document command on a busy machine; waiting for
+//! [`AUTO_AFTER`] documents keeps one-shot commands at the interpreter's cost and gives
+//! streams native code. `--backend jit` compiles before any input is read, so that every
+//! document runs natively (or the command refuses).
 
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 use clap::Args;
-use jitson::engine::{Backend as EngineBackend, BackendStatus, BigInts as EngineBigInts, Options};
+use jitson::engine::{
+    Backend as EngineBackend, BackendStatus, BigInts as EngineBigInts, Engine, EngineOptions,
+    Options, Tiering,
+};
 use jitson::{Codec, Schema};
 
-use crate::{Backend, BigInts, Engine};
+use crate::{Backend, BigInts, RunOptions};
 
 use crate::input::trouble;
 
@@ -20,11 +35,11 @@ pub struct SchemaArg {
 }
 
 impl SchemaArg {
-    /// The schema compiled for `engine`'s backend and big-integer policy; when the file cannot be read, is not a schema the
-    /// engine supports, or `--backend jit` cannot make native code, says why on standard
-    /// error (naming the keyword and its JSON Pointer for schema errors) and returns `None`.
-    pub fn codec(&self, engine: Engine) -> Option<Codec> {
-        let backend = engine.backend;
+    /// The schema compiled for `run`'s backend and big-integer policy; when the file cannot
+    /// be read, is not a schema the engine supports, or `--backend jit` cannot make native
+    /// code, says why on standard error (naming the keyword and its JSON Pointer for schema
+    /// errors) and returns `None`.
+    pub fn codec(&self, run: RunOptions) -> Option<Arc<Codec>> {
         let name = self.schema.display();
         let text = std::fs::read(&self.schema)
             .map_err(|e| trouble(&format!("{name}: {e}")))
@@ -32,21 +47,35 @@ impl SchemaArg {
         let schema = Schema::from_json_slice(&text)
             .map_err(|e| trouble(&format!("{name}: schema error: {e}")))
             .ok()?;
-        let engine_backend = match backend {
-            Backend::Interp => EngineBackend::Interpreter,
-            Backend::Auto | Backend::Jit => EngineBackend::Native,
-        };
-        let big_ints = match engine.big_ints {
+        let big_ints = match run.big_ints {
             BigInts::F64 => EngineBigInts::F64,
             BigInts::Error => EngineBigInts::Error,
             BigInts::Raw => EngineBigInts::Raw,
         };
-        let options = Options::new().backend(engine_backend).big_ints(big_ints);
-        let codec = Codec::with_options(&schema, options);
-        if let (Backend::Jit, BackendStatus::Fallback(e)) = (backend, codec.backend()) {
+        let options = Options::new().big_ints(big_ints);
+        let engine_backend = match run.backend {
+            Backend::Auto => return Some(engine(options).compile(&schema)),
+            Backend::Interp => EngineBackend::Interpreter,
+            Backend::Jit => EngineBackend::Native,
+        };
+        let codec = Codec::with_options(&schema, options.backend(engine_backend));
+        if let BackendStatus::Fallback(e) = codec.backend() {
             trouble(&format!("the jit backend is not available here: {e}"));
             return None;
         }
-        Some(codec)
+        Some(Arc::new(codec))
     }
+}
+
+/// Documents a schema validates under `--backend auto` before its native code is compiled.
+const AUTO_AFTER: u32 = 100;
+
+/// The process-wide engine of `--backend auto` (never dropped), made with the codec
+/// `options` of the first call (one process runs one command, with one set of options).
+fn engine(options: Options) -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| {
+        let tiering = Tiering::LazyAfter(AUTO_AFTER);
+        Engine::with_options(EngineOptions::new().codec(options).tiering(tiering))
+    })
 }

@@ -13,7 +13,7 @@ use clap::{Args, ValueEnum};
 use jitson::engine::{TranscodeOptions, Unknown};
 use jitson::{Cache, Codec};
 
-use crate::Engine;
+use crate::RunOptions;
 use crate::input::{self, trouble};
 use crate::schema::SchemaArg;
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_TROUBLE, report};
@@ -62,11 +62,11 @@ enum UnknownArg {
 }
 
 /// Transcodes the input; returns the exit status.
-pub fn run(args: &TranscodeArgs, engine: Engine) -> u8 {
+pub fn run(args: &TranscodeArgs, run: RunOptions) -> u8 {
     let Some(options) = options(args) else {
         return EXIT_TROUBLE;
     };
-    let Some(codec) = args.schema.codec(engine) else {
+    let Some(codec) = args.schema.codec(run) else {
         return EXIT_TROUBLE;
     };
     let file = args

@@ -12,7 +12,7 @@ use std::num::NonZeroUsize;
 use clap::Args;
 use jitson::{Cache, Codec};
 
-use crate::Engine;
+use crate::RunOptions;
 use crate::input::{self, Input};
 use crate::schema::SchemaArg;
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_TROUBLE, report};
@@ -37,8 +37,8 @@ pub struct ValidateArgs {
 }
 
 /// Validates every input; returns the exit status.
-pub fn run(args: &ValidateArgs, engine: Engine) -> u8 {
-    let Some(codec) = args.schema.codec(engine) else {
+pub fn run(args: &ValidateArgs, run: RunOptions) -> u8 {
+    let Some(codec) = args.schema.codec(run) else {
         return EXIT_TROUBLE;
     };
     let mut run = Run {

@@ -7,17 +7,9 @@
 use jitson_jit::ir::{ExecOptions, Func, KeyTable, Limit, NumCheck, Number, Op, Program, StrCheck};
 use jitson_jit::native::{self, Scratch};
 
-/// Resident set size in bytes, from /proc/self/statm.
-fn rss() -> usize {
-    let statm = std::fs::read_to_string("/proc/self/statm").expect("statm");
-    let pages: usize = statm
-        .split_whitespace()
-        .nth(1)
-        .expect("resident field")
-        .parse()
-        .expect("a number");
-    pages * 4096
-}
+#[path = "../../tests/memory_support/mod.rs"]
+mod memory_support;
+use memory_support::rss;
 
 /// Program number `i`: an object with `1 + i % 13` integer fields named after `i`, an
 /// array of strings, and a bound that depends on `i`.

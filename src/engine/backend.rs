@@ -1,12 +1,15 @@
 //! Which code runs a codec's `validate`: the portable interpreter, or native code that
 //! Cranelift compiles from the same program (decode, encode, transcode and collect-all
-//! validation run on the interpreter for now).
+//! validation run on the interpreter for now). A lone codec compiles when made; an
+//! [`Engine`](super::Engine)'s codecs get their code in the background ([`super::Tiering`]).
 
 use std::fmt;
 use std::sync::Arc;
 
 use jitson_jit::ir::Program;
-use jitson_jit::native::{self, CompileError, NativeCode};
+use jitson_jit::native::{self, CompileError};
+
+use super::tier::Tier;
 
 /// The backend a [`Codec`](super::Codec) is asked to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,32 +28,42 @@ pub enum Backend {
 pub enum BackendStatus {
     /// The interpreter, as asked.
     Interpreter,
+    /// The interpreter, until native code is made: the codec waits for its uses to reach
+    /// [`Tiering::LazyAfter`](super::Tiering::LazyAfter), or for its turn on the engine's
+    /// compile worker.
+    Pending,
+    /// The interpreter, while the engine's compile worker makes native code.
+    Compiling,
     /// Native code.
     Native,
     /// The interpreter, because native code was asked for but could not be made.
     Fallback(CompileError),
+    /// The interpreter, because the engine that was to compile the codec shut down (was
+    /// dropped, or could not start a compile thread) first.
+    Cancelled,
 }
 
 impl fmt::Display for BackendStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BackendStatus::Interpreter => f.write_str("interpreter"),
+            BackendStatus::Pending => f.write_str("interpreter (native code pending)"),
+            BackendStatus::Compiling => f.write_str("interpreter (native code compiling)"),
             BackendStatus::Native => f.write_str("native"),
             BackendStatus::Fallback(e) => write!(f, "interpreter (native code unavailable: {e})"),
+            BackendStatus::Cancelled => f.write_str("interpreter (native compilation cancelled)"),
         }
     }
 }
 
-/// Native code for `program` when `backend` asks for it, and the resulting status.
-pub(crate) fn prepare(
-    program: &Program,
-    backend: Backend,
-) -> (Option<Arc<NativeCode>>, BackendStatus) {
+/// The settled tier of a lone codec: native code for `program` (compiled now) when
+/// `backend` asks for it.
+pub(crate) fn prepare(program: &Program, backend: Backend) -> Tier {
     match backend {
-        Backend::Interpreter => (None, BackendStatus::Interpreter),
+        Backend::Interpreter => Tier::settled(None, BackendStatus::Interpreter),
         Backend::Native => match native::compile(program) {
-            Ok(code) => (Some(Arc::new(code)), BackendStatus::Native),
-            Err(e) => (None, BackendStatus::Fallback(e)),
+            Ok(code) => Tier::settled(Some(Arc::new(code)), BackendStatus::Native),
+            Err(e) => Tier::settled(None, BackendStatus::Fallback(e)),
         },
     }
 }

@@ -22,27 +22,39 @@
 //! explain` prints). `validate` runs on the interpreter or, with [`Backend::Native`], on
 //! native code compiled by Cranelift from the same program ([`Codec::backend`] tells which);
 //! the other operations run on the interpreter.
+//!
+//! An [`Engine`] is the shared cache of codecs: one per schema [`TypeKey`](crate::TypeKey),
+//! built once however many threads ask, serving from the interpreter at once while a
+//! background worker compiles native code ([`Tiering`]).
 
 mod backend;
+mod cache;
 mod error;
 mod pointer;
+mod tier;
 mod transcode;
+mod worker;
 
 pub use backend::{Backend, BackendStatus};
+pub use cache::{Engine, EngineOptions, EngineStats};
 pub use jitson_jit::ir::{BigInts, DuplicateKeys};
 pub use jitson_jit::native::CompileError;
 pub use jitson_kernels::escape::EscapeMode;
+pub use tier::Tiering;
 pub use transcode::{TranscodeOptions, Unknown};
+pub(crate) use worker::Worker;
 
 use jitson_jit::interp::{self, Scratch};
 use jitson_jit::ir::{ExecOptions, Program};
-use jitson_jit::native::{self, NativeCode};
-use std::sync::Arc;
+use jitson_jit::native;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
 
 use crate::document::{DocPath, Document, PathError};
 use crate::error::Error;
 use crate::resolve::resolve;
 use crate::schema::Schema;
+use tier::Tier;
 
 /// How a [`Codec`] reads input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -100,15 +112,14 @@ impl Options {
 }
 
 /// A compiled schema: validate, decode, encode and transcode.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Codec {
     program: Program,
     options: Options,
     /// The schema the program came from: read only to explain failures.
     schema: Schema,
-    /// Native code for `validate`, when asked for and made.
-    native: Option<Arc<NativeCode>>,
-    backend: BackendStatus,
+    /// Which native code the codec has (for `validate`), or how it will get it.
+    native: Tier,
 }
 
 /// Reusable scratch buffers for one thread's runs of any [`Codec`].
@@ -131,23 +142,62 @@ impl Codec {
         Codec::with_options(schema, Options::default())
     }
 
-    /// Compiles `schema` with `options`.
+    /// Compiles `schema` with `options` (native code, when [`Options::backend`] asks for
+    /// it, is compiled here, on the caller's thread).
     pub fn with_options(schema: &Schema, options: Options) -> Codec {
         let program = resolve(schema);
-        let (native, backend) = backend::prepare(&program, options.backend);
+        let native = backend::prepare(&program, options.backend);
         Codec {
             program,
             options,
             schema: schema.clone(),
             native,
-            backend,
         }
     }
 
-    /// What `validate` runs on: the interpreter, native code, or the interpreter because
-    /// native code could not be made (and why).
+    /// A codec of `schema` that gets native code per `tiering` from `worker`'s background
+    /// threads, serving from the interpreter meanwhile (`options.backend` is set from
+    /// `tiering`).
+    pub(crate) fn tiered(
+        schema: &Schema,
+        options: Options,
+        tiering: Tiering,
+        worker: &Worker,
+    ) -> Arc<Codec> {
+        let after = match tiering {
+            Tiering::InterpreterOnly => {
+                let options = options.backend(Backend::Interpreter);
+                return Arc::new(Codec::with_options(schema, options));
+            }
+            Tiering::Eager => 0,
+            Tiering::LazyAfter(uses) => uses,
+        };
+        let program = resolve(schema);
+        let codec = Arc::new_cyclic(|me: &Weak<Codec>| Codec {
+            program,
+            options: options.backend(Backend::Native),
+            schema: schema.clone(),
+            native: Tier::pending(after, me.clone(), Arc::clone(worker.queue())),
+        });
+        if after == 0 {
+            codec.native.request();
+        }
+        codec
+    }
+
+    /// What `validate` runs on: the interpreter (as asked, while native code is pending or
+    /// compiling, or because it could not be made — and why), or native code.
     pub fn backend(&self) -> &BackendStatus {
-        &self.backend
+        self.native.status()
+    }
+
+    /// Waits up to `timeout` for the native code of an [`Engine`]'s codec to settle
+    /// ([`BackendStatus::Native`], [`BackendStatus::Fallback`] or
+    /// [`BackendStatus::Cancelled`]) and returns the status; still `Pending` or `Compiling`
+    /// on timeout (a [`Tiering::LazyAfter`] codec is not queued until it is used enough).
+    /// Returns at once for a lone codec, whose backend settles when it is made.
+    pub fn wait_native(&self, timeout: Duration) -> &BackendStatus {
+        self.native.wait(timeout)
     }
 
     /// The opcode program (`Display` prints the listing).
@@ -169,7 +219,7 @@ impl Codec {
     /// [`Codec::validate`] with reusable buffers.
     pub fn validate_with(&self, cache: &mut Cache, input: &[u8]) -> Result<(), Error> {
         let exec = &self.options.exec;
-        match &self.native {
+        match self.native.code() {
             Some(code) => code.validate(input, exec, &mut cache.native),
             None => interp::validate(&self.program, input, exec, &mut cache.scratch),
         }

@@ -22,6 +22,10 @@
 //! - Each name keeps a bounded history of its schemas (not their codecs), so
 //!   [`Registry::rollback`] recompiles an earlier version; [`Stats`] counts compiles,
 //!   compile time, refusals, documents and failures per name.
+//! - With [`RegistryOptions::tiering`], a publish does not wait for native code: the new
+//!   version serves from the interpreter at once and switches to native code when a
+//!   background thread has compiled it (with the same answers); a version replaced before
+//!   its turn is never compiled.
 //! - [`watch`] publishes the `NAME.schema.json` files of a directory as they change.
 
 mod error;
@@ -39,7 +43,7 @@ use std::time::{Duration, Instant, SystemTime};
 use arc_swap::{ArcSwap, ArcSwapOption};
 
 use crate::Error;
-use crate::engine::{Codec, Options};
+use crate::engine::{Codec, Options, Tiering, Worker};
 use crate::schema::{Schema, TypeKey};
 use stats::Counters;
 
@@ -48,6 +52,7 @@ use stats::Counters;
 pub struct RegistryOptions {
     codec: Options,
     history: usize,
+    tiering: Option<Tiering>,
 }
 
 impl Default for RegistryOptions {
@@ -55,19 +60,30 @@ impl Default for RegistryOptions {
         RegistryOptions {
             codec: Options::default(),
             history: 8,
+            tiering: None,
         }
     }
 }
 
 impl RegistryOptions {
-    /// Codec options default, 8 versions of history per name.
+    /// Codec options default, 8 versions of history per name, no tiering.
     pub fn new() -> RegistryOptions {
         RegistryOptions::default()
     }
 
-    /// The options every published codec is compiled with.
+    /// The options every published codec is compiled with. Without
+    /// [`RegistryOptions::tiering`], a publish with [`Backend::Native`](crate::engine::Backend::Native)
+    /// compiles native code before it swaps.
     pub fn codec(mut self, options: Options) -> RegistryOptions {
         self.codec = options;
+        self
+    }
+
+    /// Published versions get native code in the background per `tiering` (one compile
+    /// thread per registry), serving from the interpreter until it is ready; the codec
+    /// options' backend is then set by the tiering, as in an [`Engine`](crate::Engine).
+    pub fn tiering(mut self, tiering: Tiering) -> RegistryOptions {
+        self.tiering = Some(tiering);
         self
     }
 
@@ -118,7 +134,8 @@ impl Version {
         &self.codec
     }
 
-    /// How long compiling took.
+    /// How long compiling took (with [`RegistryOptions::tiering`], building the program:
+    /// native code comes later, off the publishing thread).
     pub fn compile_time(&self) -> Duration {
         self.compile_time
     }
@@ -182,6 +199,8 @@ pub struct Registry {
     /// Serializes swaps, history updates and slot creation; never taken by readers.
     writer: Mutex<()>,
     next_version: AtomicU64,
+    /// Compiles native code for tiered publishes (no thread until the first one).
+    worker: Worker,
 }
 
 impl Default for Registry {
@@ -203,6 +222,7 @@ impl Registry {
             slots: ArcSwap::from_pointee(HashMap::new()),
             writer: Mutex::new(()),
             next_version: AtomicU64::new(1),
+            worker: Worker::new(1),
         }
     }
 
@@ -329,7 +349,10 @@ impl Registry {
 
     fn compile(&self, slot: &Slot, schema: &Schema) -> (Arc<Codec>, Duration) {
         let start = Instant::now();
-        let codec = Arc::new(Codec::with_options(schema, self.options.codec));
+        let codec = match self.options.tiering {
+            Some(tiering) => Codec::tiered(schema, self.options.codec, tiering, &self.worker),
+            None => Arc::new(Codec::with_options(schema, self.options.codec)),
+        };
         let took = start.elapsed();
         slot.counters.compiled(took);
         (codec, took)

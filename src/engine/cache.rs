@@ -1,0 +1,236 @@
+//! [`Engine`]: the shared cache of codecs, keyed by schema [`TypeKey`], with tiering.
+//!
+//! ```
+//! use std::time::Duration;
+//! use jitson::engine::{BackendStatus, Engine, EngineOptions, Tiering};
+//!
+//! let engine = Engine::with_options(EngineOptions::new().tiering(Tiering::Eager));
+//! let schema = r#"{"type": "object", "properties": {"id": {"type": "integer"}}}"#;
+//! let codec = engine.compile_json(schema).unwrap(); // serves at once, from the interpreter
+//! assert!(codec.validate(br#"{"id": 7}"#).is_ok());
+//!
+//! // The same schema (however spelled) is the same codec.
+//! let again = engine.compile_json(r#"{"properties": {"id": {"type": "integer"}}, "type": "object"}"#);
+//! assert!(std::sync::Arc::ptr_eq(&codec, &again.unwrap()));
+//!
+//! // Native code arrives from a background thread; the answers stay the same.
+//! let status = codec.wait_native(Duration::from_secs(10));
+//! assert!(matches!(status, BackendStatus::Native | BackendStatus::Fallback(_)));
+//! assert!(codec.validate(br#"{"id": "7"}"#).is_err());
+//! ```
+//!
+//! - [`Engine::compile`] returns the cached codec of the schema's key, or builds it: two
+//!   threads asking for the same key at once build it once (the second waits for the
+//!   first), and builds of other keys are not held up. [`Engine::get`] is one hash lookup.
+//! - Codecs are made per [`Tiering`]: they serve from the interpreter until their native
+//!   code is ready, compiled off the caller's thread by the engine's bounded worker
+//!   ([`EngineOptions::compile_threads`], started on the first job).
+//! - Dropping the engine stops its worker (codecs still queued settle on the interpreter as
+//!   [`BackendStatus::Cancelled`](super::BackendStatus::Cancelled), a compilation in progress
+//!   finishes) and frees every codec, with its code memory, that nobody else holds.
+//! - An `Engine` is `Send + Sync`: share it in an `Arc`, or keep a process-wide one in a
+//!   `static OnceLock<Engine>`.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use dashmap::DashMap;
+
+use super::worker::Worker;
+use super::{Codec, Options, Tiering};
+use crate::schema::{Schema, SchemaError, TypeKey};
+
+/// How an [`Engine`] makes its codecs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    codec: Options,
+    tiering: Tiering,
+    compile_threads: usize,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            codec: Options::default(),
+            tiering: Tiering::default(),
+            compile_threads: 1,
+        }
+    }
+}
+
+impl EngineOptions {
+    /// Default codec options, [`Tiering::Eager`], one compile thread.
+    pub fn new() -> EngineOptions {
+        EngineOptions::default()
+    }
+
+    /// The options every codec is made with; their [`Options::backend`] is set by the
+    /// tiering (native for `Eager` and `LazyAfter`, the interpreter for `InterpreterOnly`).
+    pub fn codec(mut self, options: Options) -> EngineOptions {
+        self.codec = options;
+        self
+    }
+
+    /// When codecs get native code.
+    pub fn tiering(mut self, tiering: Tiering) -> EngineOptions {
+        self.tiering = tiering;
+        self
+    }
+
+    /// The most background threads compiling native code at once (at least 1; default 1).
+    pub fn compile_threads(mut self, threads: usize) -> EngineOptions {
+        self.compile_threads = threads.max(1);
+        self
+    }
+}
+
+/// A snapshot of an [`Engine`]'s counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineStats {
+    /// Codecs cached now.
+    pub codecs: usize,
+    /// Codecs built (cache misses of [`Engine::compile`]).
+    pub builds: u64,
+    /// [`Engine::compile`] calls answered from the cache.
+    pub hits: u64,
+    /// Native compilations that made code.
+    pub native: u64,
+    /// Native compilations that failed (those codecs stay on the interpreter).
+    pub fallbacks: u64,
+    /// Time spent compiling native code.
+    pub native_time: Duration,
+    /// Codecs waiting for a compile thread.
+    pub queued: usize,
+}
+
+/// The codec cache: one codec per schema [`TypeKey`], with tiering. See the
+/// [module documentation](self).
+#[derive(Debug)]
+pub struct Engine {
+    options: EngineOptions,
+    codecs: DashMap<TypeKey, Arc<Codec>>,
+    /// Builds in progress: a second caller of the same key waits on the first's cell.
+    building: DashMap<TypeKey, Arc<OnceLock<Arc<Codec>>>>,
+    builds: AtomicU64,
+    hits: AtomicU64,
+    /// Dropped after `codecs` (fields drop in order): the worker then skips every queued
+    /// codec that only the cache held.
+    worker: Worker,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::with_options(EngineOptions::default())
+    }
+}
+
+impl Engine {
+    /// An empty engine with default options ([`Tiering::Eager`]).
+    pub fn new() -> Engine {
+        Engine::default()
+    }
+
+    /// An empty engine with `options`. No thread starts until a codec needs compiling.
+    pub fn with_options(options: EngineOptions) -> Engine {
+        Engine {
+            options,
+            codecs: DashMap::new(),
+            building: DashMap::new(),
+            builds: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+            worker: Worker::new(options.compile_threads),
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> EngineOptions {
+        self.options
+    }
+
+    /// The key `schema`'s codec is cached under ([`TypeKey::of`] with options word 0, as
+    /// the registry uses).
+    pub fn key(&self, schema: &Schema) -> TypeKey {
+        TypeKey::of(schema, 0)
+    }
+
+    /// The codec of `schema`: cached, or built now (once, however many threads ask) and
+    /// queued for native code per the engine's [`Tiering`].
+    pub fn compile(&self, schema: &Schema) -> Arc<Codec> {
+        let key = self.key(schema);
+        if let Some(codec) = self.get(&key) {
+            self.hits.fetch_add(1, Relaxed);
+            return codec;
+        }
+        let cell = Arc::clone(&self.building.entry(key).or_default());
+        let codec = Arc::clone(cell.get_or_init(|| {
+            // A build of this key may have finished between the lookup and the cell.
+            if let Some(codec) = self.get(&key) {
+                return codec;
+            }
+            self.builds.fetch_add(1, Relaxed);
+            let codec = Codec::tiered(
+                schema,
+                self.options.codec,
+                self.options.tiering,
+                &self.worker,
+            );
+            self.codecs.insert(key, Arc::clone(&codec));
+            codec
+        }));
+        self.building.remove_if(&key, |_, c| Arc::ptr_eq(c, &cell));
+        codec
+    }
+
+    /// Loads the JSON Schema `text` and returns its codec (see [`Engine::compile`]).
+    pub fn compile_json(&self, text: &str) -> Result<Arc<Codec>, SchemaError> {
+        Ok(self.compile(&Schema::from_json_str(text)?))
+    }
+
+    /// The cached codec of `key`, if any.
+    pub fn get(&self, key: &TypeKey) -> Option<Arc<Codec>> {
+        self.codecs.get(key).map(|codec| Arc::clone(&codec))
+    }
+
+    /// How many codecs are cached.
+    pub fn len(&self) -> usize {
+        self.codecs.len()
+    }
+
+    /// Whether no codec is cached.
+    pub fn is_empty(&self) -> bool {
+        self.codecs.is_empty()
+    }
+
+    /// Removes the codec of `key` from the cache and returns it (holders keep it working;
+    /// it is freed, with its code memory, when the last one drops it).
+    pub fn remove(&self, key: &TypeKey) -> Option<Arc<Codec>> {
+        self.codecs.remove(key).map(|(_, codec)| codec)
+    }
+
+    /// Removes every codec (see [`Engine::remove`]).
+    pub fn clear(&self) {
+        self.codecs.clear();
+    }
+
+    /// Waits up to `timeout` until no codec is queued for or in native compilation;
+    /// whether that happened. (Codecs waiting for [`Tiering::LazyAfter`] uses are not
+    /// queued.)
+    pub fn wait_idle(&self, timeout: Duration) -> bool {
+        self.worker.queue().wait_idle(timeout)
+    }
+
+    /// The counters.
+    pub fn stats(&self) -> EngineStats {
+        let queue = self.worker.queue();
+        EngineStats {
+            codecs: self.codecs.len(),
+            builds: self.builds.load(Relaxed),
+            hits: self.hits.load(Relaxed),
+            native: queue.counters.native.load(Relaxed),
+            fallbacks: queue.counters.fallbacks.load(Relaxed),
+            native_time: Duration::from_nanos(queue.counters.nanos.load(Relaxed)),
+            queued: queue.queued(),
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! Tiering: which native code a codec has, and how it gets it.
+//!
+//! A [`Tier`] is the one slot of a [`Codec`] that says what runs its native-capable
+//! operations. A lone codec settles it when made (interpreter, or native code compiled on
+//! the spot). A codec an [`Engine`](super::Engine) (or a tiered registry) makes starts
+//! *pending*: it serves from the interpreter, and a background worker compiles its program
+//! and installs the code once — right away ([`Tiering::Eager`]) or after a number of uses
+//! ([`Tiering::LazyAfter`]). The slot is a `OnceLock`, so the hot path reads it with one
+//! acquire load, and the answers never change across the switch: the native backend gives
+//! exactly the interpreter's results and errors.
+
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
+use std::time::Duration;
+
+use jitson_jit::ir::Program;
+use jitson_jit::native::{CompileError, NativeCode};
+
+use super::worker::{CompileFn, Queue};
+use super::{BackendStatus, Codec};
+
+/// When the codecs of an [`Engine`](super::Engine) get native code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tiering {
+    /// Queued for native compilation as soon as the codec is made; it serves from the
+    /// interpreter until the code is ready (the default).
+    #[default]
+    Eager,
+    /// Queued once the codec has been used this many times (`validate` calls, today); cold
+    /// codecs never pay for compilation. `LazyAfter(0)` is [`Tiering::Eager`].
+    LazyAfter(u32),
+    /// Never compiled: every codec runs on the interpreter.
+    InterpreterOnly,
+}
+
+/// The settled state of a [`Tier`].
+#[derive(Debug)]
+struct Outcome {
+    code: Option<Arc<NativeCode>>,
+    status: BackendStatus,
+}
+
+/// Why a codec waits for native code (only while its [`Tier`] is unsettled).
+const WAITING: u8 = 0;
+const QUEUED: u8 = 1;
+const COMPILING: u8 = 2;
+
+static PENDING_STATUS: BackendStatus = BackendStatus::Pending;
+static COMPILING_STATUS: BackendStatus = BackendStatus::Compiling;
+
+/// How a pending codec gets its native code.
+struct Plan {
+    /// Uses before it is queued (0: queued when made).
+    after: u32,
+    /// The codec this tier belongs to (what the worker compiles).
+    me: Weak<Codec>,
+    queue: Arc<Queue>,
+}
+
+/// A codec's native code: settled once (`OnceLock`), pending until then.
+pub(crate) struct Tier {
+    outcome: OnceLock<Outcome>,
+    /// `WAITING`, `QUEUED` or `COMPILING`; read only while `outcome` is unset.
+    state: AtomicU8,
+    uses: AtomicU32,
+    /// `None` for a tier settled when made.
+    plan: Option<Plan>,
+}
+
+impl fmt::Debug for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tier")
+            .field("status", self.status())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tier {
+    /// A tier settled now: `code` (if any) with its `status`.
+    pub(crate) fn settled(code: Option<Arc<NativeCode>>, status: BackendStatus) -> Tier {
+        Tier {
+            outcome: OnceLock::from(Outcome { code, status }),
+            state: AtomicU8::new(WAITING),
+            uses: AtomicU32::new(0),
+            plan: None,
+        }
+    }
+
+    /// A pending tier of the codec `me`, compiled by `queue` after `after` uses (call
+    /// [`Tier::request`] at once when `after` is 0).
+    pub(crate) fn pending(after: u32, me: Weak<Codec>, queue: Arc<Queue>) -> Tier {
+        Tier {
+            outcome: OnceLock::new(),
+            state: AtomicU8::new(WAITING),
+            uses: AtomicU32::new(0),
+            plan: Some(Plan { after, me, queue }),
+        }
+    }
+
+    /// The native code when it is ready; otherwise `None`, and the call counts as a use
+    /// toward [`Tiering::LazyAfter`] (one relaxed `fetch_add`).
+    #[inline]
+    pub(crate) fn code(&self) -> Option<&NativeCode> {
+        match self.outcome.get() {
+            Some(outcome) => outcome.code.as_deref(),
+            None => {
+                self.count_use();
+                None
+            }
+        }
+    }
+
+    fn count_use(&self) {
+        if let Some(plan) = &self.plan
+            && plan.after != 0
+            && self.uses.fetch_add(1, Ordering::Relaxed).wrapping_add(1) == plan.after
+        {
+            self.request();
+        }
+    }
+
+    /// Queues the codec for compilation (once); when its queue has shut down, the codec
+    /// settles on the interpreter as [`BackendStatus::Cancelled`].
+    pub(crate) fn request(&self) {
+        let Some(plan) = &self.plan else { return };
+        let queued =
+            self.state
+                .compare_exchange(WAITING, QUEUED, Ordering::AcqRel, Ordering::Relaxed);
+        if queued.is_ok() && !plan.queue.submit(plan.me.clone()) {
+            self.cancel();
+            plan.queue.notify_done();
+        }
+    }
+
+    /// Settles a codec that will not be compiled: its queue shut down first.
+    pub(crate) fn cancel(&self) {
+        let _ = self.outcome.set(Outcome {
+            code: None,
+            status: BackendStatus::Cancelled,
+        });
+    }
+
+    /// Compiles `program` with `compile` and settles the tier with the result; a panic in the
+    /// code generator settles it on the interpreter too. Returns whether native code was
+    /// made, and the time compiling took.
+    pub(crate) fn compile(&self, program: &Program, compile: CompileFn) -> (bool, Duration) {
+        self.state.store(COMPILING, Ordering::Release);
+        let start = std::time::Instant::now();
+        let outcome = match catch_unwind(AssertUnwindSafe(|| compile(program))) {
+            Ok(Ok(code)) => Outcome {
+                code: Some(Arc::new(code)),
+                status: BackendStatus::Native,
+            },
+            Ok(Err(e)) => Outcome {
+                code: None,
+                status: BackendStatus::Fallback(e),
+            },
+            Err(panic) => Outcome {
+                code: None,
+                status: BackendStatus::Fallback(CompileError::Codegen {
+                    function: program.funcs[program.entry as usize].name.clone(),
+                    message: format!("the code generator panicked: {}", panic_message(&*panic)),
+                }),
+            },
+        };
+        let took = start.elapsed();
+        let native = outcome.code.is_some();
+        let _ = self.outcome.set(outcome);
+        (native, took)
+    }
+
+    /// What the codec runs on now.
+    pub(crate) fn status(&self) -> &BackendStatus {
+        match self.outcome.get() {
+            Some(outcome) => &outcome.status,
+            None if self.state.load(Ordering::Acquire) == COMPILING => &COMPILING_STATUS,
+            None => &PENDING_STATUS,
+        }
+    }
+
+    /// Waits up to `timeout` for the tier to settle; the status then.
+    pub(crate) fn wait(&self, timeout: Duration) -> &BackendStatus {
+        if let Some(plan) = &self.plan {
+            plan.queue
+                .wait_until(timeout, || self.outcome.get().is_some());
+        }
+        self.status()
+    }
+}
+
+/// The text of a panic payload.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)")
+}

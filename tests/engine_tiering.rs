@@ -1,0 +1,106 @@
+//! A codec's answers never change across its switch from the interpreter to native code:
+//! threads validating the corpus and thousands of mutations of it while the compilation
+//! finishes get exactly the interpreter's results and errors (kind, offset, path, message).
+
+// Native code cannot run under Miri.
+#![cfg(not(miri))]
+
+#[allow(dead_code)]
+#[path = "../jit/tests/native_support/mod.rs"]
+mod native_support;
+
+mod engine_support;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use engine_support::{corpus_schema, testdata};
+use jitson::engine::{BackendStatus, Engine, EngineOptions, Tiering};
+use jitson::registry::{Registry, RegistryOptions};
+use jitson::{Cache, Codec, Error};
+use native_support::mutations;
+
+const THREADS: usize = 4;
+
+/// The book documents and the interpreter's answers on them.
+fn cases() -> (Vec<Vec<u8>>, Vec<Result<(), Error>>) {
+    let book = testdata("bench/book.json");
+    let mut inputs = mutations(&book, if cfg!(miri) { 10 } else { 1500 }, 7);
+    inputs.push(book);
+    let interp = Codec::new(&corpus_schema("book"));
+    let expected = inputs.iter().map(|i| interp.validate(i)).collect();
+    (inputs, expected)
+}
+
+/// Validates every input on `THREADS` threads, pass after pass, until a pass has run
+/// entirely on settled code; asserts each answer is the interpreter's. Returns how many
+/// passes started before native code was in.
+fn validate_across_the_switch(
+    codec: &Arc<Codec>,
+    inputs: &Arc<Vec<Vec<u8>>>,
+    expected: &Arc<Vec<Result<(), Error>>>,
+) -> usize {
+    let early = Arc::new(AtomicUsize::new(0));
+    let threads: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let (codec, inputs, expected, early) = (
+                codec.clone(),
+                inputs.clone(),
+                expected.clone(),
+                early.clone(),
+            );
+            std::thread::spawn(move || {
+                let mut cache = Cache::new();
+                loop {
+                    let settled = codec.backend() == &BackendStatus::Native;
+                    if !settled {
+                        early.fetch_add(1, Ordering::Relaxed);
+                    }
+                    // Each thread starts at its own place, so the switch lands mid-pass.
+                    for k in 0..inputs.len() {
+                        let i = (k + t * inputs.len() / THREADS) % inputs.len();
+                        let got = codec.validate_with(&mut cache, &inputs[i]);
+                        assert_eq!(got, expected[i], "input {i}: {:?}", codec.backend());
+                    }
+                    if settled {
+                        return;
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("a validating thread panicked");
+    }
+    early.load(Ordering::Relaxed)
+}
+
+#[test]
+fn results_and_errors_are_identical_across_the_switch() {
+    let (inputs, expected) = cases();
+    assert!(expected.iter().filter(|r| r.is_err()).count() > 100);
+    let (inputs, expected) = (Arc::new(inputs), Arc::new(expected));
+    // The threshold is reached in the first pass, so the compile finishes under load.
+    let engine = Engine::with_options(EngineOptions::new().tiering(Tiering::LazyAfter(200)));
+    let codec = engine.compile(&corpus_schema("book"));
+    assert_eq!(codec.backend(), &BackendStatus::Pending);
+    let early = validate_across_the_switch(&codec, &inputs, &expected);
+    assert!(early >= THREADS, "every thread starts on the interpreter");
+    assert_eq!(codec.backend(), &BackendStatus::Native);
+}
+
+#[test]
+fn a_tiered_registry_serves_at_once_and_switches_without_a_change() {
+    let (inputs, expected) = cases();
+    let (inputs, expected) = (Arc::new(inputs), Arc::new(expected));
+    let registry = Registry::with_options(RegistryOptions::new().tiering(Tiering::Eager));
+    let text = String::from_utf8(testdata("schemas/book.schema.json")).unwrap();
+    let version = registry.publish_json("book", &text).unwrap();
+    let codec = Arc::clone(version.codec());
+    validate_across_the_switch(&codec, &inputs, &expected);
+    assert_eq!(
+        codec.wait_native(Duration::from_secs(30)),
+        &BackendStatus::Native
+    );
+}
