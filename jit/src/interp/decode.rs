@@ -13,7 +13,7 @@ use std::sync::Arc;
 use bumpalo::Bump;
 
 use crate::ir::{ExecOptions, Failure, FuncId, Number, Program};
-use crate::layout::{Layout, NO_DST, NUM_F64, NUM_I64, NUM_U64, PAIR, Shape, ShapeId};
+use crate::layout::{Layout, NO_DST, PAIR, Shape, ShapeId};
 use crate::view::View;
 
 use super::Scratch;
@@ -104,6 +104,27 @@ impl<'a> Decoded<'a> {
     /// The layout the records follow.
     pub fn layout(&self) -> &Arc<Layout> {
         &self.layout
+    }
+
+    /// A document another backend built.
+    ///
+    /// # Safety
+    /// `root` is the address of the root slot (of shape `shape` in `layout`) in `arena`,
+    /// and every record reachable from it follows the layout format, lies in `arena` or
+    /// borrows the input for `'a`.
+    pub(crate) unsafe fn from_parts(
+        arena: Bump,
+        root: usize,
+        shape: ShapeId,
+        layout: Arc<Layout>,
+    ) -> Decoded<'a> {
+        Decoded {
+            arena,
+            root,
+            shape,
+            layout,
+            _input: PhantomData,
+        }
     }
 
     /// Bytes the arena holds.
@@ -291,15 +312,7 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
 
     fn number(&mut self, at: At, value: Number) {
         let at = self.loc(at);
-        let (tag, bits) = match value {
-            Number::U64(u) => (NUM_U64, u),
-            Number::I64(i) => (NUM_I64, i as u64),
-            Number::F64(f) => (NUM_F64, f.to_bits()),
-        };
-        let mut slot = [0u8; 16];
-        slot[0] = tag;
-        slot[8..].copy_from_slice(&bits.to_ne_bytes());
-        self.put(at, &slot);
+        self.put(at, &super::number_slot(value));
     }
 
     fn string(&mut self, at: At, text: Text<'a, '_>) {

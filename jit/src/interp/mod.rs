@@ -11,6 +11,7 @@
 mod decode;
 mod machine;
 mod sink;
+mod slot;
 mod transcode;
 
 pub use decode::{Decoded, decode};
@@ -18,6 +19,7 @@ pub use transcode::{MAX_POINTERS, TranscodeSpec, Unknown, transcode};
 
 use crate::ir::{ExecOptions, Failure, Program};
 pub(crate) use machine::kind_slot;
+pub(crate) use slot::{number_slot, run_value_op_into};
 use machine::{Core, Machine};
 use sink::Check;
 

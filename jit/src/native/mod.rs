@@ -13,6 +13,7 @@
 
 mod code;
 mod ctx;
+mod decode;
 mod error;
 mod fail;
 mod helpers;

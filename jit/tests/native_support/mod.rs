@@ -1,9 +1,11 @@
-//! Shared pieces of the native backend tests: the differential assertion and a seeded
-//! mutator.
+//! Shared pieces of the native backend tests: the differential assertions (validate and
+//! decode) and a seeded mutator.
 
-use jitson_jit::interp::{self, Scratch as InterpScratch};
-use jitson_jit::ir::{ExecOptions, Program};
+use jitson_jit::encode::encode;
+use jitson_jit::interp::{self, Decoded, Scratch as InterpScratch};
+use jitson_jit::ir::{ExecOptions, Failure, Program};
 use jitson_jit::native::{NativeCode, Scratch};
+use jitson_kernels::escape::EscapeMode;
 
 /// Asserts the native code and the interpreter give the same result on `input`.
 pub fn assert_same(program: &Program, native: &NativeCode, input: &[u8], options: &ExecOptions) {
@@ -15,6 +17,34 @@ pub fn assert_same(program: &Program, native: &NativeCode, input: &[u8], options
         "input {:?} options {options:?}\n{program}",
         String::from_utf8_lossy(input)
     );
+}
+
+/// Asserts native decode and the interpreter's decode give the same result on `input`:
+/// the same error, or documents whose encodings (every value of every record) are the
+/// same bytes.
+pub fn assert_same_decode(
+    program: &Program,
+    native: &NativeCode,
+    input: &[u8],
+    options: &ExecOptions,
+) {
+    let expected = interp::decode(program, input, options, &mut InterpScratch::new());
+    let got = native.decode(input, options, &mut Scratch::new());
+    assert_eq!(
+        encoded(&got),
+        encoded(&expected),
+        "decode of input {:?} options {options:?}\n{program}",
+        String::from_utf8_lossy(input)
+    );
+}
+
+/// A decode result with the document as its encoding.
+fn encoded(result: &Result<Decoded<'_>, Failure>) -> Result<Vec<u8>, Failure> {
+    result.as_ref().map_err(Clone::clone).map(|doc| {
+        let mut out = Vec::new();
+        encode(doc.root(), EscapeMode::Minimal, &mut out);
+        out
+    })
 }
 
 /// A xorshift generator.
