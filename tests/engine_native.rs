@@ -8,6 +8,7 @@
 mod native_support;
 
 use jitson::Schema;
+use jitson::document::Document;
 use jitson::jit::interp;
 use jitson::jit::ir::{DuplicateKeys, ExecOptions, Program};
 use jitson::jit::native::{self, NativeCode, Scratch};
@@ -44,10 +45,21 @@ fn corpus_program(name: &str) -> Program {
     resolve(&Schema::from_json_slice(&text).unwrap_or_else(|e| panic!("{name}: {e}")))
 }
 
-/// Both differential assertions: validate and decode.
+/// Both differential assertions: validate, and decode (the same error, or documents with
+/// the same encoding and the same `serde_json::Value`).
 fn assert_agree(program: &Program, code: &NativeCode, input: &[u8], options: &ExecOptions) {
     assert_same(program, code, input, options);
     assert_same_decode(program, code, input, options);
+    let native = code.decode(input, options, &mut Scratch::new());
+    let interp = interp::decode(program, input, options, &mut interp::Scratch::new());
+    if let (Ok(native), Ok(interp)) = (native, interp) {
+        assert_eq!(
+            Document::from(native).to_serde_json(),
+            Document::from(interp).to_serde_json(),
+            "input {:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
 }
 
 fn compile(program: &Program) -> NativeCode {
@@ -174,7 +186,10 @@ fn interpreter_and_native_agree_on_a_reused_scratch() {
         jitson::jit::encode::encode(doc.root(), Default::default(), &mut out);
         out
     };
-    for m in mutations(&bytes[..2048], 300, 11).into_iter().chain([bytes.clone()]) {
+    for m in mutations(&bytes[..2048], 300, 11)
+        .into_iter()
+        .chain([bytes.clone()])
+    {
         assert_eq!(
             code.validate(&m, &options, &mut scratch),
             interp::validate(&program, &m, &options, &mut interp_scratch)

@@ -19,9 +19,9 @@
 //! A [`Codec`] is immutable and shareable between threads; a [`Cache`] holds the scratch
 //! buffers of one thread's runs (the `*_with` methods take one; the others use a temporary).
 //! [`Codec::program`] shows the opcode program (its `Display` is the listing `jitson
-//! explain` prints). `validate` runs on the interpreter or, with [`Backend::Native`], on
-//! native code compiled by Cranelift from the same program ([`Codec::backend`] tells which);
-//! the other operations run on the interpreter.
+//! explain` prints). `validate` and `decode` run on the interpreter or, with
+//! [`Backend::Native`], on native code compiled by Cranelift from the same program
+//! ([`Codec::backend`] tells which); the other operations run on the interpreter.
 
 mod backend;
 mod error;
@@ -78,7 +78,7 @@ impl Options {
         self
     }
 
-    /// Which code runs `validate` (default: the interpreter; see [`Backend`]).
+    /// Which code runs `validate` and `decode` (default: the interpreter; see [`Backend`]).
     pub fn backend(mut self, backend: Backend) -> Options {
         self.backend = backend;
         self
@@ -98,7 +98,7 @@ pub struct Codec {
     options: Options,
     /// The schema the program came from: read only to explain failures.
     schema: Schema,
-    /// Native code for `validate`, when asked for and made.
+    /// Native code for `validate` and `decode`, when asked for and made.
     native: Option<Arc<NativeCode>>,
     backend: BackendStatus,
 }
@@ -136,8 +136,8 @@ impl Codec {
         }
     }
 
-    /// What `validate` runs on: the interpreter, native code, or the interpreter because
-    /// native code could not be made (and why).
+    /// What `validate` and `decode` run on: the interpreter, native code, or the
+    /// interpreter because native code could not be made (and why).
     pub fn backend(&self) -> &BackendStatus {
         &self.backend
     }
@@ -180,9 +180,13 @@ impl Codec {
         cache: &mut Cache,
         input: &'a [u8],
     ) -> Result<Document<'a>, Error> {
-        interp::decode(&self.program, input, &self.options.exec, &mut cache.scratch)
-            .map(Document::new)
-            .map_err(|f| self.explain().error(input, f))
+        let exec = &self.options.exec;
+        match &self.native {
+            Some(code) => code.decode(input, exec, &mut cache.native),
+            None => interp::decode(&self.program, input, exec, &mut cache.scratch),
+        }
+        .map(Document::new)
+        .map_err(|f| self.explain().error(input, f))
     }
 
     /// Appends the compact JSON of `doc` to `out`: named fields in schema order, then the

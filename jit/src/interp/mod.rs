@@ -19,9 +19,9 @@ pub use transcode::{MAX_POINTERS, TranscodeSpec, Unknown, transcode};
 
 use crate::ir::{ExecOptions, Failure, Program};
 pub(crate) use machine::kind_slot;
-pub(crate) use slot::{number_slot, run_value_op_into};
 use machine::{Core, Machine};
 use sink::Check;
+pub(crate) use slot::{number_slot, run_value_op_into};
 
 /// Reusable buffers of the interpreter. Keep one per thread and pass it to every run to
 /// avoid allocating per document.

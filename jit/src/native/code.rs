@@ -80,7 +80,11 @@ fn function_error(program: &Program, index: usize, e: ModuleError) -> CompileErr
 /// Every function to define: `(index, decode, id)`, the validate versions then the
 /// decode ones.
 fn jobs(decls: &lower::Decls) -> Vec<(usize, bool, cranelift_module::FuncId)> {
-    let validate = decls.funcs.iter().enumerate().map(|(i, &id)| (i, false, id));
+    let validate = decls
+        .funcs
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| (i, false, id));
     let decode = (decls.dfuncs.iter().enumerate()).filter_map(|(i, id)| id.map(|id| (i, true, id)));
     validate.chain(decode).collect()
 }
@@ -91,7 +95,14 @@ fn define_all(module: &mut JITModule, program: &Program) -> Result<lower::Decls,
     let mut ctx = module.make_context();
     let mut fbc = FunctionBuilderContext::new();
     for (i, decode, id) in jobs(&decls) {
-        lower::lower(module, &decls, program, (i, decode), &mut ctx.func, &mut fbc);
+        lower::lower(
+            module,
+            &decls,
+            program,
+            (i, decode),
+            &mut ctx.func,
+            &mut fbc,
+        );
         module
             .define_function(id, &mut ctx)
             .map_err(|e| function_error(program, i, e))?;
@@ -146,7 +157,14 @@ pub fn clif(program: &Program) -> Result<String, CompileError> {
         let mut fbc = FunctionBuilderContext::new();
         let mut out = String::new();
         for (i, decode, _) in jobs(&decls) {
-            lower::lower(&mut module, &decls, program, (i, decode), &mut ctx.func, &mut fbc);
+            lower::lower(
+                &mut module,
+                &decls,
+                program,
+                (i, decode),
+                &mut ctx.func,
+                &mut fbc,
+            );
             let (prefix, name) = (if decode { 'd' } else { 'f' }, &program.funcs[i].name);
             out.push_str(&format!("; {prefix}{i}: {name}\n{}\n", ctx.func.display()));
             module.clear_context(&mut ctx);
@@ -231,7 +249,9 @@ impl NativeCode {
         let result = unsafe { entry(&mut ctx, 0, dst) };
         match result.status as i64 {
             fail::OK => {}
-            fail::BAIL => return interp::decode(&self.program, input, options, &mut scratch.interp),
+            fail::BAIL => {
+                return interp::decode(&self.program, input, options, &mut scratch.interp);
+            }
             _ => return Err(self.failure(&mut ctx)),
         }
         let root = arena.alloc_slice_copy(&scratch.bufs[0][..size]);

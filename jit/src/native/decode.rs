@@ -95,7 +95,11 @@ pub(crate) unsafe extern "C" fn jitson_native_acquire(ctx: *mut Ctx, len: u64) -
 ///
 /// # Safety
 /// `ctx` is the context of a running decode call; no address into `buf` is held past it.
-pub(crate) unsafe extern "C" fn jitson_native_grow(ctx: *mut Ctx, buf: u64, need: u64) -> FfiResult {
+pub(crate) unsafe extern "C" fn jitson_native_grow(
+    ctx: *mut Ctx,
+    buf: u64,
+    need: u64,
+) -> FfiResult {
     guarded(ctx, |ctx| {
         let v = &mut bufs(ctx)[buf as usize];
         let len = (need as usize).max(v.len() * 2).max(64);
@@ -111,7 +115,11 @@ pub(crate) unsafe extern "C" fn jitson_native_grow(ctx: *mut Ctx, buf: u64, need
 ///
 /// # Safety
 /// `ctx` is the context of a running decode call.
-pub(crate) unsafe extern "C" fn jitson_native_copy_out(ctx: *mut Ctx, buf: u64, len: u64) -> FfiResult {
+pub(crate) unsafe extern "C" fn jitson_native_copy_out(
+    ctx: *mut Ctx,
+    buf: u64,
+    len: u64,
+) -> FfiResult {
     guarded(ctx, |ctx| {
         let arena = arena(ctx);
         let copy = arena.alloc_slice_copy(&bufs(ctx)[buf as usize][..len as usize]);
@@ -169,7 +177,8 @@ pub(crate) unsafe extern "C" fn jitson_native_extra(
 ) -> FfiResult {
     guarded(ctx, |ctx| {
         // SAFETY: the caller's contract.
-        let state = unsafe { &mut *std::ptr::with_exposed_provenance_mut::<Extras>(state as usize) };
+        let state =
+            unsafe { &mut *std::ptr::with_exposed_provenance_mut::<Extras>(state as usize) };
         if state.buf == NO_BUF {
             state.buf = ctx.open;
             let open = ctx.open as usize;
@@ -278,7 +287,9 @@ pub(crate) unsafe extern "C" fn jitson_native_decode_op(
     pc: u64,
     addr: u64,
 ) -> FfiResult {
-    guarded(ctx, |ctx| decode_on_interpreter(ctx, pos as usize, func, pc, addr))
+    guarded(ctx, |ctx| {
+        decode_on_interpreter(ctx, pos as usize, func, pc, addr)
+    })
 }
 
 /// See [`jitson_native_decode_op`].
@@ -351,7 +362,11 @@ pub(crate) unsafe extern "C" fn jitson_native_decode_number(
 ///
 /// # Safety
 /// `ctx` is the context of a running decode call; `addr` points at `len` writable bytes.
-pub(crate) unsafe extern "C" fn jitson_native_zero(ctx: *mut Ctx, addr: u64, len: u64) -> FfiResult {
+pub(crate) unsafe extern "C" fn jitson_native_zero(
+    ctx: *mut Ctx,
+    addr: u64,
+    len: u64,
+) -> FfiResult {
     guarded(ctx, |_| {
         // SAFETY: the caller's contract.
         unsafe {

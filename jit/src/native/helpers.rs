@@ -19,7 +19,10 @@ use jitson_kernels::number::scan_number;
 pub(crate) const NO_FIELD: u64 = u32::MAX as u64;
 
 /// Runs `f` on the context, catching panics and recording errors.
-pub(crate) fn guarded(ctx: *mut Ctx, f: impl FnOnce(&mut Ctx) -> Result<u64, (FailKind, usize)>) -> FfiResult {
+pub(crate) fn guarded(
+    ctx: *mut Ctx,
+    f: impl FnOnce(&mut Ctx) -> Result<u64, (FailKind, usize)>,
+) -> FfiResult {
     // SAFETY: generated code passes the context of the run it belongs to, which outlives
     // the call, and does not touch it while the helper runs.
     let ctx = unsafe { &mut *ctx };
@@ -191,18 +194,42 @@ pub(crate) fn callee(c: Callee) -> Helper {
             1,
             jitson_native_path_grow as *const u8,
         ),
-        Callee::Acquire => ("jitson_native_acquire", 2, d::jitson_native_acquire as *const u8),
+        Callee::Acquire => (
+            "jitson_native_acquire",
+            2,
+            d::jitson_native_acquire as *const u8,
+        ),
         Callee::Grow => ("jitson_native_grow", 3, d::jitson_native_grow as *const u8),
-        Callee::CopyOut => ("jitson_native_copy_out", 3, d::jitson_native_copy_out as *const u8),
-        Callee::BoxOut => ("jitson_native_box_out", 4, d::jitson_native_box_out as *const u8),
-        Callee::Extra => ("jitson_native_extra", 6, d::jitson_native_extra as *const u8),
+        Callee::CopyOut => (
+            "jitson_native_copy_out",
+            3,
+            d::jitson_native_copy_out as *const u8,
+        ),
+        Callee::BoxOut => (
+            "jitson_native_box_out",
+            4,
+            d::jitson_native_box_out as *const u8,
+        ),
+        Callee::Extra => (
+            "jitson_native_extra",
+            6,
+            d::jitson_native_extra as *const u8,
+        ),
         Callee::ExtrasOut => (
             "jitson_native_extras_out",
             4,
             d::jitson_native_extras_out as *const u8,
         ),
-        Callee::Unescape => ("jitson_native_unescape", 4, d::jitson_native_unescape as *const u8),
-        Callee::DecodeOp => ("jitson_native_decode_op", 5, d::jitson_native_decode_op as *const u8),
+        Callee::Unescape => (
+            "jitson_native_unescape",
+            4,
+            d::jitson_native_unescape as *const u8,
+        ),
+        Callee::DecodeOp => (
+            "jitson_native_decode_op",
+            5,
+            d::jitson_native_decode_op as *const u8,
+        ),
         Callee::DecodeNumber => (
             "jitson_native_decode_number",
             5,

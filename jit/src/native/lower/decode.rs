@@ -72,11 +72,8 @@ impl<'a> State<'a> {
         let zero = b.ins().iconst(I64, 0);
         b.def_var(aptr, zero);
         b.def_var(alen, zero);
-        let extras = b.create_sized_stack_slot(StackSlotData::new(
-            StackSlotKind::ExplicitSlot,
-            16,
-            3,
-        ));
+        let extras =
+            b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 3));
         State {
             dsts: &layout.dst,
             shape: program.layout.shape(layout.shape),
@@ -176,7 +173,13 @@ impl Lower<'_> {
 
     /// The string body `body..end` (scanned; escapes in `flags`): its `(ptr, len)` at
     /// `addr` (unescaped into the arena by a helper when it has escapes).
-    pub(super) fn put_string(&mut self, body: Value, end: Value, flags: Value, addr: Option<Value>) {
+    pub(super) fn put_string(
+        &mut self,
+        body: Value,
+        end: Value,
+        flags: Value,
+        addr: Option<Value>,
+    ) {
         let (plain, escaped, done) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -310,10 +313,10 @@ impl Lower<'_> {
         let (_, _, entry) = self.record();
         let d = self.state();
         let (dst, base, extras) = (d.dst, d.base, d.extras);
-        let unknown = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::Equal, field, crate::native::helpers::NO_FIELD as i64);
+        let unknown =
+            self.b
+                .ins()
+                .icmp_imm_s(IntCC::Equal, field, crate::native::helpers::NO_FIELD as i64);
         let (extra, done) = (self.b.create_block(), self.b.create_block());
         let at = self.b.append_block_param(done, I64);
         self.b

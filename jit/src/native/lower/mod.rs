@@ -91,16 +91,17 @@ pub(crate) fn declare(module: &mut JITModule, program: &Program) -> Result<Decls
         })
         .collect::<Result<Vec<_>, _>>()?;
     let dsig = codec_signature(module, true);
-    let dfuncs = decoded_funcs(program)
-        .into_iter()
-        .enumerate()
-        .map(|(i, decoded)| {
-            decoded
-                .then(|| module.declare_function(&format!("d{i}"), Linkage::Preemptible, &dsig))
-                .transpose()
-                .map_err(declaration_error)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut dfuncs = Vec::with_capacity(program.funcs.len());
+    for (i, decoded) in decoded_funcs(program).into_iter().enumerate() {
+        dfuncs.push(match decoded {
+            true => Some(
+                module
+                    .declare_function(&format!("d{i}"), Linkage::Preemptible, &dsig)
+                    .map_err(declaration_error)?,
+            ),
+            false => None,
+        });
+    }
     let callees = Callee::ALL
         .iter()
         .map(|&c| {
