@@ -225,13 +225,16 @@ impl NativeCode {
             .expect("decode needs a program with a layout");
         let arena = Bump::new();
         let shape = layout.funcs[self.program.entry as usize].shape;
-        let size = layout.shape(shape).slot_size() as usize;
+        let info = layout.shape(shape);
+        let size = info.slot_size() as usize;
         if scratch.bufs.is_empty() {
             scratch.bufs.push(Vec::new());
         }
         let root = &mut scratch.bufs[0];
         root.clear();
-        root.resize(size, 0);
+        // The record size too: an entry function that opens a boxed object zeroes its
+        // whole record at the destination (resolver programs wrap the root in a call).
+        root.resize(size.max(info.size as usize), 0);
         let dst = root.as_mut_ptr().expose_provenance() as u64;
         let marker = 0u8;
         let here = std::hint::black_box(&marker) as *const u8 as usize;
@@ -244,8 +247,8 @@ impl NativeCode {
         );
         ctx.arena = &arena;
         ctx.open = 1;
-        // SAFETY: as in `validate`; `dst` addresses the root buffer (`size` bytes of the
-        // entry's slot), which only the run writes: buffer 0 is never acquired again.
+        // SAFETY: as in `validate`; `dst` addresses the root buffer (room for the entry's
+        // slot and record), which only the run writes: buffer 0 is never acquired again.
         let result = unsafe { entry(&mut ctx, 0, dst) };
         match result.status as i64 {
             fail::OK => {}
