@@ -1,12 +1,12 @@
 //! The engine on the corpus, against its peers in the same run: jitson's interpreter and
 //! native (Cranelift) `validate` beside `serde_json` `Value` parsing, `serde_json` parsing +
-//! `jsonschema` validation, and `sonic-rs` `Value` parsing; interpreter `decode`, `encode` and
-//! `transcode` (groups `DOC/decode`, `DOC/encode`, `DOC/transcode`) beside the same peers'
-//! parse, serialize, and parse + serialize; native compile time (`native_compile`); the
-//! `Engine` (`engine_cache`: a cache hit by key and by schema, and the tier check on the
-//! hot path — a codec's `validate` against its bare native code, a tiered codec against a
-//! plain one, on native code and, still pending, on the interpreter). MB/s of the input
-//! document.
+//! `jsonschema` validation, and `sonic-rs` `Value` parsing; interpreter and native `decode`,
+//! `encode` and interpreter `transcode` (groups `DOC/decode`, `DOC/encode`, `DOC/transcode`)
+//! beside the same peers' parse, serialize, and parse + serialize; native compile time
+//! (`native_compile`); the `Engine` (`engine_cache`: a cache hit by key and by schema, and
+//! the tier check on the hot path — a codec's `validate` against its bare native code, a
+//! tiered codec against a plain one, on native code and, still pending, on the
+//! interpreter). MB/s of the input document.
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
@@ -19,7 +19,7 @@ use jitson::engine::{
     Backend, BackendStatus, Engine, EngineOptions, Options, Tiering, TranscodeOptions,
 };
 use jitson::jit::ir::ExecOptions;
-use jitson::jit::native;
+use jitson::jit::native::{self, NativeCode};
 use jitson::{Cache, Codec, Schema};
 
 const CORPUS: [(&str, &str); 4] = [
@@ -75,18 +75,23 @@ fn engine(c: &mut Criterion) {
             b.iter(|| sonic_rs::from_slice::<sonic_rs::Value>(black_box(&bytes)).is_ok())
         });
         group.finish();
-        codec_groups(c, doc, &bytes, &codec);
+        codec_groups(c, doc, &bytes, &codec, &code);
     }
 }
 
 /// Decode, encode and transcode beside the peers' parse, serialize, parse + serialize.
-fn codec_groups(c: &mut Criterion, doc: &str, bytes: &[u8], codec: &Codec) {
+fn codec_groups(c: &mut Criterion, doc: &str, bytes: &[u8], codec: &Codec, code: &NativeCode) {
     let mut cache = Cache::new();
     let size = Throughput::Bytes(bytes.len() as u64);
     let mut group = c.benchmark_group(format!("{doc}/decode"));
     group.throughput(size.clone());
     group.bench_function("jitson_interp_decode", |b| {
         b.iter(|| codec.decode_with(&mut cache, black_box(bytes)).is_ok())
+    });
+    let (exec, mut scratch) = (ExecOptions::default(), native::Scratch::new());
+    assert!(code.decode(bytes, &exec, &mut scratch).is_ok(), "{doc}");
+    group.bench_function("jitson_native_decode", |b| {
+        b.iter(|| code.decode(black_box(bytes), &exec, &mut scratch).is_ok())
     });
     group.bench_function("serde_json_value", |b| {
         b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(bytes)).is_ok())

@@ -1,5 +1,6 @@
-//! The codec's backend choice: `Backend::Native` runs validate on Cranelift code and gives
-//! exactly the interpreter's answers, errors included; the default is the interpreter.
+//! The codec's backend choice: `Backend::Native` runs validate and decode on Cranelift
+//! code and gives exactly the interpreter's answers, errors included; the default is the
+//! interpreter.
 
 use jitson::engine::{Backend, BackendStatus, Options};
 use jitson::{Cache, Codec, Schema};
@@ -46,6 +47,18 @@ fn native_and_interpreter_codecs_give_identical_results() {
         let expected = interp.validate_with(&mut a, input.as_bytes());
         let got = native.validate_with(&mut b, input.as_bytes());
         assert_eq!(got, expected, "{input}");
+        let decoded = |codec: &Codec, cache: &mut Cache| {
+            codec.decode_with(cache, input.as_bytes()).map(|doc| {
+                let mut out = Vec::new();
+                codec.encode(&doc, &mut out);
+                (doc.to_serde_json(), out)
+            })
+        };
+        assert_eq!(
+            decoded(&native, &mut b),
+            decoded(&interp, &mut a),
+            "{input}"
+        );
     }
     let deep = format!(
         "{}{}",
@@ -57,4 +70,8 @@ fn native_and_interpreter_codecs_give_identical_results() {
         interp.validate(deep.as_bytes())
     );
     assert!(native.validate(deep.as_bytes()).is_err(), "depth limit");
+    assert_eq!(
+        native.decode(deep.as_bytes()).map(|d| d.to_serde_json()),
+        interp.decode(deep.as_bytes()).map(|d| d.to_serde_json())
+    );
 }

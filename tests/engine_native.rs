@@ -1,5 +1,6 @@
 //! The native backend against the interpreter on programs the resolver makes from real
-//! schemas: identical `Result<(), Failure>` (kind, offset, path) on the corpus documents,
+//! schemas: identical validate results (kind, offset, path) and identical decode results
+//! (the same error, or documents that encode to the same bytes) on the corpus documents,
 //! every JSONTestSuite file, every JSON-Schema-Test-Suite case the engine loads, and
 //! thousands of seeded random mutations of the corpus documents.
 
@@ -7,11 +8,12 @@
 mod native_support;
 
 use jitson::Schema;
+use jitson::document::Document;
 use jitson::jit::interp;
 use jitson::jit::ir::{DuplicateKeys, ExecOptions, Program};
 use jitson::jit::native::{self, NativeCode, Scratch};
 use jitson::resolve::resolve;
-use native_support::{Rng, assert_same, mutations};
+use native_support::{Rng, assert_same, assert_same_decode, mutations};
 use serde_json::Value;
 use std::path::Path;
 
@@ -43,6 +45,23 @@ fn corpus_program(name: &str) -> Program {
     resolve(&Schema::from_json_slice(&text).unwrap_or_else(|e| panic!("{name}: {e}")))
 }
 
+/// Both differential assertions: validate, and decode (the same error, or documents with
+/// the same encoding and the same `serde_json::Value`).
+fn assert_agree(program: &Program, code: &NativeCode, input: &[u8], options: &ExecOptions) {
+    assert_same(program, code, input, options);
+    assert_same_decode(program, code, input, options);
+    let native = code.decode(input, options, &mut Scratch::new());
+    let interp = interp::decode(program, input, options, &mut interp::Scratch::new());
+    if let (Ok(native), Ok(interp)) = (native, interp) {
+        assert_eq!(
+            Document::from(native).to_serde_json(),
+            Document::from(interp).to_serde_json(),
+            "input {:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+}
+
 fn compile(program: &Program) -> NativeCode {
     native::compile(program).unwrap_or_else(|e| panic!("{e}\n{program}"))
 }
@@ -55,7 +74,7 @@ fn corpus_documents_are_valid_on_both_backends() {
         let bytes = testdata(&format!("bench/{name}.json"));
         let options = ExecOptions::default();
         assert_eq!(code.validate(&bytes, &options, &mut Scratch::new()), Ok(()));
-        assert_same(&program, &code, &bytes, &options);
+        assert_agree(&program, &code, &bytes, &options);
     }
 }
 
@@ -75,8 +94,8 @@ fn every_document_under_every_corpus_schema() {
     };
     for (program, code) in programs.iter().zip(&codes) {
         for doc in &docs {
-            assert_same(program, code, doc, &ExecOptions::default());
-            assert_same(program, code, doc, &deny);
+            assert_agree(program, code, doc, &ExecOptions::default());
+            assert_agree(program, code, doc, &deny);
         }
     }
 }
@@ -91,7 +110,7 @@ fn json_test_suite_under_any_and_corpus_schemas() {
     for path in &files {
         let bytes = std::fs::read(path).expect("suite file");
         for (program, code) in programs.iter().zip(&codes) {
-            assert_same(program, code, &bytes, &ExecOptions::default());
+            assert_agree(program, code, &bytes, &ExecOptions::default());
         }
         let name = path.file_name().expect("name").to_string_lossy();
         let got = codes[0].validate(&bytes, &ExecOptions::default(), &mut Scratch::new());
@@ -121,7 +140,7 @@ fn json_schema_test_suite_cases() {
                 let pretty = serde_json::to_vec_pretty(&test["data"]).expect("data");
                 for bytes in [compact, pretty] {
                     cases += 1;
-                    assert_same(&program, &code, &bytes, &ExecOptions::default());
+                    assert_agree(&program, &code, &bytes, &ExecOptions::default());
                 }
             }
         }
@@ -139,16 +158,16 @@ fn mutated_corpus_documents() {
         let bytes = testdata(&format!("bench/{name}.json"));
         // Mutate a window of the document (cut at a random point, closed by the mutation
         // or not): full-size documents would make thousands of runs slow.
-        for (i, m) in mutations(&bytes[..bytes.len().min(4096)], rounds, rng.next())
+        for (i, m) in mutations(&bytes[..bytes.len().min(4096)], rounds, rng.next_u64())
             .into_iter()
             .enumerate()
         {
-            assert_same(&program, &code, &m, &ExecOptions::default());
+            assert_agree(&program, &code, &m, &ExecOptions::default());
             if i % 32 == 0 {
                 let mut whole = bytes.clone();
                 let at = rng.below(whole.len());
                 whole[at] = m.get(at % m.len().max(1)).copied().unwrap_or(b'x');
-                assert_same(&program, &code, &whole, &ExecOptions::default());
+                assert_agree(&program, &code, &whole, &ExecOptions::default());
             }
         }
     }
@@ -162,10 +181,24 @@ fn interpreter_and_native_agree_on_a_reused_scratch() {
     let mut scratch = Scratch::new();
     let mut interp_scratch = interp::Scratch::new();
     let options = ExecOptions::default();
-    for m in mutations(&bytes[..2048], 300, 11) {
+    let encoded = |doc: &interp::Decoded<'_>| {
+        let mut out = Vec::new();
+        jitson::jit::encode::encode(doc.root(), Default::default(), doc.big_ints(), &mut out);
+        out
+    };
+    for m in mutations(&bytes[..2048], 300, 11)
+        .into_iter()
+        .chain([bytes.clone()])
+    {
         assert_eq!(
             code.validate(&m, &options, &mut scratch),
             interp::validate(&program, &m, &options, &mut interp_scratch)
+        );
+        let got = code.decode(&m, &options, &mut scratch);
+        let expected = interp::decode(&program, &m, &options, &mut interp_scratch);
+        assert_eq!(
+            got.as_ref().map(encoded).map_err(Clone::clone),
+            expected.as_ref().map(encoded).map_err(Clone::clone)
         );
     }
 }

@@ -1,11 +1,14 @@
-//! Native code memory is returned: compiling and dropping many programs (varied shapes)
-//! leaves resident memory flat. Each program's code runs once before it is dropped.
+//! Native code memory is returned: compiling and dropping many programs (varied shapes,
+//! with layouts, so both the validate and the decode functions are compiled) leaves
+//! resident memory flat. Each program validates and decodes once before it is dropped.
 
 // Miri cannot run JIT code (`mprotect` is unsupported); the interpreter is its target.
 #![cfg(not(miri))]
 
 use jitson_jit::ir::{ExecOptions, Func, KeyTable, Limit, NumCheck, Number, Op, Program, StrCheck};
+use jitson_jit::layout::{FuncLayout, Layout, Shape, ShapeInfo};
 use jitson_jit::native::{self, Scratch};
+use std::sync::Arc;
 
 #[path = "../../tests/memory_support/mod.rs"]
 mod memory_support;
@@ -39,12 +42,14 @@ fn program(i: usize) -> Program {
     for j in jumps {
         object[j] = Op::Jump(next);
     }
-    object[switch_at] = Op::SwitchField(targets.into());
+    object[switch_at] = Op::SwitchField(targets.clone().into());
     object[0] = Op::ObjBegin {
         empty: next + 1,
         table: 0,
     };
+    let dst = object_dsts(&object, &targets);
     let p = Program {
+        layout: layout(names.iter().map(|(n, _)| n.clone()).collect(), dst),
         funcs: vec![
             Func {
                 name: "doc".into(),
@@ -75,11 +80,75 @@ fn program(i: usize) -> Program {
             ..NumCheck::default()
         }],
         str_checks: vec![StrCheck::default()],
-        key_tables: vec![KeyTable::new(names)],
+        key_tables: vec![KeyTable::new(names.clone())],
         ..Program::default()
     };
     p.verify().expect("valid program");
     p
+}
+
+/// The destinations of the object function's ops: field `j`'s value op (at `targets[j]`)
+/// writes at its record offset, an unknown member's value at its entry's value.
+fn object_dsts(object: &[Op], targets: &[u32]) -> Vec<u32> {
+    let mut dst = vec![0; object.len()];
+    for (j, &t) in targets.iter().enumerate() {
+        dst[t as usize] = if j + 1 == targets.len() {
+            16
+        } else {
+            8 + 16 * j as u32
+        };
+    }
+    dst
+}
+
+/// The layout of [`program`]: the object record (bitmap, one 16-byte slot per field,
+/// extras), the array of strings, strings, numbers, raw extra members.
+fn layout(names: Vec<String>, object_dst: Vec<u32>) -> Arc<Layout> {
+    use jitson_jit::ir::NO_DST;
+    let info = |shape: Shape, size: u32| ShapeInfo {
+        shape,
+        size,
+        boxed: false,
+    };
+    let n = names.len() as u32;
+    let fields = (0..n)
+        .map(|j| (if j == 0 { 1 } else { 3 }, 8 + 16 * j))
+        .collect();
+    let object = Shape::Object {
+        names: names.into_iter().map(String::into_boxed_str).collect(),
+        fields,
+        extras: 8 + 16 * n,
+        extra: 4,
+        entry: 32,
+    };
+    let array = Shape::Array {
+        prefix: Vec::new(),
+        items: 2,
+        stride: 16,
+    };
+    Arc::new(Layout {
+        shapes: vec![
+            info(object, 8 + 16 * n + 16),
+            info(array, 16),
+            info(Shape::Str, 16),
+            info(Shape::Number, 16),
+            info(Shape::Raw, 16),
+        ],
+        funcs: vec![
+            FuncLayout {
+                shape: 0,
+                dst: vec![0, NO_DST, NO_DST],
+            },
+            FuncLayout {
+                shape: 0,
+                dst: object_dst,
+            },
+            FuncLayout {
+                shape: 1,
+                dst: vec![0; 5],
+            },
+        ],
+    })
 }
 
 /// Compiles, runs and drops `n` programs (valid documents: at most two required fields,
@@ -92,6 +161,8 @@ fn growth(n: usize) -> usize {
         let doc = format!(r#"{{"f{i}_0": ["x"], "f{i}_2": 0, "other": 1}}"#);
         let r = code.validate(doc.as_bytes(), &ExecOptions::default(), scratch);
         assert_eq!(r.is_ok(), i % 13 <= 3, "{i}: {r:?}");
+        let d = code.decode(doc.as_bytes(), &ExecOptions::default(), scratch);
+        assert_eq!(d.is_ok(), r.is_ok(), "{i}: {d:?}");
     };
     for i in 0..200 {
         run(i, &mut scratch);

@@ -11,7 +11,7 @@ use jitson_jit::ir::{
     BigInts, Discriminator, DuplicateKeys, ExecOptions, Func, KeyTable, Kinds, Limit, NumCheck,
     Number, Op, Program, StrCheck, Violation,
 };
-use native_support::{assert_same, mutations};
+use native_support::{assert_same, assert_same_decode, mutations};
 use std::sync::Arc;
 
 fn func(name: &str, ops: Vec<Op>) -> Func {
@@ -447,4 +447,146 @@ fn predicate_panics_cross_native_frames_as_panics() {
         native.validate(b"[1]", &ExecOptions::default(), &mut scratch)
     }));
     assert!(result.is_err(), "the predicate's panic is resumed");
+}
+
+/// Any JSON value as a union on its kind (`Dispatch`), arrays of it, and maps of it, with
+/// a layout: decode writes tags, scalars, strings, items and extra members.
+fn any_value_program() -> Program {
+    use jitson_jit::ir::NO_DST as NO;
+    use jitson_jit::layout::{FuncLayout, Layout, Shape, ShapeInfo};
+    let shape = |shape: Shape, size: u32| ShapeInfo {
+        shape,
+        size,
+        boxed: false,
+    };
+    let mut p = Program {
+        num_checks: vec![NumCheck::default()],
+        str_checks: vec![StrCheck::default()],
+        key_tables: vec![KeyTable::new([])],
+        ..Program::default()
+    };
+    p.funcs
+        .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
+    p.funcs.push(func(
+        "any",
+        vec![
+            Op::Dispatch(Box::new([1, 3, 5, 7, 9, 11])),
+            Op::Null,
+            Op::Return,
+            Op::Bool,
+            Op::Return,
+            Op::Number(0),
+            Op::Return,
+            Op::String(0),
+            Op::Return,
+            Op::Call(2),
+            Op::Return,
+            Op::Call(3),
+            Op::Return,
+        ],
+    ));
+    p.funcs.push(func(
+        "array",
+        vec![
+            Op::ArrBegin { empty: 3 },
+            Op::Call(1),
+            Op::ArrNext { next: 1 },
+            Op::ArrEnd { min: 0, max: None },
+            Op::Return,
+        ],
+    ));
+    p.funcs.push(func(
+        "map",
+        vec![
+            Op::ObjBegin { empty: 5, table: 0 },
+            Op::Key(0),
+            Op::SwitchField(vec![3].into()),
+            Op::Call(1),
+            Op::ObjNext { next: 1 },
+            Op::ObjEnd(0),
+            Op::Return,
+        ],
+    ));
+    p.layout = Arc::new(Layout {
+        shapes: vec![
+            shape(Shape::Union((1..=6).map(|s| (s, 8)).collect()), 24),
+            shape(Shape::Null, 0),
+            shape(Shape::Bool, 8),
+            shape(Shape::Number, 16),
+            shape(Shape::Str, 16),
+            shape(
+                Shape::Array {
+                    prefix: Vec::new(),
+                    items: 0,
+                    stride: 24,
+                },
+                16,
+            ),
+            shape(
+                Shape::Object {
+                    names: Vec::new(),
+                    fields: Vec::new(),
+                    extras: 0,
+                    extra: 0,
+                    entry: 40,
+                },
+                16,
+            ),
+        ],
+        funcs: vec![
+            FuncLayout {
+                shape: 0,
+                dst: vec![0, NO, NO],
+            },
+            FuncLayout {
+                shape: 0,
+                dst: vec![0, 8, NO, 8, NO, 8, NO, 8, NO, 8, NO, 8, NO],
+            },
+            FuncLayout {
+                shape: 5,
+                dst: vec![0; 5],
+            },
+            FuncLayout {
+                shape: 6,
+                dst: vec![0, 0, 0, 16, 0, 0, 0],
+            },
+        ],
+    });
+    p.verify().expect("valid program");
+    p
+}
+
+#[test]
+fn decode_matches_the_interpreter() {
+    let p = any_value_program();
+    let native = jitson_jit::native::compile(&p).expect("compiles");
+    let inputs = [
+        r#"{"a": [1, -2, 3.5, true, false, null], "b\n": {"c": "d\u00e9", "": []}, "a": {}}"#,
+        r#"[[[[["x", "y\"z", 18446744073709551616, -0, 1e-7]]]], {}, [], {"k": [{}]}]"#,
+        r#"["\ud83d\ude00", "\ud800", "tab\tin", 12345678901234567890123]"#,
+        "  \"plain\"  ",
+        "[1, 2,",
+        "{\"a\" 1}",
+    ];
+    for options in option_sets() {
+        for input in inputs {
+            let bytes = input.as_bytes();
+            for end in 0..=bytes.len() {
+                assert_same_decode(&p, &native, &bytes[..end], &options);
+            }
+            for m in mutations(bytes, 300, input.len() as u64) {
+                assert_same_decode(&p, &native, &m, &options);
+            }
+        }
+    }
+    // Big arrays grow their item buffer, and a reused scratch keeps no state.
+    let big = format!("[{}0]", "[1, {\"k\": \"v\"}, \"s\"], ".repeat(2_000));
+    let mut scratch = jitson_jit::native::Scratch::new();
+    for _ in 0..2 {
+        let doc = native
+            .decode(big.as_bytes(), &ExecOptions::default(), &mut scratch)
+            .expect("decodes");
+        assert_eq!(doc.root().len(), Some(2_001));
+    }
+    assert_same_decode(&p, &native, big.as_bytes(), &ExecOptions::default());
 }

@@ -35,6 +35,14 @@ pub struct Document<'a> {
     decoded: Decoded<'a>,
 }
 
+impl<'a> From<Decoded<'a>> for Document<'a> {
+    /// The document of records a backend decoded (`jitson::jit::interp::decode` or
+    /// `jitson::jit::native::NativeCode::decode`).
+    fn from(decoded: Decoded<'a>) -> Document<'a> {
+        Document::new(decoded)
+    }
+}
+
 impl<'a> Document<'a> {
     pub(crate) fn new(decoded: Decoded<'a>) -> Document<'a> {
         Document { decoded }

@@ -1,5 +1,5 @@
-//! Which code runs a codec's `validate`: the portable interpreter, or native code that
-//! Cranelift compiles from the same program (decode, encode, transcode and collect-all
+//! Which code runs a codec's `validate` and `decode`: the portable interpreter, or native
+//! code that Cranelift compiles from the same program (encode, transcode and collect-all
 //! validation run on the interpreter for now). A lone codec compiles when made; an
 //! [`Engine`](super::Engine)'s codecs get their code in the background ([`super::Tiering`]).
 
@@ -23,7 +23,7 @@ pub enum Backend {
     Native,
 }
 
-/// What a codec's `validate` runs on.
+/// What a codec's `validate` and `decode` run on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BackendStatus {
     /// The interpreter, as asked.

@@ -19,9 +19,9 @@
 //! A [`Codec`] is immutable and shareable between threads; a [`Cache`] holds the scratch
 //! buffers of one thread's runs (the `*_with` methods take one; the others use a temporary).
 //! [`Codec::program`] shows the opcode program (its `Display` is the listing `jitson
-//! explain` prints). `validate` runs on the interpreter or, with [`Backend::Native`], on
-//! native code compiled by Cranelift from the same program ([`Codec::backend`] tells which);
-//! the other operations run on the interpreter.
+//! explain` prints). `validate` and `decode` run on the interpreter or, with
+//! [`Backend::Native`], on native code compiled by Cranelift from the same program
+//! ([`Codec::backend`] tells which); the other operations run on the interpreter.
 //!
 //! An [`Engine`] is the shared cache of codecs: one per schema [`TypeKey`](crate::TypeKey),
 //! built once however many threads ask, serving from the interpreter at once while a
@@ -90,7 +90,7 @@ impl Options {
         self
     }
 
-    /// Which code runs `validate` (default: the interpreter; see [`Backend`]).
+    /// Which code runs `validate` and `decode` (default: the interpreter; see [`Backend`]).
     pub fn backend(mut self, backend: Backend) -> Options {
         self.backend = backend;
         self
@@ -118,7 +118,7 @@ pub struct Codec {
     options: Options,
     /// The schema the program came from: read only to explain failures.
     schema: Schema,
-    /// Which native code the codec has (for `validate`), or how it will get it.
+    /// Which native code the codec has (for `validate` and `decode`), or how it will get it.
     native: Tier,
 }
 
@@ -185,7 +185,7 @@ impl Codec {
         codec
     }
 
-    /// What `validate` runs on: the interpreter (as asked, while native code is pending or
+    /// What `validate` and `decode` run on: the interpreter (as asked, while native code is pending or
     /// compiling, or because it could not be made — and why), or native code.
     pub fn backend(&self) -> &BackendStatus {
         self.native.status()
@@ -238,9 +238,13 @@ impl Codec {
         cache: &mut Cache,
         input: &'a [u8],
     ) -> Result<Document<'a>, Error> {
-        interp::decode(&self.program, input, &self.options.exec, &mut cache.scratch)
-            .map(Document::new)
-            .map_err(|f| self.explain().error(input, f))
+        let exec = &self.options.exec;
+        match self.native.code() {
+            Some(code) => code.decode(input, exec, &mut cache.native),
+            None => interp::decode(&self.program, input, exec, &mut cache.scratch),
+        }
+        .map(Document::new)
+        .map_err(|f| self.explain().error(input, f))
     }
 
     /// Appends the compact JSON of `doc` to `out`: named fields in schema order, then the

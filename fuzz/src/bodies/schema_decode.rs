@@ -2,7 +2,8 @@
 //! through every operation and both backends. The interpreter's `validate` is the reference:
 //!
 //! - native `validate` (Cranelift) gives exactly its result, error included (kind, offset,
-//!   path, message);
+//!   path, message); native `decode` gives exactly the interpreter's decode (the same
+//!   `serde_json::Value` and encoding, or the same error);
 //! - `decode` succeeds exactly when it does, with the same error otherwise; a decoded
 //!   document encodes to JSON that validates and decodes to the same value (a fixed point);
 //! - `transcode` succeeds exactly when it does, with the same error otherwise, leaves the
@@ -54,7 +55,21 @@ fn operations_agree(interp: &Codec, native: &Codec, data: &[u8]) -> Result<(), S
             "native validate {got:?}, interpreter {reference:?}"
         ));
     }
+    let (got, expected) = (decoded(native, data), decoded(interp, data));
+    if got != expected {
+        return Err(format!("native decode {got:?}, interpreter {expected:?}"));
+    }
     interpreter_operations_agree(interp, data)
+}
+
+/// A codec's decode of `data`: the document as a `serde_json::Value` and as its encoding,
+/// or the error.
+fn decoded(codec: &Codec, data: &[u8]) -> Result<(serde_json::Value, Vec<u8>), Error> {
+    codec.decode(data).map(|doc| {
+        let mut out = Vec::new();
+        codec.encode(&doc, &mut out);
+        (doc.to_serde_json(), out)
+    })
 }
 
 /// `decode` and `transcode` against `validate` on the interpreter (also run by

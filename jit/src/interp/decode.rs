@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use bumpalo::Bump;
 
-use crate::ir::{BigInts, ExecOptions, Failure, FuncId, NumRef, Number, Program};
-use crate::layout::{Layout, NO_DST, NUM_F64, NUM_I64, NUM_RAW, NUM_U64, PAIR, Shape, ShapeId};
+use crate::ir::{BigInts, ExecOptions, Failure, FuncId, NumRef, Program};
+use crate::layout::{Layout, NO_DST, PAIR, Shape, ShapeId};
 use crate::view::View;
 
 use super::Scratch;
@@ -105,6 +105,29 @@ impl<'a> Decoded<'a> {
     /// The layout the records follow.
     pub fn layout(&self) -> &Arc<Layout> {
         &self.layout
+    }
+
+    /// A document another backend built, under the big-integer policy `big_ints`.
+    ///
+    /// # Safety
+    /// `root` is the address of the root slot (of shape `shape` in `layout`) in `arena`,
+    /// and every record reachable from it follows the layout format, lies in `arena` or
+    /// borrows the input for `'a`.
+    pub(crate) unsafe fn from_parts(
+        arena: Bump,
+        root: usize,
+        shape: ShapeId,
+        layout: Arc<Layout>,
+        big_ints: BigInts,
+    ) -> Decoded<'a> {
+        Decoded {
+            arena,
+            root,
+            shape,
+            layout,
+            big_ints,
+            _input: PhantomData,
+        }
     }
 
     /// Bytes the arena holds.
@@ -298,21 +321,7 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
 
     fn number(&mut self, at: At, value: NumRef<'a>) {
         let at = self.loc(at);
-        let mut slot = [0u8; 16];
-        let (tag, bits) = match value {
-            NumRef::Number(Number::U64(u)) => (NUM_U64, u),
-            NumRef::Number(Number::I64(i)) => (NUM_I64, i as u64),
-            NumRef::Number(Number::F64(f)) => (NUM_F64, f.to_bits()),
-            NumRef::BigInt(b) => {
-                // The reader checked that the length fits a `u32`.
-                let text = b.as_str();
-                slot[4..8].copy_from_slice(&(text.len() as u32).to_ne_bytes());
-                (NUM_RAW, text.as_ptr().expose_provenance() as u64)
-            }
-        };
-        slot[0] = tag;
-        slot[8..].copy_from_slice(&bits.to_ne_bytes());
-        self.put(at, &slot);
+        self.put(at, &super::number_slot(value));
     }
 
     fn string(&mut self, at: At, text: Text<'a, '_>) {

@@ -861,9 +861,9 @@ enum Tag {
     Absent,
 }
 
-impl<'a, 'c> Machine<'a, 'c, Check> {
+impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     /// Runs the value op at `site` alone at `pos` with `depth` containers open (see
-    /// [`run_value_op`]).
+    /// [`run_value_op`]), reporting what it reads to the sink.
     fn value_op_alone(
         &mut self,
         (pos, depth): (usize, u32),
@@ -901,4 +901,18 @@ pub(crate) fn run_value_op(
     site: At,
 ) -> Result<usize, (FailKind, usize)> {
     Machine::new(program, input, options, scratch, 0, Check).value_op_alone(at, site)
+}
+
+/// [`run_value_op`] in decode mode (strings are unescaped as decode does), reporting the
+/// value it reads to `sink`.
+pub(crate) fn run_value_op_with<'a, S: Sink<'a>>(
+    program: &'a Program,
+    input: &'a [u8],
+    options: &ExecOptions,
+    scratch: &mut Core,
+    at: (usize, u32),
+    site: At,
+    sink: S,
+) -> Result<usize, (FailKind, usize)> {
+    Machine::new(program, input, options, scratch, 0, sink).value_op_alone(at, site)
 }

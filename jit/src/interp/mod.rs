@@ -11,6 +11,7 @@
 mod decode;
 mod machine;
 mod sink;
+mod slot;
 mod transcode;
 
 pub use decode::{Decoded, decode};
@@ -20,6 +21,7 @@ use crate::ir::{ExecOptions, Failure, Program};
 pub(crate) use machine::kind_slot;
 use machine::{Core, Machine};
 use sink::Check;
+pub(crate) use slot::{number_slot, run_value_op_into};
 
 /// Reusable buffers of the interpreter. Keep one per thread and pass it to every run to
 /// avoid allocating per document.

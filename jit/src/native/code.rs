@@ -1,9 +1,11 @@
 //! [`NativeCode`]: the compiled form of one program. It owns its `JITModule` (one per
-//! program, finalized once, freed in `Drop` with `free_memory`); the entry point is
-//! reachable only through it.
+//! program, finalized once, freed in `Drop` with `free_memory`) holding the validate and
+//! the decode functions; the entry points are reachable only through it.
 
 use std::panic::resume_unwind;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+use bumpalo::Bump;
 
 use cranelift_codegen::CodegenError;
 use cranelift_frontend::FunctionBuilderContext;
@@ -17,7 +19,7 @@ use super::fail;
 use super::helpers::{Callee, callee};
 use super::isa::isa;
 use super::lower;
-use crate::interp;
+use crate::interp::{self, Decoded};
 use crate::ir::{ExecOptions, Failure, Program};
 
 /// The stack generated code may use below the run's entry; past it the run bails out to
@@ -27,12 +29,17 @@ const STACK_BUDGET: usize = 256 * 1024;
 /// The entry point: `(ctx, pos) -> (status, pos)`.
 type EntryFn = unsafe extern "C" fn(*mut Ctx, u64) -> FfiResult;
 
-/// Native code for one [`Program`]: validates exactly as [`interp::validate`] does, errors
-/// included.
+/// The decode entry point: `(ctx, pos, dst) -> (status, pos)`.
+type DecodeFn = unsafe extern "C" fn(*mut Ctx, u64, u64) -> FfiResult;
+
+/// Native code for one [`Program`]: validates and decodes exactly as [`interp::validate`]
+/// and [`interp::decode`] do, errors included.
 pub struct NativeCode {
     /// The module holding the code; `None` only while dropping.
     module: Mutex<Option<JITModule>>,
     entry: EntryFn,
+    /// `None` for a program without a layout.
+    decode_entry: Option<DecodeFn>,
     program: Program,
     functions: usize,
 }
@@ -70,30 +77,46 @@ fn function_error(program: &Program, index: usize, e: ModuleError) -> CompileErr
     }
 }
 
+/// Every function to define: `(index, decode, id)`, the validate versions then the
+/// decode ones.
+fn jobs(decls: &lower::Decls) -> Vec<(usize, bool, cranelift_module::FuncId)> {
+    let validate = decls
+        .funcs
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| (i, false, id));
+    let decode = (decls.dfuncs.iter().enumerate()).filter_map(|(i, id)| id.map(|id| (i, true, id)));
+    validate.chain(decode).collect()
+}
+
 /// Declares, lowers and defines every function of `program` in `module`.
-fn define_all(
-    module: &mut JITModule,
-    program: &Program,
-) -> Result<Vec<cranelift_module::FuncId>, CompileError> {
+fn define_all(module: &mut JITModule, program: &Program) -> Result<lower::Decls, CompileError> {
     let decls = lower::declare(module, program)?;
     let mut ctx = module.make_context();
     let mut fbc = FunctionBuilderContext::new();
-    for i in 0..program.funcs.len() {
-        lower::lower(module, &decls, program, i, &mut ctx.func, &mut fbc);
+    for (i, decode, id) in jobs(&decls) {
+        lower::lower(
+            module,
+            &decls,
+            program,
+            (i, decode),
+            &mut ctx.func,
+            &mut fbc,
+        );
         module
-            .define_function(decls.funcs[i], &mut ctx)
+            .define_function(id, &mut ctx)
             .map_err(|e| function_error(program, i, e))?;
         module.clear_context(&mut ctx);
     }
-    Ok(decls.funcs)
+    Ok(decls)
 }
 
 /// Compiles `program` to native code (one module, finalized once).
 pub fn compile(program: &Program) -> Result<NativeCode, CompileError> {
     program.verify().map_err(CompileError::InvalidProgram)?;
     let mut module = new_module()?;
-    let funcs = match define_all(&mut module, program) {
-        Ok(funcs) => funcs,
+    let decls = match define_all(&mut module, program) {
+        Ok(decls) => decls,
         Err(e) => {
             // SAFETY: no code of this module was finalized, so none can run.
             unsafe { module.free_memory() };
@@ -105,15 +128,22 @@ pub fn compile(program: &Program) -> Result<NativeCode, CompileError> {
         unsafe { module.free_memory() };
         return Err(CompileError::ExecutableMemory(e.to_string()));
     }
-    let ptr = module.get_finalized_function(funcs[program.entry as usize]);
+    let ptr = module.get_finalized_function(decls.funcs[program.entry as usize]);
     // SAFETY: the entry was defined with the codec signature `(i64, i64) -> (i64, i64)`
     // (SystemV), which is `EntryFn`'s ABI (two integer returns in RAX:RDX = `FfiResult`).
     let entry = unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) };
+    let decode_entry = decls.dfuncs[program.entry as usize].map(|id| {
+        let ptr = module.get_finalized_function(id);
+        // SAFETY: decode functions were defined with the signature
+        // `(i64, i64, i64) -> (i64, i64)` (SystemV), `DecodeFn`'s ABI.
+        unsafe { std::mem::transmute::<*const u8, DecodeFn>(ptr) }
+    });
     Ok(NativeCode {
         module: Mutex::new(Some(module)),
         entry,
+        decode_entry,
         program: program.clone(),
-        functions: funcs.len(),
+        functions: jobs(&decls).len(),
     })
 }
 
@@ -126,9 +156,17 @@ pub fn clif(program: &Program) -> Result<String, CompileError> {
         let mut ctx = module.make_context();
         let mut fbc = FunctionBuilderContext::new();
         let mut out = String::new();
-        for (i, f) in program.funcs.iter().enumerate() {
-            lower::lower(&mut module, &decls, program, i, &mut ctx.func, &mut fbc);
-            out.push_str(&format!("; f{i}: {}\n{}\n", f.name, ctx.func.display()));
+        for (i, decode, _) in jobs(&decls) {
+            lower::lower(
+                &mut module,
+                &decls,
+                program,
+                (i, decode),
+                &mut ctx.func,
+                &mut fbc,
+            );
+            let (prefix, name) = (if decode { 'd' } else { 'f' }, &program.funcs[i].name);
+            out.push_str(&format!("; {prefix}{i}: {name}\n{}\n", ctx.func.display()));
             module.clear_context(&mut ctx);
         }
         out
@@ -161,26 +199,89 @@ impl NativeCode {
         // SAFETY: the module is alive as long as `self`; the context is valid for the whole
         // call and points at live borrows of the program, input and scratch.
         let result = unsafe { (self.entry)(&mut ctx, 0) };
-        let failure = match result.status as i64 {
-            fail::OK => return Ok(()),
-            fail::BAIL => None,
-            _ => {
-                if let Some(payload) = ctx.panic.take() {
-                    resume_unwind(payload);
-                }
-                let e = ctx.err;
-                let kind = fail::decode(e.class, e.a, e.b)
-                    .unwrap_or_else(|| panic!("native code failed without a kind ({e:?})"));
-                Some(Failure {
-                    kind,
-                    offset: e.offset as usize,
-                    path: ctx.path(),
-                })
+        match result.status as i64 {
+            fail::OK => Ok(()),
+            fail::BAIL => interp::validate(&self.program, input, options, &mut scratch.interp),
+            _ => Err(self.failure(&mut ctx)),
+        }
+    }
+
+    /// Decodes `input` into records in a fresh arena: the document, or the first error,
+    /// exactly as [`interp::decode`] (the same records, the same errors).
+    ///
+    /// # Panics
+    ///
+    /// If the program has no layout (as [`interp::decode`]); a predicate's panic is
+    /// resumed here.
+    pub fn decode<'a>(
+        &self,
+        input: &'a [u8],
+        options: &ExecOptions,
+        scratch: &mut Scratch,
+    ) -> Result<Decoded<'a>, Failure> {
+        let layout = &self.program.layout;
+        let entry = self
+            .decode_entry
+            .expect("decode needs a program with a layout");
+        let arena = Bump::new();
+        let shape = layout.funcs[self.program.entry as usize].shape;
+        let info = layout.shape(shape);
+        let size = info.slot_size() as usize;
+        if scratch.bufs.is_empty() {
+            scratch.bufs.push(Vec::new());
+        }
+        let root = &mut scratch.bufs[0];
+        root.clear();
+        // The record size too: an entry function that opens a boxed object zeroes its
+        // whole record at the destination (resolver programs wrap the root in a call).
+        root.resize(size.max(info.size as usize), 0);
+        let dst = root.as_mut_ptr().expose_provenance() as u64;
+        let marker = 0u8;
+        let here = std::hint::black_box(&marker) as *const u8 as usize;
+        let mut ctx = Ctx::new(
+            &self.program,
+            input,
+            options,
+            scratch,
+            here.saturating_sub(STACK_BUDGET),
+        );
+        ctx.arena = &arena;
+        ctx.open = 1;
+        // SAFETY: as in `validate`; `dst` addresses the root buffer (room for the entry's
+        // slot and record), which only the run writes: buffer 0 is never acquired again.
+        let result = unsafe { entry(&mut ctx, 0, dst) };
+        match result.status as i64 {
+            fail::OK => {}
+            fail::BAIL => {
+                return interp::decode(&self.program, input, options, &mut scratch.interp);
             }
-        };
-        match failure {
-            Some(f) => Err(f),
-            None => interp::validate(&self.program, input, options, &mut scratch.interp),
+            _ => return Err(self.failure(&mut ctx)),
+        }
+        let root = arena.alloc_slice_copy(&scratch.bufs[0][..size]);
+        let root = root.as_ptr().expose_provenance();
+        // SAFETY: the generated code wrote the root slot and every record under it in the
+        // layout format, as the interpreter's decoder does: records in `arena`, strings in
+        // the arena or the input.
+        Ok(
+            unsafe {
+                Decoded::from_parts(arena, root, shape, Arc::clone(layout), options.big_ints)
+            },
+        )
+    }
+
+    /// The failure a run that returned an error status recorded (a helper's caught panic
+    /// is resumed).
+    fn failure(&self, ctx: &mut Ctx) -> Failure {
+        if let Some(payload) = ctx.panic.take() {
+            resume_unwind(payload);
+        }
+        let e = ctx.err;
+        let kind = fail::decode(e.class, e.a, e.b)
+            .unwrap_or_else(|| panic!("native code failed without a kind ({e:?})"));
+        Failure {
+            kind,
+            offset: e.offset as usize,
+            path: ctx.path(),
         }
     }
 

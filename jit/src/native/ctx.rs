@@ -1,9 +1,12 @@
 //! The run context generated code reads and writes: input, depth, the path stack and the
-//! error record, at fixed offsets ([`off`]); plus what the Rust helpers need (the program,
-//! the options, scratch buffers, a caught panic).
+//! error record, the number of open decode buffers, at fixed offsets ([`off`]); plus what
+//! the Rust helpers need (the program, the options, scratch buffers, the decode arena, a
+//! caught panic).
 
 use std::any::Any;
 use std::mem::offset_of;
+
+use bumpalo::Bump;
 
 use crate::interp;
 use crate::ir::{ExecOptions, PathSeg, Program};
@@ -57,6 +60,9 @@ pub(crate) struct Ctx {
     pub dup_deny: u64,
     pub stack_limit: u64,
     pub err: ErrRecord,
+    pub open: u64,
+    pub buf_len: u64,
+    pub arena: *const Bump,
     pub program: *const Program,
     pub options: ExecOptions,
     pub scratch: *mut Scratch,
@@ -80,6 +86,8 @@ pub(crate) mod off {
     pub const ERR_A: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, a)) as i32;
     pub const ERR_B: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, b)) as i32;
     pub const ERR_OFFSET: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, offset)) as i32;
+    pub const OPEN: i32 = offset_of!(Ctx, open) as i32;
+    pub const BUF_LEN: i32 = offset_of!(Ctx, buf_len) as i32;
 }
 
 /// Path stack entries allocated up front (deeper input grows it through a helper).
@@ -94,6 +102,9 @@ pub struct Scratch {
     pub(crate) path: Vec<Seg>,
     /// Unescaped text of the current key.
     pub(crate) text: Vec<u8>,
+    /// Decode: the root slot, then one buffer per open array (items), object (extra
+    /// members) and boxed record; `Ctx::open` of them are in use, the newest last.
+    pub(crate) bufs: Vec<Vec<u8>>,
     /// The interpreter's buffers.
     pub(crate) interp: interp::Scratch,
 }
@@ -129,6 +140,9 @@ impl Ctx {
             dup_deny: u64::from(options.duplicate_keys == crate::ir::DuplicateKeys::Deny),
             stack_limit: stack_limit as u64,
             err: ErrRecord::default(),
+            open: 0,
+            buf_len: 0,
+            arena: std::ptr::null(),
             program,
             options: *options,
             scratch,

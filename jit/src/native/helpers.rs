@@ -9,6 +9,7 @@ use jitson_kernels::ffi::FfiResult;
 use jitson_kernels::unescape::{self, Surrogates};
 
 use super::ctx::{Ctx, Seg};
+use super::decode as d;
 use super::fail::{self, CLASS_PANIC};
 use crate::interp::run_value_op;
 use crate::ir::{FailKind, NumCheck, Op};
@@ -18,7 +19,10 @@ use jitson_kernels::number::scan_number;
 pub(crate) const NO_FIELD: u64 = u32::MAX as u64;
 
 /// Runs `f` on the context, catching panics and recording errors.
-fn guarded(ctx: *mut Ctx, f: impl FnOnce(&mut Ctx) -> Result<u64, (FailKind, usize)>) -> FfiResult {
+pub(crate) fn guarded(
+    ctx: *mut Ctx,
+    f: impl FnOnce(&mut Ctx) -> Result<u64, (FailKind, usize)>,
+) -> FfiResult {
     // SAFETY: generated code passes the context of the run it belongs to, which outlives
     // the call, and does not touch it while the helper runs.
     let ctx = unsafe { &mut *ctx };
@@ -190,6 +194,48 @@ pub(crate) fn callee(c: Callee) -> Helper {
             1,
             jitson_native_path_grow as *const u8,
         ),
+        Callee::Acquire => (
+            "jitson_native_acquire",
+            2,
+            d::jitson_native_acquire as *const u8,
+        ),
+        Callee::Grow => ("jitson_native_grow", 3, d::jitson_native_grow as *const u8),
+        Callee::CopyOut => (
+            "jitson_native_copy_out",
+            3,
+            d::jitson_native_copy_out as *const u8,
+        ),
+        Callee::BoxOut => (
+            "jitson_native_box_out",
+            4,
+            d::jitson_native_box_out as *const u8,
+        ),
+        Callee::Extra => (
+            "jitson_native_extra",
+            6,
+            d::jitson_native_extra as *const u8,
+        ),
+        Callee::ExtrasOut => (
+            "jitson_native_extras_out",
+            4,
+            d::jitson_native_extras_out as *const u8,
+        ),
+        Callee::Unescape => (
+            "jitson_native_unescape",
+            4,
+            d::jitson_native_unescape as *const u8,
+        ),
+        Callee::DecodeOp => (
+            "jitson_native_decode_op",
+            5,
+            d::jitson_native_decode_op as *const u8,
+        ),
+        Callee::DecodeNumber => (
+            "jitson_native_decode_number",
+            5,
+            d::jitson_native_decode_number as *const u8,
+        ),
+        Callee::Zero => ("jitson_native_zero", 3, d::jitson_native_zero as *const u8),
         Callee::SkipWhitespace => ("jitson_skip_whitespace", 3, std::ptr::null()),
         Callee::ScanString => ("jitson_scan_string_utf8", 4, std::ptr::null()),
         Callee::ValidateEscapes => ("jitson_validate_escapes", 2, std::ptr::null()),
@@ -213,6 +259,26 @@ pub(crate) enum Callee {
     KeyFind,
     /// [`jitson_native_path_grow`].
     PathGrow,
+    /// [`d::jitson_native_acquire`].
+    Acquire,
+    /// [`d::jitson_native_grow`].
+    Grow,
+    /// [`d::jitson_native_copy_out`].
+    CopyOut,
+    /// [`d::jitson_native_box_out`].
+    BoxOut,
+    /// [`d::jitson_native_extra`].
+    Extra,
+    /// [`d::jitson_native_extras_out`].
+    ExtrasOut,
+    /// [`d::jitson_native_unescape`].
+    Unescape,
+    /// [`d::jitson_native_decode_op`].
+    DecodeOp,
+    /// [`d::jitson_native_decode_number`].
+    DecodeNumber,
+    /// [`d::jitson_native_zero`].
+    Zero,
     /// The whitespace kernel.
     SkipWhitespace,
     /// The string scan + UTF-8 kernel.
@@ -223,11 +289,21 @@ pub(crate) enum Callee {
 
 impl Callee {
     /// Every callee.
-    pub const ALL: [Callee; 7] = [
+    pub const ALL: [Callee; 17] = [
         Callee::ValueOp,
         Callee::Number,
         Callee::KeyFind,
         Callee::PathGrow,
+        Callee::Acquire,
+        Callee::Grow,
+        Callee::CopyOut,
+        Callee::BoxOut,
+        Callee::Extra,
+        Callee::ExtrasOut,
+        Callee::Unescape,
+        Callee::DecodeOp,
+        Callee::DecodeNumber,
+        Callee::Zero,
         Callee::SkipWhitespace,
         Callee::ScanString,
         Callee::ValidateEscapes,

@@ -1,9 +1,13 @@
-//! The Cranelift backend: native code for a [`Program`](crate::ir::Program)'s validate
-//! operation, identical to the interpreter in every result and error (kind, offset, path).
+//! The Cranelift backend: native code for a [`Program`](crate::ir::Program)'s validate and
+//! decode operations, identical to the interpreter in every result and error (kind,
+//! offset, path) and, for decode, in the records written.
 //!
-//! - [`compile`] lowers each [`Func`](crate::ir::Func) to one Cranelift function
-//!   `fn(ctx, pos) -> (status, pos)` in one `JITModule` per program ([`NativeCode`] owns it
-//!   and frees it on drop); [`clif`] prints the IR.
+//! - [`compile`] lowers each [`Func`](crate::ir::Func) to a Cranelift function
+//!   `fn(ctx, pos) -> (status, pos)` that validates and, for the functions decode runs with
+//!   a destination, one `fn(ctx, pos, dst) -> (status, pos)` that decodes into `dst`, all
+//!   in one `JITModule` per program ([`NativeCode`] owns it and frees it on drop); [`clif`]
+//!   prints the IR. See `lower/decode.rs` for what decode lowers and what it leaves to
+//!   the interpreter's code (checked strings, enumerations, the number reader).
 //! - Byte loops run in the kernels' `extern "C"` entry points; the checks not inlined run
 //!   the interpreter's own code through `extern "C"` helpers that catch panics.
 //! - A `Try` is a call whose violation status makes the caller restore cursor, depth and
@@ -13,6 +17,7 @@
 
 mod code;
 mod ctx;
+mod decode;
 mod error;
 mod fail;
 mod helpers;

@@ -1,9 +1,11 @@
-//! Shared pieces of the native backend tests: the differential assertion and a seeded
-//! mutator.
+//! Shared pieces of the native backend tests: the differential assertions (validate and
+//! decode) and a seeded mutator.
 
-use jitson_jit::interp::{self, Scratch as InterpScratch};
-use jitson_jit::ir::{ExecOptions, Program};
+use jitson_jit::encode::encode;
+use jitson_jit::interp::{self, Decoded, Scratch as InterpScratch};
+use jitson_jit::ir::{ExecOptions, Failure, Program};
 use jitson_jit::native::{NativeCode, Scratch};
+use jitson_kernels::escape::EscapeMode;
 
 /// Asserts the native code and the interpreter give the same result on `input`.
 pub fn assert_same(program: &Program, native: &NativeCode, input: &[u8], options: &ExecOptions) {
@@ -17,28 +19,38 @@ pub fn assert_same(program: &Program, native: &NativeCode, input: &[u8], options
     );
 }
 
-/// A xorshift generator.
-pub struct Rng(u64);
-
-impl Rng {
-    /// Seeded (a zero seed is replaced).
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-
-    /// The next value.
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A value below `n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+/// Asserts native decode and the interpreter's decode give the same result on `input`:
+/// the same error, or documents whose encodings (every value of every record) are the
+/// same bytes.
+pub fn assert_same_decode(
+    program: &Program,
+    native: &NativeCode,
+    input: &[u8],
+    options: &ExecOptions,
+) {
+    let expected = interp::decode(program, input, options, &mut InterpScratch::new());
+    let got = native.decode(input, options, &mut Scratch::new());
+    assert_eq!(
+        encoded(&got),
+        encoded(&expected),
+        "decode of input {:?} options {options:?}\n{program}",
+        String::from_utf8_lossy(input)
+    );
 }
+
+/// A decode result with the document as its encoding.
+fn encoded(result: &Result<Decoded<'_>, Failure>) -> Result<Vec<u8>, Failure> {
+    result.as_ref().map_err(Clone::clone).map(|doc| {
+        let mut out = Vec::new();
+        encode(doc.root(), EscapeMode::Minimal, doc.big_ints(), &mut out);
+        out
+    })
+}
+
+#[path = "../../../kernels/tests/common/rng.rs"]
+mod rng;
+
+pub use rng::Rng;
 
 /// Bytes mutations like to insert: JSON punctuation, escapes, digits, UTF-8 pieces.
 const PIECES: &[&[u8]] = &[
@@ -81,7 +93,7 @@ pub fn mutations(input: &[u8], count: usize, seed: u64) -> Vec<Vec<u8>> {
                     rng.below(v.len() + 1)
                 };
                 match rng.below(4) {
-                    0 if at < v.len() => v[at] = rng.next() as u8,
+                    0 if at < v.len() => v[at] = rng.next_u64() as u8,
                     1 if at < v.len() => {
                         let n = 1 + rng.below(4).min(v.len() - at - 1);
                         v.drain(at..at + n.min(v.len() - at));

@@ -190,6 +190,9 @@ impl Lower<'_> {
         let zero = self.iconst(0);
         self.b.def_var(self.count, zero);
         self.empty_check(b']', empty);
+        if self.decoding() {
+            self.arr_first_item();
+        }
     }
 
     /// `ArrNext`.
@@ -200,6 +203,9 @@ impl Lower<'_> {
         self.separator(b']', next, |l| {
             let zero = l.iconst(0);
             l.path_top(count, zero);
+            if l.decoding() {
+                l.arr_next_item(count);
+            }
         });
     }
 
@@ -207,6 +213,9 @@ impl Lower<'_> {
     pub(super) fn arr_end(&mut self, min: u64, max: Option<u64>) {
         self.close();
         let count = self.b.use_var(self.count);
+        if self.decoding() {
+            self.arr_finish(count);
+        }
         let p = self.pos();
         let at = self.b.ins().iadd_imm_s(p, -1);
         if min > 0 {
@@ -247,6 +256,9 @@ impl Lower<'_> {
         }
         let none = self.iconst(NO_FIELD as i64);
         self.b.def_var(self.field, none);
+        if self.decoding() {
+            self.obj_start();
+        }
         self.empty_check(b'}', empty);
     }
 
@@ -259,9 +271,12 @@ impl Lower<'_> {
     /// a `Required` violation.
     pub(super) fn obj_end(&mut self, table: KeyTableId) {
         self.close();
+        let t = &self.program.key_tables[table as usize];
+        if self.decoding() {
+            self.obj_finish(t.len().div_ceil(64));
+        }
         let p = self.pos();
         let at = self.b.ins().iadd_imm_s(p, -1);
-        let t = &self.program.key_tables[table as usize];
         let masks: Vec<u64> = (0..t.len().div_ceil(64))
             .map(|w| {
                 (0..64)

@@ -1,10 +1,12 @@
 //! Control ops: `Dispatch` (a jump table on the first byte), `Discriminate` (the lookahead
 //! helper, then a jump table), `Call` and `Try` (a callee's violation status restores the
-//! cursor, depth and path and branches: nothing unwinds across frames), and `OneOfEnd`.
+//! cursor, depth and path and branches: nothing unwinds across frames; decode calls the
+//! callee's decode version with its destination, boxing its record when its shape is
+//! boxed), and `OneOfEnd`.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I32;
-use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
+use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, Value};
 
 use super::Lower;
 use crate::interp::kind_slot;
@@ -14,9 +16,19 @@ use crate::native::fail::{self, CLASS_VIOLATION, TAG_ONE_OF};
 use crate::native::helpers::Callee;
 use cranelift_module::Module;
 
+/// A boxed callee's record: the slot that receives its address, the number of buffers
+/// open before it, its size.
+struct Boxed {
+    slot: Value,
+    open: Value,
+    size: u32,
+}
+
 impl Lower<'_> {
-    /// `Dispatch`: whitespace, then a jump table on the first byte.
-    pub(super) fn dispatch(&mut self, targets: &[Label; 6]) -> bool {
+    /// `Dispatch`: whitespace, then a jump table on the first byte (decode stores the
+    /// kind slot on the way to its label).
+    pub(super) fn dispatch(&mut self, pc: usize, targets: &[Label; 6]) -> bool {
+        let dest = self.dest(pc);
         self.ws();
         let p = self.pos();
         let (peek, none) = (self.b.create_block(), self.b.create_block());
@@ -27,11 +39,22 @@ impl Lower<'_> {
         self.fail_with(FailKind::Syntax(ErrorKind::ExpectedValue), p);
         self.b.switch_to_block(peek);
         let byte = self.byte_at(p);
-        let slots: Vec<Block> = targets.iter().map(|&t| self.label(t)).collect();
+        let labels: Vec<Block> = targets.iter().map(|&t| self.label(t)).collect();
+        let slots: Vec<Block> = match dest {
+            Some(_) => labels.iter().map(|_| self.b.create_block()).collect(),
+            None => labels.clone(),
+        };
         let table: Vec<Block> = (0..=255u8)
             .map(|b| kind_slot(b).map_or(none, |s| slots[s]))
             .collect();
         self.br_table(byte, &table, none);
+        if let Some(addr) = dest {
+            for (slot, (&store, &target)) in slots.iter().zip(&labels).enumerate() {
+                self.b.switch_to_block(store);
+                self.put_u32(slot as u32, addr);
+                self.b.ins().jump(target, &[]);
+            }
+        }
         false
     }
 
@@ -56,26 +79,66 @@ impl Lower<'_> {
         false
     }
 
-    /// Calls function `f` at the cursor: `(status, pos)`.
-    fn call_codec(&mut self, f: FuncId) -> (Value, Value) {
-        let r = match self.func_refs[f as usize] {
+    /// A reference to function `f`: its decode version or its validate version.
+    fn func_ref(&mut self, f: FuncId, decode: bool) -> FuncRef {
+        let (refs, id) = match decode {
+            true => (
+                &mut self.dfunc_refs,
+                self.decls.dfuncs[f as usize].expect("decode runs this callee with a destination"),
+            ),
+            false => (&mut self.func_refs, self.decls.funcs[f as usize]),
+        };
+        match refs[f as usize] {
             Some(r) => r,
             None => {
-                let id = self.decls.funcs[f as usize];
                 let r = self.module.declare_func_in_func(id, self.b.func);
-                self.func_refs[f as usize] = Some(r);
+                refs[f as usize] = Some(r);
                 r
             }
-        };
+        }
+    }
+
+    /// Calls function `f` for op `pc` at the cursor: `(status, pos)`, and for a boxed
+    /// callee what [`Lower::box_out`] needs. With a destination (decode) the callee's
+    /// decode version writes there, or, when its shape is boxed, into a fresh record
+    /// buffer; without one, its validate version runs (it writes nothing).
+    fn call_codec(&mut self, pc: usize, f: FuncId) -> (Value, Value, Option<Boxed>) {
         let (ctx, p) = (self.ctx, self.pos());
-        let call = self.b.ins().call(r, &[ctx, p]);
+        let Some(slot) = self.dest(pc) else {
+            let r = self.func_ref(f, false);
+            let call = self.b.ins().call(r, &[ctx, p]);
+            let res = self.b.inst_results(call);
+            return (res[0], res[1], None);
+        };
+        let layout = &self.program.layout;
+        let info = layout.shape(layout.funcs[f as usize].shape);
+        let (dst, boxed) = match info.boxed {
+            true => {
+                let size = info.size;
+                let open = self.load_ctx(off::OPEN);
+                let len = self.iconst(i64::from(size));
+                let record = self.call_checked(Callee::Acquire, &[ctx, len]);
+                (record, Some(Boxed { slot, open, size }))
+            }
+            false => (slot, None),
+        };
+        let r = self.func_ref(f, true);
+        let call = self.b.ins().call(r, &[ctx, p, dst]);
         let res = self.b.inst_results(call);
-        (res[0], res[1])
+        (res[0], res[1], boxed)
+    }
+
+    /// After a boxed callee returned: its record to the arena, the pointer to its slot.
+    fn box_out(&mut self, boxed: Option<Boxed>) {
+        if let Some(Boxed { slot, open, size }) = boxed {
+            let (ctx, size) = (self.ctx, self.iconst(i64::from(size)));
+            self.call_checked(Callee::BoxOut, &[ctx, size, slot, open]);
+        }
     }
 
     /// `Call`: any error status returns at once.
-    pub(super) fn call_func(&mut self, f: FuncId) {
-        let (status, p) = self.call_codec(f);
+    pub(super) fn call_func(&mut self, pc: usize, f: FuncId) {
+        let (status, p, boxed) = self.call_codec(pc, f);
         let cont = self.b.create_block();
         self.b.ins().brif(
             status,
@@ -86,15 +149,17 @@ impl Lower<'_> {
         );
         self.b.switch_to_block(cont);
         self.set_pos(p);
+        self.box_out(boxed);
     }
 
-    /// `Try`: a violation restores cursor, depth and path and jumps to `on_fail`; other
-    /// errors return.
-    pub(super) fn try_func(&mut self, f: FuncId, on_fail: Label) {
+    /// `Try`: a violation restores cursor, depth, path (and in decode the open buffers)
+    /// and jumps to `on_fail`; other errors return.
+    pub(super) fn try_func(&mut self, pc: usize, f: FuncId, on_fail: Label) {
         let depth = self.load_ctx(off::DEPTH);
         let path = self.load_ctx(off::PATH_LEN);
+        let open = self.decoding().then(|| self.load_ctx(off::OPEN));
         let saved = self.pos();
-        let (status, p) = self.call_codec(f);
+        let (status, p, boxed) = self.call_codec(pc, f);
         let (ok, failed, caught) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -116,11 +181,15 @@ impl Lower<'_> {
         self.b.switch_to_block(caught);
         self.store_ctx(depth, off::DEPTH);
         self.store_ctx(path, off::PATH_LEN);
+        if let Some(open) = open {
+            self.store_ctx(open, off::OPEN);
+        }
         self.set_pos(saved);
         let on_fail = self.label(on_fail);
         self.b.ins().jump(on_fail, &[]);
         self.b.switch_to_block(ok);
         self.set_pos(p);
+        self.box_out(boxed);
     }
 
     /// `OneOfEnd`: one match moves the cursor to its end; otherwise `OneOf { matched }`

@@ -62,6 +62,9 @@ impl Lower<'_> {
         self.set_pos(after);
         self.colon();
         self.record_field(table, f, body, end);
+        if self.decoding() {
+            self.key_base(f, body, end, flags);
+        }
     }
 
     /// Jumps to `found(hint)` when the key `body..end` is the name of field `hint`, else

@@ -11,6 +11,7 @@
 
 mod containers;
 mod control;
+mod decode;
 mod keys;
 mod values;
 
@@ -28,27 +29,60 @@ use super::ctx::off;
 use super::error::CompileError;
 use super::fail::{self, CLASS_KERNEL, CLASS_SYNTAX};
 use super::helpers::{Callee, NO_FIELD, callee};
-use crate::ir::{ErrorKind, FailKind, Func, Label, Op, Program, REGS};
+use crate::ir::{ErrorKind, FailKind, Func, Label, NO_DST, Op, Program, REGS};
 
 /// The module-level names of one program: its functions and the callees.
 pub(crate) struct Decls {
-    /// One per [`Program::funcs`] entry.
+    /// One per [`Program::funcs`] entry: the validate functions.
     pub funcs: Vec<FuncId>,
+    /// One per [`Program::funcs`] entry: the decode function, for those decode runs with
+    /// a destination ([`decoded_funcs`]).
+    pub dfuncs: Vec<Option<FuncId>>,
     callees: Vec<FuncId>,
 }
 
-/// The signature of every generated function: `(ctx, pos) -> (status, pos)`.
-fn codec_signature(module: &JITModule) -> Signature {
+/// The signature of generated functions: `(ctx, pos) -> (status, pos)` to validate,
+/// `(ctx, pos, dst) -> (status, pos)` to decode.
+fn codec_signature(module: &JITModule, decode: bool) -> Signature {
     let mut sig = module.make_signature();
     sig.params.extend([AbiParam::new(I64), AbiParam::new(I64)]);
+    if decode {
+        sig.params.push(AbiParam::new(I64));
+    }
     sig.returns.extend([AbiParam::new(I64), AbiParam::new(I64)]);
     sig
 }
 
-/// Declares the program's functions (`Preemptible`: absolute calls, never rel32) and
-/// every callee.
+/// Which functions decode runs with a destination: the entry, and every callee of a
+/// `Call` or `Try` that has one (the others, the checks of `allOf` parts and `not`, run
+/// their validate function: a frame without a destination writes nothing). None for a
+/// program without a layout.
+pub(crate) fn decoded_funcs(program: &Program) -> Vec<bool> {
+    let mut seen = vec![false; program.funcs.len()];
+    if !program.layout.is_present() {
+        return seen;
+    }
+    let mut todo = vec![program.entry];
+    seen[program.entry as usize] = true;
+    while let Some(f) = todo.pop() {
+        let dsts = &program.layout.funcs[f as usize].dst;
+        for (op, &dst) in program.funcs[f as usize].ops.iter().zip(dsts) {
+            if let Op::Call(g) | Op::Try { func: g, .. } = *op
+                && dst != NO_DST
+                && !seen[g as usize]
+            {
+                seen[g as usize] = true;
+                todo.push(g);
+            }
+        }
+    }
+    seen
+}
+
+/// Declares the program's functions (`Preemptible`: absolute calls, never rel32), their
+/// decode versions, and every callee.
 pub(crate) fn declare(module: &mut JITModule, program: &Program) -> Result<Decls, CompileError> {
-    let sig = codec_signature(module);
+    let sig = codec_signature(module, false);
     let funcs = (0..program.funcs.len())
         .map(|i| {
             module
@@ -56,6 +90,18 @@ pub(crate) fn declare(module: &mut JITModule, program: &Program) -> Result<Decls
                 .map_err(declaration_error)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let dsig = codec_signature(module, true);
+    let mut dfuncs = Vec::with_capacity(program.funcs.len());
+    for (i, decoded) in decoded_funcs(program).into_iter().enumerate() {
+        dfuncs.push(match decoded {
+            true => Some(
+                module
+                    .declare_function(&format!("d{i}"), Linkage::Preemptible, &dsig)
+                    .map_err(declaration_error)?,
+            ),
+            false => None,
+        });
+    }
     let callees = Callee::ALL
         .iter()
         .map(|&c| {
@@ -68,7 +114,11 @@ pub(crate) fn declare(module: &mut JITModule, program: &Program) -> Result<Decls
                 .map_err(declaration_error)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Decls { funcs, callees })
+    Ok(Decls {
+        funcs,
+        dfuncs,
+        callees,
+    })
 }
 
 /// The error for a failed declaration (a bug: names are unique).
@@ -79,17 +129,18 @@ fn declaration_error(e: ModuleError) -> CompileError {
     }
 }
 
-/// Builds the Cranelift IR of function `index` into `func`.
+/// Builds the Cranelift IR of function `index` into `func`: its decode version when
+/// `decode`, else its validate version.
 pub(crate) fn lower(
     module: &mut JITModule,
     decls: &Decls,
     program: &Program,
-    index: usize,
+    (index, decode): (usize, bool),
     func: &mut Function,
     fbc: &mut FunctionBuilderContext,
 ) {
-    func.signature = codec_signature(module);
-    let mut l = Lower::new(module, decls, program, index, func, fbc);
+    func.signature = codec_signature(module, decode);
+    let mut l = Lower::new(module, decls, program, (index, decode), func, fbc);
     l.body();
     l.b.seal_all_blocks();
     let config = l.module.target_config();
@@ -128,6 +179,9 @@ struct Lower<'a> {
     exit: Block,
     callee_refs: Vec<Option<FuncRef>>,
     func_refs: Vec<Option<FuncRef>>,
+    dfunc_refs: Vec<Option<FuncRef>>,
+    /// Decode state (see [`decode`]); `None` when lowering validate.
+    d: Option<decode::State<'a>>,
 }
 
 impl<'a> Lower<'a> {
@@ -135,7 +189,7 @@ impl<'a> Lower<'a> {
         module: &'a mut JITModule,
         decls: &'a Decls,
         program: &'a Program,
-        index: usize,
+        (index, decode): (usize, bool),
         func: &'a mut Function,
         fbc: &'a mut FunctionBuilderContext,
     ) -> Lower<'a> {
@@ -161,7 +215,8 @@ impl<'a> Lower<'a> {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
-        let [ctx, pos0] = b.block_params(entry).try_into().expect("two parameters");
+        let params = b.block_params(entry).to_vec();
+        let (ctx, pos0) = (params[0], params[1]);
         let input = b.ins().load(I64, trusted(), ctx, off::INPUT);
         let len = b.ins().load(I64, trusted(), ctx, off::LEN);
         let pos = b.declare_var(I64);
@@ -180,6 +235,7 @@ impl<'a> Lower<'a> {
         let exit = b.create_block();
         b.set_cold_block(fail);
         b.set_cold_block(exit);
+        let d = decode.then(|| decode::State::new(&mut b, program, index, params[2]));
         let mut l = Lower {
             b,
             module,
@@ -201,6 +257,8 @@ impl<'a> Lower<'a> {
             exit,
             callee_refs: vec![None; Callee::ALL.len()],
             func_refs: vec![None; program.funcs.len()],
+            dfunc_refs: vec![None; program.funcs.len()],
+            d,
         };
         l.stack_check();
         l
@@ -256,20 +314,21 @@ impl<'a> Lower<'a> {
             Op::Bool => self.boolean(pc),
             Op::String(check) => self.string(pc, *check),
             Op::Number(_) => self.number(pc),
-            Op::StrEnum(_) | Op::RawCheck(..) | Op::SkipValue => self.value_op(pc),
+            Op::StrEnum(_) => self.decode_value_op(pc),
+            Op::RawCheck(..) | Op::SkipValue => self.raw_value_op(pc),
             Op::Fail(v) => self.fail_op(*v),
-            // A union branch's tag is only written by decode; validate has nothing to do.
-            Op::Tag(_) => {}
+            // A union branch's tag: only decode writes it.
+            Op::Tag(v) => self.tag(pc, *v),
             Op::Eof => self.eof(),
-            Op::Dispatch(targets) => return self.dispatch(targets),
+            Op::Dispatch(targets) => return self.dispatch(pc, targets),
             Op::Discriminate {
                 targets,
                 unmatched,
                 absent,
                 ..
             } => return self.discriminate(pc, targets, *unmatched, *absent),
-            Op::Call(f) => self.call_func(*f),
-            Op::Try { func, on_fail } => self.try_func(*func, *on_fail),
+            Op::Call(f) => self.call_func(pc, *f),
+            Op::Try { func, on_fail } => self.try_func(pc, *func, *on_fail),
             Op::Jump(to) => {
                 let block = self.label(*to);
                 self.b.ins().jump(block, &[]);
@@ -409,10 +468,14 @@ impl<'a> Lower<'a> {
         self.op_helper(Callee::ValueOp, pc);
     }
 
-    /// `Number`: whitespace inline, then the number helper.
+    /// `Number`: whitespace inline, then the number helper (decode's writes the slot).
     fn number(&mut self, pc: usize) {
+        let dest = self.dest(pc);
         self.ws();
-        self.op_helper(Callee::Number, pc);
+        match dest {
+            Some(addr) => self.op_helper_into(Callee::DecodeNumber, pc, addr),
+            None => self.op_helper(Callee::Number, pc),
+        }
     }
 
     /// Calls `helper(ctx, pos, func, pc)` for op `pc` and takes its cursor.

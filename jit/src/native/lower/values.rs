@@ -1,5 +1,6 @@
 //! Scalar value ops: literals and plain strings inline (their errors, and every other
-//! scalar check, through the interpreter helper), `Fail` and `Eof`.
+//! scalar check, through the interpreter helper), `Fail` and `Eof`; decode's stores for
+//! them (see [`super::decode`]).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -63,8 +64,9 @@ impl Lower<'_> {
         self.b.switch_to_block(cont);
     }
 
-    /// `Bool`: `true` or `false` inline.
+    /// `Bool`: `true` or `false` inline (decode stores the byte).
     pub(super) fn boolean(&mut self, pc: usize) {
+        let dest = self.dest(pc);
         self.ws();
         let p = self.pos();
         let (cont, slow, other) = (
@@ -72,9 +74,20 @@ impl Lower<'_> {
             self.b.create_block(),
             self.b.create_block(),
         );
-        self.match_word(p, b"true", cont, other);
+        let [yes, no] = match dest {
+            Some(_) => [(); 2].map(|_| self.b.create_block()),
+            None => [cont; 2],
+        };
+        self.match_word(p, b"true", yes, other);
         self.b.switch_to_block(other);
-        self.match_word(p, b"false", cont, slow);
+        self.match_word(p, b"false", no, slow);
+        if let Some(addr) = dest {
+            for (block, value) in [(yes, true), (no, false)] {
+                self.b.switch_to_block(block);
+                self.put_bool(value, addr);
+                self.b.ins().jump(cont, &[]);
+            }
+        }
         self.slow_path(slow, pc, cont);
         self.b.switch_to_block(cont);
     }
@@ -83,9 +96,10 @@ impl Lower<'_> {
     /// pattern) through the helper.
     pub(super) fn string(&mut self, pc: usize, check: StrCheckId) {
         if self.program.str_checks[check as usize].needs_text() {
-            self.value_op(pc);
+            self.decode_value_op(pc);
             return;
         }
+        let dest = self.dest(pc);
         self.ws();
         let p = self.pos();
         let (scan, slow, cont) = (
@@ -96,7 +110,16 @@ impl Lower<'_> {
         self.branch_byte(p, b'"', scan, slow);
         self.b.switch_to_block(scan);
         let body = self.b.ins().iadd_imm_s(p, 1);
-        let end = self.scan_string(body);
+        let end = if self.decoding() {
+            // Decode unescapes (the interpreter's decoder reads the text), so escapes are
+            // checked by unescaping.
+            let end = self.scan_body(body);
+            let flags = self.scan_flags();
+            self.put_string(body, end, flags, dest);
+            end
+        } else {
+            self.scan_string(body)
+        };
         let after = self.b.ins().iadd_imm_s(end, 1);
         self.set_pos(after);
         self.b.ins().jump(cont, &[]);

@@ -1,0 +1,381 @@
+//! The Rust helpers of native decode: the buffer stack (arrays' items, objects' extra
+//! members, boxed records, mirroring the interpreter's decoder), arena copies, and the value
+//! ops decode does not lower, which run the interpreter's own code through a sink that
+//! writes the slot ([`crate::interp::run_value_op_into`]): checked strings and
+//! enumerations (their checks are the interpreter's predicates and tables), and numbers
+//! (the number reader with its [`BigInts`](crate::ir::BigInts) policy stays in one place;
+//! a plain number is read here directly, a checked one runs the interpreter's op).
+//!
+//! Buffers are addressed by index in `Scratch::bufs`: a buffer only grows while it is the
+//! newest open one, so addresses into older buffers (the destinations of running frames)
+//! stay valid. A buffer's `Vec` length is always at least what generated code has used,
+//! and the bytes past that are zero (growth zero-fills), so reserving an array item inline
+//! needs no stores.
+
+use jitson_kernels::ffi::FfiResult;
+use jitson_kernels::unescape::{self, Surrogates};
+
+use super::ctx::Ctx;
+use super::helpers::guarded;
+use crate::interp::{number_slot, run_value_op_into};
+use crate::ir::{FailKind, Op};
+use crate::number::read_number;
+
+/// A buffer index meaning "none acquired yet".
+pub(crate) const NO_BUF: u64 = u64::MAX;
+
+/// The address stored with a length of 0 (any non-null pointer reads as an empty slice).
+pub(crate) const EMPTY_ADDR: u64 = 1;
+
+/// Writes `bytes` at `addr`.
+///
+/// # Safety
+/// `addr` points at `bytes.len()` writable bytes that nothing borrows.
+unsafe fn put(addr: u64, bytes: &[u8]) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        std::ptr::copy_nonoverlapping(
+            bytes.as_ptr(),
+            std::ptr::with_exposed_provenance_mut::<u8>(addr as usize),
+            bytes.len(),
+        );
+    }
+}
+
+/// Writes the `(ptr, len)` pair of `text` at `addr`.
+///
+/// # Safety
+/// As [`put`] for 16 bytes.
+unsafe fn put_pair(addr: u64, text: &[u8]) {
+    let mut pair = [0u8; 16];
+    pair[..8].copy_from_slice(&text.as_ptr().expose_provenance().to_ne_bytes());
+    pair[8..].copy_from_slice(&text.len().to_ne_bytes());
+    // SAFETY: the caller's contract.
+    unsafe { put(addr, &pair) };
+}
+
+/// The arena of a decode run.
+fn arena<'a>(ctx: &Ctx) -> &'a bumpalo::Bump {
+    // SAFETY: decode runs set `arena` to their arena, which outlives the run; only decode
+    // functions (which only decode runs call) reach the helpers that read it.
+    unsafe { &*ctx.arena }
+}
+
+/// The decode buffers.
+fn bufs(ctx: &mut Ctx) -> &mut Vec<Vec<u8>> {
+    // SAFETY: the scratch pointer comes from a borrow that lives for the whole run, and
+    // no other reference to it is live while a helper runs.
+    unsafe { &mut (*ctx.scratch).bufs }
+}
+
+/// Opens a buffer of `len` zero bytes: `value` is its address, `ctx.buf_len` its length;
+/// its index is `ctx.open` before the call.
+///
+/// # Safety
+/// `ctx` is the context of a running decode call.
+pub(crate) unsafe extern "C" fn jitson_native_acquire(ctx: *mut Ctx, len: u64) -> FfiResult {
+    guarded(ctx, |ctx| {
+        let open = ctx.open as usize;
+        let bufs = bufs(ctx);
+        if bufs.len() <= open {
+            bufs.resize_with(open + 1, Vec::new);
+        }
+        let buf = &mut bufs[open];
+        buf.clear();
+        buf.resize(len as usize, 0);
+        let addr = buf.as_mut_ptr().expose_provenance() as u64;
+        ctx.buf_len = len;
+        ctx.open += 1;
+        Ok(addr)
+    })
+}
+
+/// Grows buffer `buf` (the newest open one) to at least `need` bytes, keeping its bytes:
+/// `value` is its (maybe moved) address, `ctx.buf_len` its new length.
+///
+/// # Safety
+/// `ctx` is the context of a running decode call; no address into `buf` is held past it.
+pub(crate) unsafe extern "C" fn jitson_native_grow(
+    ctx: *mut Ctx,
+    buf: u64,
+    need: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        let v = &mut bufs(ctx)[buf as usize];
+        let len = (need as usize).max(v.len() * 2).max(64);
+        v.resize(len, 0);
+        let addr = v.as_mut_ptr().expose_provenance() as u64;
+        ctx.buf_len = len as u64;
+        Ok(addr)
+    })
+}
+
+/// Copies the first `len` bytes of buffer `buf` to the arena and releases the buffer
+/// (`ctx.open = buf`): `value` is the copy's address.
+///
+/// # Safety
+/// `ctx` is the context of a running decode call.
+pub(crate) unsafe extern "C" fn jitson_native_copy_out(
+    ctx: *mut Ctx,
+    buf: u64,
+    len: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        let arena = arena(ctx);
+        let copy = arena.alloc_slice_copy(&bufs(ctx)[buf as usize][..len as usize]);
+        ctx.open = buf;
+        Ok(copy.as_ptr().expose_provenance() as u64)
+    })
+}
+
+/// A boxed record is complete: copies its `size` bytes (the buffer at `open`) to the arena,
+/// stores the copy's address at `slot` and releases the buffer (`ctx.open = open`).
+///
+/// # Safety
+/// `ctx` is the context of a running decode call; `slot` points at 8 writable bytes.
+pub(crate) unsafe extern "C" fn jitson_native_box_out(
+    ctx: *mut Ctx,
+    size: u64,
+    slot: u64,
+    open: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        let arena = arena(ctx);
+        let copy = arena.alloc_slice_copy(&bufs(ctx)[open as usize][..size as usize]);
+        let addr = copy.as_ptr().expose_provenance() as u64;
+        // SAFETY: the caller's contract.
+        unsafe { put(slot, &addr.to_ne_bytes()) };
+        ctx.open = open;
+        Ok(0)
+    })
+}
+
+/// The extra-members state of an open object, in a stack slot of its function.
+#[repr(C)]
+struct Extras {
+    /// The buffer, or [`NO_BUF`] before the first extra member.
+    buf: u64,
+    /// Entries written.
+    count: u64,
+}
+
+/// Appends an extra member whose key is `body..end` (with escapes when `flags` != 0) to
+/// the object whose [`Extras`] are at `state`: a zeroed entry of `entry` bytes with the
+/// key's `(ptr, len)` at 0 (the input, or an arena copy of the unescaped text); `value` is
+/// the entry's address.
+///
+/// # Safety
+/// `ctx` is the context of a running decode call; `state` points at the object's
+/// [`Extras`]; `body..end` is a scanned string body of the input.
+pub(crate) unsafe extern "C" fn jitson_native_extra(
+    ctx: *mut Ctx,
+    state: u64,
+    body: u64,
+    end: u64,
+    flags: u64,
+    entry: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        // SAFETY: the caller's contract.
+        let state =
+            unsafe { &mut *std::ptr::with_exposed_provenance_mut::<Extras>(state as usize) };
+        if state.buf == NO_BUF {
+            state.buf = ctx.open;
+            let open = ctx.open as usize;
+            let bufs = bufs(ctx);
+            if bufs.len() <= open {
+                bufs.resize_with(open + 1, Vec::new);
+            }
+            bufs[open].clear();
+            ctx.open += 1;
+        }
+        // SAFETY: the pointers come from borrows that live for the whole run.
+        let (_, input, scratch) = unsafe { ctx.parts() };
+        let (body, end) = (body as usize, end as usize);
+        let mut key = &input[body..end];
+        if flags != 0 {
+            let text = &mut scratch.text;
+            text.clear();
+            unescape::unescape(key, text, Surrogates::Strict)
+                .map_err(|e| (FailKind::Syntax(e.kind), body + e.offset))?;
+            key = arena(ctx).alloc_slice_copy(text);
+        }
+        let off = state.count as usize * entry as usize;
+        let buf = &mut bufs(ctx)[state.buf as usize];
+        buf.resize(off + entry as usize, 0);
+        let at = buf[off..].as_mut_ptr().expose_provenance() as u64;
+        state.count += 1;
+        // SAFETY: `at` starts an entry of `entry >= 16` bytes in the buffer just resized.
+        unsafe { put_pair(at, key) };
+        Ok(at)
+    })
+}
+
+/// Closes the extra members at `state`: their entries (of `entry` bytes) to the arena,
+/// `(ptr, count)` at `pair`, the buffer released.
+///
+/// # Safety
+/// `ctx` is the context of a running decode call; `state` points at the object's
+/// [`Extras`]; `pair` at 16 writable bytes.
+pub(crate) unsafe extern "C" fn jitson_native_extras_out(
+    ctx: *mut Ctx,
+    state: u64,
+    entry: u64,
+    pair: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        // SAFETY: the caller's contract.
+        let state = unsafe { &*std::ptr::with_exposed_provenance::<Extras>(state as usize) };
+        let (addr, count) = match state.buf {
+            NO_BUF => (EMPTY_ADDR, 0),
+            buf => {
+                let len = state.count as usize * entry as usize;
+                let arena = arena(ctx);
+                let copy = arena.alloc_slice_copy(&bufs(ctx)[buf as usize][..len]);
+                ctx.open = buf;
+                (copy.as_ptr().expose_provenance() as u64, state.count)
+            }
+        };
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&addr.to_ne_bytes());
+        bytes[8..].copy_from_slice(&count.to_ne_bytes());
+        // SAFETY: the caller's contract.
+        unsafe { put(pair, &bytes) };
+        Ok(0)
+    })
+}
+
+/// Unescapes the string body `body..end` (scanned, with escapes) as the interpreter's
+/// decoder does, into the arena; stores its `(ptr, len)` at `addr` unless 0.
+///
+/// # Safety
+/// `ctx` is the context of a running decode call; `addr` is 0 or points at 16 writable
+/// bytes.
+pub(crate) unsafe extern "C" fn jitson_native_unescape(
+    ctx: *mut Ctx,
+    body: u64,
+    end: u64,
+    addr: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        // SAFETY: the pointers come from borrows that live for the whole run.
+        let (_, input, scratch) = unsafe { ctx.parts() };
+        let body = body as usize;
+        let text = &mut scratch.text;
+        text.clear();
+        unescape::unescape(&input[body..end as usize], text, Surrogates::Strict)
+            .map_err(|e| (FailKind::Syntax(e.kind), body + e.offset))?;
+        if addr != 0 {
+            let copy = arena(ctx).alloc_slice_copy(text);
+            // SAFETY: the caller's contract.
+            unsafe { put_pair(addr, copy) };
+        }
+        Ok(0)
+    })
+}
+
+/// Runs value op `pc` of function `func` at `pos` on the interpreter as decode does,
+/// writing its value at `addr` (0: nowhere): `value` is the cursor after it.
+///
+/// # Safety
+/// `ctx` is the context of a running decode call; `func` and `pc` name a value op;
+/// `addr` is 0 or points at a writable slot of the op's shape.
+pub(crate) unsafe extern "C" fn jitson_native_decode_op(
+    ctx: *mut Ctx,
+    pos: u64,
+    func: u64,
+    pc: u64,
+    addr: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        decode_on_interpreter(ctx, pos as usize, func, pc, addr)
+    })
+}
+
+/// See [`jitson_native_decode_op`].
+fn decode_on_interpreter(
+    ctx: &mut Ctx,
+    pos: usize,
+    func: u64,
+    pc: u64,
+    addr: u64,
+) -> Result<u64, (FailKind, usize)> {
+    let at = (pos, u32::try_from(ctx.depth).unwrap_or(u32::MAX));
+    // SAFETY: the pointers come from borrows that live for the whole run.
+    let (program, input, scratch) = unsafe { ctx.parts() };
+    let site = (func as u32, pc as u32);
+    let arena = arena(ctx);
+    // SAFETY: `addr` is 0 or a writable slot of the op's shape (the caller's contract).
+    unsafe {
+        run_value_op_into(
+            program,
+            input,
+            &ctx.options,
+            &mut scratch.interp,
+            at,
+            site,
+            addr as usize,
+            arena,
+        )
+    }
+    .map(|v| v as u64)
+}
+
+/// `Op::Number` (op `pc` of function `func`) at `pos` (after whitespace), its value
+/// written at `addr` (0: nowhere): a number whose check has no bounds and no predicate
+/// is read here with the interpreter's reader; anything else (a check, an error, a
+/// fraction where an integer is wanted) runs on the interpreter.
+///
+/// # Safety
+/// As [`jitson_native_decode_op`], for a `Number` op.
+pub(crate) unsafe extern "C" fn jitson_native_decode_number(
+    ctx: *mut Ctx,
+    pos: u64,
+    func: u64,
+    pc: u64,
+    addr: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        let p = pos as usize;
+        // SAFETY: the pointers come from borrows that live for the whole run.
+        let (program, input, _) = unsafe { ctx.parts() };
+        if let Op::Number(check) = &program.funcs[func as usize].ops[pc as usize] {
+            let c = &program.num_checks[*check as usize];
+            let plain = c.minimum.is_none() && c.maximum.is_none() && c.multiple_of.is_none();
+            if plain
+                && matches!(input.get(p), Some(b'-' | b'0'..=b'9'))
+                && let Ok((n, end)) = read_number(input, p, ctx.options.big_ints)
+                && (!c.integer || n.is_integer())
+            {
+                if addr != 0 {
+                    // SAFETY: the caller's contract (a number slot is 16 bytes).
+                    unsafe { put(addr, &number_slot(n)) };
+                }
+                return Ok(end as u64);
+            }
+        }
+        decode_on_interpreter(ctx, p, func, pc, addr)
+    })
+}
+
+/// Zeroes `len` bytes at `addr` (records too large to clear inline).
+///
+/// # Safety
+/// `ctx` is the context of a running decode call; `addr` points at `len` writable bytes.
+pub(crate) unsafe extern "C" fn jitson_native_zero(
+    ctx: *mut Ctx,
+    addr: u64,
+    len: u64,
+) -> FfiResult {
+    guarded(ctx, |_| {
+        // SAFETY: the caller's contract.
+        unsafe {
+            std::ptr::write_bytes(
+                std::ptr::with_exposed_provenance_mut::<u8>(addr as usize),
+                0,
+                len as usize,
+            );
+        }
+        Ok(0)
+    })
+}

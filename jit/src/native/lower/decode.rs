@@ -1,0 +1,350 @@
+//! The decode half of the lowering: what each op writes (see the IR's decode table), with
+//! fixed-offset stores at the frame's *base* (a variable: the destination, an array item,
+//! or an extra member's entry) plus the op's `dst` operand.
+//!
+//! - Scalars are stored inline: booleans, union tags (`Dispatch`, `Tag`), unescaped
+//!   strings as `(ptr, len)` into the input, raw values (`SkipValue`, `RawCheck`) as their
+//!   span. Escaped strings are unescaped into the arena by a helper.
+//! - Numbers go through a helper (the interpreter's number reader: one `BigInts` policy);
+//!   checked strings and enumerations run the interpreter's op through a slot-writing sink
+//!   (their checks are predicates and tables the interpreter owns, and they are rare in
+//!   the corpus schemas' hot paths).
+//! - Arrays reserve items inline in a context-owned buffer (a helper only when it must
+//!   grow) and copy them to the arena at `ArrEnd`; objects zero their record inline, copy
+//!   the presence bitmap from the stack, and keep extra members in a buffer through
+//!   helpers; boxed callees get a record buffer, copied to the arena when they return.
+//!   `Try` restores the number of open buffers with the cursor, as the interpreter's
+//!   unwind does.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I8, I32, I64};
+use cranelift_codegen::ir::{
+    BlockArg, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Value,
+};
+use cranelift_frontend::{FunctionBuilder, Variable};
+
+use super::Lower;
+use crate::ir::{NO_DST, Program};
+use crate::layout::{Shape, ShapeInfo};
+use crate::native::ctx::off;
+use crate::native::decode::{EMPTY_ADDR, NO_BUF};
+use crate::native::helpers::Callee;
+
+/// Records larger than this many words are zeroed by a helper.
+const MAX_INLINE_ZERO_WORDS: u32 = 32;
+
+/// Flags for destination stores: inside a buffer the run owns, maybe unaligned.
+fn dst_flags() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+/// The decode state of one function being lowered.
+pub(super) struct State<'a> {
+    /// The destination operand of each op.
+    dsts: &'a [u32],
+    /// The shape the function writes.
+    shape: &'a ShapeInfo,
+    /// The frame's destination (the function's third parameter).
+    dst: Value,
+    /// Where ops' destinations count from.
+    base: Variable,
+    /// The array's item buffer: index ([`NO_BUF`] before the first item), address, length.
+    abuf: Variable,
+    aptr: Variable,
+    alen: Variable,
+    /// The object's extra members (`native::decode::Extras`).
+    extras: StackSlot,
+}
+
+impl<'a> State<'a> {
+    /// The state of function `index` whose destination is `dst`.
+    pub(super) fn new(
+        b: &mut FunctionBuilder<'_>,
+        program: &'a Program,
+        index: usize,
+        dst: Value,
+    ) -> State<'a> {
+        let layout = &program.layout.funcs[index];
+        let [base, abuf, aptr, alen] = [(); 4].map(|_| b.declare_var(I64));
+        b.def_var(base, dst);
+        let none = b.ins().iconst(I64, NO_BUF as i64);
+        b.def_var(abuf, none);
+        let zero = b.ins().iconst(I64, 0);
+        b.def_var(aptr, zero);
+        b.def_var(alen, zero);
+        let extras =
+            b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 3));
+        State {
+            dsts: &layout.dst,
+            shape: program.layout.shape(layout.shape),
+            dst,
+            base,
+            abuf,
+            aptr,
+            alen,
+            extras,
+        }
+    }
+}
+
+impl Lower<'_> {
+    /// Op `pc`'s destination address (base + `dst`), or `None` when it writes nothing
+    /// (validate, or a `NO_DST` operand).
+    pub(super) fn dest(&mut self, pc: usize) -> Option<Value> {
+        let d = self.d.as_ref()?;
+        let off = d.dsts[pc];
+        if off == NO_DST {
+            return None;
+        }
+        let base = self.b.use_var(d.base);
+        Some(self.b.ins().iadd_imm_s(base, i64::from(off)))
+    }
+
+    /// Whether this is a decode function.
+    pub(super) fn decoding(&self) -> bool {
+        self.d.is_some()
+    }
+
+    fn state(&self) -> &State<'_> {
+        self.d.as_ref().expect("a decode function")
+    }
+
+    /// Stores `v` at `addr + offset`.
+    pub(super) fn put(&mut self, v: Value, addr: Value, offset: i32) {
+        self.b.ins().store(dst_flags(), v, addr, offset);
+    }
+
+    /// Stores the `u32` constant `v` at `addr`.
+    pub(super) fn put_u32(&mut self, v: u32, addr: Value) {
+        let c = self.b.ins().iconst(I32, i64::from(v));
+        self.put(c, addr, 0);
+    }
+
+    /// Stores the boolean byte `v` at `addr`.
+    pub(super) fn put_bool(&mut self, v: bool, addr: Value) {
+        let c = self.b.ins().iconst(I8, i64::from(v));
+        self.put(c, addr, 0);
+    }
+
+    /// Stores `(input + start, end - start)` at `addr`.
+    pub(super) fn put_span(&mut self, start: Value, end: Value, addr: Value) {
+        let ptr = self.b.ins().iadd(self.input, start);
+        let len = self.b.ins().isub(end, start);
+        self.put(ptr, addr, 0);
+        self.put(len, addr, 8);
+    }
+
+    /// Calls `helper(ctx, pos, func, pc, addr)` for op `pc` and takes its cursor.
+    pub(super) fn op_helper_into(&mut self, helper: Callee, pc: usize, addr: Value) {
+        let p = self.pos();
+        let (f, pc) = (self.iconst(i64::from(self.index)), self.iconst(pc as i64));
+        let ctx = self.ctx;
+        let v = self.call_checked(helper, &[ctx, p, f, pc, addr]);
+        self.set_pos(v);
+    }
+
+    /// A value op the interpreter runs: writing its slot when decode has a destination.
+    pub(super) fn decode_value_op(&mut self, pc: usize) {
+        match self.dest(pc) {
+            Some(addr) => self.op_helper_into(Callee::DecodeOp, pc, addr),
+            None => self.value_op(pc),
+        }
+    }
+
+    /// `SkipValue` / `RawCheck`: the interpreter's skip, then the span stored.
+    pub(super) fn raw_value_op(&mut self, pc: usize) {
+        let Some(addr) = self.dest(pc) else {
+            self.value_op(pc);
+            return;
+        };
+        self.ws();
+        let start = self.pos();
+        self.value_op(pc);
+        let end = self.pos();
+        self.put_span(start, end, addr);
+    }
+
+    /// `Tag`.
+    pub(super) fn tag(&mut self, pc: usize, v: u32) {
+        if let Some(addr) = self.dest(pc) {
+            self.put_u32(v, addr);
+        }
+    }
+
+    /// The string body `body..end` (scanned; escapes in `flags`): its `(ptr, len)` at
+    /// `addr` (unescaped into the arena by a helper when it has escapes).
+    pub(super) fn put_string(
+        &mut self,
+        body: Value,
+        end: Value,
+        flags: Value,
+        addr: Option<Value>,
+    ) {
+        let (plain, escaped, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(flags, escaped, &[], plain, &[]);
+        self.b.switch_to_block(escaped);
+        let zero = self.iconst(0);
+        let target = addr.unwrap_or(zero);
+        let ctx = self.ctx;
+        self.call_checked(Callee::Unescape, &[ctx, body, end, target]);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(plain);
+        if let Some(addr) = addr {
+            self.put_span(body, end, addr);
+        }
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// The array's item stride.
+    fn stride(&self) -> u32 {
+        match self.state().shape.shape {
+            Shape::Array { stride, .. } => stride,
+            _ => unreachable!("Program::verify: array ops in an array function"),
+        }
+    }
+
+    /// `ArrBegin` after the empty check: the item buffer with item 0, the base at it.
+    pub(super) fn arr_first_item(&mut self) {
+        let stride = self.stride();
+        let open = self.load_ctx(off::OPEN);
+        let size = self.iconst(i64::from(stride));
+        let ctx = self.ctx;
+        let ptr = self.call_checked(Callee::Acquire, &[ctx, size]);
+        let len = self.load_ctx(off::BUF_LEN);
+        let d = self.state();
+        let (abuf, aptr, alen, base) = (d.abuf, d.aptr, d.alen, d.base);
+        self.b.def_var(abuf, open);
+        self.b.def_var(aptr, ptr);
+        self.b.def_var(alen, len);
+        self.b.def_var(base, ptr);
+    }
+
+    /// `ArrNext` at `,`: reserves item `count` (its bytes are already zero), growing the
+    /// buffer through a helper when it is full; the base at it.
+    pub(super) fn arr_next_item(&mut self, count: Value) {
+        let stride = i64::from(self.stride());
+        let d = self.state();
+        let (abuf, aptr, alen, base) = (d.abuf, d.aptr, d.alen, d.base);
+        let at = self.b.ins().imul_imm_s(count, stride);
+        let need = self.b.ins().iadd_imm_s(at, stride);
+        let len = self.b.use_var(alen);
+        let full = self.b.ins().icmp(IntCC::UnsignedGreaterThan, need, len);
+        let (grow, ready) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(full, grow, &[], ready, &[]);
+        self.b.switch_to_block(grow);
+        self.b.set_cold_block(grow);
+        let buf = self.b.use_var(abuf);
+        let ctx = self.ctx;
+        let ptr = self.call_checked(Callee::Grow, &[ctx, buf, need]);
+        let len = self.load_ctx(off::BUF_LEN);
+        self.b.def_var(aptr, ptr);
+        self.b.def_var(alen, len);
+        self.b.ins().jump(ready, &[]);
+        self.b.switch_to_block(ready);
+        let ptr = self.b.use_var(aptr);
+        let item = self.b.ins().iadd(ptr, at);
+        self.b.def_var(base, item);
+    }
+
+    /// `ArrEnd`: the items to the arena, `(ptr, count)` at the destination, the base back
+    /// at it.
+    pub(super) fn arr_finish(&mut self, count: Value) {
+        let stride = i64::from(self.stride());
+        let d = self.state();
+        let (abuf, base, dst) = (d.abuf, d.base, d.dst);
+        let buf = self.b.use_var(abuf);
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, buf, NO_BUF as i64);
+        let (copy, join) = (self.b.create_block(), self.b.create_block());
+        let ptr = self.b.append_block_param(join, I64);
+        let empty = self.iconst(EMPTY_ADDR as i64);
+        self.b
+            .ins()
+            .brif(none, join, &[BlockArg::Value(empty)], copy, &[]);
+        self.b.switch_to_block(copy);
+        let len = self.b.ins().imul_imm_s(count, stride);
+        let ctx = self.ctx;
+        let copied = self.call_checked(Callee::CopyOut, &[ctx, buf, len]);
+        self.b.ins().jump(join, &[BlockArg::Value(copied)]);
+        self.b.switch_to_block(join);
+        self.put(ptr, dst, 0);
+        self.put(count, dst, 8);
+        self.b.def_var(base, dst);
+    }
+
+    /// The object's record size, extras offset and entry size.
+    fn record(&self) -> (u32, u32, u32) {
+        let info = self.state().shape;
+        match info.shape {
+            Shape::Object { extras, entry, .. } => (info.size, extras, entry),
+            _ => unreachable!("Program::verify: object ops in an object function"),
+        }
+    }
+
+    /// `ObjBegin`: the record zeroed, no extra members yet, the base at the record.
+    pub(super) fn obj_start(&mut self) {
+        let (size, _, _) = self.record();
+        let d = self.state();
+        let (dst, base, extras) = (d.dst, d.base, d.extras);
+        let words = size / 8;
+        if words <= MAX_INLINE_ZERO_WORDS {
+            let zero = self.iconst(0);
+            for w in 0..words {
+                self.put(zero, dst, (w * 8) as i32);
+            }
+        } else {
+            let (ctx, len) = (self.ctx, self.iconst(i64::from(size)));
+            self.call_checked(Callee::Zero, &[ctx, dst, len]);
+        }
+        let none = self.iconst(NO_BUF as i64);
+        let zero = self.iconst(0);
+        self.b.ins().stack_store(I64, none, extras, 0);
+        self.b.ins().stack_store(I64, zero, extras, 8);
+        self.b.def_var(base, dst);
+    }
+
+    /// `Key` after the member's bookkeeping: a named field's base is the record; an
+    /// unknown key appends an extra member (key `body..end`) and the base is its entry.
+    pub(super) fn key_base(&mut self, field: Value, body: Value, end: Value, flags: Value) {
+        let (_, _, entry) = self.record();
+        let d = self.state();
+        let (dst, base, extras) = (d.dst, d.base, d.extras);
+        let unknown =
+            self.b
+                .ins()
+                .icmp_imm_s(IntCC::Equal, field, crate::native::helpers::NO_FIELD as i64);
+        let (extra, done) = (self.b.create_block(), self.b.create_block());
+        let at = self.b.append_block_param(done, I64);
+        self.b
+            .ins()
+            .brif(unknown, extra, &[], done, &[BlockArg::Value(dst)]);
+        self.b.switch_to_block(extra);
+        let state = self.b.ins().stack_addr(I64, extras, 0);
+        let (ctx, entry) = (self.ctx, self.iconst(i64::from(entry)));
+        let e = self.call_checked(Callee::Extra, &[ctx, state, body, end, flags, entry]);
+        self.b.ins().jump(done, &[BlockArg::Value(e)]);
+        self.b.switch_to_block(done);
+        self.b.def_var(base, at);
+    }
+
+    /// `ObjEnd` before its checks: the presence bitmap (`words` words) into the record,
+    /// the extra members to the arena, the base back at the record.
+    pub(super) fn obj_finish(&mut self, words: usize) {
+        let (_, extras_at, entry) = self.record();
+        let d = self.state();
+        let (dst, base, extras) = (d.dst, d.base, d.extras);
+        for w in 0..words {
+            let bits = self.b.ins().stack_load(I64, I64, self.bits, (w * 8) as i32);
+            self.put(bits, dst, (w * 8) as i32);
+        }
+        let state = self.b.ins().stack_addr(I64, extras, 0);
+        let pair = self.b.ins().iadd_imm_s(dst, i64::from(extras_at));
+        let (ctx, entry) = (self.ctx, self.iconst(i64::from(entry)));
+        self.call_checked(Callee::ExtrasOut, &[ctx, state, entry, pair]);
+        self.b.def_var(base, dst);
+    }
+}
