@@ -1,6 +1,7 @@
 //! Integers beyond the 64-bit ranges under each [`BigInts`] policy, through the codec:
 //! decode (values, accessors, `serde_json` conversion), encode, transcode, validate (bounds,
-//! `multipleOf`, `type: integer`) with exact results and messages, in objects, arrays, maps
+//! exclusive ones, `multipleOf`, `type: integer`, `enum` / `const`) with exact results and
+//! messages, in objects, arrays, maps
 //! and `{}` values, on the interpreter and on native code alike.
 
 use jitson::engine::{Backend, BigInts, Options, TranscodeOptions};
