@@ -1,6 +1,7 @@
 //! Integers beyond the 64-bit ranges under each [`BigInts`] policy, through the codec:
 //! decode (values, accessors, `serde_json` conversion), encode, transcode, validate (bounds,
-//! `multipleOf`, `type: integer`) with exact results and messages, in objects, arrays, maps
+//! exclusive ones, `multipleOf`, `type: integer`, `enum` / `const`) with exact results and
+//! messages, in objects, arrays, maps
 //! and `{}` values, on the interpreter and on native code alike.
 
 use jitson::engine::{Backend, BigInts, Options, TranscodeOptions};
@@ -227,6 +228,11 @@ fn bounds_and_multiples_at_and_around_two_to_the_64() {
     let min = r#"{"type": "integer", "minimum": -9223372036854775808}"#;
     let xmin = r#"{"type": "number", "exclusiveMinimum": 18446744073709551615}"#;
     let three = r#"{"type": "integer", "multipleOf": 3}"#;
+    let ixmax = r#"{"type": "integer", "exclusiveMaximum": 18446744073709551616}"#;
+    let ixmin = r#"{"type": "integer", "exclusiveMinimum": 18446744073709551616}"#;
+    let ixmax_low = r#"{"type": "integer", "exclusiveMaximum": -9223372036854775808}"#;
+    let ixmax_u64 = r#"{"type": "integer", "exclusiveMaximum": 18446744073709551615}"#;
+    let ixmin_frac = r#"{"type": "integer", "exclusiveMinimum": 5.5, "minimum": 2}"#;
     let half = r#"{"type": "integer", "multipleOf": 0.5}"#;
     let above = "number above the maximum at line 1 column 1, path $, keyword maximum";
     let not_below = "number not below the exclusive maximum at line 1 column 1, path $, keyword exclusiveMaximum";
@@ -291,6 +297,73 @@ fn bounds_and_multiples_at_and_around_two_to_the_64() {
         ),
         (three, format!("{h}2"), err(multiple), ok.clone()),
         (half, "18446744073709551617".into(), ok.clone(), ok.clone()),
+        // Exclusive bounds of an `integer` schema stay exclusive, exact beyond 64 bits.
+        (ixmax, "18446744073709551615".into(), ok.clone(), ok.clone()),
+        (
+            ixmax,
+            "18446744073709551616".into(),
+            err(not_below),
+            err(not_below),
+        ),
+        (
+            ixmax,
+            "18446744073709551617".into(),
+            err(not_below),
+            err(not_below),
+        ),
+        (
+            ixmin,
+            "18446744073709551615".into(),
+            err(not_above),
+            err(not_above),
+        ),
+        (
+            ixmin,
+            "18446744073709551616".into(),
+            err(not_above),
+            err(not_above),
+        ),
+        (
+            ixmin,
+            "18446744073709551617".into(),
+            err(not_above),
+            ok.clone(),
+        ),
+        (ixmin, "18446744073709555712".into(), ok.clone(), ok.clone()),
+        (ixmin, h.clone(), ok.clone(), ok.clone()),
+        (
+            ixmax_low,
+            "-9223372036854775807".into(),
+            err(not_below),
+            err(not_below),
+        ),
+        (
+            ixmax_low,
+            "-9223372036854775808".into(),
+            err(not_below),
+            err(not_below),
+        ),
+        (
+            ixmax_low,
+            "-9223372036854775809".into(),
+            err(not_below),
+            ok.clone(),
+        ),
+        (ixmax_low, format!("-{h}"), ok.clone(), ok.clone()),
+        (
+            ixmax_u64,
+            "18446744073709551614".into(),
+            ok.clone(),
+            ok.clone(),
+        ),
+        (
+            ixmax_u64,
+            "18446744073709551615".into(),
+            err(not_below),
+            err(not_below),
+        ),
+        (ixmin_frac, "5".into(), err(not_above), err(not_above)),
+        (ixmin_frac, "6".into(), ok.clone(), ok.clone()),
     ];
     for (schema, input, f64s, raw) in cases {
         assert_eq!(
@@ -337,4 +410,85 @@ fn type_integer_accepts_big_integers() {
         .expect("decodes");
     assert_eq!(doc.root().as_f64(), Some(f64::INFINITY));
     assert_eq!(doc.to_serde_json(), Value::String(huge.clone()));
+}
+
+/// An `integer` schema's exclusive bounds are reported as such, with their schema pointer,
+/// under every policy and on both backends; `minimum` next to a weaker exclusive bound wins.
+#[test]
+fn exclusive_integer_bounds_name_their_keyword() {
+    let schema = r#"{"type": "object", "properties": {
+        "lo": {"type": "integer", "exclusiveMinimum": -1},
+        "hi": {"type": "integer", "exclusiveMaximum": 10, "maximum": 12},
+        "both": {"type": "integer", "minimum": 3, "exclusiveMinimum": 1}}}"#;
+    let cases = [
+        (
+            r#"{"lo": -1}"#,
+            "lo",
+            "exclusiveMinimum",
+            "not above the exclusive minimum",
+            8,
+        ),
+        (
+            r#"{"hi": 10}"#,
+            "hi",
+            "exclusiveMaximum",
+            "not below the exclusive maximum",
+            8,
+        ),
+        (r#"{"both": 2}"#, "both", "minimum", "below the minimum", 10),
+    ];
+    for big_ints in [BigInts::F64, BigInts::Error, BigInts::Raw] {
+        for (input, field, keyword, what, column) in cases {
+            let message = format!(
+                "number {what} at line 1 column {column}, path $.{field}, keyword {keyword}"
+            );
+            assert_eq!(validate(schema, big_ints, input), Err(message));
+            let e = codec(schema, big_ints)
+                .validate(input.as_bytes())
+                .unwrap_err();
+            let pointer = format!("/properties/{field}/{keyword}");
+            assert_eq!(e.schema_pointer(), Some(pointer.as_str()));
+        }
+        assert_eq!(
+            validate(schema, big_ints, r#"{"lo": 0, "hi": 9, "both": 3}"#),
+            Ok(())
+        );
+    }
+}
+
+/// `enum` / `const` numbers: a big integer kept raw compares by its digits; under F64 it
+/// is its nearest `f64`, as `serde_json` reads it.
+#[test]
+fn enum_and_const_with_big_integers() {
+    let two_64 = r#"{"const": 18446744073709551616}"#;
+    let list = r#"{"enum": ["a", 1, 18446744073709551616, -9223372036854775808]}"#;
+    let not_one = "value is not one of the allowed values at line 1 column 1, path $, keyword enum";
+    let ok = Ok(());
+    let err = Err(not_one.to_owned());
+    let cases: Vec<(&str, &str, Outcome, Outcome)> = vec![
+        (two_64, "18446744073709551616", ok.clone(), ok.clone()),
+        (two_64, "18446744073709551617", ok.clone(), err.clone()),
+        (two_64, "18446744073709551615", err.clone(), err.clone()),
+        (two_64, "1.8446744073709552e19", ok.clone(), ok.clone()),
+        (list, "18446744073709551616", ok.clone(), ok.clone()),
+        (list, "18446744073709551617", ok.clone(), err.clone()),
+        (list, "-9223372036854775808", ok.clone(), ok.clone()),
+        (list, "-9223372036854775809", ok.clone(), err.clone()),
+        (list, "1", ok.clone(), ok.clone()),
+        (list, "1.0", ok.clone(), ok.clone()),
+        (list, "\"a\"", ok.clone(), ok.clone()),
+        (list, "2", err.clone(), err.clone()),
+    ];
+    for (schema, input, f64s, raw) in cases {
+        assert_eq!(
+            validate(schema, BigInts::F64, input),
+            f64s,
+            "{schema} {input} F64"
+        );
+        assert_eq!(
+            validate(schema, BigInts::Raw, input),
+            raw,
+            "{schema} {input} Raw"
+        );
+    }
 }

@@ -60,6 +60,10 @@ fn every_constructor_matches_its_keyword() {
             r#"{"type": "integer", "maximum": 1}"#,
         ),
         (
+            Schema::build(integer().exclusive_maximum(10).exclusive_minimum(0.5)),
+            r#"{"type": "integer", "exclusiveMaximum": 10, "exclusiveMinimum": 0}"#,
+        ),
+        (
             Schema::build(integer().multiple_of(1)),
             r#"{"type": "integer"}"#,
         ),

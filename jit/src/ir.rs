@@ -63,7 +63,7 @@
 //! | [`Number`](Op::Number) **value** | [`NumCheckId`] | a number; `integer` checks (no fraction: `1.0` counts), bounds by exact comparison, then the predicate (a [`BigInts::Raw`] big integer is an integer and compares by its digits) | `Type`, `Minimum`, `Maximum`, `MultipleOf` |
 //! | [`String`](Op::String) **value** | [`StrCheckId`] | a string; length in code points of the unescaped text, then the predicate | `Type`, `MinLength`, `MaxLength`, `Pattern` |
 //! | [`StrEnum`](Op::StrEnum) **value** | [`StrEnumId`] | a string equal (unescaped) to one of the table's strings | `Enum` (any other value) |
-//! | [`RawCheck`](Op::RawCheck) **value** | [`RawPredId`], [`Violation`] | skip one value (validating), then call the predicate on its raw bytes | the given violation |
+//! | [`RawCheck`](Op::RawCheck) **value** | [`RawPredId`], [`Violation`] | skip one value (validating), then call the predicate on its raw bytes and the run's [`BigInts`] policy | the given violation |
 //! | [`SkipValue`](Op::SkipValue) **value** | | skip one value, validating its syntax (the kernel's validating skip, depth-limited) and that its numbers fit an `f64` (as read numbers must) | syntax, depth, `NumberOutOfRange` |
 //! | [`Fail`](Op::Fail) | [`Violation`] | fail at the next value (after whitespace) | the violation |
 //! | [`Dispatch`](Op::Dispatch) | 6 labels | peek the next value's first byte; jump to the label of its kind (null, boolean, number, string, array, object) | `ExpectedValue` (syntax) when no value starts there |
@@ -185,8 +185,9 @@ pub type StrPred = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 /// with [`BigInts::Raw`].
 pub type NumPred = Arc<dyn for<'n> Fn(NumRef<'n>) -> bool + Send + Sync>;
 /// A check on one complete, well-formed JSON value given as its raw bytes (equality with a
-/// list of JSON values, for instance).
-pub type RawPred = Arc<dyn Fn(&[u8]) -> bool + Send + Sync>;
+/// list of JSON values, for instance), under the run's [`BigInts`] policy (which says what
+/// an integer beyond 64 bits in those bytes is).
+pub type RawPred = Arc<dyn Fn(&[u8], BigInts) -> bool + Send + Sync>;
 
 /// A number bound.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -155,7 +155,7 @@ fn union_program() -> Program {
             NumCheck::default(),
         ],
         str_checks: vec![StrCheck::default()],
-        raw_preds: vec![Arc::new(|raw: &[u8]| raw != b"[]" && raw != b"{}")],
+        raw_preds: vec![Arc::new(|raw: &[u8], _| raw != b"[]" && raw != b"{}")],
         key_tables: vec![
             KeyTable::new([("kind".into(), true), ("v".into(), false)]),
             KeyTable::new([]),
@@ -440,7 +440,7 @@ fn clif_lists_every_function() {
 #[test]
 fn predicate_panics_cross_native_frames_as_panics() {
     let mut p = union_program();
-    p.raw_preds[0] = Arc::new(|_: &[u8]| panic!("predicate bug"));
+    p.raw_preds[0] = Arc::new(|_: &[u8], _| panic!("predicate bug"));
     let native = jitson_jit::native::compile(&p).expect("compiles");
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut scratch = jitson_jit::native::Scratch::new();

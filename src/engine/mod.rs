@@ -100,11 +100,12 @@ impl Options {
     /// input become, wherever they are, `{}` values included (default: the nearest `f64`, as
     /// `serde_json`): an error, or with [`BigInts::Raw`] their exact text — decoded as
     /// [`Node::BigInt`](crate::document::Node::BigInt), encoded and transcoded verbatim,
-    /// checked exactly by `type: integer`, bounds and `multipleOf`. Two checks still see
-    /// such an integer as `serde_json` does: `enum` / `const` (compared as the nearest
-    /// `f64`), and an `integer` schema's `exclusiveMinimum` / `exclusiveMaximum` beyond 64
-    /// bits (the schema model keeps integer bounds inclusive, rounded to the next integer an
-    /// `f64` holds, so the integers between the bound and that one are misjudged).
+    /// checked exactly by `type: integer`, bounds (exclusive ones too) and `multipleOf`,
+    /// and compared by their digits with `enum` / `const` numbers. Under [`BigInts::F64`],
+    /// `enum` / `const` see such an integer as its nearest `f64`, as every other check does.
+    /// Schema numbers themselves are read as `serde_json` reads them (beyond 64 bits, the
+    /// nearest `f64`), and a big integer nested in an array or object compared with `enum` /
+    /// `const` is compared as its nearest `f64` under every policy.
     pub fn big_ints(mut self, policy: BigInts) -> Options {
         self.exec.big_ints = policy;
         self

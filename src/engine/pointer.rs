@@ -13,7 +13,9 @@ use jitson_jit::ir::Violation;
 use crate::error::Keyword;
 use crate::path::Segment;
 use crate::schema::pointer::push;
-use crate::schema::{KindBranches, Schema, TypeDesc, TypeId, UnknownFields};
+use crate::schema::{
+    IntegerDesc, KindBranches, NumberDesc, Schema, TypeDesc, TypeId, UnknownFields,
+};
 
 /// Most schema nodes one walk visits: bounds the recursion (and its stack) for any path.
 const FUEL: u32 = 1024;
@@ -140,16 +142,20 @@ impl Walk<'_> {
     fn leaf(&self, node: &TypeDesc) -> Option<Keyword> {
         let keyword = match (self.violation, node) {
             (Violation::Type { .. }, _) => Keyword::Type,
-            (Violation::Minimum, TypeDesc::Integer(d)) if d.minimum.is_some() => Keyword::Minimum,
-            (Violation::Minimum, TypeDesc::Number(d)) => match d.minimum? {
-                b if b.exclusive => Keyword::ExclusiveMinimum,
-                _ => Keyword::Minimum,
-            },
-            (Violation::Maximum, TypeDesc::Integer(d)) if d.maximum.is_some() => Keyword::Maximum,
-            (Violation::Maximum, TypeDesc::Number(d)) => match d.maximum? {
-                b if b.exclusive => Keyword::ExclusiveMaximum,
-                _ => Keyword::Maximum,
-            },
+            (Violation::Minimum, TypeDesc::Integer(IntegerDesc { minimum, .. }))
+            | (Violation::Minimum, TypeDesc::Number(NumberDesc { minimum, .. })) => {
+                match (*minimum)? {
+                    b if b.exclusive => Keyword::ExclusiveMinimum,
+                    _ => Keyword::Minimum,
+                }
+            }
+            (Violation::Maximum, TypeDesc::Integer(IntegerDesc { maximum, .. }))
+            | (Violation::Maximum, TypeDesc::Number(NumberDesc { maximum, .. })) => {
+                match (*maximum)? {
+                    b if b.exclusive => Keyword::ExclusiveMaximum,
+                    _ => Keyword::Maximum,
+                }
+            }
             (Violation::MultipleOf, TypeDesc::Integer(d)) if d.multiple_of.is_some() => {
                 Keyword::MultipleOf
             }

@@ -34,8 +34,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use jitson_jit::ir::{
-    Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds, Label, Limit, NO_DST,
-    NumCheck, NumRef, Number, Op, Program, StrCheck, Violation,
+    BigInt, BigInts, Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds, Label, Limit,
+    NO_DST, NumCheck, NumRef, Number, Op, Program, StrCheck, Violation,
 };
 use jitson_jit::layout::{FuncLayout, Layout, PAIR, UNION_PAYLOAD};
 use serde_json::Value;
@@ -421,16 +421,7 @@ impl Resolver<'_> {
     }
 
     fn integer_check(&mut self, d: &IntegerDesc) -> u32 {
-        let inclusive = |value: Num| Bound {
-            value,
-            exclusive: false,
-        };
-        self.num_check(
-            true,
-            d.minimum.map(inclusive),
-            d.maximum.map(inclusive),
-            d.multiple_of,
-        )
+        self.num_check(true, d.minimum, d.maximum, d.multiple_of)
     }
 
     fn number_check(&mut self, d: &NumberDesc) -> u32 {
@@ -488,9 +479,24 @@ impl Resolver<'_> {
             return Op::StrEnum((self.prog.str_enums.len() - 1) as u32);
         }
         let oracle = one_node(TypeDesc::Enum(values.to_vec()));
-        self.prog.raw_preds.push(Arc::new(move |raw: &[u8]| {
-            serde_json::from_slice::<Value>(raw).is_ok_and(|v| oracle.validate_value(&v).is_ok())
-        }));
+        let numbers: Vec<Number> = values
+            .iter()
+            .filter_map(|v| v.as_number().map(|n| Number::from(Num::from_json(n))))
+            .collect();
+        self.prog
+            .raw_preds
+            .push(Arc::new(move |raw: &[u8], big_ints: BigInts| {
+                // A big integer kept raw is compared by its digits; anything else as `serde_json`
+                // reads it (the nearest `f64`, with the other policies).
+                let big = std::str::from_utf8(raw).ok().and_then(BigInt::new);
+                match big {
+                    Some(b) if big_ints == BigInts::Raw => {
+                        numbers.iter().any(|&n| b.cmp_exact(n).is_eq())
+                    }
+                    _ => serde_json::from_slice::<Value>(raw)
+                        .is_ok_and(|v| oracle.validate_value(&v).is_ok()),
+                }
+            }));
         Op::RawCheck((self.prog.raw_preds.len() - 1) as u32, Violation::Enum)
     }
 }

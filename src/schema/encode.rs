@@ -7,7 +7,7 @@ use crate::schema::{Bound, Num, Schema, TypeDesc, TypeId};
 use serde_json::Value;
 
 /// Version of the encoding, part of every key: bump it when the encoding changes.
-const VERSION: &[u8] = b"jitson.schema.v1";
+const VERSION: &[u8] = b"jitson.schema.v2";
 
 /// The canonical bytes of a whole schema (version, root, nodes in arena order).
 pub(crate) fn encode_schema(schema: &Schema) -> Vec<u8> {
@@ -30,8 +30,8 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
         TypeDesc::Bool => out.push(3),
         TypeDesc::Integer(d) => {
             out.push(4);
-            put_opt(out, d.minimum.as_ref(), |o, n| put_num(o, *n));
-            put_opt(out, d.maximum.as_ref(), |o, n| put_num(o, *n));
+            put_opt(out, d.minimum.as_ref(), put_bound);
+            put_opt(out, d.maximum.as_ref(), put_bound);
             put_opt(out, d.multiple_of.as_ref(), |o, n| put_num(o, *n));
             put_opt(out, d.format.as_deref(), put_str);
         }

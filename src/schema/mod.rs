@@ -39,8 +39,9 @@
 //! identical nodes (bisimilar, so recursion unrolled differently is still one schema); number
 //! the nodes depth first from the root, dropping unreachable definitions; find discriminators.
 //! Field order and `enum` order are part of the form (encode writes them in that order);
-//! `type` order, number spelling (`1.0` is `1`), integer bound spelling (`exclusiveMinimum: 5`
-//! is `minimum: 6`) and annotations other than `format` and field `default`s are not.
+//! `type` order, number spelling (`1.0` is `1`), fractional integer bounds (`minimum: 5.5`
+//! is `minimum: 6`; exclusive bounds stay exclusive) and annotations other than `format` and
+//! field `default`s are not.
 
 pub mod builder;
 mod canon;

@@ -61,14 +61,15 @@ pub enum TypeDesc {
     Not(TypeId),
 }
 
-/// Bounds of an integer node. Bounds are inclusive and integral: `exclusiveMinimum: 5` and
-/// `minimum: 5.5` both load as `minimum: 6`.
+/// Bounds of an integer node. Bound values are integral and keep their exclusivity (so a
+/// violation names the keyword the schema wrote): `minimum: 5.5` loads as `minimum: 6`,
+/// `exclusiveMinimum: 5.5` as `exclusiveMinimum: 5`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct IntegerDesc {
-    /// Smallest allowed value.
-    pub minimum: Option<Num>,
-    /// Largest allowed value.
-    pub maximum: Option<Num>,
+    /// Lower bound (the stricter of `minimum` and `exclusiveMinimum`).
+    pub minimum: Option<Bound>,
+    /// Upper bound (the stricter of `maximum` and `exclusiveMaximum`).
+    pub maximum: Option<Bound>,
     /// The value must be a multiple of this (> 0; never 1, which says nothing for integers).
     pub multiple_of: Option<Num>,
     /// The `format` annotation (not checked).
@@ -95,6 +96,44 @@ pub struct Bound {
     pub value: Num,
     /// Whether the limit itself is excluded.
     pub exclusive: bool,
+}
+
+impl Bound {
+    /// The integral lower bound admitting the same integers: an inclusive bound rounds up, an
+    /// exclusive one down (`> 5.5` is `> 5`).
+    pub(crate) fn integral_lower(self) -> Bound {
+        let value = match self.exclusive {
+            false => self.value.ceil_int(),
+            true => self.value.floor_int(),
+        };
+        Bound { value, ..self }
+    }
+
+    /// The integral upper bound admitting the same integers (see [`Bound::integral_lower`]).
+    pub(crate) fn integral_upper(self) -> Bound {
+        let value = match self.exclusive {
+            false => self.value.floor_int(),
+            true => self.value.ceil_int(),
+        };
+        Bound { value, ..self }
+    }
+
+    /// The stricter of an inclusive bound and an exclusive one, either absent (`lower`: of
+    /// lower bounds); the exclusive bound wins ties.
+    pub(crate) fn stricter(
+        inclusive: Option<Bound>,
+        exclusive: Option<Bound>,
+        lower: bool,
+    ) -> Option<Bound> {
+        match (inclusive, exclusive) {
+            (Some(i), Some(e)) => {
+                let order = e.value.cmp_exact(i.value);
+                let exclusive_stricter = if lower { order.is_ge() } else { order.is_le() };
+                Some(if exclusive_stricter { e } else { i })
+            }
+            (i, e) => i.or(e),
+        }
+    }
 }
 
 /// Constraints of a string node. Lengths count Unicode code points.

@@ -384,7 +384,10 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
                 self.ws();
                 let start = self.pos;
                 self.skip()?;
-                if !(prog.raw_preds[*pred as usize])(&self.input[start..self.pos]) {
+                if !(prog.raw_preds[*pred as usize])(
+                    &self.input[start..self.pos],
+                    self.opts.big_ints,
+                ) {
                     return Err(Stop::violation(*violation, start, Resume::Continue));
                 }
                 self.sink.raw(at, &self.input[start..self.pos]);

@@ -193,13 +193,37 @@ pub fn reference(name: impl Into<String>) -> TypeExpr {
 impl IntegerDesc {
     /// Smallest allowed value (rounded up to an integer).
     pub fn minimum(mut self, n: impl Into<Num>) -> IntegerDesc {
-        self.minimum = Some(n.into());
+        self.minimum = Some(Bound {
+            value: n.into(),
+            exclusive: false,
+        });
+        self
+    }
+
+    /// The value must be greater than `n` (rounded down to an integer).
+    pub fn exclusive_minimum(mut self, n: impl Into<Num>) -> IntegerDesc {
+        self.minimum = Some(Bound {
+            value: n.into(),
+            exclusive: true,
+        });
         self
     }
 
     /// Largest allowed value (rounded down to an integer).
     pub fn maximum(mut self, n: impl Into<Num>) -> IntegerDesc {
-        self.maximum = Some(n.into());
+        self.maximum = Some(Bound {
+            value: n.into(),
+            exclusive: false,
+        });
+        self
+    }
+
+    /// The value must be less than `n` (rounded up to an integer).
+    pub fn exclusive_maximum(mut self, n: impl Into<Num>) -> IntegerDesc {
+        self.maximum = Some(Bound {
+            value: n.into(),
+            exclusive: true,
+        });
         self
     }
 
@@ -625,15 +649,21 @@ fn check_leaf(desc: &TypeDesc, at: &str) -> Result<(), SchemaError> {
         _ => Ok(()),
     };
     match desc {
-        TypeDesc::Integer(d) => {
-            finite("minimum", d.minimum)?;
-            finite("maximum", d.maximum)?;
-            positive(d.multiple_of)
-        }
-        TypeDesc::Number(d) => {
-            finite("minimum", d.minimum.map(|b| b.value))?;
-            finite("maximum", d.maximum.map(|b| b.value))?;
-            positive(d.multiple_of)
+        TypeDesc::Integer(IntegerDesc {
+            minimum,
+            maximum,
+            multiple_of,
+            ..
+        })
+        | TypeDesc::Number(NumberDesc {
+            minimum,
+            maximum,
+            multiple_of,
+            ..
+        }) => {
+            finite("minimum", minimum.map(|b| b.value))?;
+            finite("maximum", maximum.map(|b| b.value))?;
+            positive(*multiple_of)
         }
         _ => Ok(()),
     }

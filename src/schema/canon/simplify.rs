@@ -53,6 +53,14 @@ enum Step {
     Copy(TypeId),
 }
 
+/// The bound with its value in canonical spelling.
+fn canonical(b: Bound) -> Bound {
+    Bound {
+        value: b.value.canonical(),
+        ..b
+    }
+}
+
 fn step(graph: &Graph, id: TypeId) -> Step {
     let replace_if = |changed: bool, desc: TypeDesc| match changed {
         true => Step::Replace(desc),
@@ -61,8 +69,8 @@ fn step(graph: &Graph, id: TypeId) -> Step {
     match graph.node(id) {
         TypeDesc::Integer(d) => {
             let normal = IntegerDesc {
-                minimum: d.minimum.map(|n| n.canonical().ceil_int()),
-                maximum: d.maximum.map(|n| n.canonical().floor_int()),
+                minimum: d.minimum.map(|b| canonical(b).integral_lower()),
+                maximum: d.maximum.map(|b| canonical(b).integral_upper()),
                 multiple_of: d
                     .multiple_of
                     .map(Num::canonical)
@@ -72,13 +80,9 @@ fn step(graph: &Graph, id: TypeId) -> Step {
             replace_if(normal != *d, TypeDesc::Integer(normal))
         }
         TypeDesc::Number(d) => {
-            let bound = |b: Bound| Bound {
-                value: b.value.canonical(),
-                ..b
-            };
             let normal = NumberDesc {
-                minimum: d.minimum.map(bound),
-                maximum: d.maximum.map(bound),
+                minimum: d.minimum.map(canonical),
+                maximum: d.maximum.map(canonical),
                 multiple_of: d.multiple_of.map(Num::canonical),
                 format: d.format.clone(),
             };

@@ -293,53 +293,43 @@ impl SchemaObject<'_> {
     }
 
     fn integer_desc(&self) -> Result<IntegerDesc, SchemaError> {
-        let lower = [
-            self.number("minimum")?.map(Num::ceil_int),
-            self.number("exclusiveMinimum")?.map(Num::succ_int),
-        ];
-        let upper = [
-            self.number("maximum")?.map(Num::floor_int),
-            self.number("exclusiveMaximum")?.map(Num::pred_int),
-        ];
+        let (minimum, maximum) = self.bounds()?;
         Ok(IntegerDesc {
-            minimum: lower.into_iter().flatten().max_by(|a, b| a.cmp_exact(*b)),
-            maximum: upper.into_iter().flatten().min_by(|a, b| a.cmp_exact(*b)),
+            minimum: minimum.map(Bound::integral_lower),
+            maximum: maximum.map(Bound::integral_upper),
             multiple_of: self.multiple_of()?.filter(|&m| m != Num::Int(1)),
             format: self.format(),
         })
     }
 
-    fn number_desc(&self) -> Result<NumberDesc, SchemaError> {
-        let bound = |inclusive: Option<Num>, exclusive: Option<Num>, lower: bool| {
-            let inclusive = inclusive.map(|value| Bound {
-                value,
-                exclusive: false,
-            });
-            let exclusive = exclusive.map(|value| Bound {
-                value,
-                exclusive: true,
-            });
-            match (inclusive, exclusive) {
-                (Some(i), Some(e)) => {
-                    // The exclusive bound wins ties: it is the stricter one.
-                    let order = e.value.cmp_exact(i.value);
-                    let exclusive_stricter = if lower { order.is_ge() } else { order.is_le() };
-                    Some(if exclusive_stricter { e } else { i })
-                }
-                (i, e) => i.or(e),
-            }
+    /// The lower and upper bounds: each the stricter of the inclusive and exclusive keyword.
+    fn bounds(&self) -> Result<(Option<Bound>, Option<Bound>), SchemaError> {
+        let bound = |keyword: &str, exclusive: bool| {
+            Ok::<_, SchemaError>(
+                self.number(keyword)?
+                    .map(|value| Bound { value, exclusive }),
+            )
         };
-        Ok(NumberDesc {
-            minimum: bound(
-                self.number("minimum")?,
-                self.number("exclusiveMinimum")?,
+        // Integral rounding first, so that the comparison sees what integers admit.
+        Ok((
+            Bound::stricter(
+                bound("minimum", false)?,
+                bound("exclusiveMinimum", true)?,
                 true,
             ),
-            maximum: bound(
-                self.number("maximum")?,
-                self.number("exclusiveMaximum")?,
+            Bound::stricter(
+                bound("maximum", false)?,
+                bound("exclusiveMaximum", true)?,
                 false,
             ),
+        ))
+    }
+
+    fn number_desc(&self) -> Result<NumberDesc, SchemaError> {
+        let (minimum, maximum) = self.bounds()?;
+        Ok(NumberDesc {
+            minimum,
+            maximum,
             multiple_of: self.multiple_of()?,
             format: self.format(),
         })

@@ -204,8 +204,7 @@ impl ValidationError {
     /// schema, e.g. `/properties/id/minimum`. For a schema without `$ref` or `allOf` this is
     /// the keyword's pointer in the document; `$ref` targets and `allOf` parts add no token
     /// (the path reads as if they were inlined). It is computed from the canonical form, so
-    /// equal schemas report equal pointers: integer bounds appear as `minimum` / `maximum`
-    /// after normalization, `const` as `enum`, an `anyOf` / `oneOf` whose branches have
+    /// equal schemas report equal pointers: `const` as `enum`, an `anyOf` / `oneOf` whose branches have
     /// disjoint kinds as `type`, and a member named only in `required` as
     /// `/properties/<name>`.
     pub fn schema_pointer(&self) -> &str {

@@ -153,12 +153,7 @@ fn branch_kinds(nodes: &[TypeDesc], branches: &KindBranches) -> KindSet {
 }
 
 fn check_integer(d: &IntegerDesc, value: &Value) -> Check {
-    let inclusive = |value| Bound {
-        value,
-        exclusive: false,
-    };
-    let bounds = (d.minimum.map(inclusive), d.maximum.map(inclusive));
-    check_numeric(Kind::Integer, value, bounds, d.multiple_of)
+    check_numeric(Kind::Integer, value, (d.minimum, d.maximum), d.multiple_of)
 }
 
 fn check_number(d: &NumberDesc, value: &Value) -> Check {
