@@ -134,22 +134,22 @@ fn format(m: &mut Vec<(String, Doc)>, format: &Option<String>) {
 }
 
 fn integer(d: &IntegerDesc) -> Doc {
-    let mut m = typed("integer");
-    d.minimum
-        .into_iter()
-        .for_each(|n| key(&mut m, "minimum", num(n)));
-    d.maximum
-        .into_iter()
-        .for_each(|n| key(&mut m, "maximum", num(n)));
-    d.multiple_of
-        .into_iter()
-        .for_each(|n| key(&mut m, "multipleOf", num(n)));
-    format(&mut m, &d.format);
-    Doc::Object(m)
+    numeric("integer", d.minimum, d.maximum, d.multiple_of, &d.format)
 }
 
 fn number(d: &NumberDesc) -> Doc {
-    let mut m = typed("number");
+    numeric("number", d.minimum, d.maximum, d.multiple_of, &d.format)
+}
+
+/// An `integer` or `number` schema: bounds (inclusive or exclusive), `multipleOf`, `format`.
+fn numeric(
+    kind: &str,
+    minimum: Option<Bound>,
+    maximum: Option<Bound>,
+    multiple_of: Option<Num>,
+    format_name: &Option<String>,
+) -> Doc {
+    let mut m = typed(kind);
     let mut bound = |b: Option<Bound>, inclusive: &str, exclusive: &str| {
         if let Some(b) = b {
             key(
@@ -159,12 +159,12 @@ fn number(d: &NumberDesc) -> Doc {
             );
         }
     };
-    bound(d.minimum, "minimum", "exclusiveMinimum");
-    bound(d.maximum, "maximum", "exclusiveMaximum");
-    d.multiple_of
+    bound(minimum, "minimum", "exclusiveMinimum");
+    bound(maximum, "maximum", "exclusiveMaximum");
+    multiple_of
         .into_iter()
         .for_each(|n| key(&mut m, "multipleOf", num(n)));
-    format(&mut m, &d.format);
+    format(&mut m, format_name);
     Doc::Object(m)
 }
 
