@@ -187,15 +187,7 @@ impl NativeCode {
         options: &ExecOptions,
         scratch: &mut Scratch,
     ) -> Result<(), Failure> {
-        let marker = 0u8;
-        let here = std::hint::black_box(&marker) as *const u8 as usize;
-        let mut ctx = Ctx::new(
-            &self.program,
-            input,
-            options,
-            scratch,
-            here.saturating_sub(STACK_BUDGET),
-        );
+        let mut ctx = Ctx::new(&self.program, input, options, scratch, stack_limit());
         // SAFETY: the module is alive as long as `self`; the context is valid for the whole
         // call and points at live borrows of the program, input and scratch.
         let result = unsafe { (self.entry)(&mut ctx, 0) };
@@ -236,15 +228,7 @@ impl NativeCode {
         // whole record at the destination (resolver programs wrap the root in a call).
         root.resize(size.max(info.size as usize), 0);
         let dst = root.as_mut_ptr().expose_provenance() as u64;
-        let marker = 0u8;
-        let here = std::hint::black_box(&marker) as *const u8 as usize;
-        let mut ctx = Ctx::new(
-            &self.program,
-            input,
-            options,
-            scratch,
-            here.saturating_sub(STACK_BUDGET),
-        );
+        let mut ctx = Ctx::new(&self.program, input, options, scratch, stack_limit());
         ctx.arena = &arena;
         ctx.open = 1;
         // SAFETY: as in `validate`; `dst` addresses the root buffer (room for the entry's
@@ -300,4 +284,13 @@ impl Drop for NativeCode {
             unsafe { module.free_memory() };
         }
     }
+}
+
+/// The lowest stack address a run started from the caller's frame may reach: the caller's
+/// frame (this function is inlined into it) less [`STACK_BUDGET`].
+#[inline(always)]
+fn stack_limit() -> usize {
+    let marker = 0u8;
+    let here = std::hint::black_box(&marker) as *const u8 as usize;
+    here.saturating_sub(STACK_BUDGET)
 }
