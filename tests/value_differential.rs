@@ -6,6 +6,7 @@ mod value_support;
 use jitson::kernels::skip::validate_document;
 use jitson::value::{self, BigNumbers, Bump, EscapeMode, ParseOptions, Value, WriteOptions};
 use jitson::{ErrorKind, SyntaxKind};
+use value_support::numbers::{number_matches_token, number_tokens, numbers};
 use value_support::{JsonGen, Rng, compare, corpus, mutate, read};
 
 /// serde_json's verdict and value.
@@ -26,59 +27,6 @@ fn corpus_parses_to_serde_json_values() {
     }
 }
 
-/// The number tokens of a JSON text in document order (strings skipped).
-fn number_tokens(doc: &[u8]) -> Vec<&str> {
-    let mut tokens = Vec::new();
-    let mut i = 0;
-    while i < doc.len() {
-        match doc[i] {
-            b'"' => {
-                i += 1;
-                while doc[i] != b'"' {
-                    i += if doc[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            b'-' | b'0'..=b'9' => {
-                let start = i;
-                while i < doc.len()
-                    && matches!(doc[i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
-                {
-                    i += 1;
-                }
-                tokens.push(std::str::from_utf8(&doc[start..i]).expect("ASCII"));
-            }
-            _ => i += 1,
-        }
-    }
-    tokens
-}
-
-/// The numbers of a value in document order (iteratively).
-fn numbers<'v, 'a>(root: &'v Value<'a>) -> Vec<&'v Value<'a>> {
-    let mut found = Vec::new();
-    let mut pending = vec![root];
-    while let Some(v) = pending.pop() {
-        match v {
-            Value::Array(items) => pending.extend(items.iter().rev()),
-            Value::Object(members) => pending.extend(members.iter().rev().map(|(_, v)| v)),
-            v if v.is_number() => found.push(v),
-            _ => {}
-        }
-    }
-    found
-}
-
-/// What `str::parse` makes of a number token, in the shape jitson promises.
-fn expected_number(token: &str) -> Value<'static> {
-    let integer = !token.contains(['.', 'e', 'E']);
-    match (integer, token.parse::<u64>(), token.parse::<i64>()) {
-        (true, Ok(n), _) => Value::U64(n),
-        (true, _, Ok(n)) if n != 0 => Value::I64(n),
-        _ => Value::F64(token.parse().expect("float token")),
-    }
-}
-
 #[test]
 fn corpus_numbers_are_correctly_rounded() {
     for (name, doc) in corpus() {
@@ -88,15 +36,7 @@ fn corpus_numbers_are_correctly_rounded() {
         let tokens = number_tokens(&doc);
         assert_eq!(ours.len(), tokens.len(), "{name}");
         for (value, token) in ours.into_iter().zip(tokens) {
-            let expected = expected_number(token);
-            let same = match (*value, expected) {
-                (Value::F64(x), Value::F64(y)) => x.to_bits() == y.to_bits(),
-                (x, y) => x == y,
-            };
-            assert!(
-                same,
-                "{name}: {token} parsed as {value:?}, expected {expected:?}"
-            );
+            number_matches_token(value, token).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
     }
 }

@@ -6,6 +6,7 @@
 
 // Shared with the fuzz oracle (fuzz/src/bodies/oracle.rs), which includes it by path.
 pub mod json_compare;
+pub mod numbers;
 
 use std::path::PathBuf;
 

@@ -3,13 +3,17 @@
 
 use std::cell::RefCell;
 
-// The comparison the stable value and engine tests use too.
+// The comparison and the number checks the stable value and engine tests use too.
 #[path = "../../../tests/value_support/json_compare.rs"]
 mod json_compare;
+#[path = "../../../tests/value_support/numbers.rs"]
+mod numbers;
+
+pub use numbers::{number_matches_token, number_tokens, numbers};
 
 use jitson::kernels::escape::max_escaped_len;
 use jitson::kernels::guard::GuardedRegion;
-use jitson::value::{self, Bump, DuplicateKeys, ParseOptions, Value};
+use jitson::value::{self, Bump, DuplicateKeys, ParseOptions};
 use serde_json::Value as Json;
 
 /// serde_json's fixed nesting limit accepts 127 levels; jitson's parsers and codecs take the
@@ -113,72 +117,4 @@ pub fn has_duplicate_keys(bytes: &[u8]) -> bool {
         value::parse_with(bytes, &arena, &deny),
         Err(e) if e.kind() == jitson::ErrorKind::DuplicateKey
     )
-}
-
-/// The number tokens of a well-formed JSON text, in document order (strings skipped).
-pub fn number_tokens(doc: &[u8]) -> Vec<&str> {
-    let mut tokens = Vec::new();
-    let mut i = 0;
-    while let Some(&b) = doc.get(i) {
-        match b {
-            b'"' => {
-                i += 1;
-                while let Some(&c) = doc.get(i) {
-                    i += if c == b'\\' { 2 } else { 1 };
-                    if c == b'"' {
-                        break;
-                    }
-                }
-            }
-            b'-' | b'0'..=b'9' => {
-                let start = i;
-                while doc
-                    .get(i)
-                    .is_some_and(|c| matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
-                {
-                    i += 1;
-                }
-                // Number tokens are ASCII, so this never fails on well-formed text.
-                tokens.extend(std::str::from_utf8(&doc[start..i]).ok());
-            }
-            _ => i += 1,
-        }
-    }
-    tokens
-}
-
-/// The numbers of a value in document order (iteratively).
-pub fn numbers<'v, 'a>(root: &'v Value<'a>) -> Vec<&'v Value<'a>> {
-    let mut found = Vec::new();
-    let mut pending = vec![root];
-    while let Some(v) = pending.pop() {
-        match v {
-            Value::Array(items) => pending.extend(items.iter().rev()),
-            Value::Object(members) => pending.extend(members.iter().rev().map(|(_, v)| v)),
-            v if v.is_number() => found.push(v),
-            _ => {}
-        }
-    }
-    found
-}
-
-/// Checks that `number` is what `str::parse` makes of `token`: an integer that fits 64 bits
-/// as that integer, anything else as the correctly rounded `f64` (`-0` is `-0.0`).
-pub fn number_matches_token(number: &Value<'_>, token: &str) -> Result<(), String> {
-    let integer = !token.contains(['.', 'e', 'E']);
-    let ok = match (integer, token.parse::<u64>(), token.parse::<i64>()) {
-        (true, Ok(n), _) => number.as_u64() == Some(n) && !matches!(number, Value::F64(_)),
-        (true, _, Ok(n)) if n != 0 => {
-            number.as_i64() == Some(n) && !matches!(number, Value::F64(_))
-        }
-        _ => match (number, token.parse::<f64>()) {
-            (Value::F64(x), Ok(y)) => x.to_bits() == y.to_bits(),
-            _ => false,
-        },
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(format!("token {token} read as {number:?}"))
-    }
 }
