@@ -1,5 +1,6 @@
-//! JSON value comparison up to serde_json's float rounding: the one definition shared by the
-//! value and engine tests and the fuzz oracle (which includes this file by path).
+//! Comparison with serde_json — values up to its float rounding, and error messages — the
+//! one definition shared by the value and engine tests and the fuzz oracle (which includes
+//! this file by path).
 
 use serde_json::Value as Json;
 
@@ -36,4 +37,19 @@ pub fn compare_within(ours: &Json, theirs: &Json, max_ulps: u64) -> Result<usize
         }
     }
     Ok(rounding_differences)
+}
+
+/// True when jitson's error says what serde_json's does: its `Display` starts with
+/// serde_json's message and position, except for the documented differences: numbers out
+/// of range (jitson reports the token's last byte), lone trailing surrogates (serde_json
+/// calls them "leading") and invalid UTF-8 (serde_json's column after escapes is
+/// approximate).
+pub fn same_error_message(ours: &jitson::Error, theirs: &serde_json::Error) -> bool {
+    use jitson::{ErrorKind, SyntaxKind};
+    let documented_difference = matches!(
+        ours.kind(),
+        ErrorKind::NumberOutOfRange
+            | ErrorKind::Syntax(SyntaxKind::LoneTrailingSurrogate | SyntaxKind::InvalidUtf8)
+    );
+    documented_difference || ours.to_string().starts_with(&format!("{theirs}, path "))
 }

@@ -9,6 +9,7 @@ mod json_compare;
 #[path = "../../../tests/value_support/numbers.rs"]
 mod numbers;
 
+pub use json_compare::same_error_message;
 pub use numbers::{number_matches_token, number_tokens, numbers};
 
 use jitson::kernels::escape::max_escaped_len;

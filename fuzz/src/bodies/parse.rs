@@ -9,11 +9,10 @@
 //! - Parse → write → parse is a fixed point, in compact, pretty and every escape mode.
 
 use jitson::value::{self, Bump, EscapeMode, WriteOptions};
-use jitson::{ErrorKind, SyntaxKind};
 
 use super::oracle::{
-    guarded, has_duplicate_keys, number_matches_token, number_tokens, numbers, same_json,
-    serde_like, serde_verdict, show,
+    guarded, has_duplicate_keys, number_matches_token, number_tokens, numbers, same_error_message,
+    same_json, serde_like, serde_verdict, show,
 };
 
 /// The body of the `parse` target.
@@ -103,18 +102,10 @@ fn fixed_point(data: &[u8], parsed: &value::Value<'_>) {
 }
 
 /// Where jitson promises serde_json's message and position, its `Display` starts with
-/// serde_json's. Documented differences: numbers out of range (jitson reports the token's
-/// last byte), lone trailing surrogates (serde_json calls them "leading") and invalid UTF-8
-/// (serde_json's column after escapes is approximate).
+/// serde_json's (see [`same_error_message`] for the documented differences).
 fn same_message(data: &[u8], ours: &jitson::Error, theirs: &serde_json::Error) {
-    let documented_difference = matches!(
-        ours.kind(),
-        ErrorKind::NumberOutOfRange
-            | ErrorKind::Syntax(SyntaxKind::LoneTrailingSurrogate | SyntaxKind::InvalidUtf8)
-    );
-    let theirs = theirs.to_string();
     assert!(
-        documented_difference || ours.to_string().starts_with(&format!("{theirs}, path ")),
+        same_error_message(ours, theirs),
         "{}: jitson says {ours}, serde_json {theirs}",
         show(data)
     );
