@@ -9,22 +9,11 @@ mod bodies;
 
 use std::path::{Path, PathBuf};
 
-/// A deterministic xorshift64* generator, so every run sees the same inputs.
-struct Rng(u64);
+// The workspace's one deterministic test generator, so every run sees the same inputs.
+#[path = "../kernels/tests/common/rng.rs"]
+mod rng;
 
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+use rng::Rng;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -123,7 +112,7 @@ fn drive(body: fn(&[u8]), seeds: &[Vec<u8>], mutations: usize, seed: u64) {
         body(input);
     }
     let dict = dictionary();
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     for _ in 0..mutations {
         let source = &seeds[rng.below(seeds.len())];
         body(&mutate(&mut rng, source, &dict));
@@ -194,7 +183,7 @@ fn schema_decode_body() {
 
 #[test]
 fn schema_gen_body() {
-    let mut rng = Rng(0x6765_6e73);
+    let mut rng = Rng::new(0x6765_6e73);
     for _ in 0..if cfg!(miri) { 2 } else { 4000 } {
         let len = rng.below(600);
         let input: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
