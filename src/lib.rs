@@ -36,3 +36,19 @@ pub use position::Position;
 pub use schema::{Schema, SchemaError, TypeDesc, TypeKey, ValidationError};
 pub use typed::{JsonType, RawValue};
 pub use value::{ParseOptions, Value};
+
+/// Decodes `input` into a `T` with the process-wide [`Engine`] ([`engine::global`]), which
+/// compiles `T`'s codec on first use (see [`Engine::decode`]).
+///
+/// ```
+/// #[derive(serde::Deserialize, jitson::Schema, Debug)]
+/// struct Point { x: i32, y: i32 }
+///
+/// let p: Point = jitson::from_slice(br#"{"x": 1, "y": -2}"#).unwrap();
+/// assert_eq!((p.x, p.y), (1, -2));
+/// let e = jitson::from_slice::<Point>(br#"{"x": 1}"#).unwrap_err();
+/// assert_eq!(e.to_string(), r#"missing required field "y" at line 1 column 8, path $, keyword required"#);
+/// ```
+pub fn from_slice<'a, T: JsonType + serde::Deserialize<'a>>(input: &'a [u8]) -> Result<T, Error> {
+    engine::global().decode(input)
+}

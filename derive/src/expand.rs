@@ -58,9 +58,11 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         }
     });
+    let key = cache_key(&input.generics);
     Ok(quote! {
         #[automatically_derived]
         impl #impl_generics #t::JsonType for #ident #ty_generics #where_clause {
+            type Key = #key;
             #optional
 
             fn def_name() -> ::std::borrow::Cow<'static, str> {
@@ -74,6 +76,38 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
         #object_impl
     })
+    .map(|items| {
+        let marker = key_marker(&input.generics);
+        // The marker type is unnameable outside the block: one of its own per derive.
+        quote!(const _: () = { #marker #items };)
+    })
+}
+
+/// The private marker type of `JsonType::Key` (generic over the type's const parameters).
+fn key_marker(generics: &syn::Generics) -> TokenStream {
+    let consts = generics.const_params().map(|c| {
+        let (ident, ty) = (&c.ident, &c.ty);
+        quote!(const #ident: #ty)
+    });
+    quote! {
+        #[doc(hidden)]
+        pub struct __JitsonKey<#(#consts),*>;
+    }
+}
+
+/// `JsonType::Key`: the marker, with the const parameters and the type parameters' keys
+/// (lifetimes dropped, so borrowing types have one too).
+fn cache_key(generics: &syn::Generics) -> TokenStream {
+    let t = typed();
+    let consts = generics.const_params().map(|c| &c.ident);
+    let types = generics
+        .type_params()
+        .map(|p| {
+            let ident = &p.ident;
+            quote!(<#ident as #t::JsonType>::Key)
+        })
+        .collect::<Vec<_>>();
+    quote!((__JitsonKey<#(#consts),*>, #(#types,)*))
 }
 
 /// What the impls are made of.

@@ -20,11 +20,14 @@
 //! point into it) and shares its codec's layout. Views ([`View`]) are `Copy` handles that can
 //! only be reached from a document's root, so they always read memory with its own layout.
 
+mod de;
 mod json;
 mod path;
 
 pub use jitson_jit::ir::{BigInt, Number};
 pub use jitson_jit::view::{Items, Members, Node, View};
+pub use de::DeError;
+pub(crate) use de::RAW_VALUE_TOKEN;
 pub use path::{DocPath, PathError};
 
 use jitson_jit::interp::Decoded;
@@ -70,6 +73,52 @@ impl<'a> Document<'a> {
     /// (or, beyond the range of `f64`, where `serde_json` fails, a string of its digits).
     pub fn to_serde_json(&self) -> serde_json::Value {
         json::to_json(self.root())
+    }
+
+    /// The document read into `T` through `T`'s serde `Deserialize` (what
+    /// [`Engine::decode`](crate::Engine::decode) does after decoding). Strings without
+    /// escapes are lent from the input, so `T` may borrow them (`&'a str`, `Cow<'a, str>`).
+    ///
+    /// The schema has already been checked; `T` can still refuse a value the schema allows
+    /// (a serde_json integer type given `1.0`, a borrowed `&str` holding an escape): that is
+    /// an [`ErrorKind::Deserialize`](crate::ErrorKind::Deserialize) error at the value's
+    /// offset and path, with `T`'s message.
+    ///
+    /// ```
+    /// use jitson::{Codec, Schema};
+    ///
+    /// #[derive(serde::Deserialize, PartialEq, Debug)]
+    /// struct Point<'a> { x: i32, label: &'a str }
+    ///
+    /// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {"x": {"type": "integer"}}}"#).unwrap();
+    /// let input = br#"{"x": 1.0, "label": "a"}"#;
+    /// let doc = Codec::new(&schema).decode(input).unwrap();
+    /// let e = doc.deserialize::<Point>().unwrap_err();
+    /// assert_eq!(e.to_string(), "invalid type: floating point `1.0`, expected i32 at line 1 column 7, path $.x");
+    /// let doc = Codec::new(&schema).decode(br#"{"x": 1, "label": "a"}"#).unwrap();
+    /// assert_eq!(doc.deserialize::<Point>().unwrap(), Point { x: 1, label: "a" });
+    /// ```
+    pub fn deserialize<T: serde::Deserialize<'a>>(&self) -> Result<T, crate::Error> {
+        let input = self.decoded.input();
+        T::deserialize(de::ValueDeserializer::new(self.root(), input))
+            .map_err(|e| de::into_error(e, input))
+    }
+
+    /// [`Document::deserialize`] into an existing value, reusing what it holds where `T`'s
+    /// `Deserialize::deserialize_in_place` does. On error `target` holds a valid value, which
+    /// may be partly updated.
+    pub fn deserialize_in_place<T: serde::Deserialize<'a>>(
+        &self,
+        target: &mut T,
+    ) -> Result<(), crate::Error> {
+        let input = self.decoded.input();
+        T::deserialize_in_place(de::ValueDeserializer::new(self.root(), input), target)
+            .map_err(|e| de::into_error(e, input))
+    }
+
+    /// The input the document was decoded from.
+    pub fn input(&self) -> &'a [u8] {
+        self.decoded.input()
     }
 
     /// The big-integer policy the document was read with.

@@ -72,6 +72,11 @@ impl EngineOptions {
         self
     }
 
+    /// The options codecs are made with (see [`EngineOptions::codec`]).
+    pub fn codec_options(&self) -> Options {
+        self.codec
+    }
+
     /// When codecs get native code.
     pub fn tiering(mut self, tiering: Tiering) -> EngineOptions {
         self.tiering = tiering;
@@ -110,6 +115,9 @@ pub struct EngineStats {
 pub struct Engine {
     options: EngineOptions,
     codecs: DashMap<TypeKey, Arc<Codec>>,
+    /// Typed codecs by the `TypeId` of the Rust type's [`JsonType::Key`](crate::JsonType::Key)
+    /// (see [`Engine::register`]); the same codecs are in `codecs`.
+    pub(super) types: DashMap<std::any::TypeId, Arc<Codec>>,
     /// Builds in progress: a second caller of the same key waits on the first's cell.
     building: DashMap<TypeKey, Arc<OnceLock<Arc<Codec>>>>,
     builds: AtomicU64,
@@ -136,6 +144,7 @@ impl Engine {
         Engine {
             options,
             codecs: DashMap::new(),
+            types: DashMap::new(),
             building: DashMap::new(),
             builds: AtomicU64::new(0),
             hits: AtomicU64::new(0),
@@ -148,6 +157,11 @@ impl Engine {
         self.options
     }
 
+    /// When codecs get native code.
+    pub(super) fn tiering(&self) -> Tiering {
+        self.options.tiering
+    }
+
     /// The key `schema`'s codec is cached under ([`TypeKey::of`] with options word 0, as
     /// the registry uses).
     pub fn key(&self, schema: &Schema) -> TypeKey {
@@ -157,7 +171,12 @@ impl Engine {
     /// The codec of `schema`: cached, or built now (once, however many threads ask) and
     /// queued for native code per the engine's [`Tiering`].
     pub fn compile(&self, schema: &Schema) -> Arc<Codec> {
-        let key = self.key(schema);
+        self.compile_keyed(self.key(schema), schema, self.options.codec)
+    }
+
+    /// The codec cached under `key`, or built from `schema` with `options` (see
+    /// [`Engine::compile`]); `key` must tell apart every schema and options it is used with.
+    pub(crate) fn compile_keyed(&self, key: TypeKey, schema: &Schema, options: Options) -> Arc<Codec> {
         if let Some(codec) = self.get(&key) {
             self.hits.fetch_add(1, Relaxed);
             return codec;
@@ -169,12 +188,7 @@ impl Engine {
                 return codec;
             }
             self.builds.fetch_add(1, Relaxed);
-            let codec = Codec::tiered(
-                schema,
-                self.options.codec,
-                self.options.tiering,
-                &self.worker,
-            );
+            let codec = Codec::tiered(schema, options, self.options.tiering, &self.worker);
             self.codecs.insert(key, Arc::clone(&codec));
             codec
         }));
@@ -205,12 +219,15 @@ impl Engine {
     /// Removes the codec of `key` from the cache and returns it (holders keep it working;
     /// it is freed, with its code memory, when the last one drops it).
     pub fn remove(&self, key: &TypeKey) -> Option<Arc<Codec>> {
-        self.codecs.remove(key).map(|(_, codec)| codec)
+        let (_, codec) = self.codecs.remove(key)?;
+        self.types.retain(|_, typed| !Arc::ptr_eq(typed, &codec));
+        Some(codec)
     }
 
-    /// Removes every codec (see [`Engine::remove`]).
+    /// Removes every codec, typed ones included (see [`Engine::remove`]).
     pub fn clear(&self) {
         self.codecs.clear();
+        self.types.clear();
     }
 
     /// Waits up to `timeout` until no codec is queued for or in native compilation;

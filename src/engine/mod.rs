@@ -33,6 +33,7 @@ mod error;
 mod pointer;
 mod tier;
 mod transcode;
+mod typed;
 mod worker;
 
 pub use backend::{Backend, BackendStatus};
@@ -42,6 +43,7 @@ pub use jitson_jit::native::CompileError;
 pub use jitson_kernels::escape::EscapeMode;
 pub use tier::Tiering;
 pub use transcode::{TranscodeOptions, Unknown};
+pub use typed::{TypeList, global};
 pub(crate) use worker::Worker;
 
 use jitson_jit::interp::{self, Scratch};

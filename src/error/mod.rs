@@ -58,6 +58,10 @@ pub enum ErrorKind {
     /// failing value's first byte, or for `required`, `minItems` and `maxItems` its closing
     /// bracket.
     Schema(Keyword),
+    /// Typed decode: the value fits the schema, but the Rust type's serde `Deserialize`
+    /// refused it (a serde_json integer type given `1.0`, a borrowed `&str` holding an
+    /// escape); the message is the type's. The offset is the value's first byte.
+    Deserialize,
 }
 
 impl ErrorKind {
@@ -95,6 +99,7 @@ impl ErrorKind {
             ErrorKind::NumberOutOfRange => "number out of range",
             ErrorKind::DuplicateKey => "duplicate key",
             ErrorKind::Schema(_) => "schema violation",
+            ErrorKind::Deserialize => "the type refused the value",
         }
     }
 }

@@ -16,6 +16,8 @@ use std::marker::PhantomData;
 macro_rules! integers {
     ($($t:ty => $min:expr, $max:expr;)*) => {$(
         impl JsonType for $t {
+            type Key = $t;
+
             fn type_expr(_: &mut Definitions) -> TypeExpr {
                 integer().minimum($min).maximum($max).into()
             }
@@ -39,10 +41,12 @@ integers! {
         Num::Int(i64::try_from(isize::MAX).unwrap_or(i64::MAX));
 }
 
-/// Types with one fixed schema.
+/// Types with one fixed schema (`$k`: the cache key type, see [`JsonType::Key`]).
 macro_rules! leaves {
-    ($($t:ty => $e:expr;)*) => {$(
+    ($($t:ty [$k:ty] => $e:expr;)*) => {$(
         impl JsonType for $t {
+            type Key = $k;
+
             fn type_expr(_: &mut Definitions) -> TypeExpr {
                 $e.into()
             }
@@ -52,6 +56,8 @@ macro_rules! leaves {
 
 /// `f32`: numbers within its finite range (beyond it a value would read as infinity).
 impl JsonType for f32 {
+    type Key = f32;
+
     fn type_expr(_: &mut Definitions) -> TypeExpr {
         let max = Num::Float(f64::from(f32::MAX));
         number()
@@ -62,21 +68,25 @@ impl JsonType for f32 {
 }
 
 leaves! {
-    f64 => number();
-    bool => boolean();
-    char => string().min_length(1).max_length(1);
-    String => string();
-    str => string();
+    f64 [f64] => number();
+    bool [bool] => boolean();
+    char [char] => string().min_length(1).max_length(1);
+    String [String] => string();
+    str [String] => string();
 }
 
 /// Any JSON value.
 impl JsonType for serde_json::Value {
+    type Key = serde_json::Value;
+
     fn type_expr(_: &mut Definitions) -> TypeExpr {
         any()
     }
 }
 
 impl JsonType for Cow<'_, str> {
+    type Key = String;
+
     fn type_expr(_: &mut Definitions) -> TypeExpr {
         string().into()
     }
@@ -84,6 +94,8 @@ impl JsonType for Cow<'_, str> {
 
 /// serde reads `PhantomData` from `null`.
 impl<T: ?Sized> JsonType for PhantomData<T> {
+    type Key = ();
+
     fn type_expr(_: &mut Definitions) -> TypeExpr {
         null()
     }
@@ -91,12 +103,15 @@ impl<T: ?Sized> JsonType for PhantomData<T> {
 
 /// serde reads `()` from `null`.
 impl JsonType for () {
+    type Key = ();
+
     fn type_expr(_: &mut Definitions) -> TypeExpr {
         null()
     }
 }
 
 impl<T: JsonType + ?Sized> JsonType for &T {
+    type Key = T::Key;
     const OPTIONAL: bool = T::OPTIONAL;
 
     fn type_expr(defs: &mut Definitions) -> TypeExpr {
@@ -105,6 +120,7 @@ impl<T: JsonType + ?Sized> JsonType for &T {
 }
 
 impl<T: JsonType + ?Sized> JsonType for Box<T> {
+    type Key = T::Key;
     const OPTIONAL: bool = T::OPTIONAL;
 
     fn type_expr(defs: &mut Definitions) -> TypeExpr {
@@ -119,6 +135,7 @@ impl<T: JsonObject + ?Sized> JsonObject for Box<T> {
 }
 
 impl<T: JsonType> JsonType for Option<T> {
+    type Key = Option<T::Key>;
     const OPTIONAL: bool = true;
 
     fn type_expr(defs: &mut Definitions) -> TypeExpr {
@@ -130,6 +147,8 @@ impl<T: JsonType> JsonType for Option<T> {
 macro_rules! sequences {
     ($($t:ty),*) => {$(
         impl<T: JsonType> JsonType for $t {
+            type Key = Vec<T::Key>;
+
             fn type_expr(defs: &mut Definitions) -> TypeExpr {
                 array(T::type_expr(defs)).into()
             }
@@ -140,6 +159,8 @@ macro_rules! sequences {
 sequences!(Vec<T>, [T], VecDeque<T>);
 
 impl<T: JsonType, const N: usize> JsonType for [T; N] {
+    type Key = [T::Key; N];
+
     fn type_expr(defs: &mut Definitions) -> TypeExpr {
         array(T::type_expr(defs))
             .min_items(N as u64)
@@ -152,6 +173,8 @@ impl<T: JsonType, const N: usize> JsonType for [T; N] {
 macro_rules! tuples {
     ($($n:literal => ($($t:ident),+);)*) => {$(
         impl<$($t: JsonType),+> JsonType for ($($t,)+) {
+            type Key = ($($t::Key,)+);
+
             fn type_expr(defs: &mut Definitions) -> TypeExpr {
                 tuple([$($t::type_expr(defs)),+]).min_items($n).into()
             }
@@ -183,6 +206,8 @@ impl JsonKey for &str {}
 macro_rules! maps {
     ($($t:ident<K, V $(, $s:ident)?> $(where $bound:path)?;)*) => {$(
         impl<K: JsonKey, V: JsonType $(, $s: $bound)?> JsonType for $t<K, V $(, $s)?> {
+            type Key = BTreeMap<String, V::Key>;
+
             fn type_expr(defs: &mut Definitions) -> TypeExpr {
                 map(V::type_expr(defs))
             }

@@ -117,6 +117,13 @@ use std::borrow::Cow;
     note = "derive it with `#[derive(jitson::Schema)]`, or use a type jitson knows (see `jitson::typed::JsonType`)"
 )]
 pub trait JsonType {
+    /// A `'static` type standing for this one in an [`Engine`](crate::Engine)'s cache of
+    /// typed codecs (by its `TypeId`, which types that borrow, like `Foo<'a>`, do not have):
+    /// two types with the same `Key` must have the same schema. The derive gives each
+    /// derived type a private type of its own (with its type parameters' keys); `&T` and
+    /// `Box<T>` are `T::Key`, `str` and `Cow<str>` are `String`.
+    type Key: 'static;
+
     /// Whether a struct field of this type may be missing: serde fills a missing field with
     /// `None` when the type reads an `Option` (`Option<T>`, `Box<Option<T>>`), so such a
     /// field is not required.

@@ -82,7 +82,7 @@ pub struct Decoded<'a> {
     shape: ShapeId,
     layout: Arc<Layout>,
     big_ints: BigInts,
-    _input: PhantomData<&'a [u8]>,
+    input: &'a [u8],
 }
 
 impl std::fmt::Debug for Decoded<'_> {
@@ -107,18 +107,20 @@ impl<'a> Decoded<'a> {
         &self.layout
     }
 
-    /// A document another backend built, under the big-integer policy `big_ints`.
+    /// A document another backend built from `input`, under the big-integer policy
+    /// `big_ints`.
     ///
     /// # Safety
     /// `root` is the address of the root slot (of shape `shape` in `layout`) in `arena`,
     /// and every record reachable from it follows the layout format, lies in `arena` or
-    /// borrows the input for `'a`.
+    /// borrows `input`.
     pub(crate) unsafe fn from_parts(
         arena: Bump,
         root: usize,
         shape: ShapeId,
         layout: Arc<Layout>,
         big_ints: BigInts,
+        input: &'a [u8],
     ) -> Decoded<'a> {
         Decoded {
             arena,
@@ -126,8 +128,14 @@ impl<'a> Decoded<'a> {
             shape,
             layout,
             big_ints,
-            _input: PhantomData,
+            input,
         }
+    }
+
+    /// The input the document was decoded from (strings without escapes and raw values
+    /// point into it).
+    pub fn input(&self) -> &'a [u8] {
+        self.input
     }
 
     /// Bytes the arena holds.
@@ -180,7 +188,7 @@ pub fn decode<'a>(
         shape,
         layout: Arc::clone(layout),
         big_ints: options.big_ints,
-        _input: PhantomData,
+        input,
     })
 }
 

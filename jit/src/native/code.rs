@@ -248,7 +248,14 @@ impl NativeCode {
         // the arena or the input.
         Ok(
             unsafe {
-                Decoded::from_parts(arena, root, shape, Arc::clone(layout), options.big_ints)
+                Decoded::from_parts(
+                    arena,
+                    root,
+                    shape,
+                    Arc::clone(layout),
+                    options.big_ints,
+                    input,
+                )
             },
         )
     }

@@ -1,0 +1,424 @@
+//! Documents as serde deserializers: a decoded [`Document`](super::Document) read into a Rust
+//! type through the type's own `serde::Deserialize`, the second half of typed decode.
+//!
+//! The codec has already checked the input against the type's schema, so this pass only
+//! moves values: numbers are handed over as the decoder stored them (as serde_json would),
+//! strings without escapes are lent from the input (`&'a str` and `Cow<'a, str>` fields
+//! borrow them), and raw JSON kept by `any` slots (`serde_json::Value`, unknown members a
+//! flattened map takes) is read by serde_json itself, so those values are exactly what
+//! `serde_json::from_slice` makes. A refusal from the type (a serde_json integer type given
+//! `1.0`, a borrowed string that holds an escape) is a [`DeError`] with the path of the
+//! value it concerns.
+
+use std::fmt;
+
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
+    VariantAccess, Visitor,
+};
+
+use super::{Items, Members, Node, Number, View};
+use crate::error::{Error, ErrorKind};
+use crate::lazy::{self, Pointer};
+use crate::path::{Path, Segment};
+
+/// The newtype-struct name [`RawValue`](crate::typed::RawValue) deserializes through: this
+/// deserializer answers it with the value's raw JSON text.
+pub(crate) const RAW_VALUE_TOKEN: &str = "$jitson::private::RawValue";
+
+/// Why a decoded value did not become the Rust type: the type's (serde's) message and the
+/// path of the value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeError {
+    message: String,
+    /// The path from the root, innermost segment first (segments are added while the error
+    /// unwinds out of containers).
+    reversed: Vec<Segment>,
+}
+
+impl DeError {
+    /// The type's message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Where the value sits in the document.
+    pub fn path(&self) -> Path {
+        self.reversed.iter().rev().cloned().collect()
+    }
+
+    /// The error, one container further out.
+    fn within(mut self, segment: Segment) -> DeError {
+        self.reversed.push(segment);
+        self
+    }
+
+    /// The error of serde_json reading a raw value.
+    fn json(e: serde_json::Error) -> DeError {
+        let mut message = e.to_string();
+        // serde_json's position is within the raw value, not the document: drop it.
+        if let Some(at) = message.rfind(" at line ") {
+            message.truncate(at);
+        }
+        DeError {
+            message,
+            reversed: Vec::new(),
+        }
+    }
+}
+
+impl fmt::Display for DeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}, path {}", self.message, self.path())
+    }
+}
+
+impl std::error::Error for DeError {}
+
+impl de::Error for DeError {
+    fn custom<T: fmt::Display>(msg: T) -> DeError {
+        DeError {
+            message: msg.to_string(),
+            reversed: Vec::new(),
+        }
+    }
+}
+
+/// The [`Error`] of `e` for a document decoded from `input`: at the offset of the value
+/// its path names (the first occurrence of a repeated key).
+pub(crate) fn into_error(e: DeError, input: &[u8]) -> Error {
+    let path = e.path();
+    let offset = lazy::get(input, &Pointer::from(&path))
+        .ok()
+        .flatten()
+        .map_or(0, |value| value.offset());
+    Error::with_message(ErrorKind::Deserialize, input, offset, path, e.message.into())
+}
+
+/// A value of a document, as a serde [`Deserializer`] whose borrowed data lives as long as
+/// `input` (the text the document was decoded from).
+#[derive(Clone, Copy)]
+pub(crate) struct ValueDeserializer<'de, 'd> {
+    view: View<'d>,
+    input: &'de [u8],
+}
+
+impl<'de, 'd> ValueDeserializer<'de, 'd> {
+    /// The deserializer of `view`, a value of a document decoded from `input`.
+    pub(crate) fn new(view: View<'d>, input: &'de [u8]) -> ValueDeserializer<'de, 'd> {
+        ValueDeserializer { view, input }
+    }
+
+    fn at(&self, view: View<'d>) -> ValueDeserializer<'de, 'd> {
+        ValueDeserializer::new(view, self.input)
+    }
+
+    /// `bytes` as a slice of the input, when they lie in it (strings without escapes and raw
+    /// values do); an empty slice always can.
+    fn lent(&self, bytes: &[u8]) -> Option<&'de [u8]> {
+        if bytes.is_empty() {
+            return Some(&[]);
+        }
+        let start = (bytes.as_ptr() as usize).checked_sub(self.input.as_ptr() as usize)?;
+        self.input.get(start..start.checked_add(bytes.len())?)
+    }
+
+    /// Hands a string to `visitor`: borrowed from the input when it lies there.
+    fn visit_text<V: Visitor<'de>>(&self, text: &str, visitor: V) -> Result<V::Value, DeError> {
+        match self.lent(text.as_bytes()) {
+            // The input bytes are the very bytes of `text`, which is UTF-8.
+            Some(bytes) => match std::str::from_utf8(bytes) {
+                Ok(s) => visitor.visit_borrowed_str(s),
+                Err(_) => visitor.visit_str(text),
+            },
+            None => visitor.visit_str(text),
+        }
+    }
+
+    /// A raw JSON value (always a slice of the input) as serde_json's deserializer.
+    fn raw(&self, raw: &[u8]) -> serde_json::Deserializer<serde_json::de::SliceRead<'de>> {
+        serde_json::Deserializer::from_slice(self.lent(raw).unwrap_or_default())
+    }
+}
+
+impl<'de> Deserializer<'de> for ValueDeserializer<'de, '_> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.view.node() {
+            Node::Null => visitor.visit_unit(),
+            Node::Bool(b) => visitor.visit_bool(b),
+            Node::Number(Number::U64(u)) => visitor.visit_u64(u),
+            Node::Number(Number::I64(i)) => visitor.visit_i64(i),
+            Node::Number(Number::F64(f)) => visitor.visit_f64(f),
+            // What serde_json reads from a big integer's text without `arbitrary_precision`.
+            Node::BigInt(b) => visitor.visit_f64(b.to_f64()),
+            Node::Str(s) | Node::Enum { text: s, .. } => self.visit_text(s, visitor),
+            Node::Raw(raw) => self
+                .raw(raw)
+                .deserialize_any(visitor)
+                .map_err(DeError::json),
+            Node::Array(items) => visit_array(self, items, visitor),
+            Node::Object(members) => visit_object(self, members, visitor),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.view.node() {
+            Node::Null => visitor.visit_none(),
+            Node::Raw(raw) => self
+                .raw(raw)
+                .deserialize_option(visitor)
+                .map_err(DeError::json),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match self.view.node() {
+            Node::Raw(raw) if name == RAW_VALUE_TOKEN => match self.lent(raw) {
+                // Raw values are whole JSON values of the (UTF-8 checked) input.
+                Some(bytes) => match std::str::from_utf8(bytes) {
+                    Ok(s) => visitor.visit_borrowed_str(s),
+                    Err(e) => Err(de::Error::custom(e)),
+                },
+                None => Err(de::Error::custom("raw value outside the input")),
+            },
+            Node::Raw(raw) => self
+                .raw(raw)
+                .deserialize_newtype_struct(name, visitor)
+                .map_err(DeError::json),
+            _ => visitor.visit_newtype_struct(self),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match self.view.node() {
+            Node::Str(s) | Node::Enum { text: s, .. } => {
+                visitor.visit_enum(de::value::StrDeserializer::<DeError>::new(s))
+            }
+            Node::Object(members) => {
+                let mut iter = members.iter();
+                match (iter.next(), iter.next()) {
+                    (Some((variant, value)), None) => visitor
+                        .visit_enum(Variant {
+                            variant,
+                            value: self.at(value),
+                        })
+                        .map_err(|e| e.within(Segment::Key(variant.into()))),
+                    _ => Err(de::Error::invalid_value(
+                        de::Unexpected::Map,
+                        &"map with a single key",
+                    )),
+                }
+            }
+            Node::Raw(raw) => self
+                .raw(raw)
+                .deserialize_enum(name, variants, visitor)
+                .map_err(DeError::json),
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+fn visit_array<'de, V: Visitor<'de>>(
+    de: ValueDeserializer<'de, '_>,
+    items: Items<'_>,
+    visitor: V,
+) -> Result<V::Value, DeError> {
+    let mut seq = Seq {
+        de,
+        items,
+        next: 0,
+    };
+    let value = visitor.visit_seq(&mut seq)?;
+    match seq.next == items.len() {
+        true => Ok(value),
+        false => Err(de::Error::invalid_length(items.len(), &"fewer elements in array")),
+    }
+}
+
+fn visit_object<'de, V: Visitor<'de>>(
+    de: ValueDeserializer<'de, '_>,
+    members: Members<'_>,
+    visitor: V,
+) -> Result<V::Value, DeError> {
+    let mut map = Map {
+        de,
+        members,
+        field: 0,
+        extra: 0,
+        value: None,
+    };
+    visitor.visit_map(&mut map)
+}
+
+/// The items of an array, one by one.
+struct Seq<'de, 'd> {
+    de: ValueDeserializer<'de, 'd>,
+    items: Items<'d>,
+    next: usize,
+}
+
+impl<'de> SeqAccess<'de> for Seq<'de, '_> {
+    type Error = DeError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, DeError> {
+        let Some(item) = self.items.get(self.next) else {
+            return Ok(None);
+        };
+        let index = self.next;
+        self.next += 1;
+        seed.deserialize(self.de.at(item))
+            .map(Some)
+            .map_err(|e| e.within(Segment::Index(index)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len() - self.next)
+    }
+}
+
+/// The members of an object, one by one: named fields present (schema order), then extra
+/// members (input order).
+struct Map<'de, 'd> {
+    de: ValueDeserializer<'de, 'd>,
+    members: Members<'d>,
+    /// The next named field to look at.
+    field: usize,
+    /// The next extra member.
+    extra: usize,
+    value: Option<(&'d str, View<'d>)>,
+}
+
+impl<'d> Map<'_, 'd> {
+    fn next_member(&mut self) -> Option<(&'d str, View<'d>)> {
+        let names = self.members.names();
+        while self.field < names.len() {
+            let i = self.field;
+            self.field += 1;
+            if let Some(value) = self.members.field(i) {
+                return Some((&names[i], value));
+            }
+        }
+        let member = self.members.extra(self.extra)?;
+        self.extra += 1;
+        Some(member)
+    }
+}
+
+impl<'de> MapAccess<'de> for Map<'de, '_> {
+    type Error = DeError;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, DeError> {
+        let Some((key, value)) = self.next_member() else {
+            return Ok(None);
+        };
+        self.value = Some((key, value));
+        seed.deserialize(Key {
+            key,
+            de: self.de,
+        })
+        .map(Some)
+        .map_err(|e| e.within(Segment::Key(key.into())))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
+        let (key, value) = self
+            .value
+            .take()
+            .ok_or_else(|| de::Error::custom("value asked before its key"))?;
+        seed.deserialize(self.de.at(value))
+            .map_err(|e| e.within(Segment::Key(key.into())))
+    }
+}
+
+/// An object key: a string, lent from the input when it lies there.
+struct Key<'de, 'd> {
+    key: &'d str,
+    de: ValueDeserializer<'de, 'd>,
+}
+
+impl<'de> Deserializer<'de> for Key<'de, '_> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.de.visit_text(self.key, visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// The one member of an externally tagged enum's object: the variant's name and data.
+struct Variant<'de, 'd> {
+    variant: &'d str,
+    value: ValueDeserializer<'de, 'd>,
+}
+
+impl<'de, 'd> EnumAccess<'de> for Variant<'de, 'd> {
+    type Error = DeError;
+    type Variant = ValueDeserializer<'de, 'd>;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, Self::Variant), DeError> {
+        let name = seed.deserialize(Key {
+            key: self.variant,
+            de: self.value,
+        })?;
+        Ok((name, self.value))
+    }
+}
+
+impl<'de> VariantAccess<'de> for ValueDeserializer<'de, '_> {
+    type Error = DeError;
+
+    fn unit_variant(self) -> Result<(), DeError> {
+        de::Deserialize::deserialize(self)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, DeError> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_map(visitor)
+    }
+}

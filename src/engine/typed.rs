@@ -1,0 +1,153 @@
+//! Typed decode on an [`Engine`]: Rust types that derive `jitson::Schema` (and serde's
+//! `Deserialize`) registered once, then decoded by their compiled codec.
+//!
+//! ```
+//! use jitson::Engine;
+//!
+//! #[derive(serde::Deserialize, jitson::Schema, Debug, PartialEq)]
+//! #[serde(deny_unknown_fields)]
+//! struct Book<'a> {
+//!     title: &'a str,
+//!     pages: u16,
+//!     tags: Vec<String>,
+//! }
+//!
+//! let engine = Engine::new();
+//! engine.register::<Book>(); // compiles now (native code included), like a pretouch
+//! let input = br#"{"title": "Dune", "pages": 412, "tags": ["sf"]}"#;
+//! let book: Book = engine.decode(input).unwrap();
+//! assert_eq!(book, Book { title: "Dune", pages: 412, tags: vec!["sf".into()] });
+//!
+//! let e = engine.decode::<Book>(br#"{"title": "Dune", "pages": 70000, "tags": []}"#).unwrap_err();
+//! assert_eq!(e.to_string(), "number above the maximum at line 1 column 28, path $.pages, keyword maximum");
+//! ```
+//!
+//! Decoding is two passes today: the codec decodes the input into a [`Document`] (native
+//! code once compiled, checking everything the schema says, with its errors), then the
+//! type's serde `Deserialize` reads the document ([`Document::deserialize`]). Typed codecs
+//! deny repeated named fields, as serde's derived `Deserialize` does.
+//!
+//! [`Document`]: crate::document::Document
+//! [`Document::deserialize`]: crate::document::Document::deserialize
+
+use std::any::TypeId;
+use std::cell::RefCell;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::{Cache, Codec, DuplicateKeys, Engine, Tiering};
+use crate::error::Error;
+use crate::schema::TypeKey;
+use crate::typed::JsonType;
+
+/// The options word of typed codecs' [`TypeKey`]s (the engine's schema codecs use 0).
+const TYPED_KEY: u64 = 1;
+
+/// How long [`Engine::register`] waits for native code at most.
+const REGISTER_WAIT: Duration = Duration::from_secs(60);
+
+thread_local! {
+    /// Each thread's scratch buffers for typed decodes.
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::new());
+}
+
+impl Engine {
+    /// Compiles `T`'s codec now, waiting for its native code unless the engine's tiering
+    /// is lazy ([`Tiering::LazyAfter`]) or interpreter-only: call it at start-up so that
+    /// the first requests run at full speed. Decoding an unregistered type registers it
+    /// without waiting. Returns the codec (the same one on every call).
+    pub fn register<T: JsonType + ?Sized>(&self) -> Arc<Codec> {
+        let codec = self.typed_codec::<T>();
+        if self.tiering() == Tiering::Eager {
+            codec.wait_native(REGISTER_WAIT);
+        }
+        codec
+    }
+
+    /// Registers every type of the tuple `L` (up to 12: `engine.register_many::<(A, B)>()`),
+    /// their native code compiled concurrently by the engine's compile threads.
+    pub fn register_many<L: TypeList>(&self) {
+        let codecs = L::codecs(self);
+        if self.tiering() == Tiering::Eager {
+            for codec in codecs {
+                codec.wait_native(REGISTER_WAIT);
+            }
+        }
+    }
+
+    /// Decodes `input` into a `T`: the first error with its offset, line, column and path
+    /// (a schema keyword's failure, or `T`'s refusal, see the [module documentation](self)).
+    pub fn decode<'a, T: JsonType + Deserialize<'a>>(&self, input: &'a [u8]) -> Result<T, Error> {
+        let codec = self.typed_codec::<T>();
+        let doc = CACHE.with_borrow_mut(|cache| codec.decode_with(cache, input))?;
+        doc.deserialize()
+    }
+
+    /// Decodes `input` into `target`, reusing what it holds where `T`'s
+    /// `Deserialize::deserialize_in_place` does. On error, `target` holds a valid value that
+    /// may be partly updated.
+    pub fn decode_into<'a, T: JsonType + Deserialize<'a>>(
+        &self,
+        target: &mut T,
+        input: &'a [u8],
+    ) -> Result<(), Error> {
+        let codec = self.typed_codec::<T>();
+        let doc = CACHE.with_borrow_mut(|cache| codec.decode_with(cache, input))?;
+        doc.deserialize_in_place(target)
+    }
+
+    /// `T`'s codec: cached by its key type, or built (and queued per the tiering).
+    fn typed_codec<T: JsonType + ?Sized>(&self) -> Arc<Codec> {
+        let id = TypeId::of::<T::Key>();
+        if let Some(codec) = self.types.get(&id) {
+            return Arc::clone(&codec);
+        }
+        let schema = T::schema();
+        let options = self
+            .options()
+            .codec_options()
+            .duplicate_keys(DuplicateKeys::Deny);
+        let codec = self.compile_keyed(TypeKey::of(&schema, TYPED_KEY), &schema, options);
+        self.types.insert(id, Arc::clone(&codec));
+        codec
+    }
+}
+
+/// A tuple of types for [`Engine::register_many`].
+pub trait TypeList {
+    /// Each type's codec, built or found in `engine`.
+    fn codecs(engine: &Engine) -> Vec<Arc<Codec>>;
+}
+
+macro_rules! type_lists {
+    ($(($($t:ident),+);)*) => {$(
+        impl<$($t: JsonType),+> TypeList for ($($t,)+) {
+            fn codecs(engine: &Engine) -> Vec<Arc<Codec>> {
+                vec![$(engine.typed_codec::<$t>()),+]
+            }
+        }
+    )*};
+}
+
+type_lists! {
+    (A);
+    (A, B);
+    (A, B, C);
+    (A, B, C, D);
+    (A, B, C, D, E);
+    (A, B, C, D, E, F);
+    (A, B, C, D, E, F, G);
+    (A, B, C, D, E, F, G, H);
+    (A, B, C, D, E, F, G, H, I);
+    (A, B, C, D, E, F, G, H, I, J);
+    (A, B, C, D, E, F, G, H, I, J, K);
+    (A, B, C, D, E, F, G, H, I, J, K, L);
+}
+
+/// The process-wide engine of [`crate::from_slice`] (default options: eager tiering).
+pub fn global() -> &'static Engine {
+    static GLOBAL: OnceLock<Engine> = OnceLock::new();
+    GLOBAL.get_or_init(Engine::new)
+}
