@@ -13,8 +13,7 @@
 use std::fmt;
 
 use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
-    VariantAccess, Visitor,
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
 use super::{Items, Members, Node, Number, View};
@@ -92,7 +91,13 @@ pub(crate) fn into_error(e: DeError, input: &[u8]) -> Error {
         .ok()
         .flatten()
         .map_or(0, |value| value.offset());
-    Error::with_message(ErrorKind::Deserialize, input, offset, path, e.message.into())
+    Error::with_message(
+        ErrorKind::Deserialize,
+        input,
+        offset,
+        path,
+        e.message.into(),
+    )
 }
 
 /// A value of a document, as a serde [`Deserializer`] whose borrowed data lives as long as
@@ -244,15 +249,14 @@ fn visit_array<'de, V: Visitor<'de>>(
     items: Items<'_>,
     visitor: V,
 ) -> Result<V::Value, DeError> {
-    let mut seq = Seq {
-        de,
-        items,
-        next: 0,
-    };
+    let mut seq = Seq { de, items, next: 0 };
     let value = visitor.visit_seq(&mut seq)?;
     match seq.next == items.len() {
         true => Ok(value),
-        false => Err(de::Error::invalid_length(items.len(), &"fewer elements in array")),
+        false => Err(de::Error::invalid_length(
+            items.len(),
+            &"fewer elements in array",
+        )),
     }
 }
 
@@ -339,12 +343,9 @@ impl<'de> MapAccess<'de> for Map<'de, '_> {
             return Ok(None);
         };
         self.value = Some((key, value));
-        seed.deserialize(Key {
-            key,
-            de: self.de,
-        })
-        .map(Some)
-        .map_err(|e| e.within(Segment::Key(key.into())))
+        seed.deserialize(Key { key, de: self.de })
+            .map(Some)
+            .map_err(|e| e.within(Segment::Key(key.into())))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {

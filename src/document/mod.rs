@@ -24,10 +24,10 @@ mod de;
 mod json;
 mod path;
 
-pub use jitson_jit::ir::{BigInt, Number};
-pub use jitson_jit::view::{Items, Members, Node, View};
 pub use de::DeError;
 pub(crate) use de::RAW_VALUE_TOKEN;
+pub use jitson_jit::ir::{BigInt, Number};
+pub use jitson_jit::view::{Items, Members, Node, View};
 pub use path::{DocPath, PathError};
 
 use jitson_jit::interp::Decoded;

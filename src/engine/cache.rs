@@ -176,7 +176,12 @@ impl Engine {
 
     /// The codec cached under `key`, or built from `schema` with `options` (see
     /// [`Engine::compile`]); `key` must tell apart every schema and options it is used with.
-    pub(crate) fn compile_keyed(&self, key: TypeKey, schema: &Schema, options: Options) -> Arc<Codec> {
+    pub(crate) fn compile_keyed(
+        &self,
+        key: TypeKey,
+        schema: &Schema,
+        options: Options,
+    ) -> Arc<Codec> {
         if let Some(codec) = self.get(&key) {
             self.hits.fetch_add(1, Relaxed);
             return codec;

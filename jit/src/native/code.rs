@@ -246,18 +246,16 @@ impl NativeCode {
         // SAFETY: the generated code wrote the root slot and every record under it in the
         // layout format, as the interpreter's decoder does: records in `arena`, strings in
         // the arena or the input.
-        Ok(
-            unsafe {
-                Decoded::from_parts(
-                    arena,
-                    root,
-                    shape,
-                    Arc::clone(layout),
-                    options.big_ints,
-                    input,
-                )
-            },
-        )
+        Ok(unsafe {
+            Decoded::from_parts(
+                arena,
+                root,
+                shape,
+                Arc::clone(layout),
+                options.big_ints,
+                input,
+            )
+        })
     }
 
     /// The failure a run that returned an error status recorded (a helper's caught panic

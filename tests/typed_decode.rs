@@ -1,0 +1,492 @@
+//! Typed decode (`Engine::decode`, `decode_into`, `jitson::from_slice`): on the interpreter
+//! and on native code, the result equals serde_json's decode into the same types, field for
+//! field; errors carry the exact message, position and path; a failed decode at any position
+//! leaks and double-drops nothing.
+
+mod typed_support;
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Debug;
+use std::sync::atomic::{AtomicIsize, Ordering};
+
+use jitson::engine::{BackendStatus, EngineOptions, Tiering};
+use jitson::typed::{Definitions, JsonType};
+use jitson::{Engine, ErrorKind, RawValue};
+use serde::{Deserialize, Deserializer};
+use typed_support::{book::Book, twitter::Twitter};
+
+/// An interpreter-only engine and (not under Miri) a native one.
+fn engines() -> Vec<(&'static str, Engine)> {
+    let interp = Engine::with_options(EngineOptions::new().tiering(Tiering::InterpreterOnly));
+    let mut all = vec![("interp", interp)];
+    if !cfg!(miri) {
+        all.push(("native", Engine::new()));
+    }
+    all
+}
+
+/// Registers `T` on every engine, checking the native one has native code.
+fn registered<T: JsonType>() -> Vec<(&'static str, Engine)> {
+    let engines = engines();
+    for (name, engine) in &engines {
+        let codec = engine.register::<T>();
+        let want_native = *name == "native";
+        assert_eq!(
+            matches!(codec.backend(), BackendStatus::Native),
+            want_native,
+            "{name}: {:?}",
+            codec.backend()
+        );
+    }
+    engines
+}
+
+/// `input` decodes on every engine as serde_json decodes it: equal values, or both fail.
+fn same<'a, T>(input: &'a [u8])
+where
+    T: JsonType + Deserialize<'a> + PartialEq + Debug,
+{
+    let expected = serde_json::from_slice::<T>(input);
+    for (name, engine) in registered::<T>() {
+        let got = engine.decode::<T>(input);
+        match (&got, &expected) {
+            (Ok(got), Ok(expected)) => assert_eq!(got, expected, "{name}"),
+            (Err(_), Err(_)) => {}
+            _ => panic!(
+                "{name}: jitson {got:?}, serde_json {expected:?} on {}",
+                String::from_utf8_lossy(input)
+            ),
+        }
+    }
+}
+
+/// The error message every engine gives for `input` (they must agree).
+fn error<'a, T>(input: &'a [u8]) -> (ErrorKind, String)
+where
+    T: JsonType + Deserialize<'a> + Debug,
+{
+    let mut seen: Option<(ErrorKind, String)> = None;
+    for (name, engine) in registered::<T>() {
+        let e = engine.decode::<T>(input).expect_err(name);
+        let this = (e.kind(), e.to_string());
+        if let Some(first) = &seen {
+            assert_eq!(&this, first, "{name}");
+        }
+        seen = Some(this);
+    }
+    seen.expect("one engine at least")
+}
+
+fn testdata(name: &str) -> Vec<u8> {
+    let path = format!("{}/testdata/bench/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "large documents")]
+fn corpus_documents_equal_serde_json() {
+    same::<Twitter>(&testdata("twitter.json"));
+    same::<Twitter>(&testdata("twitterescaped.json"));
+    same::<Book>(&testdata("book.json"));
+}
+
+#[test]
+fn from_slice_and_decode_into() {
+    let input = testdata("book.json");
+    let expected: Book = serde_json::from_slice(&input).unwrap();
+    assert_eq!(jitson::from_slice::<Book>(&input).unwrap(), expected);
+    for (name, engine) in engines() {
+        let mut book = expected.clone();
+        book.titles.push("stale".into());
+        engine.decode_into(&mut book, &input).expect(name);
+        assert_eq!(book, expected, "{name}");
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Shapes<'a> {
+    small: u8,
+    signed: i16,
+    big: u64,
+    ratio: f32,
+    flag: bool,
+    letter: char,
+    owned: String,
+    borrowed: &'a str,
+    #[serde(borrow)]
+    cow: Cow<'a, str>,
+    boxed: Box<str>,
+    maybe: Option<i32>,
+    list: Vec<u32>,
+    fixed: [u8; 3],
+    pair: (String, bool),
+    by_name: BTreeMap<String, i64>,
+    hashed: HashMap<String, Vec<bool>>,
+    any: serde_json::Value,
+    raw: RawValue,
+    #[serde(default)]
+    defaulted: Vec<String>,
+    #[serde(skip)]
+    skipped: u32,
+    #[serde(rename = "renamed!")]
+    renamed: (),
+    nested: Option<Box<Shapes<'a>>>,
+}
+
+#[test]
+fn every_field_type_equals_serde_json() {
+    let doc = br#"{
+        "small": 255, "signed": -32768, "big": 18446744073709551615, "ratio": 0.5,
+        "flag": true, "letter": "\u00e9", "owned": "a\nb", "borrowed": "plain", "cow": "x\ty",
+        "boxed": "b", "maybe": null, "list": [1, 2, 3], "fixed": [1, 2, 3], "pair": ["p", false],
+        "byName": {"a": -1, "b": 2}, "hashed": {"k": [true]},
+        "any": {"deep": [1.5, "s", null, {"x": 18446744073709551616}]},
+        "raw": [1, {"kept": "as is"} ], "renamed!": null,
+        "nested": {
+            "small": 0, "signed": 1, "big": 0, "ratio": -1e10, "flag": false, "letter": "z",
+            "owned": "", "borrowed": "", "cow": "", "boxed": "", "maybe": 7, "list": [],
+            "fixed": [0, 0, 0], "pair": ["", true], "byName": {}, "hashed": {}, "any": 1,
+            "raw": "s", "defaulted": ["d"], "renamed!": null, "nested": null
+        }
+    }"#;
+    same::<Shapes>(doc);
+    for (name, engine) in engines() {
+        let shapes: Shapes = engine.decode(doc).expect(name);
+        // Unescaped strings are lent from the input, escaped ones are copies.
+        assert!(matches!(shapes.cow, Cow::Owned(_)), "{name}");
+        let nested = shapes.nested.expect("nested");
+        assert!(matches!(nested.cow, Cow::Borrowed("")), "{name}");
+        assert_eq!(shapes.raw.get(), r#"[1, {"kept": "as is"} ]"#, "{name}");
+        let at = shapes.borrowed.as_ptr() as usize - doc.as_ptr() as usize;
+        assert_eq!(&doc[at..at + 5], b"plain", "{name}");
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+enum External {
+    Unit,
+    Other,
+    Newtype(u8),
+    Tuple(i32, String),
+    Struct { a: Vec<u8>, b: Option<bool> },
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Internal {
+    Empty,
+    Point { x: f64, y: f64 },
+    Named(Inner),
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Inner {
+    name: String,
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    Nothing,
+    Number(i64),
+    Words(Vec<String>),
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(untagged)]
+enum Untagged {
+    Strict(Strict),
+    Loose { x: u32 },
+    Text(String),
+    Pair(u8, u8),
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(deny_unknown_fields)]
+struct Strict {
+    x: u32,
+    y: u32,
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Enums {
+    external: Vec<External>,
+    internal: Vec<Internal>,
+    adjacent: Vec<Adjacent>,
+    untagged: Vec<Untagged>,
+}
+
+#[test]
+fn enums_in_every_representation_equal_serde_json() {
+    let doc = br#"{
+        "external": ["Unit", "Other", {"Newtype": 7}, {"Tuple": [-1, "t"]},
+                     {"Struct": {"a": [1], "b": null}}, {"Struct": {"a": []}}],
+        "internal": [{"type": "empty"}, {"x": 1, "type": "point", "y": 2.5},
+                     {"type": "named", "name": "n"}],
+        "adjacent": [{"t": "Nothing"}, {"t": "Number", "c": -5}, {"c": ["a"], "t": "Words"}],
+        "untagged": [{"x": 1, "y": 2}, {"x": 1, "y": 2, "z": 3}, {"x": 4}, "s", [1, 2]]
+    }"#;
+    same::<Enums>(doc);
+    let enums: Enums = jitson::from_slice(doc).unwrap();
+    assert_eq!(
+        enums.untagged,
+        [
+            Untagged::Strict(Strict { x: 1, y: 2 }),
+            Untagged::Loose { x: 1 },
+            Untagged::Loose { x: 4 },
+            Untagged::Text("s".into()),
+            // serde reads a struct from an array of its fields too (the schema's branch is
+            // `Pair`, but the type decides, as in serde_json).
+            Untagged::Strict(Strict { x: 1, y: 2 }),
+        ]
+    );
+    for bad in [
+        &br#"{"external": ["Nope"], "internal": [], "adjacent": [], "untagged": []}"#[..],
+        br#"{"external": [{"Newtype": 256}], "internal": [], "adjacent": [], "untagged": []}"#,
+        br#"{"external": [], "internal": [{"type": "other"}], "adjacent": [], "untagged": []}"#,
+        br#"{"external": [], "internal": [], "adjacent": [{"t": "Number"}], "untagged": []}"#,
+        br#"{"external": [], "internal": [], "adjacent": [], "untagged": [[1, 2, 3]]}"#,
+        br#"{"external": [], "internal": [], "adjacent": [], "untagged": [true]}"#,
+    ] {
+        same::<Enums>(bad);
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Flattened {
+    id: u32,
+    #[serde(flatten)]
+    meta: Meta,
+    #[serde(flatten)]
+    rest: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Meta {
+    kind: String,
+    #[serde(default)]
+    level: u8,
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Tuple(u8, String, Option<u8>);
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(transparent)]
+struct Transparent {
+    inner: Vec<Tuple>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Tree {
+    value: i32,
+    children: Vec<Tree>,
+}
+
+#[test]
+fn flatten_tuples_transparent_and_recursion_equal_serde_json() {
+    same::<Flattened>(br#"{"id": 1, "kind": "k", "extra": [1, 2.5], "level": 3, "x": null}"#);
+    same::<Flattened>(br#"{"kind": "k", "id": 1}"#);
+    same::<Flattened>(br#"{"id": 1}"#);
+    same::<Transparent>(br#"[[1, "a", null], [2, "b", 3]]"#);
+    same::<Transparent>(br#"[[1, "a"]]"#);
+    same::<Tree>(br#"{"value": 1, "children": [{"value": 2, "children": []}, {"value": 3, "children": [{"value": 4, "children": []}]}]}"#);
+}
+
+#[derive(Debug, Deserialize, jitson::Schema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Order<'a> {
+    id: u32,
+    #[serde(borrow)]
+    lines: Vec<Line<'a>>,
+}
+
+#[derive(Debug, Deserialize, jitson::Schema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Line<'a> {
+    sku: String,
+    qty: u16,
+    note: Option<&'a str>,
+}
+
+#[test]
+fn errors_name_the_value_its_position_and_path() {
+    let cases: [(&[u8], ErrorKind, &str); 7] = [
+        (
+            br#"{"id": 1, "lines": [{"sku": "a", "qty": 1}, {"sku": 2, "qty": 1}]}"#,
+            ErrorKind::Schema(jitson::Keyword::Type),
+            "expected string, found number at line 1 column 53, path $.lines[1].sku, keyword type",
+        ),
+        (
+            br#"{"id": 1, "lines": [{"sku": "a"}]}"#,
+            ErrorKind::Schema(jitson::Keyword::Required),
+            r#"missing required field "qty" at line 1 column 32, path $.lines[0], keyword required"#,
+        ),
+        (
+            br#"{"id": 1, "lines": [], "total": 3}"#,
+            ErrorKind::Schema(jitson::Keyword::AdditionalProperties),
+            "unknown field at line 1 column 33, path $.total, keyword additionalProperties",
+        ),
+        (
+            br#"{"id": 1, "lines": [{"sku": "a", "qty": 65536}]}"#,
+            ErrorKind::Schema(jitson::Keyword::Maximum),
+            "number above the maximum at line 1 column 41, path $.lines[0].qty, keyword maximum",
+        ),
+        (
+            br#"{"id": 1, "lines": [{"sku": "a", "qty": 2.0}]}"#,
+            ErrorKind::Deserialize,
+            "invalid type: floating point `2.0`, expected u16 at line 1 column 41, path $.lines[0].qty",
+        ),
+        (
+            br#"{"id": 1, "lines": [{"sku": "a", "qty": 1, "note": "a\"b"}]}"#,
+            ErrorKind::Deserialize,
+            r#"invalid type: string "a\"b", expected a borrowed string at line 1 column 52, path $.lines[0].note"#,
+        ),
+        (
+            br#"{"id": 1, "id": 2, "lines": []}"#,
+            ErrorKind::DuplicateKey,
+            "duplicate key at line 1 column 11, path $.id",
+        ),
+    ];
+    for (input, kind, message) in cases {
+        assert_eq!(error::<Order>(input), (kind, message.to_owned()));
+        assert!(serde_json::from_slice::<Order>(input).is_err());
+    }
+}
+
+/// Every integer width: its bounds decode, one past them is a `minimum` / `maximum` error.
+#[test]
+fn integer_widths_are_range_checked() {
+    fn check<T>(min: i128, max: i128)
+    where
+        T: JsonType + for<'a> Deserialize<'a> + PartialEq + Debug,
+    {
+        for ok in [min, max] {
+            same::<T>(ok.to_string().as_bytes());
+        }
+        let (kind, message) = error::<T>((max + 1).to_string().as_bytes());
+        assert_eq!(
+            kind,
+            ErrorKind::Schema(jitson::Keyword::Maximum),
+            "{message}"
+        );
+        let (kind, message) = error::<T>((min - 1).to_string().as_bytes());
+        assert_eq!(
+            kind,
+            ErrorKind::Schema(jitson::Keyword::Minimum),
+            "{message}"
+        );
+    }
+    check::<u8>(0, u8::MAX.into());
+    check::<u16>(0, u16::MAX.into());
+    check::<u32>(0, u32::MAX.into());
+    check::<i8>(i8::MIN.into(), i8::MAX.into());
+    check::<i16>(i16::MIN.into(), i16::MAX.into());
+    check::<i32>(i32::MIN.into(), i32::MAX.into());
+    // 64-bit bounds: beyond them the number is a big integer read as its nearest f64, which
+    // for u64::MAX + 1 is 2^64, above the maximum; i64::MIN - 1 rounds onto i64::MIN (the
+    // documented limit of the default `BigInts::F64`), so only the maximum side is checked.
+    same::<u64>(b"18446744073709551615");
+    same::<i64>(b"-9223372036854775808");
+    let (kind, _) = error::<u64>(b"18446744073709551616");
+    assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::Maximum));
+    let (kind, _) = error::<u64>(b"-1");
+    assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::Minimum));
+    let (kind, _) = error::<i64>(b"9223372036854775808");
+    assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::Maximum));
+}
+
+/// Live `Counted` values: every one deserialized adds one, every drop takes one.
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+/// A string that counts its live instances.
+#[derive(Debug, PartialEq)]
+struct Counted(String);
+
+impl<'de> Deserialize<'de> for Counted {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Counted, D::Error> {
+        let s = String::deserialize(d)?;
+        LIVE.fetch_add(1, Ordering::SeqCst);
+        Ok(Counted(s))
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        LIVE.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl JsonType for Counted {
+    type Key = Counted;
+
+    fn type_expr(defs: &mut Definitions) -> jitson::schema::builder::TypeExpr {
+        String::type_expr(defs)
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Holder {
+    first: Counted,
+    items: Vec<Counted>,
+    by_key: BTreeMap<String, Counted>,
+    count: i8,
+    child: Option<Box<Holder>>,
+}
+
+/// Decode errors at every position (truncations, and bytes replaced by ones that break the
+/// syntax, the schema or only the Rust type) leave no `Counted` alive, and successes hold
+/// exactly what they own.
+#[test]
+fn failed_decodes_leak_and_double_drop_nothing() {
+    let doc: &[u8] = br#"{"first": "a", "items": ["b", "c"], "by_key": {"k": "d"}, "count": 1,
+        "child": {"first": "e", "items": ["f"], "by_key": {}, "count": -1, "child": null}}"#;
+    let step = if cfg!(miri) { 23 } else { 1 };
+    for (name, engine) in engines() {
+        let mut inputs: Vec<Vec<u8>> = (0..doc.len())
+            .step_by(step)
+            .map(|n| doc[..n].to_vec())
+            .collect();
+        for at in (0..doc.len()).step_by(step) {
+            for byte in [b'x', b'"', b'1', b'.', b'}'] {
+                let mut input = doc.to_vec();
+                input[at] = byte;
+                inputs.push(input);
+            }
+        }
+        // Fits the schema, refused by the Rust type after `Counted`s were made.
+        let refused = String::from_utf8_lossy(doc).replace(r#""count": -1"#, r#""count": -1.0"#);
+        let e = engine.decode::<Holder>(refused.as_bytes()).expect_err(name);
+        assert_eq!(e.kind(), ErrorKind::Deserialize, "{name}: {e}");
+        assert_eq!(LIVE.load(Ordering::SeqCst), 0, "{name}");
+        let mut failures = 0;
+        for input in &inputs {
+            match engine.decode::<Holder>(input) {
+                Ok(holder) => {
+                    assert!(LIVE.load(Ordering::SeqCst) >= 1, "{name}");
+                    drop(holder);
+                }
+                Err(_) => failures += 1,
+            }
+            assert_eq!(
+                LIVE.load(Ordering::SeqCst),
+                0,
+                "{name}: {}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        assert!(
+            failures > inputs.len() / 2,
+            "{name}: {failures} of {}",
+            inputs.len()
+        );
+        let holder: Holder = engine.decode(doc).expect(name);
+        assert_eq!(LIVE.load(Ordering::SeqCst), 6, "{name}");
+        drop(holder);
+        assert_eq!(LIVE.load(Ordering::SeqCst), 0, "{name}");
+    }
+}
