@@ -36,6 +36,7 @@ mkdir -p "$corpus" fuzz/logs
 case $target in
   schema_gen) seeds=() flags=(-max_len=2048) ;;
   kernels) seeds=(fuzz/seeds/json testdata/jsontestsuite) flags=(-dict=fuzz/json.dict -max_len=1024) ;;
+  typed) seeds=(fuzz/seeds/typed fuzz/seeds/json) flags=(-dict=fuzz/json.dict -max_len=8192) ;;
   *) seeds=(fuzz/seeds/json testdata/jsontestsuite) flags=(-dict=fuzz/json.dict -max_len=8192) ;;
 esac
 

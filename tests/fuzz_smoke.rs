@@ -190,3 +190,17 @@ fn schema_gen_body() {
         bodies::schema_gen::run(&input);
     }
 }
+
+#[test]
+fn typed_body() {
+    let mut seeds = files(&root().join("fuzz/seeds/typed"));
+    // The typed seeds fit their types: the body compares decoded values, not just errors.
+    let fits = |seed: &Vec<u8>| {
+        jitson::from_slice::<bodies::typed::Message>(seed).is_ok()
+            || jitson::from_slice::<bodies::typed::Envelope>(seed).is_ok()
+            || jitson::from_slice::<Vec<bodies::typed::Either>>(seed).is_ok()
+    };
+    assert!(seeds.iter().all(fits));
+    seeds.extend(files(&root().join("fuzz/seeds/json")));
+    drive(bodies::typed::run, &seeds, MUTATIONS / 4, 0x7479_7065);
+}

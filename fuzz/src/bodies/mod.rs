@@ -13,6 +13,7 @@ pub mod roundtrip;
 pub mod schema_decode;
 pub mod schema_gen;
 pub mod schema_validate;
+pub mod typed;
 
 /// A target's body: checks one input, panicking on a disagreement.
 pub type Body = fn(&[u8]);
@@ -25,4 +26,5 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("schema_validate", schema_validate::run),
     ("schema_decode", schema_decode::run),
     ("schema_gen", schema_gen::run),
+    ("typed", typed::run),
 ];

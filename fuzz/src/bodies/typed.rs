@@ -1,0 +1,176 @@
+//! `typed`: derived Rust types through typed decode ([`jitson::Engine::decode`]) on arbitrary
+//! bytes, on the interpreter and on native code:
+//!
+//! - both engines give the same answer: equal values, or the same error (kind, message,
+//!   position, path);
+//! - a value jitson decodes is one serde_json decodes too, equal up to serde_json's float
+//!   rounding (jitson's schema may refuse what serde_json takes — see `jitson::typed` for the
+//!   documented differences — never the other way round);
+//! - every decode, failed or not, leaves no value alive once dropped: a counting string type
+//!   sits at several depths of the types.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicIsize, Ordering};
+
+use jitson::engine::{BackendStatus, EngineOptions, Options, Tiering};
+use jitson::schema::builder::TypeExpr;
+use jitson::typed::{Definitions, JsonType};
+use jitson::{Engine, Error};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::oracle::{SERDE_DEPTH, same_json, show};
+
+/// Live [`Counted`] values.
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+/// A string that counts its live instances (leaks and double drops show in [`LIVE`]).
+#[derive(Debug, PartialEq)]
+pub struct Counted(String);
+
+impl<'de> Deserialize<'de> for Counted {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Counted, D::Error> {
+        let s = String::deserialize(d)?;
+        LIVE.fetch_add(1, Ordering::SeqCst);
+        Ok(Counted(s))
+    }
+}
+
+impl Serialize for Counted {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        LIVE.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl JsonType for Counted {
+    type Key = Counted;
+
+    fn type_expr(defs: &mut Definitions) -> TypeExpr {
+        String::type_expr(defs)
+    }
+}
+
+/// A message with most shapes the derive knows.
+#[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
+#[serde(rename_all = "camelCase")]
+pub struct Message<'a> {
+    id: u64,
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    label: Counted,
+    tags: Vec<Counted>,
+    score: Option<f64>,
+    ratio: f32,
+    kind: Kind,
+    payload: Payload,
+    either: Vec<Either>,
+    extra: BTreeMap<String, i32>,
+    small: (u8, i16),
+    #[serde(default)]
+    flags: [bool; 2],
+    child: Option<Box<Message<'a>>>,
+}
+
+/// Unit variants: strings.
+#[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
+pub enum Kind {
+    Alpha,
+    Beta,
+    Gamma { level: u16 },
+}
+
+/// Internally tagged.
+#[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Payload {
+    Text { body: Counted },
+    Number { value: i64 },
+    Empty,
+}
+
+/// Untagged.
+#[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
+#[serde(untagged)]
+pub enum Either {
+    Int(i32),
+    Text(String),
+    List(Vec<bool>),
+    Point { x: f64, y: f64 },
+}
+
+/// Adjacently tagged, at the root.
+#[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
+#[serde(tag = "t", content = "c", deny_unknown_fields)]
+pub enum Envelope<'a> {
+    #[serde(borrow)]
+    One(Message<'a>),
+    Many(Vec<Counted>),
+    Nothing,
+}
+
+/// The two engines: interpreter only, and native with the types compiled.
+fn engines() -> &'static [(&'static str, Engine); 2] {
+    static ENGINES: OnceLock<[(&'static str, Engine); 2]> = OnceLock::new();
+    ENGINES.get_or_init(|| {
+        let codec = Options::new().max_depth(SERDE_DEPTH as u32);
+        let options = EngineOptions::new().codec(codec);
+        let interp = Engine::with_options(options.tiering(Tiering::InterpreterOnly));
+        let native = Engine::with_options(options);
+        for engine in [&interp, &native] {
+            engine.register_many::<(Message<'_>, Envelope<'_>, Vec<Either>)>();
+        }
+        for codec in [native.register::<Message>(), native.register::<Envelope>()] {
+            // Comparing the interpreter with itself would prove nothing.
+            assert_eq!(codec.backend(), &BackendStatus::Native);
+        }
+        [("interp", interp), ("native", native)]
+    })
+}
+
+/// The body of the `typed` target.
+pub fn run(data: &[u8]) {
+    let checks = [
+        agrees::<Message<'_>>(data),
+        agrees::<Envelope<'_>>(data),
+        agrees::<Vec<Either>>(data),
+    ];
+    let live = LIVE.load(Ordering::SeqCst);
+    for check in checks {
+        if let Err(e) = check {
+            panic!("input {}: {e}", show(data));
+        }
+    }
+    assert_eq!(live, 0, "live values after the decodes of {}", show(data));
+}
+
+/// The checks of the module documentation for one type.
+fn agrees<'a, T>(data: &'a [u8]) -> Result<(), String>
+where
+    T: JsonType + Deserialize<'a> + Serialize + PartialEq + std::fmt::Debug,
+{
+    let [(_, interp), (_, native)] = engines();
+    let reference: Result<T, Error> = interp.decode(data);
+    let got: Result<T, Error> = native.decode(data);
+    let reference = match (got, reference) {
+        (Ok(got), Ok(reference)) if got == reference => reference,
+        (Err(got), Err(reference)) if got == reference => return Ok(()),
+        (got, reference) => {
+            return Err(format!("native {got:?}, interpreter {reference:?}"));
+        }
+    };
+    let theirs: T = serde_json::from_slice(data)
+        .map_err(|e| format!("jitson decoded {reference:?}, serde_json failed: {e}"))?;
+    same_json(&json(&reference)?, &json(&theirs)?)
+}
+
+/// A value as serde_json's tree.
+fn json<T: Serialize>(value: &T) -> Result<serde_json::Value, String> {
+    serde_json::to_value(value).map_err(|e| format!("to_value: {e}"))
+}
