@@ -439,3 +439,22 @@ impl<'d> Members<'d> {
         named.chain((0..m.len).filter_map(move |i| m.extra(i)))
     }
 }
+
+/// `bytes` as the slice of `input` they occupy, with `input`'s lifetime, when they lie inside
+/// it (a decoded string without escapes, a raw value); an empty slice always does. This is
+/// how typed decode lends decoded text to types that borrow from the input.
+pub fn lend<'a>(input: &'a [u8], bytes: &[u8]) -> Option<&'a [u8]> {
+    if bytes.is_empty() {
+        return Some(&[]);
+    }
+    let start = (bytes.as_ptr() as usize).checked_sub(input.as_ptr() as usize)?;
+    input.get(start..start.checked_add(bytes.len())?)
+}
+
+/// [`lend`] for text.
+pub fn lend_str<'a>(input: &'a [u8], text: &str) -> Option<&'a str> {
+    let bytes = lend(input, text.as_bytes())?;
+    // SAFETY: `bytes` starts at the address of `text` and has its length, so it is the very
+    // memory `text` occupies: valid UTF-8.
+    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+}

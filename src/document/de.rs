@@ -20,6 +20,7 @@ use super::{Items, Members, Node, Number, View};
 use crate::error::{Error, ErrorKind};
 use crate::lazy::{self, Pointer};
 use crate::path::{Path, Segment};
+use jitson_jit::view::{lend, lend_str};
 
 /// The newtype-struct name [`RawValue`](crate::typed::RawValue) deserializes through: this
 /// deserializer answers it with the value's raw JSON text.
@@ -118,31 +119,17 @@ impl<'de, 'd> ValueDeserializer<'de, 'd> {
         ValueDeserializer::new(view, self.input)
     }
 
-    /// `bytes` as a slice of the input, when they lie in it (strings without escapes and raw
-    /// values do); an empty slice always can.
-    fn lent(&self, bytes: &[u8]) -> Option<&'de [u8]> {
-        if bytes.is_empty() {
-            return Some(&[]);
-        }
-        let start = (bytes.as_ptr() as usize).checked_sub(self.input.as_ptr() as usize)?;
-        self.input.get(start..start.checked_add(bytes.len())?)
-    }
-
     /// Hands a string to `visitor`: borrowed from the input when it lies there.
     fn visit_text<V: Visitor<'de>>(&self, text: &str, visitor: V) -> Result<V::Value, DeError> {
-        match self.lent(text.as_bytes()) {
-            // The input bytes are the very bytes of `text`, which is UTF-8.
-            Some(bytes) => match std::str::from_utf8(bytes) {
-                Ok(s) => visitor.visit_borrowed_str(s),
-                Err(_) => visitor.visit_str(text),
-            },
+        match lend_str(self.input, text) {
+            Some(lent) => visitor.visit_borrowed_str(lent),
             None => visitor.visit_str(text),
         }
     }
 
     /// A raw JSON value (always a slice of the input) as serde_json's deserializer.
     fn raw(&self, raw: &[u8]) -> serde_json::Deserializer<serde_json::de::SliceRead<'de>> {
-        serde_json::Deserializer::from_slice(self.lent(raw).unwrap_or_default())
+        serde_json::Deserializer::from_slice(lend(self.input, raw).unwrap_or_default())
     }
 }
 
@@ -185,14 +172,14 @@ impl<'de> Deserializer<'de> for ValueDeserializer<'de, '_> {
         visitor: V,
     ) -> Result<V::Value, DeError> {
         match self.view.node() {
-            Node::Raw(raw) if name == RAW_VALUE_TOKEN => match self.lent(raw) {
-                // Raw values are whole JSON values of the (UTF-8 checked) input.
-                Some(bytes) => match std::str::from_utf8(bytes) {
-                    Ok(s) => visitor.visit_borrowed_str(s),
-                    Err(e) => Err(de::Error::custom(e)),
-                },
-                None => Err(de::Error::custom("raw value outside the input")),
-            },
+            // Raw values are whole JSON values of the (UTF-8 checked) input.
+            Node::Raw(raw) if name == RAW_VALUE_TOKEN => {
+                match lend(self.input, raw).map(std::str::from_utf8) {
+                    Some(Ok(s)) => visitor.visit_borrowed_str(s),
+                    Some(Err(e)) => Err(de::Error::custom(e)),
+                    None => Err(de::Error::custom("raw value outside the input")),
+                }
+            }
             Node::Raw(raw) => self
                 .raw(raw)
                 .deserialize_newtype_struct(name, visitor)
