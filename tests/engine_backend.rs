@@ -1,9 +1,14 @@
-//! The codec's backend choice: `Backend::Native` runs validate and decode on Cranelift
-//! code and gives exactly the interpreter's answers, errors included; the default is the
-//! interpreter.
+//! The codec's backend choice: `Backend::Native` runs validate, collect-all validate and
+//! decode on Cranelift code and gives exactly the interpreter's answers, errors included;
+//! the default is the interpreter.
+
+#[path = "../jit/tests/native_support/mod.rs"]
+#[allow(dead_code)] // only the mutation generator is used here
+mod native_support;
 
 use jitson::engine::{Backend, BackendStatus, Options};
 use jitson::{Cache, Codec, Schema};
+use native_support::mutations;
 
 const SCHEMA: &str = r##"{
     "type": "object",
@@ -42,11 +47,17 @@ fn native_and_interpreter_codecs_give_identical_results() {
         "",
         "[1, 2]",
         r#"{"id": 2, "child": {"id": "x"}}"#,
+        r#"{"id": 0, "tags": ["abcd", 1], "kind": "c", "child": {}}"#,
     ];
     for input in inputs {
         let expected = interp.validate_with(&mut a, input.as_bytes());
         let got = native.validate_with(&mut b, input.as_bytes());
         assert_eq!(got, expected, "{input}");
+        assert_eq!(
+            native.validate_all_with(&mut b, input.as_bytes(), 10),
+            interp.validate_all_with(&mut a, input.as_bytes(), 10),
+            "{input}"
+        );
         let decoded = |codec: &Codec, cache: &mut Cache| {
             codec.decode_with(cache, input.as_bytes()).map(|doc| {
                 let mut out = Vec::new();
@@ -74,4 +85,33 @@ fn native_and_interpreter_codecs_give_identical_results() {
         native.decode(deep.as_bytes()).map(|d| d.to_serde_json()),
         interp.decode(deep.as_bytes()).map(|d| d.to_serde_json())
     );
+}
+
+/// Collect-all validation on native code (which checks valid inputs alone and hands invalid
+/// ones to the interpreter) lists exactly the interpreter's errors, on the corpus documents
+/// and seeded mutations of them.
+#[test]
+fn collect_all_errors_are_identical_on_corpus_mutations() {
+    for name in ["book", "twitter"] {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let schema = std::fs::read(format!("{dir}/testdata/schemas/{name}.schema.json")).unwrap();
+        let schema = Schema::from_json_slice(&schema).unwrap();
+        let doc = std::fs::read(format!("{dir}/testdata/bench/{name}.json")).unwrap();
+        let interp = Codec::new(&schema);
+        let native = Codec::with_options(&schema, Options::new().backend(Backend::Native));
+        let (mut a, mut b) = (Cache::new(), Cache::new());
+        let count = if name == "book" { 600 } else { 60 };
+        let mut invalid = 0;
+        for input in std::iter::once(doc.clone()).chain(mutations(&doc, count, 0x616c_6c21)) {
+            let expected = interp.validate_all_with(&mut a, &input, 20);
+            invalid += usize::from(!expected.is_empty());
+            assert_eq!(
+                native.validate_all_with(&mut b, &input, 20),
+                expected,
+                "{name}: {:?}",
+                String::from_utf8_lossy(&input)
+            );
+        }
+        assert!(invalid > count / 4, "{name}: {invalid} invalid of {count}");
+    }
 }

@@ -297,6 +297,9 @@ impl Codec {
 
     /// Checks `input` and collects up to `cap` errors (empty when valid): after a schema
     /// violation the value is skipped and checking goes on; a syntax error ends the list.
+    ///
+    /// With native code, a valid input is checked by it alone (valid inputs are the common
+    /// case); only an invalid one is run again on the interpreter, which collects the errors.
     pub fn validate_all(&self, input: &[u8], cap: usize) -> Vec<Error> {
         self.validate_all_with(&mut Cache::new(), input, cap)
     }
@@ -304,6 +307,11 @@ impl Codec {
     /// [`Codec::validate_all`] with reusable buffers.
     pub fn validate_all_with(&self, cache: &mut Cache, input: &[u8], cap: usize) -> Vec<Error> {
         let exec = &self.options.exec;
+        if let Some(code) = self.native.code()
+            && code.validate(input, exec, &mut cache.native).is_ok()
+        {
+            return Vec::new();
+        }
         let failures = interp::validate_all(&self.program, input, exec, &mut cache.scratch, cap);
         if failures.is_empty() {
             return Vec::new();
