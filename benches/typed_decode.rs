@@ -2,7 +2,8 @@
 //! run: jitson's `Engine::decode` on native code and on the interpreter, beside
 //! `serde_json::from_slice`, `sonic_rs::from_slice` and `simd_json::serde::from_slice` (the
 //! latter on a fresh mutable copy of the input, copied outside the timing) into the same
-//! types. Groups `DOC/typed_decode`; MB/s of the input document.
+//! types. Groups `DOC/typed_decode`, MB/s of the input document; and `typed_register`, the
+//! time a fresh engine takes to register a type (its native code compiled).
 //!
 //! `cargo bench --bench typed_decode -- --warm-up-time 1 --measurement-time 3`
 
@@ -63,9 +64,24 @@ where
     group.finish();
 }
 
+/// `typed_register`: a fresh engine registering the type, native code included (what a
+/// service pays per type at start-up).
+fn typed_register(c: &mut Criterion) {
+    let mut group = c.benchmark_group("typed_register");
+    group.sample_size(10);
+    group.bench_function("book", |b| {
+        b.iter(|| Engine::new().register::<Book>().backend() == &BackendStatus::Native)
+    });
+    group.bench_function("twitter", |b| {
+        b.iter(|| Engine::new().register::<Twitter>().backend() == &BackendStatus::Native)
+    });
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     typed_decode::<Twitter>(c, "twitter");
     typed_decode::<Book>(c, "book");
+    typed_register(c);
 }
 
 criterion_group!(typed, benches);
