@@ -24,12 +24,26 @@ fn testdata(name: &str) -> Vec<u8> {
     std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
 }
 
-/// The `DOC/typed_decode` group of one document and its type.
+/// A two-field message: the fixed cost of one typed decode.
+#[derive(Debug, PartialEq, serde::Deserialize, jitson::Schema)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+/// The `DOC/typed_decode` group of one corpus document and its type.
 fn typed_decode<T>(c: &mut Criterion, doc: &str)
 where
     T: JsonType + DeserializeOwned + PartialEq + std::fmt::Debug,
 {
-    let bytes = testdata(doc);
+    typed_decode_bytes::<T>(c, doc, testdata(doc));
+}
+
+/// The `NAME/typed_decode` group of one input and its type.
+fn typed_decode_bytes<T>(c: &mut Criterion, doc: &str, bytes: Vec<u8>)
+where
+    T: JsonType + DeserializeOwned + PartialEq + std::fmt::Debug,
+{
     let native = Engine::new();
     assert_eq!(native.register::<T>().backend(), &BackendStatus::Native);
     let interp = Engine::with_options(EngineOptions::new().tiering(Tiering::InterpreterOnly));
@@ -81,6 +95,7 @@ fn typed_register(c: &mut Criterion) {
 fn benches(c: &mut Criterion) {
     typed_decode::<Twitter>(c, "twitter");
     typed_decode::<Book>(c, "book");
+    typed_decode_bytes::<Point>(c, "point", br#"{"x": 1, "y": -2}"#.to_vec());
     typed_register(c);
 }
 

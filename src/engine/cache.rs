@@ -117,7 +117,7 @@ pub struct Engine {
     codecs: DashMap<TypeKey, Arc<Codec>>,
     /// Typed codecs by the `TypeId` of the Rust type's [`JsonType::Key`](crate::JsonType::Key)
     /// (see [`Engine::register`]); the same codecs are in `codecs`.
-    pub(super) types: DashMap<std::any::TypeId, Arc<Codec>>,
+    pub(super) types: DashMap<std::any::TypeId, Arc<Codec>, foldhash::fast::RandomState>,
     /// Builds in progress: a second caller of the same key waits on the first's cell.
     building: DashMap<TypeKey, Arc<OnceLock<Arc<Codec>>>>,
     builds: AtomicU64,
@@ -144,7 +144,7 @@ impl Engine {
         Engine {
             options,
             codecs: DashMap::new(),
-            types: DashMap::new(),
+            types: DashMap::default(),
             building: DashMap::new(),
             builds: AtomicU64::new(0),
             hits: AtomicU64::new(0),

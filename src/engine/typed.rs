@@ -80,6 +80,8 @@ impl Engine {
     /// Decodes `input` into a `T`: the first error with its offset, line, column and path
     /// (a schema keyword's failure, or `T`'s refusal, see the [module documentation](self)).
     pub fn decode<'a, T: JsonType + Deserialize<'a>>(&self, input: &'a [u8]) -> Result<T, Error> {
+        // The codec is cloned out of the cache, whose lock is not held while the type's
+        // `Deserialize` runs (it may decode, and register, other types on this engine).
         let codec = self.typed_codec::<T>();
         let doc = CACHE.with_borrow_mut(|cache| codec.decode_with(cache, input))?;
         doc.deserialize()
