@@ -75,8 +75,7 @@ pub fn encode(root: View<'_>, mode: EscapeMode, big: BigInts, out: &mut Vec<u8>)
                         out.push(b',');
                     }
                     *first = false;
-                    escape_str(key, mode, out);
-                    out.push(b':');
+                    key_text(key, mode, out);
                     next = Some(value);
                 }
                 None => {
@@ -85,6 +84,22 @@ pub fn encode(root: View<'_>, mode: EscapeMode, big: BigInts, out: &mut Vec<u8>)
                 }
             },
         }
+    }
+}
+
+/// Writes an object key and its colon. Keys are short and rarely need escaping: those that
+/// need none in `mode` are copied without a kernel call.
+fn key_text(key: &str, mode: EscapeMode, out: &mut Vec<u8>) {
+    let plain =
+        |b: u8| b >= 0x20 && b != b'"' && b != b'\\' && (b < 0x80 || mode != EscapeMode::Ascii);
+    if mode != EscapeMode::Html && key.bytes().all(plain) {
+        out.reserve(key.len() + 3);
+        out.push(b'"');
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b"\":");
+    } else {
+        escape_str(key, mode, out);
+        out.push(b':');
     }
 }
 
