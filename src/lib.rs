@@ -29,7 +29,7 @@ pub use document::{DocPath, Document};
 pub use engine::{Cache, Codec, Engine, Options};
 pub use error::{Error, ErrorKind, Keyword, SyntaxKind};
 /// `#[derive(jitson::Schema)]`: implements [`typed::JsonType`] (a derive macro lives in the
-/// macro namespace, so it shares the name of the [`Schema`] struct without a clash).
+/// macro namespace, so it shares the name of the [`Schema`](struct@Schema) struct without a clash).
 pub use jitson_derive::Schema;
 pub use path::{Path, Segment};
 pub use position::Position;

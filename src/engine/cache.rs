@@ -1,35 +1,4 @@
 //! [`Engine`]: the shared cache of codecs, keyed by schema [`TypeKey`], with tiering.
-//!
-//! ```
-//! use std::time::Duration;
-//! use jitson::engine::{BackendStatus, Engine, EngineOptions, Tiering};
-//!
-//! let engine = Engine::with_options(EngineOptions::new().tiering(Tiering::Eager));
-//! let schema = r#"{"type": "object", "properties": {"id": {"type": "integer"}}}"#;
-//! let codec = engine.compile_json(schema).unwrap(); // serves at once, from the interpreter
-//! assert!(codec.validate(br#"{"id": 7}"#).is_ok());
-//!
-//! // The same schema (however spelled) is the same codec.
-//! let again = engine.compile_json(r#"{"properties": {"id": {"type": "integer"}}, "type": "object"}"#);
-//! assert!(std::sync::Arc::ptr_eq(&codec, &again.unwrap()));
-//!
-//! // Native code arrives from a background thread; the answers stay the same.
-//! let status = codec.wait_native(Duration::from_secs(10));
-//! assert!(matches!(status, BackendStatus::Native | BackendStatus::Fallback(_)));
-//! assert!(codec.validate(br#"{"id": "7"}"#).is_err());
-//! ```
-//!
-//! - [`Engine::compile`] returns the cached codec of the schema's key, or builds it: two
-//!   threads asking for the same key at once build it once (the second waits for the
-//!   first), and builds of other keys are not held up. [`Engine::get`] is one hash lookup.
-//! - Codecs are made per [`Tiering`]: they serve from the interpreter until their native
-//!   code is ready, compiled off the caller's thread by the engine's bounded worker
-//!   ([`EngineOptions::compile_threads`], started on the first job).
-//! - Dropping the engine stops its worker (codecs still queued settle on the interpreter as
-//!   [`BackendStatus::Cancelled`](super::BackendStatus::Cancelled), a compilation in progress
-//!   finishes) and frees every codec, with its code memory, that nobody else holds.
-//! - An `Engine` is `Send + Sync`: share it in an `Arc`, or keep a process-wide one in a
-//!   `static OnceLock<Engine>`.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
@@ -109,8 +78,40 @@ pub struct EngineStats {
     pub queued: usize,
 }
 
-/// The codec cache: one codec per schema [`TypeKey`], with tiering. See the
-/// [module documentation](self).
+/// The codec cache: one codec per schema [`TypeKey`], with tiering.
+///
+/// ```
+/// use std::time::Duration;
+/// use jitson::engine::{BackendStatus, Engine, EngineOptions, Tiering};
+///
+/// let engine = Engine::with_options(EngineOptions::new().tiering(Tiering::Eager));
+/// let schema = r#"{"type": "object", "properties": {"id": {"type": "integer"}}}"#;
+/// let codec = engine.compile_json(schema).unwrap(); // serves at once, from the interpreter
+/// assert!(codec.validate(br#"{"id": 7}"#).is_ok());
+///
+/// // The same schema (however spelled) is the same codec.
+/// let again = engine.compile_json(r#"{"properties": {"id": {"type": "integer"}}, "type": "object"}"#);
+/// assert!(std::sync::Arc::ptr_eq(&codec, &again.unwrap()));
+///
+/// // Native code arrives from a background thread; the answers stay the same.
+/// let status = codec.wait_native(Duration::from_secs(10));
+/// assert!(matches!(status, BackendStatus::Native | BackendStatus::Fallback(_)));
+/// assert!(codec.validate(br#"{"id": "7"}"#).is_err());
+/// ```
+///
+/// - [`Engine::compile`] returns the cached codec of the schema's key, or builds it: two
+///   threads asking for the same key at once build it once (the second waits for the
+///   first), and builds of other keys are not held up. [`Engine::get`] is one hash lookup.
+/// - Codecs are made per [`Tiering`]: they serve from the interpreter until their native
+///   code is ready, compiled off the caller's thread by the engine's bounded worker
+///   ([`EngineOptions::compile_threads`], started on the first job).
+/// - Dropping the engine stops its worker (codecs still queued settle on the interpreter as
+///   [`BackendStatus::Cancelled`](super::BackendStatus::Cancelled), a compilation in progress
+///   finishes) and frees every codec, with its code memory, that nobody else holds.
+/// - Rust types deriving `jitson::Schema` and serde's `Deserialize` are registered and
+///   decoded by type: [`Engine::register`], [`Engine::decode`].
+/// - An `Engine` is `Send + Sync`: share it in an `Arc`, or keep a process-wide one in a
+///   `static OnceLock<Engine>`.
 #[derive(Debug)]
 pub struct Engine {
     options: EngineOptions,

@@ -1,34 +1,6 @@
 //! Typed decode on an [`Engine`]: Rust types that derive `jitson::Schema` (and serde's
-//! `Deserialize`) registered once, then decoded by their compiled codec.
-//!
-//! ```
-//! use jitson::Engine;
-//!
-//! #[derive(serde::Deserialize, jitson::Schema, Debug, PartialEq)]
-//! #[serde(deny_unknown_fields)]
-//! struct Book<'a> {
-//!     title: &'a str,
-//!     pages: u16,
-//!     tags: Vec<String>,
-//! }
-//!
-//! let engine = Engine::new();
-//! engine.register::<Book>(); // compiles now (native code included), like a pretouch
-//! let input = br#"{"title": "Dune", "pages": 412, "tags": ["sf"]}"#;
-//! let book: Book = engine.decode(input).unwrap();
-//! assert_eq!(book, Book { title: "Dune", pages: 412, tags: vec!["sf".into()] });
-//!
-//! let e = engine.decode::<Book>(br#"{"title": "Dune", "pages": 70000, "tags": []}"#).unwrap_err();
-//! assert_eq!(e.to_string(), "number above the maximum at line 1 column 28, path $.pages, keyword maximum");
-//! ```
-//!
-//! Decoding is two passes today: the codec decodes the input into a [`Document`] (native
-//! code once compiled, checking everything the schema says, with its errors), then the
-//! type's serde `Deserialize` reads the document ([`Document::deserialize`]). Typed codecs
-//! deny repeated named fields, as serde's derived `Deserialize` does.
-//!
-//! [`Document`]: crate::document::Document
-//! [`Document::deserialize`]: crate::document::Document::deserialize
+//! `Deserialize`) registered once, then decoded by their compiled codec (see
+//! [`Engine::decode`]).
 
 use std::any::TypeId;
 use std::cell::RefCell;
@@ -78,7 +50,36 @@ impl Engine {
     }
 
     /// Decodes `input` into a `T`: the first error with its offset, line, column and path
-    /// (a schema keyword's failure, or `T`'s refusal, see the [module documentation](self)).
+    /// (a schema keyword's failure, or `T`'s refusal).
+    ///
+    /// Decoding is two passes today: the codec decodes the input into a
+    /// [`Document`](crate::Document) (on native code once compiled, checking everything the
+    /// schema says), then `T`'s serde `Deserialize` reads it
+    /// ([`Document::deserialize`](crate::Document::deserialize), which lends unescaped
+    /// strings to borrowing types). Typed codecs deny repeated named fields, as serde's
+    /// derived `Deserialize` does.
+    ///
+    /// ```
+    /// use jitson::Engine;
+    ///
+    /// #[derive(serde::Deserialize, jitson::Schema, Debug, PartialEq)]
+    /// #[serde(deny_unknown_fields)]
+    /// struct Book<'a> {
+    ///     title: &'a str,
+    ///     pages: u16,
+    ///     tags: Vec<String>,
+    /// }
+    ///
+    /// let engine = Engine::new();
+    /// engine.register::<Book>(); // compiles now (native code included), like a pretouch
+    /// let input = br#"{"title": "Dune", "pages": 412, "tags": ["sf"]}"#;
+    /// let book: Book = engine.decode(input).unwrap();
+    /// assert_eq!(book, Book { title: "Dune", pages: 412, tags: vec!["sf".into()] });
+    ///
+    /// let e = engine.decode::<Book>(br#"{"title": "Dune", "pages": 70000, "tags": []}"#).unwrap_err();
+    /// assert_eq!(e.to_string(), "number above the maximum at line 1 column 28, path $.pages, keyword maximum");
+    /// ```
+    ///
     pub fn decode<'a, T: JsonType + Deserialize<'a>>(&self, input: &'a [u8]) -> Result<T, Error> {
         // The codec is cloned out of the cache, whose lock is not held while the type's
         // `Deserialize` runs (it may decode, and register, other types on this engine).

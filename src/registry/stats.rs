@@ -13,8 +13,8 @@ pub struct Stats {
     pub compile_time: Duration,
     /// Publishes refused (load error or rejected sample).
     pub rejected: u64,
-    /// Documents checked through the registry ([`Registry::validate`](super::Registry::validate)
-    /// and [`Registry::record`](super::Registry::record)).
+    /// Documents checked through the registry ([`Version::validate`](super::Version::validate)
+    /// and [`Version::record`](super::Version::record)).
     pub documents: u64,
     /// Those that failed.
     pub failures: u64,

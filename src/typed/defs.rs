@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 /// The definitions set of one schema under construction.
 ///
-/// A named type (one that derives [`Schema`](crate::Schema)) goes through
+/// A named type (one that derives [`Schema`](derive@crate::Schema)) goes through
 /// [`Definitions::named`]: its body is built inline where it is used, unless the type turns
 /// out to contain itself (directly or through other types), in which case the body becomes a
 /// definition under the type's [`JsonType::def_name`] and every use is a reference to it. A
