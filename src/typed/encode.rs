@@ -67,28 +67,36 @@ fn encode_str(s: &str, out: &mut Vec<u8>) {
     escape_str(s, EscapeMode::Minimal, out);
 }
 
+/// Appends a number formatted by a kernel straight into `out`: the kernel writes into `N`
+/// bytes added at the end, the excess is cut off. No intermediate buffer: copying the
+/// kernel's output out of one costs a store-forwarding stall per number.
+#[inline(always)]
+fn push_number<const N: usize>(out: &mut Vec<u8>, format: impl FnOnce(&mut [u8; N]) -> usize) {
+    let at = out.len();
+    out.resize(at + N, 0);
+    let buf: &mut [u8; N] = (&mut out[at..])
+        .try_into()
+        .expect("N bytes were just added");
+    let len = format(buf);
+    out.truncate(at + len);
+}
+
 /// Appends `v` in decimal.
 #[inline]
 fn encode_u64(v: u64, out: &mut Vec<u8>) {
-    let mut buf = [0; MAX_INT_LEN];
-    let len = format_u64(v, &mut buf);
-    out.extend_from_slice(&buf[..len]);
+    push_number::<MAX_INT_LEN>(out, |buf| format_u64(v, buf));
 }
 
 /// Appends `v` in decimal.
 #[inline]
 fn encode_i64(v: i64, out: &mut Vec<u8>) {
-    let mut buf = [0; MAX_INT_LEN];
-    let len = format_i64(v, &mut buf);
-    out.extend_from_slice(&buf[..len]);
+    push_number::<MAX_INT_LEN>(out, |buf| format_i64(v, buf));
 }
 
 /// Appends `v` as serde_json writes an `f64` (`null` when not finite).
 #[inline]
 fn encode_f64(v: f64, out: &mut Vec<u8>) {
-    let mut buf = [0; MAX_FLOAT_LEN];
-    let len = format_f64(v, &mut buf);
-    out.extend_from_slice(&buf[..len]);
+    push_number::<MAX_FLOAT_LEN>(out, |buf| format_f64(v, buf));
 }
 
 /// Integers of at most 64 bits, through the kernel of their signedness.
@@ -147,9 +155,7 @@ impl JsonEncode for f64 {
 impl JsonEncode for f32 {
     #[inline]
     fn encode_json(&self, out: &mut Vec<u8>) {
-        let mut buf = [0; MAX_FLOAT_LEN];
-        let len = format_f32(*self, &mut buf);
-        out.extend_from_slice(&buf[..len]);
+        push_number::<MAX_FLOAT_LEN>(out, |buf| format_f32(*self, buf));
     }
 }
 
