@@ -282,6 +282,13 @@ struct OnlyFlat {
 }
 
 #[derive(Serialize, jitson::Schema)]
+struct MaybeFlat {
+    a: u8,
+    #[serde(flatten, skip_serializing_if = "BTreeMap::is_empty")]
+    extra: BTreeMap<String, u8>,
+}
+
+#[derive(Serialize, jitson::Schema)]
 struct NestedFlat {
     #[serde(flatten)]
     flat: OnlyFlat,
@@ -313,6 +320,14 @@ fn flatten_in_declaration_order() {
             extra: HashMap::new(),
         },
         last: 1,
+    });
+    same(&MaybeFlat {
+        a: 1,
+        extra: BTreeMap::new(),
+    });
+    same(&MaybeFlat {
+        a: 1,
+        extra: [("k".to_owned(), 2)].into(),
     });
     // The members helper on its own: every member followed by a comma.
     let mut out = Vec::new();

@@ -209,14 +209,26 @@ fn write_members(
     let t = typed();
     for m in members {
         let (ty, value) = (m.ty, &m.value);
+        let skip = match &m.attrs.skip_if {
+            Some(path) => Some(
+                syn::parse_str::<syn::ExprPath>(path)
+                    .map_err(|e| syn::Error::new(ty.span(), format!("skip_serializing_if: {e}")))?,
+            ),
+            None => None,
+        };
         if m.attrs.flatten {
             bounds.members(ty);
             if state == State::Element {
                 emit.bytes(b",");
             }
-            emit.code(quote_spanned!(ty.span()=>
+            let write = quote_spanned!(ty.span()=>
                 <#ty as #t::JsonMembers>::encode_members(#value, __out);
-            ));
+            );
+            // Written or not, the output ends with `{` or a comma after it.
+            emit.code(match skip {
+                Some(skip) => quote!(if !#skip(#value) { #write }),
+                None => write,
+            });
             state = State::Open;
             continue;
         }
@@ -226,15 +238,13 @@ fn write_members(
         }
         key.extend_from_slice(&m.key);
         let write = encode(ty, value);
-        match &m.attrs.skip_if {
+        match skip {
             None => {
                 emit.bytes(&key);
                 emit.code(write);
                 state = State::Element;
             }
             Some(skip) => {
-                let skip: syn::ExprPath = syn::parse_str(skip)
-                    .map_err(|e| syn::Error::new(ty.span(), format!("skip_serializing_if: {e}")))?;
                 let key = Literal::byte_string(&key);
                 // From `Open` the member brings its own comma, so the state stays `Open`
                 // whether it is written or not; from `Element` it stays `Element`.
