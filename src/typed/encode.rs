@@ -23,6 +23,22 @@ use std::marker::PhantomData;
 /// `#[derive(jitson::Schema)]` (honouring the same `#[serde(...)]` attributes serde's
 /// `Serialize` does).
 ///
+/// ```
+/// use jitson::typed::JsonEncode;
+///
+/// #[derive(jitson::Schema)]
+/// #[serde(rename_all = "camelCase")]
+/// struct Point {
+///     x_pos: f32,
+///     #[serde(skip_serializing_if = "Option::is_none")]
+///     label: Option<String>,
+/// }
+///
+/// let mut out = Vec::new();
+/// Point { x_pos: 0.1, label: None }.encode_json(&mut out);
+/// assert_eq!(out, br#"{"xPos":0.1}"#);
+/// ```
+///
 /// # Panics
 ///
 /// A derived enum's `#[serde(skip)]` variant has no JSON form: serde_json returns an error
