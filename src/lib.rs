@@ -34,7 +34,7 @@ pub use jitson_derive::Schema;
 pub use path::{Path, Segment};
 pub use position::Position;
 pub use schema::{Schema, SchemaError, TypeDesc, TypeKey, ValidationError};
-pub use typed::{JsonType, RawValue};
+pub use typed::{JsonEncode, JsonType, RawValue};
 pub use value::{ParseOptions, Value};
 
 /// Decodes `input` into a `T` with the process-wide [`Engine`] ([`engine::global`]), which
@@ -51,4 +51,22 @@ pub use value::{ParseOptions, Value};
 /// ```
 pub fn from_slice<'a, T: JsonType + serde::Deserialize<'a>>(input: &'a [u8]) -> Result<T, Error> {
     engine::global().decode(input)
+}
+
+/// The JSON of `value`: the bytes `serde_json::to_vec` writes for it, by its derived
+/// [`JsonEncode`](typed::JsonEncode).
+///
+/// ```
+/// #[derive(serde::Serialize, jitson::Schema)]
+/// #[serde(rename_all = "camelCase")]
+/// struct Point { x_pos: i32, label: Option<String> }
+///
+/// let p = Point { x_pos: -2, label: Some("a\"b".into()) };
+/// assert_eq!(jitson::to_vec(&p), serde_json::to_vec(&p).unwrap());
+/// assert_eq!(jitson::to_vec(&p), br#"{"xPos":-2,"label":"a\"b"}"#);
+/// ```
+pub fn to_vec<T: typed::JsonEncode + ?Sized>(value: &T) -> Vec<u8> {
+    let mut out = Vec::new();
+    value.encode_json(&mut out);
+    out
 }

@@ -858,15 +858,19 @@ fn json_schema_documents() {
 
 #[test]
 fn corpus_types_validate_the_corpus() {
-    use typed_support::{book::Book, twitter::Twitter};
+    use typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
     for (name, schema) in [
         ("book", Book::schema()),
         ("twitter", Twitter::schema()),
         ("twitterescaped", Twitter::schema()),
+        ("citm_catalog", CitmCatalog::schema()),
+        ("canada", Canada::schema()),
     ] {
         let bytes = engine_support::testdata(&format!("bench/{name}.json"));
         let serde_ok = match name {
             "book" => serde_json::from_slice::<Book>(&bytes).map(drop),
+            "citm_catalog" => serde_json::from_slice::<CitmCatalog>(&bytes).map(drop),
+            "canada" => serde_json::from_slice::<Canada>(&bytes).map(drop),
             _ => serde_json::from_slice::<Twitter>(&bytes).map(drop),
         };
         serde_ok.unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -882,6 +886,8 @@ fn corpus_types_validate_the_corpus() {
     }
     assert_round_trip::<Book>(&Book::schema());
     assert_round_trip::<Twitter>(&Twitter::schema());
+    assert_round_trip::<CitmCatalog>(&CitmCatalog::schema());
+    assert_round_trip::<Canada>(&Canada::schema());
     // A retweet holds a status: the recursive type is a definition.
     assert!(Twitter::json_schema()["$defs"].get("Status").is_some());
 }

@@ -1,7 +1,8 @@
 //! Typed decode (`Engine::decode`, `decode_into`, `jitson::from_slice`): on the interpreter
 //! and on native code, the result equals serde_json's decode into the same types, field for
-//! field; errors carry the exact message, position and path; a failed decode at any position
-//! leaks and double-drops nothing.
+//! field, and encodes (`Engine::encode`, `jitson::to_vec`) to serde_json's bytes; errors
+//! carry the exact message, position and path; a failed decode at any position leaks and
+//! double-drops nothing.
 
 mod typed_support;
 
@@ -11,10 +12,10 @@ use std::fmt::Debug;
 use std::sync::atomic::{AtomicIsize, Ordering};
 
 use jitson::engine::{BackendStatus, EngineOptions, Tiering};
-use jitson::typed::{Definitions, JsonType};
+use jitson::typed::{Definitions, JsonEncode, JsonType};
 use jitson::{Engine, ErrorKind, RawValue};
 use serde::{Deserialize, Deserializer};
-use typed_support::{book::Book, twitter::Twitter};
+use typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
 
 /// An interpreter-only engine and (not under Miri) a native one.
 fn engines() -> Vec<(&'static str, Engine)> {
@@ -89,6 +90,32 @@ fn corpus_documents_equal_serde_json() {
     same::<Twitter>(&testdata("twitter.json"));
     same::<Twitter>(&testdata("twitterescaped.json"));
     same::<Book>(&testdata("book.json"));
+    same::<CitmCatalog>(&testdata("citm_catalog.json"));
+    same::<Canada>(&testdata("canada.json"));
+}
+
+/// Decode then encode: the bytes serde_json writes for the value it decodes.
+#[test]
+#[cfg_attr(miri, ignore = "large documents")]
+fn corpus_documents_encode_to_serde_json_bytes() {
+    fn check<T>(name: &str)
+    where
+        T: JsonType + jitson::JsonEncode + serde::Serialize + for<'a> Deserialize<'a>,
+    {
+        let input = testdata(name);
+        let want = serde_json::to_vec(&serde_json::from_slice::<T>(&input).unwrap()).unwrap();
+        for (engine_name, engine) in engines() {
+            let value: T = engine.decode(&input).expect(engine_name);
+            let mut out = Vec::new();
+            engine.encode(&value, &mut out);
+            assert!(out == want, "{engine_name}: {name}");
+            assert!(jitson::to_vec(&value) == want, "{name}");
+        }
+    }
+    check::<Twitter>("twitter.json");
+    check::<CitmCatalog>("citm_catalog.json");
+    check::<Canada>("canada.json");
+    check::<Book>("book.json");
 }
 
 #[test]
@@ -418,6 +445,12 @@ impl<'de> Deserialize<'de> for Counted {
 impl Drop for Counted {
     fn drop(&mut self) {
         LIVE.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl JsonEncode for Counted {
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        self.0.encode_json(out);
     }
 }
 

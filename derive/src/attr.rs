@@ -6,6 +6,7 @@
 //! shape in a way jitson does not model yet must not be silently ignored.
 
 use crate::case::{RULES, RenameRule};
+use syn::ext::IdentExt;
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, LitStr, Token};
 
@@ -54,8 +55,31 @@ pub(crate) struct Field {
     pub(crate) skip: bool,
     /// `skip_serializing_if = "path"`: may be left out.
     pub(crate) skip_serializing_if: bool,
+    /// The predicate of `skip_serializing_if`, called on the field on encode.
+    pub(crate) skip_if: Option<String>,
     /// `flatten`: the fields of the inner object are this object's.
     pub(crate) flatten: bool,
+}
+
+impl Variant {
+    /// The variant's JSON name (its tag value): `rename`, else the Rust name under the
+    /// enum's `rename_all`.
+    pub(crate) fn json_name(&self, ident: &syn::Ident, rule: Option<RenameRule>) -> String {
+        let rust = ident.unraw().to_string();
+        self.rename
+            .clone()
+            .unwrap_or_else(|| rule.map_or_else(|| rust.clone(), |r| r.apply_to_variant(&rust)))
+    }
+}
+
+impl Field {
+    /// The field's JSON member name: `rename`, else the Rust name under `rule`.
+    pub(crate) fn json_name(&self, ident: &syn::Ident, rule: Option<RenameRule>) -> String {
+        let rust = ident.unraw().to_string();
+        self.rename
+            .clone()
+            .unwrap_or_else(|| rule.map_or_else(|| rust.clone(), |r| r.apply_to_field(&rust)))
+    }
 }
 
 /// Which item an attribute sits on (what the error messages call it).
@@ -172,7 +196,7 @@ pub(crate) fn field(attrs: &[Attribute]) -> syn::Result<Field> {
             }
             "skip" => out.skip = true,
             "skip_serializing_if" => {
-                string(meta)?;
+                out.skip_if = Some(string(meta)?);
                 out.skip_serializing_if = true;
             }
             "flatten" => out.flatten = true,

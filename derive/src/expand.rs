@@ -33,6 +33,7 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         Data::Struct(s) => structure(input, &cattrs, s)?,
         Data::Enum(e) => enumeration(input, &cattrs, e)?,
     };
+    let encode = crate::encode::expand(input, &cattrs)?;
     let (t, b) = (typed(), builder());
     let mut generics = input.generics.clone();
     for param in generics.type_params_mut() {
@@ -75,6 +76,7 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         }
         #object_impl
+        #encode
     })
     .map(|items| {
         let marker = key_marker(&input.generics);

@@ -2,7 +2,10 @@
 //! `#[serde(...)]` attributes serde uses, so the derive beside `Serialize` / `Deserialize`
 //! describes the JSON serde_json reads and writes. Use it through the facade
 //! (`#[derive(jitson::Schema)]`); it implements `jitson::typed::JsonType` (and
-//! `jitson::typed::JsonObject` for structs with named fields).
+//! `jitson::typed::JsonObject` for structs with named fields), and the writer
+//! `jitson::typed::JsonEncode` (and `JsonMembers` for structs with named fields), whose bytes
+//! are serde_json's for the same attributes: fields in declaration order (flattened ones in
+//! place), `skip_serializing_if` calling the predicate, keys as precomputed byte literals.
 //!
 //! Shapes:
 //! - struct with named fields → object (fields in declaration order; `Option` fields and
@@ -43,11 +46,13 @@
 
 mod attr;
 mod case;
+mod encode;
 mod expand;
 #[cfg(test)]
 mod tests;
 
-/// Derives `jitson::typed::JsonType` (see the crate documentation).
+/// Derives `jitson::typed::JsonType` and `jitson::typed::JsonEncode` (see the crate
+/// documentation).
 #[proc_macro_derive(Schema, attributes(serde, jitson))]
 pub fn derive_schema(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

@@ -122,3 +122,22 @@ fn named_structs_also_implement_json_object() {
     let out = expands(parse_quote! { enum E { A } });
     assert!(!out.contains("JsonObject for"), "{out}");
 }
+
+/// The encode impl writes known bytes as merged literals: the brace, keys with their quotes,
+/// colon and the comma before them, tag members.
+#[test]
+fn encode_keys_are_precomputed_literals() {
+    let out = expands(parse_quote! {
+        #[serde(tag = "t", rename_all = "camelCase")]
+        struct S { first_field: u8, #[serde(rename = "q\"")] b: u8 }
+    });
+    let compact: String = out.split_whitespace().collect();
+    assert!(
+        compact.contains(r#"extend_from_slice(b"{\"t\":\"S\",\"firstField\":")"#),
+        "{out}"
+    );
+    assert!(
+        compact.contains(r#"extend_from_slice(b",\"q\\\"\":")"#),
+        "{out}"
+    );
+}

@@ -1,6 +1,6 @@
-//! Shortest round-trip float formatting, byte-identical to serde_json.
+//! Shortest round-trip float formatting (`f64` and `f32`), byte-identical to serde_json.
 //!
-//! serde_json 1.x (1.0.154 in `Cargo.lock`) writes a finite `f64` with `zmij::Buffer::
+//! serde_json 1.x (1.0.154 in `Cargo.lock`) writes a finite `f64` (or `f32`) with `zmij::Buffer::
 //! format_finite` and a non-finite one as `null`; this kernel does exactly that, so the output
 //! is serde_json's by construction (the tests compare the two on random values). `zmij` is also
 //! faster than `ryu` (see the `numbers` bench), and `ryu` differs in format (`1e300` where
@@ -17,7 +17,21 @@ pub const MAX_FLOAT_LEN: usize = 24;
 /// start of `out`; returns the length.
 #[inline]
 pub fn format_f64(v: f64, out: &mut [u8; MAX_FLOAT_LEN]) -> usize {
-    if !v.is_finite() {
+    format(v, v.is_finite(), out)
+}
+
+/// Writes the shortest form of `v` that reads back as the same `f32` (as serde_json writes an
+/// `f32`: `0.1f32` is `0.1`, not the `f64` digits `0.10000000149011612`; non-finite → `null`)
+/// to the start of `out`; returns the length.
+#[inline]
+pub fn format_f32(v: f32, out: &mut [u8; MAX_FLOAT_LEN]) -> usize {
+    format(v, v.is_finite(), out)
+}
+
+/// `null` when not `finite`, else zmij's shortest form of `v`.
+#[inline(always)]
+fn format<F: zmij::Float>(v: F, finite: bool, out: &mut [u8; MAX_FLOAT_LEN]) -> usize {
+    if !finite {
         out[..4].copy_from_slice(b"null");
         return 4;
     }

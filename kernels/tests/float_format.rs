@@ -4,7 +4,7 @@
 mod common;
 
 use common::Rng;
-use jitson_kernels::float_format::{MAX_FLOAT_LEN, format_f64};
+use jitson_kernels::float_format::{MAX_FLOAT_LEN, format_f32, format_f64};
 
 fn format(v: f64) -> String {
     let mut out = [b'#'; MAX_FLOAT_LEN];
@@ -81,6 +81,41 @@ fn identical_to_serde_json() {
             _ => (rng.next_u64() >> rng.below(64)) as f64,
         };
         assert_eq!(format(v), serde_json::to_string(&v).unwrap(), "{v:?}");
+    }
+}
+
+fn format32(v: f32) -> String {
+    let mut out = [b'#'; MAX_FLOAT_LEN];
+    let len = format_f32(v, &mut out);
+    String::from_utf8(out[..len].to_vec()).unwrap()
+}
+
+/// `f32` is written with its own shortest digits (as serde_json writes it), not the `f64`'s.
+#[test]
+fn f32_identical_to_serde_json() {
+    let cases: &[(f32, &str)] = &[
+        (0.1, "0.1"),
+        (-0.0, "-0.0"),
+        (16777217.0, "16777216.0"),
+        (f32::MAX, "3.4028235e+38"),
+        (f32::MIN_POSITIVE, "1.1754944e-38"),
+        (-1e-45, "-1e-45"),
+        (f32::NAN, "null"),
+        (f32::NEG_INFINITY, "null"),
+    ];
+    for &(v, want) in cases {
+        assert_eq!(format32(v), want, "{v:?}");
+        assert_eq!(format32(v), serde_json::to_string(&v).unwrap(), "{v:?}");
+    }
+    let mut rng = Rng::new(0xf32);
+    let rounds = if cfg!(miri) { 200 } else { 300_000 };
+    for _ in 0..rounds {
+        let v = f32::from_bits(rng.next_u64() as u32);
+        let text = format32(v);
+        assert_eq!(text, serde_json::to_string(&v).unwrap(), "{v:?}");
+        if v.is_finite() {
+            assert_eq!(text.parse::<f32>().unwrap().to_bits(), v.to_bits(), "{v:?}");
+        }
     }
 }
 

@@ -1,6 +1,6 @@
-//! Typed decode on an [`Engine`]: Rust types that derive `jitson::Schema` (and serde's
-//! `Deserialize`) registered once, then decoded by their compiled codec (see
-//! [`Engine::decode`]).
+//! Typed decode and encode on an [`Engine`]: Rust types that derive `jitson::Schema` (and
+//! serde's `Deserialize`) registered once, then decoded by their compiled codec (see
+//! [`Engine::decode`]), and encoded by their derived [`JsonEncode`].
 
 use std::any::TypeId;
 use std::cell::RefCell;
@@ -12,7 +12,7 @@ use serde::Deserialize;
 use super::{Cache, Codec, DuplicateKeys, Engine, Tiering};
 use crate::error::Error;
 use crate::schema::TypeKey;
-use crate::typed::JsonType;
+use crate::typed::{JsonEncode, JsonType};
 
 /// The options word of typed codecs' [`TypeKey`]s (the engine's schema codecs use 0).
 const TYPED_KEY: u64 = 1;
@@ -99,6 +99,13 @@ impl Engine {
         let codec = self.typed_codec::<T>();
         let doc = CACHE.with_borrow_mut(|cache| codec.decode_with(cache, input))?;
         doc.deserialize_in_place(target)
+    }
+
+    /// Appends `value`'s JSON to `out`: the bytes `serde_json::to_vec` writes for it
+    /// ([`JsonEncode`], which the derive implements; no codec is involved, the derived code
+    /// is the encoder).
+    pub fn encode<T: JsonEncode + ?Sized>(&self, value: &T, out: &mut Vec<u8>) {
+        value.encode_json(out);
     }
 
     /// `T`'s codec: cached by its key type, or built (and queued per the tiering).

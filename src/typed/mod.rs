@@ -1,5 +1,6 @@
 //! Rust types with a JSON shape: the [`JsonType`] trait that `#[derive(jitson::Schema)]`
-//! implements, its implementations for the standard types, and [`RawValue`].
+//! implements, its implementations for the standard types, and [`RawValue`]; and their JSON
+//! writer [`JsonEncode`] (the bytes `serde_json::to_vec` writes), derived alongside.
 //!
 //! A `JsonType` knows the schema of the JSON that serde_json reads into it and writes from
 //! it, as the same [`TypeDesc`](crate::TypeDesc) model the JSON Schema loader produces:
@@ -98,10 +99,12 @@
 //!   struct's name (serde_json ignores its value on input).
 
 mod defs;
+mod encode;
 mod impls;
 mod raw;
 
 pub use defs::Definitions;
+pub use encode::{JsonEncode, JsonMembers, close_members};
 pub use raw::{RawValue, RawValueError};
 
 use crate::schema::builder::{ObjectExpr, TypeExpr, constant, enumeration};

@@ -5,4 +5,6 @@
 #![allow(dead_code)]
 
 pub mod book;
+pub mod canada;
+pub mod citm;
 pub mod twitter;

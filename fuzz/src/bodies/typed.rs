@@ -6,6 +6,8 @@
 //! - a value jitson decodes is one serde_json decodes too, equal up to serde_json's float
 //!   rounding (jitson's schema may refuse what serde_json takes — see `jitson::typed` for the
 //!   documented differences — never the other way round);
+//! - a decoded value encodes ([`jitson::to_vec`]) to exactly serde_json's bytes for it, and
+//!   those bytes decode to the same value (decode → encode → decode is a fixed point);
 //! - every decode, failed or not, leaves no value alive once dropped: a counting string type
 //!   sits at several depths of the types.
 
@@ -16,7 +18,7 @@ use std::sync::atomic::{AtomicIsize, Ordering};
 
 use jitson::engine::{BackendStatus, EngineOptions, Options, Tiering};
 use jitson::schema::builder::TypeExpr;
-use jitson::typed::{Definitions, JsonType};
+use jitson::typed::{Definitions, JsonEncode, JsonType};
 use jitson::{Engine, Error};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -46,6 +48,12 @@ impl Serialize for Counted {
 impl Drop for Counted {
     fn drop(&mut self) {
         LIVE.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl JsonEncode for Counted {
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        self.0.encode_json(out);
     }
 }
 
@@ -153,7 +161,7 @@ pub fn run(data: &[u8]) {
 /// The checks of the module documentation for one type.
 fn agrees<'a, T>(data: &'a [u8]) -> Result<(), String>
 where
-    T: JsonType + Deserialize<'a> + Serialize + PartialEq + std::fmt::Debug,
+    T: JsonType + JsonEncode + Deserialize<'a> + Serialize + PartialEq + Reread + std::fmt::Debug,
 {
     let [(_, interp), (_, native)] = engines();
     let reference: Result<T, Error> = interp.decode(data);
@@ -167,7 +175,57 @@ where
     };
     let theirs: T = serde_json::from_slice(data)
         .map_err(|e| format!("jitson decoded {reference:?}, serde_json failed: {e}"))?;
-    same_json(&json(&reference)?, &json(&theirs)?)
+    same_json(&json(&reference)?, &json(&theirs)?)?;
+    round_trips(&reference)
+}
+
+/// Decoding a type again from other bytes (a borrowing type's lifetime is the input's, so
+/// the new value is of the same type with another lifetime): as serde_json's tree.
+trait Reread {
+    /// `bytes` decoded by `engine` into this type, as serde_json's tree.
+    fn reread(engine: &Engine, bytes: &[u8]) -> Result<serde_json::Value, String>;
+}
+
+/// [`Reread`] for each type of the target.
+macro_rules! reread {
+    ($($t:ty),*) => {$(
+        impl Reread for $t {
+            fn reread(engine: &Engine, bytes: &[u8]) -> Result<serde_json::Value, String> {
+                let value: $t = engine.decode(bytes).map_err(|e| e.to_string())?;
+                json(&value)
+            }
+        }
+    )*};
+}
+
+reread!(Message<'_>, Envelope<'_>, Vec<Either>);
+
+/// `value` encodes to serde_json's bytes, which decode (on both engines) to `value` again.
+fn round_trips<T>(value: &T) -> Result<(), String>
+where
+    T: JsonEncode + Serialize + Reread + std::fmt::Debug,
+{
+    let bytes = jitson::to_vec(value);
+    let want = serde_json::to_vec(value).map_err(|e| format!("serde_json to_vec: {e}"))?;
+    if bytes != want {
+        return Err(format!(
+            "encode {:?}, serde_json {:?}",
+            String::from_utf8_lossy(&bytes),
+            String::from_utf8_lossy(&want)
+        ));
+    }
+    let expected = json(value)?;
+    for (name, engine) in engines() {
+        match T::reread(engine, &bytes) {
+            Ok(again) if again == expected => {}
+            again => {
+                return Err(format!(
+                    "{name}: {value:?} encoded, decoded again {again:?}"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A value as serde_json's tree.

@@ -1,0 +1,141 @@
+//! Typed (Rust struct) codecs on the corpus, against their peers on the same value in the same
+//! run.
+//!
+//! - `DOC/typed_decode`: jitson's `Engine::decode` on native code and on the interpreter,
+//!   beside `serde_json::from_slice`, `sonic_rs::from_slice` and `simd_json::serde::from_slice`
+//!   (the latter on a fresh mutable copy of the input, copied outside the timing) into the
+//!   same types; MB/s of the input. `point/typed_decode` is a two-field message: the fixed
+//!   cost of one decode.
+//! - `DOC/typed_encode`: jitson's derived `JsonEncode` beside `serde_json::to_vec`,
+//!   `sonic_rs::to_vec` and `simd_json::to_vec` of the struct serde_json decoded from the
+//!   document (every writer into a fresh `Vec`, as `to_vec` does); MB/s of serde_json's output.
+//! - `typed_register`: a fresh engine registering a type, native code included (what a
+//!   service pays per type at start-up).
+//!
+//! One function per operation, each running one group per document.
+//!
+//! `cargo bench --bench typed -- --warm-up-time 1 --measurement-time 3`
+
+#[path = "../tests/typed_support/mod.rs"]
+mod typed_support;
+
+use std::hint::black_box;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use jitson::engine::{BackendStatus, Engine, EngineOptions, Tiering};
+use jitson::typed::{JsonEncode, JsonType};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
+
+fn testdata(path: &str) -> Vec<u8> {
+    let full = format!("{}/testdata/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+/// The document `doc` decoded by serde_json into `T`.
+fn decoded<T: DeserializeOwned>(doc: &str) -> T {
+    let bytes = testdata(&format!("bench/{doc}.json"));
+    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{doc}: {e}"))
+}
+
+/// jitson's encode into a fresh vector, as `to_vec` makes one.
+fn jitson_to_vec<T: JsonEncode>(value: &T) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    value.encode_json(&mut out);
+    out
+}
+
+/// A two-field message: the fixed cost of one typed decode.
+#[derive(Debug, PartialEq, serde::Deserialize, jitson::Schema)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+fn typed_decode(c: &mut Criterion) {
+    let doc = |name: &str| testdata(&format!("bench/{name}.json"));
+    decode_group::<Twitter>(c, "twitter", doc("twitter"));
+    decode_group::<CitmCatalog>(c, "citm_catalog", doc("citm_catalog"));
+    decode_group::<Canada>(c, "canada", doc("canada"));
+    decode_group::<Book>(c, "book", doc("book"));
+    decode_group::<Point>(c, "point", br#"{"x": 1, "y": -2}"#.to_vec());
+}
+
+fn decode_group<T>(c: &mut Criterion, doc: &str, bytes: Vec<u8>)
+where
+    T: JsonType + DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let native = Engine::new();
+    assert_eq!(native.register::<T>().backend(), &BackendStatus::Native);
+    let interp = Engine::with_options(EngineOptions::new().tiering(Tiering::InterpreterOnly));
+    interp.register::<T>();
+    let expected: T = serde_json::from_slice(&bytes).expect("serde_json decodes the document");
+    assert_eq!(
+        native.decode::<T>(&bytes).expect("jitson decodes"),
+        expected
+    );
+
+    let mut group = c.benchmark_group(format!("{doc}/typed_decode"));
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("jitson_native", |b| {
+        b.iter(|| native.decode::<T>(black_box(&bytes)).is_ok())
+    });
+    group.bench_function("jitson_interp", |b| {
+        b.iter(|| interp.decode::<T>(black_box(&bytes)).is_ok())
+    });
+    group.bench_function("serde_json", |b| {
+        b.iter(|| serde_json::from_slice::<T>(black_box(&bytes)).is_ok())
+    });
+    group.bench_function("sonic_rs", |b| {
+        b.iter(|| sonic_rs::from_slice::<T>(black_box(&bytes)).is_ok())
+    });
+    group.bench_function("simd_json", |b| {
+        b.iter_batched_ref(
+            || bytes.clone(),
+            |copy| simd_json::serde::from_slice::<T>(copy).is_ok(),
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+}
+
+fn typed_register(c: &mut Criterion) {
+    let mut group = c.benchmark_group("typed_register");
+    group.sample_size(10);
+    group.bench_function("book", |b| {
+        b.iter(|| Engine::new().register::<Book>().backend() == &BackendStatus::Native)
+    });
+    group.bench_function("twitter", |b| {
+        b.iter(|| Engine::new().register::<Twitter>().backend() == &BackendStatus::Native)
+    });
+    group.finish();
+}
+
+fn typed_encode(c: &mut Criterion) {
+    encode_group(c, "twitter", &decoded::<Twitter>("twitter"));
+    encode_group(c, "citm_catalog", &decoded::<CitmCatalog>("citm_catalog"));
+    encode_group(c, "canada", &decoded::<Canada>("canada"));
+    encode_group(c, "book", &decoded::<Book>("book"));
+}
+
+fn encode_group<T: Serialize + JsonEncode>(c: &mut Criterion, doc: &str, value: &T) {
+    let want = serde_json::to_vec(value).expect("serde_json writes the value");
+    assert!(jitson_to_vec(value) == want, "{doc}: jitson's bytes differ");
+    let mut group = c.benchmark_group(format!("{doc}/typed_encode"));
+    group.throughput(Throughput::Bytes(want.len() as u64));
+    group.bench_function("jitson", |b| b.iter(|| jitson_to_vec(black_box(value))));
+    group.bench_function("serde_json", |b| {
+        b.iter(|| serde_json::to_vec(black_box(value)).expect("encodes"))
+    });
+    group.bench_function("sonic_rs", |b| {
+        b.iter(|| sonic_rs::to_vec(black_box(value)).expect("encodes"))
+    });
+    group.bench_function("simd_json", |b| {
+        b.iter(|| simd_json::to_vec(black_box(value)).expect("encodes"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, typed_decode, typed_encode, typed_register);
+criterion_main!(benches);

@@ -1,0 +1,409 @@
+//! [`JsonEncode`]: a Rust value's JSON writer, the bytes `serde_json::to_vec` writes for it,
+//! and its implementations for the standard types `JsonType` covers.
+//!
+//! Numbers and strings go through the kernels serde_json's output is checked against:
+//! `int_format` (integers), `float_format` (shortest round trip; `f32` with its own digits;
+//! NaN and infinities as `null`) and `escape` in [`EscapeMode::Minimal`], the mode that writes
+//! serde_json's escapes. Containers are written with a trailing comma after every element,
+//! which [`close_members`] turns into the closing bracket, so no element needs a "first?"
+//! test.
+
+use crate::typed::{JsonKey, RawValue};
+use jitson_kernels::escape::{EscapeMode, escape_str};
+use jitson_kernels::float_format::{MAX_FLOAT_LEN, format_f32, format_f64};
+use jitson_kernels::int_format::{MAX_INT_LEN, format_i64, format_u64};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::hash::BuildHasher;
+use std::marker::PhantomData;
+
+/// A Rust value's JSON writer: the bytes serde_json::to_vec writes for it (compact).
+///
+/// Implemented for every type [`JsonType`](crate::typed::JsonType) covers, and derived by
+/// `#[derive(jitson::Schema)]` (honouring the same `#[serde(...)]` attributes serde's
+/// `Serialize` does).
+///
+/// ```
+/// use jitson::typed::JsonEncode;
+///
+/// #[derive(jitson::Schema)]
+/// #[serde(rename_all = "camelCase")]
+/// struct Point {
+///     x_pos: f32,
+///     #[serde(skip_serializing_if = "Option::is_none")]
+///     label: Option<String>,
+/// }
+///
+/// let mut out = Vec::new();
+/// Point { x_pos: 0.1, label: None }.encode_json(&mut out);
+/// assert_eq!(out, br#"{"xPos":0.1}"#);
+/// ```
+///
+/// # Panics
+///
+/// A derived enum's `#[serde(skip)]` variant has no JSON form: serde_json returns an error
+/// for it, `encode_json` panics with the same message.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON encoder",
+    label = "`{Self}` does not implement `jitson::typed::JsonEncode`",
+    note = "derive it with `#[derive(jitson::Schema)]`, or use a type jitson knows (see `jitson::typed::JsonType`)"
+)]
+pub trait JsonEncode {
+    /// Appends the value's JSON to `out`.
+    fn encode_json(&self, out: &mut Vec<u8>);
+}
+
+/// The members of a JSON object without its braces: what `#[serde(flatten)]` and an
+/// internally tagged newtype variant write of the inner value. Derived for structs with named
+/// fields (like [`JsonObject`](crate::typed::JsonObject)); implemented for string-keyed maps
+/// and `Box<T>`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be flattened into an object",
+    label = "not a struct with named fields or a string-keyed map"
+)]
+pub trait JsonMembers {
+    /// Appends the members as `"name":value,`, every member followed by a comma (the
+    /// enclosing object's writer closes with [`close_members`]).
+    fn encode_members(&self, out: &mut Vec<u8>);
+}
+
+/// Ends a container whose elements were each written with a trailing comma: the last comma
+/// becomes `close` (`}` or `]`), or `close` follows the opening bracket of an empty one.
+#[inline]
+pub fn close_members(out: &mut Vec<u8>, close: u8) {
+    match out.last_mut() {
+        Some(last @ b',') => *last = close,
+        _ => out.push(close),
+    }
+}
+
+/// Appends `s` as a JSON string, escaped as serde_json escapes it.
+#[inline]
+fn encode_str(s: &str, out: &mut Vec<u8>) {
+    escape_str(s, EscapeMode::Minimal, out);
+}
+
+/// Appends a number formatted by a kernel straight into `out`: the kernel writes into `N`
+/// bytes added at the end, the excess is cut off. No intermediate buffer: copying the
+/// kernel's output out of one costs a store-forwarding stall per number.
+#[inline(always)]
+fn push_number<const N: usize>(out: &mut Vec<u8>, format: impl FnOnce(&mut [u8; N]) -> usize) {
+    let at = out.len();
+    out.resize(at + N, 0);
+    let buf: &mut [u8; N] = (&mut out[at..])
+        .try_into()
+        .expect("N bytes were just added");
+    let len = format(buf);
+    out.truncate(at + len);
+}
+
+/// Appends `v` in decimal.
+#[inline]
+fn encode_u64(v: u64, out: &mut Vec<u8>) {
+    push_number::<MAX_INT_LEN>(out, |buf| format_u64(v, buf));
+}
+
+/// Appends `v` in decimal.
+#[inline]
+fn encode_i64(v: i64, out: &mut Vec<u8>) {
+    push_number::<MAX_INT_LEN>(out, |buf| format_i64(v, buf));
+}
+
+/// Appends `v` as serde_json writes an `f64` (`null` when not finite).
+#[inline]
+fn encode_f64(v: f64, out: &mut Vec<u8>) {
+    push_number::<MAX_FLOAT_LEN>(out, |buf| format_f64(v, buf));
+}
+
+/// Integers of at most 64 bits, through the kernel of their signedness.
+macro_rules! integers {
+    ($($t:ty => $write:ident as $wide:ty;)*) => {$(
+        impl JsonEncode for $t {
+            #[inline]
+            fn encode_json(&self, out: &mut Vec<u8>) {
+                $write(*self as $wide, out);
+            }
+        }
+    )*};
+}
+
+integers! {
+    u8 => encode_u64 as u64;
+    u16 => encode_u64 as u64;
+    u32 => encode_u64 as u64;
+    u64 => encode_u64 as u64;
+    usize => encode_u64 as u64;
+    i8 => encode_i64 as i64;
+    i16 => encode_i64 as i64;
+    i32 => encode_i64 as i64;
+    i64 => encode_i64 as i64;
+    isize => encode_i64 as i64;
+}
+
+/// 128-bit integers: the 64-bit kernel when the value fits (always, for values the schema
+/// accepts), else the standard library's decimal form.
+macro_rules! wide_integers {
+    ($($t:ty => $write:ident as $narrow:ty;)*) => {$(
+        impl JsonEncode for $t {
+            #[inline]
+            fn encode_json(&self, out: &mut Vec<u8>) {
+                match <$narrow>::try_from(*self) {
+                    Ok(v) => $write(v, out),
+                    Err(_) => out.extend_from_slice(self.to_string().as_bytes()),
+                }
+            }
+        }
+    )*};
+}
+
+wide_integers! {
+    u128 => encode_u64 as u64;
+    i128 => encode_i64 as i64;
+}
+
+impl JsonEncode for f64 {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        encode_f64(*self, out);
+    }
+}
+
+impl JsonEncode for f32 {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        push_number::<MAX_FLOAT_LEN>(out, |buf| format_f32(*self, buf));
+    }
+}
+
+impl JsonEncode for bool {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if *self { b"true" } else { b"false" });
+    }
+}
+
+/// A one-character string.
+impl JsonEncode for char {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        encode_str(self.encode_utf8(&mut [0; 4]), out);
+    }
+}
+
+impl JsonEncode for str {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        encode_str(self, out);
+    }
+}
+
+/// Owned and borrowed strings: the text they hold.
+macro_rules! strings {
+    ($($t:ty),*) => {$(
+        impl JsonEncode for $t {
+            #[inline]
+            fn encode_json(&self, out: &mut Vec<u8>) {
+                encode_str(self, out);
+            }
+        }
+    )*};
+}
+
+strings!(String, Cow<'_, str>);
+
+/// serde writes `()` and `PhantomData` as `null`.
+macro_rules! nulls {
+    ($($t:ty $(: $p:ident)?),*) => {$(
+        impl$(<$p: ?Sized>)? JsonEncode for $t {
+            #[inline]
+            fn encode_json(&self, out: &mut Vec<u8>) {
+                out.extend_from_slice(b"null");
+            }
+        }
+    )*};
+}
+
+nulls!((), PhantomData<T>: T);
+
+impl<T: JsonEncode + ?Sized> JsonEncode for &T {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        T::encode_json(self, out);
+    }
+}
+
+/// `Box<str>` goes through here too.
+impl<T: JsonEncode + ?Sized> JsonEncode for Box<T> {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        T::encode_json(self, out);
+    }
+}
+
+impl<T: JsonMembers + ?Sized> JsonMembers for Box<T> {
+    #[inline]
+    fn encode_members(&self, out: &mut Vec<u8>) {
+        T::encode_members(self, out);
+    }
+}
+
+impl<T: JsonEncode> JsonEncode for Option<T> {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Some(v) => v.encode_json(out),
+            None => out.extend_from_slice(b"null"),
+        }
+    }
+}
+
+/// Appends `items` as a JSON array.
+#[inline]
+fn encode_items<'a, T: JsonEncode + 'a>(items: impl IntoIterator<Item = &'a T>, out: &mut Vec<u8>) {
+    out.push(b'[');
+    for item in items {
+        item.encode_json(out);
+        out.push(b',');
+    }
+    close_members(out, b']');
+}
+
+/// Sequences: arrays in their own order.
+macro_rules! sequences {
+    ($($t:ty $(, const $n:ident)?;)*) => {$(
+        impl<T: JsonEncode $(, const $n: usize)?> JsonEncode for $t {
+            #[inline]
+            fn encode_json(&self, out: &mut Vec<u8>) {
+                encode_items(self, out);
+            }
+        }
+    )*};
+}
+
+sequences! {
+    [T];
+    Vec<T>;
+    VecDeque<T>;
+    [T; N], const N;
+}
+
+/// Tuples: arrays with one element per position.
+macro_rules! tuples {
+    ($(($first:ident $(, $rest:ident)*);)*) => {$(
+        impl<$first: JsonEncode $(, $rest: JsonEncode)*> JsonEncode for ($first, $($rest,)*) {
+            #[inline]
+            #[allow(non_snake_case)]
+            fn encode_json(&self, out: &mut Vec<u8>) {
+                let ($first, $($rest,)*) = self;
+                out.push(b'[');
+                $first.encode_json(out);
+                $(
+                    out.push(b',');
+                    $rest.encode_json(out);
+                )*
+                out.push(b']');
+            }
+        }
+    )*};
+}
+
+tuples! {
+    (A);
+    (A, B);
+    (A, B, C);
+    (A, B, C, D);
+    (A, B, C, D, E);
+    (A, B, C, D, E, F);
+    (A, B, C, D, E, F, G);
+    (A, B, C, D, E, F, G, H);
+    (A, B, C, D, E, F, G, H, I);
+    (A, B, C, D, E, F, G, H, I, J);
+    (A, B, C, D, E, F, G, H, I, J, K);
+    (A, B, C, D, E, F, G, H, I, J, K, L);
+}
+
+/// Appends `entries` as `"key":value,` each.
+#[inline]
+fn encode_entries<'a, K, V>(entries: impl IntoIterator<Item = (&'a K, &'a V)>, out: &mut Vec<u8>)
+where
+    K: AsRef<str> + 'a,
+    V: JsonEncode + 'a,
+{
+    for (key, value) in entries {
+        encode_str(key.as_ref(), out);
+        out.push(b':');
+        value.encode_json(out);
+        out.push(b',');
+    }
+}
+
+/// String-keyed maps: objects in the map's own iteration order (serde's).
+macro_rules! maps {
+    ($($t:ident<K, V $(, $s:ident)?> $(where $bound:path)?;)*) => {$(
+        impl<K: JsonKey + AsRef<str>, V: JsonEncode $(, $s: $bound)?> JsonEncode
+            for $t<K, V $(, $s)?>
+        {
+            #[inline]
+            fn encode_json(&self, out: &mut Vec<u8>) {
+                out.push(b'{');
+                encode_entries(self, out);
+                close_members(out, b'}');
+            }
+        }
+
+        impl<K: JsonKey + AsRef<str>, V: JsonEncode $(, $s: $bound)?> JsonMembers
+            for $t<K, V $(, $s)?>
+        {
+            #[inline]
+            fn encode_members(&self, out: &mut Vec<u8>) {
+                encode_entries(self, out);
+            }
+        }
+    )*};
+}
+
+maps! {
+    HashMap<K, V, S> where BuildHasher;
+    BTreeMap<K, V>;
+}
+
+/// The text, verbatim.
+impl JsonEncode for RawValue {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.get().as_bytes());
+    }
+}
+
+/// Compact, members in the map's order, as serde_json writes a `Value`.
+impl JsonEncode for serde_json::Value {
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        use serde_json::Value;
+        match self {
+            Value::Null => out.extend_from_slice(b"null"),
+            Value::Bool(b) => b.encode_json(out),
+            Value::Number(n) => encode_number(n, out),
+            Value::String(s) => encode_str(s, out),
+            Value::Array(items) => encode_items(items, out),
+            Value::Object(members) => {
+                out.push(b'{');
+                encode_entries(members, out);
+                close_members(out, b'}');
+            }
+        }
+    }
+}
+
+/// A `serde_json::Number` as serde_json writes it: its integer, else its float (else, with
+/// serde_json's `arbitrary_precision`, its text).
+fn encode_number(n: &serde_json::Number, out: &mut Vec<u8>) {
+    if let Some(u) = n.as_u64() {
+        encode_u64(u, out);
+    } else if let Some(i) = n.as_i64() {
+        encode_i64(i, out);
+    } else if let Some(f) = n.as_f64() {
+        encode_f64(f, out);
+    } else {
+        out.extend_from_slice(n.to_string().as_bytes());
+    }
+}
