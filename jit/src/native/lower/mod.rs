@@ -31,12 +31,22 @@ use super::fail::{self, CLASS_KERNEL, CLASS_SYNTAX};
 use super::helpers::{Callee, NO_FIELD, callee};
 use crate::ir::{ErrorKind, FailKind, Func, Label, NO_DST, Op, Program, REGS};
 
-/// The module-level names of one program: its functions and the callees.
+/// Which half of a program a module holds: the validate functions (compiled first, what
+/// a codec needs at once), or the decode functions (compiled on demand, in their own
+/// module, calling the validate half's functions by address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Half {
+    Validate,
+    Decode,
+}
+
+/// The module-level names of one half of a program: its functions and the callees.
 pub(crate) struct Decls {
-    /// One per [`Program::funcs`] entry: the validate functions.
+    /// One per [`Program::funcs`] entry: the validate functions (defined in the validate
+    /// half, imports by address in the decode half).
     pub funcs: Vec<FuncId>,
     /// One per [`Program::funcs`] entry: the decode function, for those decode runs with
-    /// a destination ([`decoded_funcs`]).
+    /// a destination ([`decoded_funcs`]); all `None` in the validate half.
     pub dfuncs: Vec<Option<FuncId>>,
     callees: Vec<FuncId>,
 }
@@ -79,28 +89,42 @@ pub(crate) fn decoded_funcs(program: &Program) -> Vec<bool> {
     seen
 }
 
-/// Declares the program's functions (`Preemptible`: absolute calls, never rel32), their
-/// decode versions, and every callee.
-pub(crate) fn declare(module: &mut JITModule, program: &Program) -> Result<Decls, CompileError> {
+/// The name of validate function `i`: defined by the validate half, imported (by address)
+/// by the decode half.
+pub(crate) fn validate_name(i: usize) -> String {
+    format!("f{i}")
+}
+
+/// Declares one half of the program: its functions (`Preemptible`: absolute calls, never
+/// rel32), the validate functions the decode half calls (imports), and every callee.
+pub(crate) fn declare(
+    module: &mut JITModule,
+    program: &Program,
+    half: Half,
+) -> Result<Decls, CompileError> {
     let sig = codec_signature(module, false);
+    let linkage = match half {
+        Half::Validate => Linkage::Preemptible,
+        Half::Decode => Linkage::Import,
+    };
     let funcs = (0..program.funcs.len())
         .map(|i| {
             module
-                .declare_function(&format!("f{i}"), Linkage::Preemptible, &sig)
+                .declare_function(&validate_name(i), linkage, &sig)
                 .map_err(declaration_error)
         })
         .collect::<Result<Vec<_>, _>>()?;
     let dsig = codec_signature(module, true);
-    let mut dfuncs = Vec::with_capacity(program.funcs.len());
-    for (i, decoded) in decoded_funcs(program).into_iter().enumerate() {
-        dfuncs.push(match decoded {
-            true => Some(
-                module
+    let mut dfuncs = vec![None; program.funcs.len()];
+    if half == Half::Decode {
+        for (i, decoded) in decoded_funcs(program).into_iter().enumerate() {
+            if decoded {
+                let id = module
                     .declare_function(&format!("d{i}"), Linkage::Preemptible, &dsig)
-                    .map_err(declaration_error)?,
-            ),
-            false => None,
-        });
+                    .map_err(declaration_error)?;
+                dfuncs[i] = Some(id);
+            }
+        }
     }
     let callees = Callee::ALL
         .iter()
