@@ -201,6 +201,8 @@ struct Lower<'a> {
     labels: Vec<Option<Block>>,
     fail: Block,
     exit: Block,
+    /// The shared cold error blocks made so far (built after the body).
+    colds: Vec<(Cold, Block)>,
     callee_refs: Vec<Option<FuncRef>>,
     func_refs: Vec<Option<FuncRef>>,
     dfunc_refs: Vec<Option<FuncRef>>,
@@ -279,6 +281,7 @@ impl<'a> Lower<'a> {
             labels,
             fail,
             exit,
+            colds: Vec::new(),
             callee_refs: vec![None; Callee::ALL.len()],
             func_refs: vec![None; program.funcs.len()],
             dfunc_refs: vec![None; program.funcs.len()],
@@ -328,6 +331,7 @@ impl<'a> Lower<'a> {
         }
         self.exit_block();
         self.fail_block();
+        self.cold_blocks();
     }
 
     /// Lowers op `pc`; false when it ends the block (no fallthrough).
@@ -469,20 +473,22 @@ impl<'a> Lower<'a> {
     fn call_kernel(&mut self, c: Callee, args: &[Value], base: Option<Value>) -> Value {
         let (status, value) = self.call(c, args);
         let cont = self.b.create_block();
-        let err = self.b.create_block();
-        self.b.set_cold_block(err);
-        self.b.ins().brif(status, err, &[], cont, &[]);
-        self.b.switch_to_block(err);
-        let offset = match base {
-            Some(base) => self.b.ins().iadd(value, base),
-            None => value,
-        };
-        let (st, class, zero) = (
-            self.iconst(fail::FATAL),
-            self.iconst(CLASS_KERNEL as i64),
-            self.iconst(0),
-        );
-        self.jump_fail([st, class, status, zero, offset]);
+        let kernel = self.cold(Cold::Kernel);
+        match base {
+            None => {
+                let args = [BlockArg::Value(status), BlockArg::Value(value)];
+                self.b.ins().brif(status, kernel, &args, cont, &[]);
+            }
+            Some(base) => {
+                let err = self.b.create_block();
+                self.b.set_cold_block(err);
+                self.b.ins().brif(status, err, &[], cont, &[]);
+                self.b.switch_to_block(err);
+                let offset = self.b.ins().iadd(value, base);
+                let args = [BlockArg::Value(status), BlockArg::Value(offset)];
+                self.b.ins().jump(kernel, &args);
+            }
+        }
         self.b.switch_to_block(cont);
         value
     }
@@ -519,25 +525,77 @@ impl<'a> Lower<'a> {
     /// Fails with a constant kind at `offset` (ends the block).
     fn fail_with(&mut self, kind: FailKind, offset: Value) {
         let c = fail::encode(kind);
-        let st = self.iconst(fail::status(kind));
-        let class = self.iconst(c.class as i64);
-        let a = self.iconst(c.a as i64);
-        let b = self.iconst(c.b as i64);
-        self.jump_fail([st, class, a, b, offset]);
+        let block = self.cold(Cold::Fail {
+            status: fail::status(kind),
+            class: c.class,
+            a: c.a,
+            b: c.b,
+        });
+        self.b.ins().jump(block, &[BlockArg::Value(offset)]);
     }
 
     /// The error for a missing expected byte at `p`: `kind` there, or `UnexpectedEnd` at
     /// the end of the input (ends the block).
     fn expected(&mut self, kind: ErrorKind, p: Value) {
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
-        let k = self.iconst(i64::from(kind.code()));
-        let end = self.iconst(i64::from(ErrorKind::UnexpectedEnd.code()));
-        let a = self.b.ins().select(more, k, end);
-        let offset = self.b.ins().select(more, p, self.len);
-        let st = self.iconst(fail::FATAL);
-        let class = self.iconst(CLASS_SYNTAX as i64);
-        let zero = self.iconst(0);
-        self.jump_fail([st, class, a, zero, offset]);
+        let block = self.cold(Cold::Expected(kind.code()));
+        self.b.ins().jump(block, &[BlockArg::Value(p)]);
+    }
+
+    /// The function's shared block for `cold` (made on first use, built after the body).
+    fn cold(&mut self, cold: Cold) -> Block {
+        if let Some(&(_, block)) = self.colds.iter().find(|(c, _)| *c == cold) {
+            return block;
+        }
+        let block = self.b.create_block();
+        self.b.set_cold_block(block);
+        let params = if cold == Cold::Kernel { 2 } else { 1 };
+        for _ in 0..params {
+            self.b.append_block_param(block, I64);
+        }
+        self.colds.push((cold, block));
+        block
+    }
+
+    /// Builds the shared cold blocks: each records its error through the fail block.
+    fn cold_blocks(&mut self) {
+        for (cold, block) in std::mem::take(&mut self.colds) {
+            self.b.switch_to_block(block);
+            let params = self.b.block_params(block).to_vec();
+            match cold {
+                Cold::Fail {
+                    status,
+                    class,
+                    a,
+                    b,
+                } => {
+                    let st = self.iconst(status);
+                    let class = self.iconst(class as i64);
+                    let a = self.iconst(a as i64);
+                    let b = self.iconst(b as i64);
+                    self.jump_fail([st, class, a, b, params[0]]);
+                }
+                Cold::Expected(code) => {
+                    let p = params[0];
+                    let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
+                    let k = self.iconst(i64::from(code));
+                    let end = self.iconst(i64::from(ErrorKind::UnexpectedEnd.code()));
+                    let a = self.b.ins().select(more, k, end);
+                    let offset = self.b.ins().select(more, p, self.len);
+                    let st = self.iconst(fail::FATAL);
+                    let class = self.iconst(CLASS_SYNTAX as i64);
+                    let zero = self.iconst(0);
+                    self.jump_fail([st, class, a, zero, offset]);
+                }
+                Cold::Kernel => {
+                    let (st, class, zero) = (
+                        self.iconst(fail::FATAL),
+                        self.iconst(CLASS_KERNEL as i64),
+                        self.iconst(0),
+                    );
+                    self.jump_fail([st, class, params[0], zero, params[1]]);
+                }
+            }
+        }
     }
 
     /// Skips whitespace at the cursor: nothing when the cursor is on none, one space
@@ -641,6 +699,23 @@ impl<'a> Lower<'a> {
     fn flags_addr(&mut self) -> Value {
         self.b.ins().stack_addr(I64, self.flags, 0)
     }
+}
+
+/// A shared cold block of a function: one per distinct error, jumped to from every site
+/// that raises it (the error paths cost one jump per site instead of their constants).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cold {
+    /// `(offset)`: a constant error.
+    Fail {
+        status: i64,
+        class: u64,
+        a: u64,
+        b: u64,
+    },
+    /// `(p)`: the syntax error of this code at `p`, or `UnexpectedEnd` at the end.
+    Expected(u32),
+    /// `(status, offset)`: a kernel's error.
+    Kernel,
 }
 
 /// The presence bitmap words function `f` needs: the most of any table it names.
