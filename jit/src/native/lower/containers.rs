@@ -15,7 +15,7 @@ impl Lower<'_> {
     /// Opens a container at the cursor (after whitespace): the bracket, the depth limit,
     /// `depth += 1`, a path entry `Index(0)`.
     fn open(&mut self, bracket: u8, kind: Kinds) {
-        self.ws();
+        self.ws_value();
         let p = self.pos();
         let (ok, bad) = (self.b.create_block(), self.b.create_block());
         self.branch_byte(p, bracket, ok, bad);

@@ -501,7 +501,7 @@ impl<'a> Lower<'a> {
     /// `Number`: whitespace inline, then the number helper (decode's writes the slot).
     fn number(&mut self, pc: usize) {
         let dest = self.dest(pc);
-        self.ws();
+        self.ws_value();
         match dest {
             Some(addr) => self.op_helper_into(Callee::DecodeNumber, pc, addr),
             None => self.op_helper(Callee::Number, pc),
@@ -598,11 +598,22 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// Skips whitespace at the cursor: nothing when the cursor is on none, one space
-    /// before a non-space byte inline, else the kernel.
+    /// Skips whitespace at the cursor: nothing when the cursor is on a byte above space
+    /// (or at the end), else the kernel. Between tokens, where a run of whitespace is
+    /// usually a newline and indentation (short inline code: it is at every separator).
     fn ws(&mut self) {
+        self.skip_ws(false);
+    }
+
+    /// [`Lower::ws`] before a value, where a single space (after a colon) is common: one
+    /// space before a non-space byte is skipped inline too.
+    fn ws_value(&mut self) {
+        self.skip_ws(true);
+    }
+
+    fn skip_ws(&mut self, single_space: bool) {
         let p = self.pos();
-        let [done, check, spaces, one, past, call] = [(); 6].map(|_| self.b.create_block());
+        let [done, check, call] = [(); 3].map(|_| self.b.create_block());
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
         self.b.ins().brif(more, check, &[], done, &[]);
         self.b.switch_to_block(check);
@@ -611,23 +622,30 @@ impl<'a> Lower<'a> {
             .b
             .ins()
             .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, byte, 32);
+        let spaces = match single_space {
+            true => self.b.create_block(),
+            false => call,
+        };
         self.b.ins().brif(is_ws, spaces, &[], done, &[]);
-        self.b.switch_to_block(spaces);
-        let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, 32);
-        let next = self.b.ins().iadd_imm_s(p, 1);
-        let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, self.len);
-        let single = self.b.ins().band(is_space, room);
-        self.b.ins().brif(single, one, &[], call, &[]);
-        self.b.switch_to_block(one);
-        let after = self.byte_at(next);
-        let is_end = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThan, after, 32);
-        self.b.ins().brif(is_end, past, &[], call, &[]);
-        self.b.switch_to_block(past);
-        self.set_pos(next);
-        self.b.ins().jump(done, &[]);
+        if single_space {
+            let (one, past) = (self.b.create_block(), self.b.create_block());
+            self.b.switch_to_block(spaces);
+            let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, 32);
+            let next = self.b.ins().iadd_imm_s(p, 1);
+            let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, self.len);
+            let single = self.b.ins().band(is_space, room);
+            self.b.ins().brif(single, one, &[], call, &[]);
+            self.b.switch_to_block(one);
+            let after = self.byte_at(next);
+            let is_end = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThan, after, 32);
+            self.b.ins().brif(is_end, past, &[], call, &[]);
+            self.b.switch_to_block(past);
+            self.set_pos(next);
+            self.b.ins().jump(done, &[]);
+        }
         self.b.switch_to_block(call);
         let (input, len) = (self.input, self.len);
         let v = self.call_kernel(Callee::SkipWhitespace, &[input, len, p], None);
