@@ -3,7 +3,7 @@
 //! `jsonschema` validation, and `sonic-rs` `Value` parsing; interpreter and native `decode`,
 //! `encode` and interpreter `transcode` (groups `DOC/decode`, `DOC/encode`, `DOC/transcode`)
 //! beside the same peers' parse, serialize, and parse + serialize; native compile time
-//! (`native_compile`); the `Engine` (`engine_cache`: a cache hit by key and by schema, and
+//! (`native_compile`: the validate tier, and `SCHEMA+decode` both tiers); the `Engine` (`engine_cache`: a cache hit by key and by schema, and
 //! the tier check on the hot path — a codec's `validate` against its bare native code, a
 //! tiered codec against a plain one, on native code and, still pending, on the
 //! interpreter). MB/s of the input document.
@@ -153,6 +153,13 @@ fn compile(c: &mut Criterion) {
         let codec = Codec::new(&Schema::from_json_slice(&text).expect("corpus schema"));
         group.bench_function(schema_name, |b| {
             b.iter(|| native::compile(black_box(codec.program())).is_ok())
+        });
+        // Both tiers: validate, then decode (what a codec that decodes compiles in all).
+        group.bench_function(format!("{schema_name}+decode"), |b| {
+            b.iter(|| {
+                let code = native::compile(black_box(codec.program())).expect("native code");
+                code.compile_decode().is_ok()
+            })
         });
     }
     group.finish();

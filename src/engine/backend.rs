@@ -17,8 +17,8 @@ pub enum Backend {
     /// The portable interpreter: no compile cost (the default for a lone codec).
     #[default]
     Interpreter,
-    /// Native code, compiled when the codec is made; when it cannot be made (no executable
-    /// memory, unsupported CPU) the codec runs on the interpreter and
+    /// Native code: validate's compiled when the codec is made, decode's on its first
+    /// decode; when it cannot be made (no executable memory, unsupported CPU) the codec runs on the interpreter and
     /// [`Codec::backend`](super::Codec::backend) says why.
     Native,
 }
@@ -34,8 +34,14 @@ pub enum BackendStatus {
     Pending,
     /// The interpreter, while the engine's compile worker makes native code.
     Compiling,
-    /// Native code.
+    /// Native code (a lone codec builds its decode tier on its first decode).
     Native,
+    /// Native code validates; decode runs on the interpreter while the engine's compile
+    /// worker makes its native code (the second tier).
+    DecodePending,
+    /// Native code validates; decode runs on the interpreter, because its native code could
+    /// not be made.
+    DecodeFallback(CompileError),
     /// The interpreter, because native code was asked for but could not be made.
     Fallback(CompileError),
     /// The interpreter, because the engine that was to compile the codec shut down (was
@@ -50,6 +56,13 @@ impl fmt::Display for BackendStatus {
             BackendStatus::Pending => f.write_str("interpreter (native code pending)"),
             BackendStatus::Compiling => f.write_str("interpreter (native code compiling)"),
             BackendStatus::Native => f.write_str("native"),
+            BackendStatus::DecodePending => {
+                f.write_str("native validate, interpreter decode (native decode pending)")
+            }
+            BackendStatus::DecodeFallback(e) => write!(
+                f,
+                "native validate, interpreter decode (native decode unavailable: {e})"
+            ),
             BackendStatus::Fallback(e) => write!(f, "interpreter (native code unavailable: {e})"),
             BackendStatus::Cancelled => f.write_str("interpreter (native compilation cancelled)"),
         }

@@ -194,10 +194,10 @@ impl Codec {
         self.native.status()
     }
 
-    /// Waits up to `timeout` for the native code of an [`Engine`]'s codec to settle
-    /// ([`BackendStatus::Native`], [`BackendStatus::Fallback`] or
-    /// [`BackendStatus::Cancelled`]) and returns the status; still `Pending` or `Compiling`
-    /// on timeout (a [`Tiering::LazyAfter`] codec is not queued until it is used enough).
+    /// Waits up to `timeout` for the native code of an [`Engine`]'s codec to settle, its
+    /// decode tier included ([`BackendStatus::Native`], [`BackendStatus::DecodeFallback`],
+    /// [`BackendStatus::Fallback`] or [`BackendStatus::Cancelled`]) and returns the status;
+    /// still `Pending`, `Compiling` or `DecodePending` on timeout (a [`Tiering::LazyAfter`] codec is not queued until it is used enough).
     /// Returns at once for a lone codec, whose backend settles when it is made.
     pub fn wait_native(&self, timeout: Duration) -> &BackendStatus {
         self.native.wait(timeout)
@@ -242,7 +242,7 @@ impl Codec {
         input: &'a [u8],
     ) -> Result<Document<'a>, Error> {
         let exec = &self.options.exec;
-        match self.native.code() {
+        match self.native.decode_code() {
             Some(code) => code.decode(input, exec, &mut cache.native),
             None => interp::decode(&self.program, input, exec, &mut cache.scratch),
         }

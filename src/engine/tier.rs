@@ -8,10 +8,15 @@
 //! ([`Tiering::LazyAfter`]). The slot is a `OnceLock`, so the hot path reads it with one
 //! acquire load, and the answers never change across the switch: the native backend gives
 //! exactly the interpreter's results and errors.
+//!
+//! Native code comes in two tiers (see [`NativeCode`]): validate, then decode. A lone codec
+//! compiles its decode tier on its first decode; an engine's codec has its worker compile
+//! it as a second job once validate is installed, and decodes on the interpreter until it
+//! is ready ([`BackendStatus::DecodePending`]).
 
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
@@ -49,6 +54,7 @@ const COMPILING: u8 = 2;
 
 static PENDING_STATUS: BackendStatus = BackendStatus::Pending;
 static COMPILING_STATUS: BackendStatus = BackendStatus::Compiling;
+static DECODE_PENDING_STATUS: BackendStatus = BackendStatus::DecodePending;
 
 /// How a pending codec gets its native code.
 struct Plan {
@@ -67,6 +73,11 @@ pub(crate) struct Tier {
     uses: AtomicU32,
     /// `None` for a tier settled when made.
     plan: Option<Plan>,
+    /// Set when the decode tier is built on the first decode rather than by the worker
+    /// (a lone codec's always; an engine codec's once its worker shut down first).
+    decode_on_demand: AtomicBool,
+    /// The status once the decode tier could not be made.
+    decode_fallback: OnceLock<BackendStatus>,
 }
 
 impl fmt::Debug for Tier {
@@ -85,6 +96,8 @@ impl Tier {
             state: AtomicU8::new(WAITING),
             uses: AtomicU32::new(0),
             plan: None,
+            decode_on_demand: AtomicBool::new(true),
+            decode_fallback: OnceLock::new(),
         }
     }
 
@@ -96,6 +109,8 @@ impl Tier {
             state: AtomicU8::new(WAITING),
             uses: AtomicU32::new(0),
             plan: Some(Plan { after, me, queue }),
+            decode_on_demand: AtomicBool::new(false),
+            decode_fallback: OnceLock::new(),
         }
     }
 
@@ -110,6 +125,24 @@ impl Tier {
                 None
             }
         }
+    }
+
+    /// The native code to decode with when its decode tier is ready, or will be built by
+    /// this call (on demand); otherwise `None`, counted as [`Tier::code`] does.
+    #[inline]
+    pub(crate) fn decode_code(&self) -> Option<&NativeCode> {
+        match self.outcome.get() {
+            Some(outcome) => (outcome.code.as_deref())
+                .filter(|code| code.decode_status().is_some() || self.on_demand()),
+            None => {
+                self.count_use();
+                None
+            }
+        }
+    }
+
+    fn on_demand(&self) -> bool {
+        self.decode_on_demand.load(Ordering::Acquire)
     }
 
     fn count_use(&self) {
@@ -132,6 +165,22 @@ impl Tier {
             self.cancel();
             plan.queue.notify_done();
         }
+    }
+
+    /// Compiles the decode tier of the installed native code (if any); the time it took.
+    pub(crate) fn compile_decode(&self) -> Duration {
+        let start = std::time::Instant::now();
+        if let Some(code) = self.outcome.get().and_then(|o| o.code.as_deref()) {
+            // A failure is kept in the code and reported by `status`.
+            let _ = code.compile_decode();
+        }
+        start.elapsed()
+    }
+
+    /// The worker will not compile the decode tier (it shut down first): the first decode
+    /// builds it, as a lone codec's does.
+    pub(crate) fn decode_on_demand(&self) {
+        self.decode_on_demand.store(true, Ordering::Release);
     }
 
     /// Settles a codec that will not be compiled: its queue shut down first.
@@ -174,19 +223,34 @@ impl Tier {
     /// What the codec runs on now.
     pub(crate) fn status(&self) -> &BackendStatus {
         match self.outcome.get() {
-            Some(outcome) => &outcome.status,
+            Some(outcome) => match outcome.code.as_deref().map(NativeCode::decode_status) {
+                Some(None) if !self.on_demand() => &DECODE_PENDING_STATUS,
+                Some(Some(Err(e))) => {
+                    (self.decode_fallback).get_or_init(|| BackendStatus::DecodeFallback(e.clone()))
+                }
+                _ => &outcome.status,
+            },
             None if self.state.load(Ordering::Acquire) == COMPILING => &COMPILING_STATUS,
             None => &PENDING_STATUS,
         }
     }
 
-    /// Waits up to `timeout` for the tier to settle; the status then.
+    /// Waits up to `timeout` for the tier to settle, its decode tier included; the status
+    /// then.
     pub(crate) fn wait(&self, timeout: Duration) -> &BackendStatus {
         if let Some(plan) = &self.plan {
-            plan.queue
-                .wait_until(timeout, || self.outcome.get().is_some());
+            plan.queue.wait_until(timeout, || self.is_settled());
         }
         self.status()
+    }
+
+    /// Whether nothing is left for the worker: no code, or code whose decode tier is built
+    /// or left to the first decode.
+    fn is_settled(&self) -> bool {
+        self.outcome.get().is_some_and(|outcome| {
+            (outcome.code.as_deref())
+                .is_none_or(|code| code.decode_status().is_some() || self.on_demand())
+        })
     }
 }
 

@@ -2,8 +2,10 @@
 //! drained by a bounded number of threads that start with the first job. The owner
 //! ([`Worker`], held by an [`Engine`](super::Engine) or a tiered registry) shuts it down
 //! when dropped: queued codecs settle on the interpreter as
-//! [`BackendStatus::Cancelled`](super::BackendStatus::Cancelled), the compilation in
-//! progress (if any) finishes, and every thread is joined.
+//! [`BackendStatus::Cancelled`](super::BackendStatus::Cancelled) (a queued decode tier is
+//! left to the codec's first decode), the compilation in progress (if any) finishes, and
+//! every thread is joined. A codec whose native code was made is queued again for its
+//! decode tier.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -85,9 +87,18 @@ pub(crate) struct Queue {
     pub(crate) counters: Counters,
 }
 
+/// What a job makes of its codec's program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Job {
+    /// The native code (validate tier); a success queues the decode tier.
+    Native,
+    /// The decode tier of the installed native code.
+    Decode,
+}
+
 #[derive(Default)]
 struct State {
-    jobs: VecDeque<Weak<Codec>>,
+    jobs: VecDeque<(Weak<Codec>, Job)>,
     /// Threads waiting for a job.
     idle: usize,
     /// Jobs being compiled.
@@ -104,7 +115,7 @@ impl Queue {
         if state.shutdown {
             return false;
         }
-        state.jobs.push_back(codec);
+        state.jobs.push_back((codec, Job::Native));
         if state.idle > 0 || state.handles.len() >= self.threads {
             self.work.notify_one();
             return true;
@@ -173,7 +184,7 @@ impl Queue {
             if state.shutdown {
                 return;
             }
-            let Some(job) = state.jobs.pop_front() else {
+            let Some((job, kind)) = state.jobs.pop_front() else {
                 state.idle += 1;
                 state = self.work.wait(state).unwrap_or_else(|e| e.into_inner());
                 state.idle -= 1;
@@ -182,7 +193,27 @@ impl Queue {
             state.busy += 1;
             drop(state);
             // A codec nobody holds any more needs no code.
-            if let Some(codec) = job.upgrade() {
+            let next = job.upgrade().and_then(|codec| self.work_on(&codec, kind));
+            state = self.lock();
+            match (next, state.shutdown) {
+                (Some(next), false) => state.jobs.push_back((job, next)),
+                // Too late to queue: the first decode builds the decode tier.
+                (Some(_), true) => {
+                    if let Some(codec) = job.upgrade() {
+                        codec.native.decode_on_demand();
+                    }
+                }
+                (None, _) => {}
+            }
+            state.busy -= 1;
+            self.done.notify_all();
+        }
+    }
+
+    /// Does job `kind` for `codec`: the job to queue next, if any.
+    fn work_on(&self, codec: &Codec, kind: Job) -> Option<Job> {
+        let (next, took) = match kind {
+            Job::Native => {
                 let (native, took) = codec.native.compile(&codec.program, self.compile);
                 let counter = if native {
                     &self.counters.native
@@ -190,13 +221,13 @@ impl Queue {
                     &self.counters.fallbacks
                 };
                 counter.fetch_add(1, Relaxed);
-                let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
-                self.counters.nanos.fetch_add(nanos, Relaxed);
+                (native.then_some(Job::Decode), took)
             }
-            state = self.lock();
-            state.busy -= 1;
-            self.done.notify_all();
-        }
+            Job::Decode => (None, codec.native.compile_decode()),
+        };
+        let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        self.counters.nanos.fetch_add(nanos, Relaxed);
+        next
     }
 
     /// Stops the threads: queued codecs settle as cancelled, the running compilations
@@ -211,9 +242,12 @@ impl Queue {
             )
         };
         self.work.notify_all();
-        for job in jobs {
+        for (job, kind) in jobs {
             if let Some(codec) = job.upgrade() {
-                codec.native.cancel();
+                match kind {
+                    Job::Native => codec.native.cancel(),
+                    Job::Decode => codec.native.decode_on_demand(),
+                }
             }
         }
         for handle in handles {
@@ -263,6 +297,61 @@ mod tests {
         assert!(worker.queue().wait_idle(WAIT));
         assert_eq!(worker.queue().counters.fallbacks.load(Relaxed), 2);
         second.backend().clone()
+    }
+
+    /// The book document, cut short at a few places and with a few bytes changed.
+    fn book_inputs() -> Vec<Vec<u8>> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/bench/book.json");
+        let book = std::fs::read(path).expect("book.json");
+        let mut inputs = vec![book.clone()];
+        for k in 1..40 {
+            let at = book.len() * k / 40;
+            inputs.push(book[..at].to_vec());
+            for byte in [b'"', b'1', b'{', b']', b'x'] {
+                let mut changed = book.clone();
+                changed[at] = byte;
+                inputs.push(changed);
+            }
+        }
+        inputs
+    }
+
+    /// `codec`'s decode of each input, as compact JSON, or its error.
+    fn decoded(codec: &Codec, inputs: &[Vec<u8>]) -> Vec<Result<Vec<u8>, crate::Error>> {
+        let mut cache = crate::Cache::new();
+        (inputs.iter())
+            .map(|input| {
+                let doc = codec.decode_with(&mut cache, input)?;
+                let mut out = Vec::new();
+                codec.encode(&doc, &mut out);
+                Ok(out)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn decode_gives_the_same_answers_before_and_after_its_tier_is_ready() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/schemas/book.schema.json"
+        );
+        let schema = Schema::from_json_slice(&std::fs::read(path).unwrap()).unwrap();
+        let inputs = book_inputs();
+        let expected = decoded(&Codec::new(&schema), &inputs);
+        assert!(expected.iter().filter(|r| r.is_err()).count() > 50);
+        assert!(expected.iter().filter(|r| r.is_ok()).count() > 5);
+        // Never queued: the test installs the two tiers itself, one at a time.
+        let worker = Worker::new(1);
+        let lazy = Tiering::LazyAfter(u32::MAX);
+        let codec = Codec::tiered(&schema, Options::new(), lazy, &worker);
+        assert!(codec.native.compile(&codec.program, native::compile).0);
+        assert_eq!(codec.backend(), &BackendStatus::DecodePending);
+        assert_eq!(decoded(&codec, &inputs), expected);
+        // Decoding on the interpreter did not build the decode tier.
+        assert_eq!(codec.backend(), &BackendStatus::DecodePending);
+        codec.native.compile_decode();
+        assert_eq!(codec.backend(), &BackendStatus::Native);
+        assert_eq!(decoded(&codec, &inputs), expected);
     }
 
     #[test]

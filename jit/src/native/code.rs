@@ -1,9 +1,13 @@
-//! [`NativeCode`]: the compiled form of one program. It owns its `JITModule` (one per
-//! program, finalized once, freed in `Drop` with `free_memory`) holding the validate and
-//! the decode functions; the entry points are reachable only through it.
+//! [`NativeCode`]: the compiled form of one program, in two tiers. The validate functions
+//! are compiled by [`compile`]; the decode functions are compiled separately, on the first
+//! native decode or when [`NativeCode::compile_decode`] is called (an engine's background
+//! worker does), and until then nothing of them is built. Each tier is its own
+//! `JITModule` (finalized once, freed on drop with `free_memory`); the decode module calls
+//! the validate module's functions by address, and both die with the [`NativeCode`]. The
+//! entry points are reachable only through it.
 
 use std::panic::resume_unwind;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use bumpalo::Bump;
 
@@ -18,7 +22,7 @@ use super::error::CompileError;
 use super::fail;
 use super::helpers::{Callee, callee};
 use super::isa::isa;
-use super::lower;
+use super::lower::{self, Half};
 use crate::interp::{self, Decoded};
 use crate::ir::{ExecOptions, Failure, Program};
 
@@ -35,13 +39,36 @@ type DecodeFn = unsafe extern "C" fn(*mut Ctx, u64, u64) -> FfiResult;
 /// Native code for one [`Program`]: validates and decodes exactly as [`interp::validate`]
 /// and [`interp::decode`] do, errors included.
 pub struct NativeCode {
-    /// The module holding the code; `None` only while dropping.
-    module: Mutex<Option<JITModule>>,
+    /// The validate tier.
+    _module: Owned,
     entry: EntryFn,
-    /// `None` for a program without a layout.
-    decode_entry: Option<DecodeFn>,
+    /// The address of every validate function (what the decode tier imports).
+    addrs: Vec<usize>,
+    /// The decode tier once built: `None` for a program without a layout.
+    decode: OnceLock<Result<Option<DecodeCode>, CompileError>>,
     program: Program,
     functions: usize,
+}
+
+/// The decode tier: its module and entry point.
+struct DecodeCode {
+    _module: Owned,
+    entry: DecodeFn,
+}
+
+/// A finalized module, freed when dropped.
+struct Owned(Mutex<Option<JITModule>>);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        let slot = self.0.get_mut().unwrap_or_else(|e| e.into_inner());
+        if let Some(module) = slot.take() {
+            // SAFETY: `&mut self` proves no run is inside the code: its owner (a
+            // `NativeCode`, through which alone its entry points are reachable) is being
+            // dropped. A decode tier dies with the validate tier it calls into.
+            unsafe { module.free_memory() };
+        }
+    }
 }
 
 impl std::fmt::Debug for NativeCode {
@@ -52,12 +79,15 @@ impl std::fmt::Debug for NativeCode {
     }
 }
 
-/// A fresh module on the shared ISA that knows every callee's address.
-fn new_module() -> Result<JITModule, CompileError> {
-    let mut builder = JITBuilder::with_isa(isa()?, default_libcall_names());
+/// A fresh module on `half`'s shared ISA that knows every callee's address and `symbols`.
+fn new_module(half: Half, symbols: &[(String, usize)]) -> Result<JITModule, CompileError> {
+    let mut builder = JITBuilder::with_isa(isa(half)?, default_libcall_names());
     for c in Callee::ALL {
         let h = callee(c);
         builder.symbol(h.name, h.addr);
+    }
+    for (name, addr) in symbols {
+        builder.symbol(name, std::ptr::with_exposed_provenance::<u8>(*addr));
     }
     Ok(JITModule::new(builder))
 }
@@ -77,24 +107,28 @@ fn function_error(program: &Program, index: usize, e: ModuleError) -> CompileErr
     }
 }
 
-/// Every function to define: `(index, decode, id)`, the validate versions then the
-/// decode ones.
-fn jobs(decls: &lower::Decls) -> Vec<(usize, bool, cranelift_module::FuncId)> {
-    let validate = decls
-        .funcs
-        .iter()
-        .enumerate()
-        .map(|(i, &id)| (i, false, id));
-    let decode = (decls.dfuncs.iter().enumerate()).filter_map(|(i, id)| id.map(|id| (i, true, id)));
-    validate.chain(decode).collect()
+/// Every function of one half to define: `(index, decode, id)`.
+fn jobs(decls: &lower::Decls, half: Half) -> Vec<(usize, bool, cranelift_module::FuncId)> {
+    match half {
+        Half::Validate => (decls.funcs.iter().enumerate())
+            .map(|(i, &id)| (i, false, id))
+            .collect(),
+        Half::Decode => (decls.dfuncs.iter().enumerate())
+            .filter_map(|(i, id)| id.map(|id| (i, true, id)))
+            .collect(),
+    }
 }
 
-/// Declares, lowers and defines every function of `program` in `module`.
-fn define_all(module: &mut JITModule, program: &Program) -> Result<lower::Decls, CompileError> {
-    let decls = lower::declare(module, program)?;
+/// Declares, lowers and defines every function of one half of `program` in `module`.
+fn define_all(
+    module: &mut JITModule,
+    program: &Program,
+    half: Half,
+) -> Result<lower::Decls, CompileError> {
+    let decls = lower::declare(module, program, half)?;
     let mut ctx = module.make_context();
     let mut fbc = FunctionBuilderContext::new();
-    for (i, decode, id) in jobs(&decls) {
+    for (i, decode, id) in jobs(&decls, half) {
         lower::lower(
             module,
             &decls,
@@ -111,11 +145,14 @@ fn define_all(module: &mut JITModule, program: &Program) -> Result<lower::Decls,
     Ok(decls)
 }
 
-/// Compiles `program` to native code (one module, finalized once).
-pub fn compile(program: &Program) -> Result<NativeCode, CompileError> {
-    program.verify().map_err(CompileError::InvalidProgram)?;
-    let mut module = new_module()?;
-    let decls = match define_all(&mut module, program) {
+/// Builds one half of `program` in a fresh module knowing `symbols`, finalized.
+fn build(
+    program: &Program,
+    half: Half,
+    symbols: &[(String, usize)],
+) -> Result<(JITModule, lower::Decls), CompileError> {
+    let mut module = new_module(half, symbols)?;
+    let decls = match define_all(&mut module, program, half) {
         Ok(decls) => decls,
         Err(e) => {
             // SAFETY: no code of this module was finalized, so none can run.
@@ -128,52 +165,60 @@ pub fn compile(program: &Program) -> Result<NativeCode, CompileError> {
         unsafe { module.free_memory() };
         return Err(CompileError::ExecutableMemory(e.to_string()));
     }
+    Ok((module, decls))
+}
+
+/// Compiles the validate tier of `program` to native code (one module, finalized once);
+/// the decode tier is compiled later ([`NativeCode::compile_decode`]).
+pub fn compile(program: &Program) -> Result<NativeCode, CompileError> {
+    program.verify().map_err(CompileError::InvalidProgram)?;
+    let (module, decls) = build(program, Half::Validate, &[])?;
+    let addrs: Vec<usize> = (decls.funcs.iter())
+        .map(|&id| module.get_finalized_function(id).expose_provenance())
+        .collect();
     let ptr = module.get_finalized_function(decls.funcs[program.entry as usize]);
     // SAFETY: the entry was defined with the codec signature `(i64, i64) -> (i64, i64)`
     // (SystemV), which is `EntryFn`'s ABI (two integer returns in RAX:RDX = `FfiResult`).
     let entry = unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) };
-    let decode_entry = decls.dfuncs[program.entry as usize].map(|id| {
-        let ptr = module.get_finalized_function(id);
-        // SAFETY: decode functions were defined with the signature
-        // `(i64, i64, i64) -> (i64, i64)` (SystemV), `DecodeFn`'s ABI.
-        unsafe { std::mem::transmute::<*const u8, DecodeFn>(ptr) }
-    });
     Ok(NativeCode {
-        module: Mutex::new(Some(module)),
+        _module: Owned(Mutex::new(Some(module))),
         entry,
-        decode_entry,
+        addrs,
+        decode: OnceLock::new(),
         program: program.clone(),
-        functions: jobs(&decls).len(),
+        functions: decls.funcs.len(),
     })
 }
 
-/// The Cranelift IR of every function of `program`, as text (what `compile` would
-/// compile, before optimization).
+/// The Cranelift IR of every function of `program`, as text (what `compile` and
+/// [`NativeCode::compile_decode`] would compile, before optimization).
 pub fn clif(program: &Program) -> Result<String, CompileError> {
     program.verify().map_err(CompileError::InvalidProgram)?;
-    let mut module = new_module()?;
-    let listing = lower::declare(&mut module, program).map(|decls| {
-        let mut ctx = module.make_context();
-        let mut fbc = FunctionBuilderContext::new();
-        let mut out = String::new();
-        for (i, decode, _) in jobs(&decls) {
-            lower::lower(
-                &mut module,
-                &decls,
-                program,
-                (i, decode),
-                &mut ctx.func,
-                &mut fbc,
-            );
-            let (prefix, name) = (if decode { 'd' } else { 'f' }, &program.funcs[i].name);
-            out.push_str(&format!("; {prefix}{i}: {name}\n{}\n", ctx.func.display()));
-            module.clear_context(&mut ctx);
-        }
-        out
-    });
-    // SAFETY: nothing was defined, so no code exists that could run.
-    unsafe { module.free_memory() };
-    listing
+    let mut out = String::new();
+    for half in [Half::Validate, Half::Decode] {
+        let mut module = new_module(half, &[])?;
+        let listing = lower::declare(&mut module, program, half).map(|decls| {
+            let mut ctx = module.make_context();
+            let mut fbc = FunctionBuilderContext::new();
+            for (i, decode, _) in jobs(&decls, half) {
+                lower::lower(
+                    &mut module,
+                    &decls,
+                    program,
+                    (i, decode),
+                    &mut ctx.func,
+                    &mut fbc,
+                );
+                let (prefix, name) = (if decode { 'd' } else { 'f' }, &program.funcs[i].name);
+                out.push_str(&format!("; {prefix}{i}: {name}\n{}\n", ctx.func.display()));
+                module.clear_context(&mut ctx);
+            }
+        });
+        // SAFETY: nothing was defined, so no code exists that could run.
+        unsafe { module.free_memory() };
+        listing?;
+    }
+    Ok(out)
 }
 
 impl NativeCode {
@@ -198,8 +243,50 @@ impl NativeCode {
         }
     }
 
+    /// Compiles the decode tier now unless it is built (callers racing here wait for the
+    /// one compiling); `Err` when it could not be made, and decode then runs on the
+    /// interpreter.
+    pub fn compile_decode(&self) -> Result<(), CompileError> {
+        self.decode_tier().map(|_| ()).map_err(Clone::clone)
+    }
+
+    /// The decode tier's state: `None` until it is built (by [`NativeCode::compile_decode`]
+    /// or the first [`NativeCode::decode`]), then whether it could be made.
+    pub fn decode_status(&self) -> Option<Result<(), &CompileError>> {
+        (self.decode.get()).map(|tier| tier.as_ref().map(|_| ()))
+    }
+
+    /// The decode tier, built on first use.
+    fn decode_tier(&self) -> Result<&Option<DecodeCode>, &CompileError> {
+        self.decode.get_or_init(|| self.build_decode()).as_ref()
+    }
+
+    /// Compiles the decode functions in their own module, importing the validate
+    /// functions they call by address.
+    fn build_decode(&self) -> Result<Option<DecodeCode>, CompileError> {
+        let program = &self.program;
+        if !program.layout.is_present() {
+            return Ok(None);
+        }
+        let symbols: Vec<(String, usize)> = (self.addrs.iter().enumerate())
+            .map(|(i, &addr)| (lower::validate_name(i), addr))
+            .collect();
+        let (module, decls) = build(program, Half::Decode, &symbols)?;
+        let id = decls.dfuncs[program.entry as usize].expect("decode runs the entry");
+        let ptr = module.get_finalized_function(id);
+        // SAFETY: decode functions were defined with the signature
+        // `(i64, i64, i64) -> (i64, i64)` (SystemV), `DecodeFn`'s ABI.
+        let entry = unsafe { std::mem::transmute::<*const u8, DecodeFn>(ptr) };
+        Ok(Some(DecodeCode {
+            _module: Owned(Mutex::new(Some(module))),
+            entry,
+        }))
+    }
+
     /// Decodes `input` into records in a fresh arena: the document, or the first error,
-    /// exactly as [`interp::decode`] (the same records, the same errors).
+    /// exactly as [`interp::decode`] (the same records, the same errors). The first call
+    /// compiles the decode tier unless [`NativeCode::compile_decode`] did; when it could
+    /// not be made, the interpreter decodes.
     ///
     /// # Panics
     ///
@@ -211,10 +298,12 @@ impl NativeCode {
         options: &ExecOptions,
         scratch: &mut Scratch,
     ) -> Result<Decoded<'a>, Failure> {
+        let entry = match self.decode_tier() {
+            Ok(Some(code)) => code.entry,
+            Ok(None) => panic!("decode needs a program with a layout"),
+            Err(_) => return interp::decode(&self.program, input, options, &mut scratch.interp),
+        };
         let layout = &self.program.layout;
-        let entry = self
-            .decode_entry
-            .expect("decode needs a program with a layout");
         let arena = Bump::new();
         let shape = layout.funcs[self.program.entry as usize].shape;
         let info = layout.shape(shape);
@@ -277,17 +366,6 @@ impl NativeCode {
     /// The program this code was compiled from.
     pub fn program(&self) -> &Program {
         &self.program
-    }
-}
-
-impl Drop for NativeCode {
-    fn drop(&mut self) {
-        let slot = self.module.get_mut().unwrap_or_else(|e| e.into_inner());
-        if let Some(module) = slot.take() {
-            // SAFETY: `&mut self` proves no run is inside the code, and the entry pointer
-            // dies with `self`.
-            unsafe { module.free_memory() };
-        }
     }
 }
 

@@ -11,8 +11,8 @@ use jitson_kernels::unescape::{self, Surrogates};
 use super::ctx::{Ctx, Seg};
 use super::decode as d;
 use super::fail::{self, CLASS_PANIC};
-use crate::interp::run_value_op;
-use crate::ir::{FailKind, NumCheck, Op};
+use crate::interp::{kind_slot, run_value_op};
+use crate::ir::{ErrorKind, FailKind, Kinds, NumCheck, Op, Violation};
 use jitson_kernels::number::scan_number;
 
 /// The field value of a key no named field matches.
@@ -46,6 +46,31 @@ pub(crate) fn guarded(
         status: status as u64,
         value,
     }
+}
+
+/// The error for a value of the wrong kind at `pos` (`kinds`: the [`Kinds`] bits
+/// expected): `Type` when a value starts there, else `ExpectedValue`. Always an error: the
+/// cold path of a container's opening bracket.
+///
+/// # Safety
+/// `ctx` is the context of the running call.
+pub(crate) unsafe extern "C" fn jitson_native_mismatch(
+    ctx: *mut Ctx,
+    pos: u64,
+    kinds: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        // SAFETY: the context's borrows live for the whole run.
+        let (_, input, _) = unsafe { ctx.parts() };
+        let pos = pos as usize;
+        let kind = match input.get(pos).copied().and_then(kind_slot) {
+            Some(_) => FailKind::Violation(Violation::Type {
+                expected: Kinds(kinds as u8),
+            }),
+            None => FailKind::Syntax(ErrorKind::ExpectedValue),
+        };
+        Err((kind, pos))
+    })
 }
 
 /// Runs op `pc` of function `func` (a value op, or `Discriminate`) on the interpreter at
@@ -236,6 +261,11 @@ pub(crate) fn callee(c: Callee) -> Helper {
             d::jitson_native_decode_number as *const u8,
         ),
         Callee::Zero => ("jitson_native_zero", 3, d::jitson_native_zero as *const u8),
+        Callee::Mismatch => (
+            "jitson_native_mismatch",
+            3,
+            jitson_native_mismatch as *const u8,
+        ),
         Callee::SkipWhitespace => ("jitson_skip_whitespace", 3, std::ptr::null()),
         Callee::ScanString => ("jitson_scan_string_utf8", 4, std::ptr::null()),
         Callee::ValidateEscapes => ("jitson_validate_escapes", 2, std::ptr::null()),
@@ -279,6 +309,8 @@ pub(crate) enum Callee {
     DecodeNumber,
     /// [`d::jitson_native_zero`].
     Zero,
+    /// [`jitson_native_mismatch`].
+    Mismatch,
     /// The whitespace kernel.
     SkipWhitespace,
     /// The string scan + UTF-8 kernel.
@@ -289,7 +321,7 @@ pub(crate) enum Callee {
 
 impl Callee {
     /// Every callee.
-    pub const ALL: [Callee; 17] = [
+    pub const ALL: [Callee; 18] = [
         Callee::ValueOp,
         Callee::Number,
         Callee::KeyFind,
@@ -304,6 +336,7 @@ impl Callee {
         Callee::DecodeOp,
         Callee::DecodeNumber,
         Callee::Zero,
+        Callee::Mismatch,
         Callee::SkipWhitespace,
         Callee::ScanString,
         Callee::ValidateEscapes,

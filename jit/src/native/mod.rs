@@ -4,9 +4,10 @@
 //!
 //! - [`compile`] lowers each [`Func`](crate::ir::Func) to a Cranelift function
 //!   `fn(ctx, pos) -> (status, pos)` that validates and, for the functions decode runs with
-//!   a destination, one `fn(ctx, pos, dst) -> (status, pos)` that decodes into `dst`, all
-//!   in one `JITModule` per program ([`NativeCode`] owns it and frees it on drop); [`clif`]
-//!   prints the IR. See `lower/decode.rs` for what decode lowers and what it leaves to
+//!   a destination, one `fn(ctx, pos, dst) -> (status, pos)` that decodes into `dst`. The
+//!   validate functions are one `JITModule`, compiled by [`compile`]; the decode functions
+//!   another, compiled on demand ([`NativeCode::compile_decode`] or the first decode);
+//!   [`NativeCode`] owns both and frees them on drop. [`clif`] prints the IR. See `lower/decode.rs` for what decode lowers and what it leaves to
 //!   the interpreter's code (checked strings, enumerations, the number reader).
 //! - Byte loops run in the kernels' `extern "C"` entry points; the checks not inlined run
 //!   the interpreter's own code through `extern "C"` helpers that catch panics.

@@ -3,28 +3,19 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::{BlockArg, InstBuilder, Value};
 
 use super::{Lower, trusted};
 use crate::ir::{ErrorKind, FailKind, KeyTableId, Kinds, Label, Violation};
 use crate::native::ctx::off;
-use crate::native::fail::{self, CLASS_SYNTAX, CLASS_VIOLATION, TAG_REQUIRED};
+use crate::native::fail::{self, CLASS_VIOLATION, TAG_REQUIRED};
 use crate::native::helpers::{Callee, NO_FIELD};
-
-/// Bytes that start a JSON value, as bit sets over `0..64` and `64..128`.
-const STARTS_LO: u64 = (1 << b'"') | (1 << b'-') | (0x3ff << b'0');
-/// See [`STARTS_LO`].
-const STARTS_HI: u64 = (1 << (b'[' - 64))
-    | (1 << (b'f' - 64))
-    | (1 << (b'n' - 64))
-    | (1 << (b't' - 64))
-    | (1 << (b'{' - 64));
 
 impl Lower<'_> {
     /// Opens a container at the cursor (after whitespace): the bracket, the depth limit,
     /// `depth += 1`, a path entry `Index(0)`.
     fn open(&mut self, bracket: u8, kind: Kinds) {
-        self.ws();
+        self.ws_value();
         let p = self.pos();
         let (ok, bad) = (self.b.create_block(), self.b.create_block());
         self.branch_byte(p, bracket, ok, bad);
@@ -52,42 +43,12 @@ impl Lower<'_> {
     }
 
     /// The error for a value of the wrong kind at `p`: `Type` when a value starts there,
-    /// else `ExpectedValue` (ends the block).
+    /// else `ExpectedValue` (ends the block; the helper decides, off the hot path).
     fn mismatch(&mut self, p: Value, kind: Kinds) {
-        let (value, end) = (self.b.create_block(), self.b.create_block());
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
-        self.b.ins().brif(more, value, &[], end, &[]);
-        self.b.switch_to_block(end);
-        self.fail_with(FailKind::Syntax(ErrorKind::ExpectedValue), p);
-        self.b.switch_to_block(value);
-        let byte = self.byte_at(p);
-        let byte = self.b.ins().uextend(I64, byte);
-        let shift = self.b.ins().band_imm_s(byte, 63);
-        let lo = self.iconst(STARTS_LO as i64);
-        let hi = self.iconst(STARTS_HI as i64);
-        let lo = self.b.ins().ushr(lo, shift);
-        let hi = self.b.ins().ushr(hi, shift);
-        let is_lo = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, byte, 64);
-        let is_hi = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, byte, 128);
-        let zero = self.iconst(0);
-        let hi = self.b.ins().select(is_hi, hi, zero);
-        let bits = self.b.ins().select(is_lo, lo, hi);
-        let starts = self.b.ins().band_imm_s(bits, 1);
-        let violation = fail::encode(FailKind::Violation(Violation::Type { expected: kind }));
-        let (v_st, f_st) = (self.iconst(fail::VIOLATION), self.iconst(fail::FATAL));
-        let status = self.b.ins().select(starts, v_st, f_st);
-        let (v_class, f_class) = (
-            self.iconst(CLASS_VIOLATION as i64),
-            self.iconst(CLASS_SYNTAX as i64),
-        );
-        let class = self.b.ins().select(starts, v_class, f_class);
-        let (v_a, f_a) = (
-            self.iconst(violation.a as i64),
-            self.iconst(i64::from(ErrorKind::ExpectedValue.code())),
-        );
-        let a = self.b.ins().select(starts, v_a, f_a);
-        let b = self.iconst(violation.b as i64);
-        self.jump_fail([status, class, a, b, p]);
+        let (ctx, kinds) = (self.ctx, self.iconst(i64::from(kind.0)));
+        let (status, offset) = self.call(Callee::Mismatch, &[ctx, p, kinds]);
+        let args = [BlockArg::Value(status), BlockArg::Value(offset)];
+        self.b.ins().jump(self.exit, &args);
     }
 
     /// Pushes `Index(0)` on the path stack, growing it when full.

@@ -29,7 +29,7 @@ impl Lower<'_> {
     /// kind slot on the way to its label).
     pub(super) fn dispatch(&mut self, pc: usize, targets: &[Label; 6]) -> bool {
         let dest = self.dest(pc);
-        self.ws();
+        self.ws_value();
         let p = self.pos();
         let (peek, none) = (self.b.create_block(), self.b.create_block());
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);

@@ -157,7 +157,7 @@ impl Lower<'_> {
             self.value_op(pc);
             return;
         };
-        self.ws();
+        self.ws_value();
         let start = self.pos();
         self.value_op(pc);
         let end = self.pos();

@@ -31,12 +31,22 @@ use super::fail::{self, CLASS_KERNEL, CLASS_SYNTAX};
 use super::helpers::{Callee, NO_FIELD, callee};
 use crate::ir::{ErrorKind, FailKind, Func, Label, NO_DST, Op, Program, REGS};
 
-/// The module-level names of one program: its functions and the callees.
+/// Which half of a program a module holds: the validate functions (compiled first, what
+/// a codec needs at once), or the decode functions (compiled on demand, in their own
+/// module, calling the validate half's functions by address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Half {
+    Validate,
+    Decode,
+}
+
+/// The module-level names of one half of a program: its functions and the callees.
 pub(crate) struct Decls {
-    /// One per [`Program::funcs`] entry: the validate functions.
+    /// One per [`Program::funcs`] entry: the validate functions (defined in the validate
+    /// half, imports by address in the decode half).
     pub funcs: Vec<FuncId>,
     /// One per [`Program::funcs`] entry: the decode function, for those decode runs with
-    /// a destination ([`decoded_funcs`]).
+    /// a destination ([`decoded_funcs`]); all `None` in the validate half.
     pub dfuncs: Vec<Option<FuncId>>,
     callees: Vec<FuncId>,
 }
@@ -79,28 +89,42 @@ pub(crate) fn decoded_funcs(program: &Program) -> Vec<bool> {
     seen
 }
 
-/// Declares the program's functions (`Preemptible`: absolute calls, never rel32), their
-/// decode versions, and every callee.
-pub(crate) fn declare(module: &mut JITModule, program: &Program) -> Result<Decls, CompileError> {
+/// The name of validate function `i`: defined by the validate half, imported (by address)
+/// by the decode half.
+pub(crate) fn validate_name(i: usize) -> String {
+    format!("f{i}")
+}
+
+/// Declares one half of the program: its functions (`Preemptible`: absolute calls, never
+/// rel32), the validate functions the decode half calls (imports), and every callee.
+pub(crate) fn declare(
+    module: &mut JITModule,
+    program: &Program,
+    half: Half,
+) -> Result<Decls, CompileError> {
     let sig = codec_signature(module, false);
+    let linkage = match half {
+        Half::Validate => Linkage::Preemptible,
+        Half::Decode => Linkage::Import,
+    };
     let funcs = (0..program.funcs.len())
         .map(|i| {
             module
-                .declare_function(&format!("f{i}"), Linkage::Preemptible, &sig)
+                .declare_function(&validate_name(i), linkage, &sig)
                 .map_err(declaration_error)
         })
         .collect::<Result<Vec<_>, _>>()?;
     let dsig = codec_signature(module, true);
-    let mut dfuncs = Vec::with_capacity(program.funcs.len());
-    for (i, decoded) in decoded_funcs(program).into_iter().enumerate() {
-        dfuncs.push(match decoded {
-            true => Some(
-                module
+    let mut dfuncs = vec![None; program.funcs.len()];
+    if half == Half::Decode {
+        for (i, decoded) in decoded_funcs(program).into_iter().enumerate() {
+            if decoded {
+                let id = module
                     .declare_function(&format!("d{i}"), Linkage::Preemptible, &dsig)
-                    .map_err(declaration_error)?,
-            ),
-            false => None,
-        });
+                    .map_err(declaration_error)?;
+                dfuncs[i] = Some(id);
+            }
+        }
     }
     let callees = Callee::ALL
         .iter()
@@ -177,6 +201,8 @@ struct Lower<'a> {
     labels: Vec<Option<Block>>,
     fail: Block,
     exit: Block,
+    /// The shared cold error blocks made so far (built after the body).
+    colds: Vec<(Cold, Block)>,
     callee_refs: Vec<Option<FuncRef>>,
     func_refs: Vec<Option<FuncRef>>,
     dfunc_refs: Vec<Option<FuncRef>>,
@@ -255,6 +281,7 @@ impl<'a> Lower<'a> {
             labels,
             fail,
             exit,
+            colds: Vec::new(),
             callee_refs: vec![None; Callee::ALL.len()],
             func_refs: vec![None; program.funcs.len()],
             dfunc_refs: vec![None; program.funcs.len()],
@@ -304,6 +331,7 @@ impl<'a> Lower<'a> {
         }
         self.exit_block();
         self.fail_block();
+        self.cold_blocks();
     }
 
     /// Lowers op `pc`; false when it ends the block (no fallthrough).
@@ -445,20 +473,22 @@ impl<'a> Lower<'a> {
     fn call_kernel(&mut self, c: Callee, args: &[Value], base: Option<Value>) -> Value {
         let (status, value) = self.call(c, args);
         let cont = self.b.create_block();
-        let err = self.b.create_block();
-        self.b.set_cold_block(err);
-        self.b.ins().brif(status, err, &[], cont, &[]);
-        self.b.switch_to_block(err);
-        let offset = match base {
-            Some(base) => self.b.ins().iadd(value, base),
-            None => value,
-        };
-        let (st, class, zero) = (
-            self.iconst(fail::FATAL),
-            self.iconst(CLASS_KERNEL as i64),
-            self.iconst(0),
-        );
-        self.jump_fail([st, class, status, zero, offset]);
+        let kernel = self.cold(Cold::Kernel);
+        match base {
+            None => {
+                let args = [BlockArg::Value(status), BlockArg::Value(value)];
+                self.b.ins().brif(status, kernel, &args, cont, &[]);
+            }
+            Some(base) => {
+                let err = self.b.create_block();
+                self.b.set_cold_block(err);
+                self.b.ins().brif(status, err, &[], cont, &[]);
+                self.b.switch_to_block(err);
+                let offset = self.b.ins().iadd(value, base);
+                let args = [BlockArg::Value(status), BlockArg::Value(offset)];
+                self.b.ins().jump(kernel, &args);
+            }
+        }
         self.b.switch_to_block(cont);
         value
     }
@@ -471,7 +501,7 @@ impl<'a> Lower<'a> {
     /// `Number`: whitespace inline, then the number helper (decode's writes the slot).
     fn number(&mut self, pc: usize) {
         let dest = self.dest(pc);
-        self.ws();
+        self.ws_value();
         match dest {
             Some(addr) => self.op_helper_into(Callee::DecodeNumber, pc, addr),
             None => self.op_helper(Callee::Number, pc),
@@ -495,32 +525,95 @@ impl<'a> Lower<'a> {
     /// Fails with a constant kind at `offset` (ends the block).
     fn fail_with(&mut self, kind: FailKind, offset: Value) {
         let c = fail::encode(kind);
-        let st = self.iconst(fail::status(kind));
-        let class = self.iconst(c.class as i64);
-        let a = self.iconst(c.a as i64);
-        let b = self.iconst(c.b as i64);
-        self.jump_fail([st, class, a, b, offset]);
+        let block = self.cold(Cold::Fail {
+            status: fail::status(kind),
+            class: c.class,
+            a: c.a,
+            b: c.b,
+        });
+        self.b.ins().jump(block, &[BlockArg::Value(offset)]);
     }
 
     /// The error for a missing expected byte at `p`: `kind` there, or `UnexpectedEnd` at
     /// the end of the input (ends the block).
     fn expected(&mut self, kind: ErrorKind, p: Value) {
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
-        let k = self.iconst(i64::from(kind.code()));
-        let end = self.iconst(i64::from(ErrorKind::UnexpectedEnd.code()));
-        let a = self.b.ins().select(more, k, end);
-        let offset = self.b.ins().select(more, p, self.len);
-        let st = self.iconst(fail::FATAL);
-        let class = self.iconst(CLASS_SYNTAX as i64);
-        let zero = self.iconst(0);
-        self.jump_fail([st, class, a, zero, offset]);
+        let block = self.cold(Cold::Expected(kind.code()));
+        self.b.ins().jump(block, &[BlockArg::Value(p)]);
     }
 
-    /// Skips whitespace at the cursor: nothing when the cursor is on none, one space
-    /// before a non-space byte inline, else the kernel.
+    /// The function's shared block for `cold` (made on first use, built after the body).
+    fn cold(&mut self, cold: Cold) -> Block {
+        if let Some(&(_, block)) = self.colds.iter().find(|(c, _)| *c == cold) {
+            return block;
+        }
+        let block = self.b.create_block();
+        self.b.set_cold_block(block);
+        let params = if cold == Cold::Kernel { 2 } else { 1 };
+        for _ in 0..params {
+            self.b.append_block_param(block, I64);
+        }
+        self.colds.push((cold, block));
+        block
+    }
+
+    /// Builds the shared cold blocks: each records its error through the fail block.
+    fn cold_blocks(&mut self) {
+        for (cold, block) in std::mem::take(&mut self.colds) {
+            self.b.switch_to_block(block);
+            let params = self.b.block_params(block).to_vec();
+            match cold {
+                Cold::Fail {
+                    status,
+                    class,
+                    a,
+                    b,
+                } => {
+                    let st = self.iconst(status);
+                    let class = self.iconst(class as i64);
+                    let a = self.iconst(a as i64);
+                    let b = self.iconst(b as i64);
+                    self.jump_fail([st, class, a, b, params[0]]);
+                }
+                Cold::Expected(code) => {
+                    let p = params[0];
+                    let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
+                    let k = self.iconst(i64::from(code));
+                    let end = self.iconst(i64::from(ErrorKind::UnexpectedEnd.code()));
+                    let a = self.b.ins().select(more, k, end);
+                    let offset = self.b.ins().select(more, p, self.len);
+                    let st = self.iconst(fail::FATAL);
+                    let class = self.iconst(CLASS_SYNTAX as i64);
+                    let zero = self.iconst(0);
+                    self.jump_fail([st, class, a, zero, offset]);
+                }
+                Cold::Kernel => {
+                    let (st, class, zero) = (
+                        self.iconst(fail::FATAL),
+                        self.iconst(CLASS_KERNEL as i64),
+                        self.iconst(0),
+                    );
+                    self.jump_fail([st, class, params[0], zero, params[1]]);
+                }
+            }
+        }
+    }
+
+    /// Skips whitespace at the cursor: nothing when the cursor is on a byte above space
+    /// (or at the end), else the kernel. Between tokens, where a run of whitespace is
+    /// usually a newline and indentation (short inline code: it is at every separator).
     fn ws(&mut self) {
+        self.skip_ws(false);
+    }
+
+    /// [`Lower::ws`] before a value, where a single space (after a colon) is common: one
+    /// space before a non-space byte is skipped inline too.
+    fn ws_value(&mut self) {
+        self.skip_ws(true);
+    }
+
+    fn skip_ws(&mut self, single_space: bool) {
         let p = self.pos();
-        let [done, check, spaces, one, past, call] = [(); 6].map(|_| self.b.create_block());
+        let [done, check, call] = [(); 3].map(|_| self.b.create_block());
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
         self.b.ins().brif(more, check, &[], done, &[]);
         self.b.switch_to_block(check);
@@ -529,23 +622,30 @@ impl<'a> Lower<'a> {
             .b
             .ins()
             .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, byte, 32);
+        let spaces = match single_space {
+            true => self.b.create_block(),
+            false => call,
+        };
         self.b.ins().brif(is_ws, spaces, &[], done, &[]);
-        self.b.switch_to_block(spaces);
-        let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, 32);
-        let next = self.b.ins().iadd_imm_s(p, 1);
-        let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, self.len);
-        let single = self.b.ins().band(is_space, room);
-        self.b.ins().brif(single, one, &[], call, &[]);
-        self.b.switch_to_block(one);
-        let after = self.byte_at(next);
-        let is_end = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThan, after, 32);
-        self.b.ins().brif(is_end, past, &[], call, &[]);
-        self.b.switch_to_block(past);
-        self.set_pos(next);
-        self.b.ins().jump(done, &[]);
+        if single_space {
+            let (one, past) = (self.b.create_block(), self.b.create_block());
+            self.b.switch_to_block(spaces);
+            let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, 32);
+            let next = self.b.ins().iadd_imm_s(p, 1);
+            let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, self.len);
+            let single = self.b.ins().band(is_space, room);
+            self.b.ins().brif(single, one, &[], call, &[]);
+            self.b.switch_to_block(one);
+            let after = self.byte_at(next);
+            let is_end = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThan, after, 32);
+            self.b.ins().brif(is_end, past, &[], call, &[]);
+            self.b.switch_to_block(past);
+            self.set_pos(next);
+            self.b.ins().jump(done, &[]);
+        }
         self.b.switch_to_block(call);
         let (input, len) = (self.input, self.len);
         let v = self.call_kernel(Callee::SkipWhitespace, &[input, len, p], None);
@@ -617,6 +717,23 @@ impl<'a> Lower<'a> {
     fn flags_addr(&mut self) -> Value {
         self.b.ins().stack_addr(I64, self.flags, 0)
     }
+}
+
+/// A shared cold block of a function: one per distinct error, jumped to from every site
+/// that raises it (the error paths cost one jump per site instead of their constants).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cold {
+    /// `(offset)`: a constant error.
+    Fail {
+        status: i64,
+        class: u64,
+        a: u64,
+        b: u64,
+    },
+    /// `(p)`: the syntax error of this code at `p`, or `UnexpectedEnd` at the end.
+    Expected(u32),
+    /// `(status, offset)`: a kernel's error.
+    Kernel,
 }
 
 /// The presence bitmap words function `f` needs: the most of any table it names.

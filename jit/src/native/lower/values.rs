@@ -56,7 +56,7 @@ impl Lower<'_> {
 
     /// `Null`: `null` inline.
     pub(super) fn literal(&mut self, pc: usize, word: &[u8]) {
-        self.ws();
+        self.ws_value();
         let p = self.pos();
         let (cont, slow) = (self.b.create_block(), self.b.create_block());
         self.match_word(p, word, cont, slow);
@@ -67,7 +67,7 @@ impl Lower<'_> {
     /// `Bool`: `true` or `false` inline (decode stores the byte).
     pub(super) fn boolean(&mut self, pc: usize) {
         let dest = self.dest(pc);
-        self.ws();
+        self.ws_value();
         let p = self.pos();
         let (cont, slow, other) = (
             self.b.create_block(),
@@ -100,7 +100,7 @@ impl Lower<'_> {
             return;
         }
         let dest = self.dest(pc);
-        self.ws();
+        self.ws_value();
         let p = self.pos();
         let (scan, slow, cont) = (
             self.b.create_block(),
