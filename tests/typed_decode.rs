@@ -9,12 +9,12 @@ mod typed_support;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
-use std::sync::atomic::{AtomicIsize, Ordering};
 
 use jitson::engine::{BackendStatus, EngineOptions, Tiering};
-use jitson::typed::{Definitions, JsonEncode, JsonType};
+use jitson::typed::JsonType;
 use jitson::{Engine, ErrorKind, RawValue};
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
+use typed_support::counted::{Counted, live};
 use typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
 
 /// An interpreter-only engine and (not under Miri) a native one.
@@ -427,41 +427,6 @@ fn integer_widths_are_range_checked() {
     assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::Maximum));
 }
 
-/// Live `Counted` values: every one deserialized adds one, every drop takes one.
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-/// A string that counts its live instances.
-#[derive(Debug, PartialEq)]
-struct Counted(String);
-
-impl<'de> Deserialize<'de> for Counted {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Counted, D::Error> {
-        let s = String::deserialize(d)?;
-        LIVE.fetch_add(1, Ordering::SeqCst);
-        Ok(Counted(s))
-    }
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        LIVE.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-impl JsonEncode for Counted {
-    fn encode_json(&self, out: &mut Vec<u8>) {
-        self.0.encode_json(out);
-    }
-}
-
-impl JsonType for Counted {
-    type Key = Counted;
-
-    fn type_expr(defs: &mut Definitions) -> jitson::schema::builder::TypeExpr {
-        String::type_expr(defs)
-    }
-}
-
 #[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
 struct Holder {
     first: Counted,
@@ -495,22 +460,17 @@ fn failed_decodes_leak_and_double_drop_nothing() {
         let refused = String::from_utf8_lossy(doc).replace(r#""count": -1"#, r#""count": -1.0"#);
         let e = engine.decode::<Holder>(refused.as_bytes()).expect_err(name);
         assert_eq!(e.kind(), ErrorKind::Deserialize, "{name}: {e}");
-        assert_eq!(LIVE.load(Ordering::SeqCst), 0, "{name}");
+        assert_eq!(live(), 0, "{name}");
         let mut failures = 0;
         for input in &inputs {
             match engine.decode::<Holder>(input) {
                 Ok(holder) => {
-                    assert!(LIVE.load(Ordering::SeqCst) >= 1, "{name}");
+                    assert!(live() >= 1, "{name}");
                     drop(holder);
                 }
                 Err(_) => failures += 1,
             }
-            assert_eq!(
-                LIVE.load(Ordering::SeqCst),
-                0,
-                "{name}: {}",
-                String::from_utf8_lossy(input)
-            );
+            assert_eq!(live(), 0, "{name}: {}", String::from_utf8_lossy(input));
         }
         assert!(
             failures > inputs.len() / 2,
@@ -518,8 +478,8 @@ fn failed_decodes_leak_and_double_drop_nothing() {
             inputs.len()
         );
         let holder: Holder = engine.decode(doc).expect(name);
-        assert_eq!(LIVE.load(Ordering::SeqCst), 6, "{name}");
+        assert_eq!(live(), 6, "{name}");
         drop(holder);
-        assert_eq!(LIVE.load(Ordering::SeqCst), 0, "{name}");
+        assert_eq!(live(), 0, "{name}");
     }
 }

@@ -141,20 +141,7 @@ macro_rules! type_lists {
     )*};
 }
 
-type_lists! {
-    (A);
-    (A, B);
-    (A, B, C);
-    (A, B, C, D);
-    (A, B, C, D, E);
-    (A, B, C, D, E, F);
-    (A, B, C, D, E, F, G);
-    (A, B, C, D, E, F, G, H);
-    (A, B, C, D, E, F, G, H, I);
-    (A, B, C, D, E, F, G, H, I, J);
-    (A, B, C, D, E, F, G, H, I, J, K);
-    (A, B, C, D, E, F, G, H, I, J, K, L);
-}
+crate::typed::for_each_tuple!(type_lists);
 
 /// The process-wide engine of [`crate::from_slice`] (default options: eager tiering).
 pub fn global() -> &'static Engine {

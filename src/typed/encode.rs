@@ -307,20 +307,7 @@ macro_rules! tuples {
     )*};
 }
 
-tuples! {
-    (A);
-    (A, B);
-    (A, B, C);
-    (A, B, C, D);
-    (A, B, C, D, E);
-    (A, B, C, D, E, F);
-    (A, B, C, D, E, F, G);
-    (A, B, C, D, E, F, G, H);
-    (A, B, C, D, E, F, G, H, I);
-    (A, B, C, D, E, F, G, H, I, J);
-    (A, B, C, D, E, F, G, H, I, J, K);
-    (A, B, C, D, E, F, G, H, I, J, K, L);
-}
+crate::typed::for_each_tuple!(tuples);
 
 /// Appends `entries` as `"key":value,` each.
 #[inline]

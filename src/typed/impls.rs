@@ -171,31 +171,20 @@ impl<T: JsonType, const N: usize> JsonType for [T; N] {
 
 /// Tuples: fixed-length arrays, one type per position.
 macro_rules! tuples {
-    ($($n:literal => ($($t:ident),+);)*) => {$(
+    ($(($($t:ident),+);)*) => {$(
         impl<$($t: JsonType),+> JsonType for ($($t,)+) {
             type Key = ($($t::Key,)+);
 
             fn type_expr(defs: &mut Definitions) -> TypeExpr {
-                tuple([$($t::type_expr(defs)),+]).min_items($n).into()
+                tuple([$($t::type_expr(defs)),+])
+                    .min_items([$(stringify!($t)),+].len() as u64)
+                    .into()
             }
         }
     )*};
 }
 
-tuples! {
-    1 => (A);
-    2 => (A, B);
-    3 => (A, B, C);
-    4 => (A, B, C, D);
-    5 => (A, B, C, D, E);
-    6 => (A, B, C, D, E, F);
-    7 => (A, B, C, D, E, F, G);
-    8 => (A, B, C, D, E, F, G, H);
-    9 => (A, B, C, D, E, F, G, H, I);
-    10 => (A, B, C, D, E, F, G, H, I, J);
-    11 => (A, B, C, D, E, F, G, H, I, J, K);
-    12 => (A, B, C, D, E, F, G, H, I, J, K, L);
-}
+crate::typed::for_each_tuple!(tuples);
 
 impl JsonKey for String {}
 impl JsonKey for Box<str> {}

@@ -98,6 +98,28 @@
 //! - `#[serde(tag = "...")]` on a struct: the tag member is optional and must hold the
 //!   struct's name (serde_json ignores its value on input).
 
+/// Calls the macro `$m` with every tuple arity the typed traits cover, 1 to 12: one
+/// `(A, B, …);` per arity.
+macro_rules! for_each_tuple {
+    ($m:ident) => {
+        $m! {
+            (A);
+            (A, B);
+            (A, B, C);
+            (A, B, C, D);
+            (A, B, C, D, E);
+            (A, B, C, D, E, F);
+            (A, B, C, D, E, F, G);
+            (A, B, C, D, E, F, G, H);
+            (A, B, C, D, E, F, G, H, I);
+            (A, B, C, D, E, F, G, H, I, J);
+            (A, B, C, D, E, F, G, H, I, J, K);
+            (A, B, C, D, E, F, G, H, I, J, K, L);
+        }
+    };
+}
+pub(crate) use for_each_tuple;
+
 mod defs;
 mod encode;
 mod impls;

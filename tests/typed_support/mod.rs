@@ -7,4 +7,5 @@
 pub mod book;
 pub mod canada;
 pub mod citm;
+pub mod counted;
 pub mod twitter;

@@ -14,56 +14,19 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicIsize, Ordering};
 
 use jitson::engine::{BackendStatus, EngineOptions, Options, Tiering};
-use jitson::schema::builder::TypeExpr;
-use jitson::typed::{Definitions, JsonEncode, JsonType};
+use jitson::typed::{JsonEncode, JsonType};
 use jitson::{Engine, Error};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use super::oracle::{SERDE_DEPTH, same_json, show};
 
-/// Live [`Counted`] values.
-static LIVE: AtomicIsize = AtomicIsize::new(0);
+// The counting string the stable typed tests use too.
+#[path = "../../../tests/typed_support/counted.rs"]
+mod counted;
 
-/// A string that counts its live instances (leaks and double drops show in [`LIVE`]).
-#[derive(Debug, PartialEq)]
-pub struct Counted(String);
-
-impl<'de> Deserialize<'de> for Counted {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Counted, D::Error> {
-        let s = String::deserialize(d)?;
-        LIVE.fetch_add(1, Ordering::SeqCst);
-        Ok(Counted(s))
-    }
-}
-
-impl Serialize for Counted {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        LIVE.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-impl JsonEncode for Counted {
-    fn encode_json(&self, out: &mut Vec<u8>) {
-        self.0.encode_json(out);
-    }
-}
-
-impl JsonType for Counted {
-    type Key = Counted;
-
-    fn type_expr(defs: &mut Definitions) -> TypeExpr {
-        String::type_expr(defs)
-    }
-}
+pub use counted::{Counted, live};
 
 /// A message with most shapes the derive knows.
 #[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
@@ -149,7 +112,7 @@ pub fn run(data: &[u8]) {
         agrees::<Envelope<'_>>(data),
         agrees::<Vec<Either>>(data),
     ];
-    let live = LIVE.load(Ordering::SeqCst);
+    let live = live();
     for check in checks {
         if let Err(e) = check {
             panic!("input {}: {e}", show(data));
