@@ -54,7 +54,7 @@ pub fn from_slice<'a, T: JsonType + serde::Deserialize<'a>>(input: &'a [u8]) -> 
 }
 
 /// The JSON of `value`: the bytes `serde_json::to_vec` writes for it, by its derived
-/// [`JsonEncode`](typed::JsonEncode).
+/// [`JsonEncode`].
 ///
 /// ```
 /// #[derive(serde::Serialize, jitson::Schema)]

@@ -8,8 +8,8 @@
 //! in order:
 //! 1. Clinger's fast path: `w <= 2^53` and `|q| <= 22` make `w` and `10^|q|` exact `f64`s, so
 //!    one IEEE multiply or divide is correctly rounded;
-//! 2. the Eisel-Lemire algorithm ([`lemire`]), which decides all but a vanishing fraction of
-//!    the rest from a 128-bit truncated power of five;
+//! 2. the Eisel-Lemire algorithm (`float_parse/lemire.rs`), which decides all but a
+//!    vanishing fraction of the rest from a 128-bit truncated power of five;
 //! 3. otherwise — digits beyond 64 bits of mantissa, a product too close to a halfway point, or
 //!    a token the fused pass does not accept — the reference path: [`scan_number`] validates
 //!    the token (and reports grammar errors), then `core`'s `str::parse::<f64>` (correctly

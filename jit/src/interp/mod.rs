@@ -4,7 +4,7 @@
 //! It is iterative: calls push frames on a heap vector, never Rust stack frames, and
 //! containers past [`ExecOptions::max_depth`] are an error, so no input can overflow the
 //! stack. The byte work (whitespace, strings, escapes, UTF-8, numbers, skipping) is done by
-//! the kernels, as generated code will do it. One machine ([`machine`]) serves every
+//! the kernels, as generated code will do it. One machine (`interp/machine.rs`) serves every
 //! operation; what it builds is a sink's job: nothing for validation, records for
 //! [`decode`], compact JSON for [`transcode`].
 
