@@ -69,7 +69,7 @@ pub fn encode(root: View<'_>, mode: EscapeMode, big: BigInts, out: &mut Vec<u8>)
                     stack.pop();
                 }
             },
-            Open::Object(members, i, first) => match next_member(members, i) {
+            Open::Object(members, i, first) => match members.next_member(i) {
                 Some((key, value)) => {
                     if !*first {
                         out.push(b',');
@@ -101,19 +101,6 @@ fn key_text(key: &str, mode: EscapeMode, out: &mut Vec<u8>) {
         escape_str(key, mode, out);
         out.push(b':');
     }
-}
-
-/// The member at cursor `i` or after it (absent named fields skipped); advances `i`.
-fn next_member<'d>(m: &Members<'d>, i: &mut usize) -> Option<(&'d str, View<'d>)> {
-    let named = m.names().len();
-    while *i < named {
-        *i += 1;
-        if let Some(v) = m.field(*i - 1) {
-            return Some((&m.names()[*i - 1], v));
-        }
-    }
-    *i += 1;
-    m.extra(*i - named - 1)
 }
 
 /// Writes a value that is not a container.

@@ -435,8 +435,23 @@ impl<'d> Members<'d> {
     /// Every member present: named fields in schema order, then extras in input order.
     pub fn iter(&self) -> impl Iterator<Item = (&'d str, View<'d>)> + use<'d> {
         let m = *self;
-        let named = (0..m.fields.len()).filter_map(move |i| Some((&*m.names[i], m.field(i)?)));
-        named.chain((0..m.len).filter_map(move |i| m.extra(i)))
+        let mut cursor = 0;
+        std::iter::from_fn(move || m.next_member(&mut cursor))
+    }
+
+    /// The member present at `cursor` or after it, in [`Members::iter`]'s order, and the
+    /// cursor moved past it (a walk that cannot hold the iterator, such as an explicit
+    /// stack, keeps the cursor instead; start at 0).
+    pub fn next_member(&self, cursor: &mut usize) -> Option<(&'d str, View<'d>)> {
+        let named = self.fields.len();
+        while *cursor < named {
+            *cursor += 1;
+            if let Some(v) = self.field(*cursor - 1) {
+                return Some((&self.names[*cursor - 1], v));
+            }
+        }
+        *cursor += 1;
+        self.extra(*cursor - named - 1)
     }
 }
 

@@ -255,8 +255,7 @@ fn visit_object<'de, V: Visitor<'de>>(
     let mut map = Map {
         de,
         members,
-        field: 0,
-        extra: 0,
+        cursor: 0,
         value: None,
     };
     visitor.visit_map(&mut map)
@@ -296,27 +295,9 @@ impl<'de> SeqAccess<'de> for Seq<'de, '_> {
 struct Map<'de, 'd> {
     de: ValueDeserializer<'de, 'd>,
     members: Members<'d>,
-    /// The next named field to look at.
-    field: usize,
-    /// The next extra member.
-    extra: usize,
+    /// Where the next member is looked for ([`Members::next_member`]).
+    cursor: usize,
     value: Option<(&'d str, View<'d>)>,
-}
-
-impl<'d> Map<'_, 'd> {
-    fn next_member(&mut self) -> Option<(&'d str, View<'d>)> {
-        let names = self.members.names();
-        while self.field < names.len() {
-            let i = self.field;
-            self.field += 1;
-            if let Some(value) = self.members.field(i) {
-                return Some((&names[i], value));
-            }
-        }
-        let member = self.members.extra(self.extra)?;
-        self.extra += 1;
-        Some(member)
-    }
 }
 
 impl<'de> MapAccess<'de> for Map<'de, '_> {
@@ -326,7 +307,7 @@ impl<'de> MapAccess<'de> for Map<'de, '_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, DeError> {
-        let Some((key, value)) = self.next_member() else {
+        let Some((key, value)) = self.members.next_member(&mut self.cursor) else {
             return Ok(None);
         };
         self.value = Some((key, value));
