@@ -163,3 +163,37 @@ fn unions_and_recursive_schemas_round_trip() {
         );
     }
 }
+
+/// A codec keeps its layout's encode plan after the first `encode`; a document of another
+/// codec (another layout) is written with a plan made for it, never with the wrong one.
+#[test]
+fn documents_of_another_codec_encode_as_their_own_codec_writes_them() {
+    let named = Codec::new(
+        &Schema::from_json_str(
+            r#"{"type": "object", "properties": {"k": {"enum": ["x", "y"]},
+                "n": {"type": "integer"}, "s": {"type": "string"}}}"#,
+        )
+        .unwrap(),
+    );
+    let ascii = Codec::with_options(
+        &Schema::from_json_str(r#"{"type": "array", "items": {"type": "string"}}"#).unwrap(),
+        Options::default().escape(EscapeMode::Ascii),
+    );
+    let object = br#"{"s": "\u00e9", "k": "y", "extra": [1], "n": 7}"#;
+    let array = br#"["\u00e9", "a"]"#;
+    let object_doc = named.decode(object).unwrap();
+    let array_doc = ascii.decode(array).unwrap();
+    for _ in 0..2 {
+        let (mut own, mut other) = (Vec::new(), Vec::new());
+        named.encode(&object_doc, &mut own);
+        ascii.encode(&object_doc, &mut other);
+        assert_eq!(own, r#"{"k":"y","n":7,"s":"é","extra":[1]}"#.as_bytes());
+        // The other codec's escape mode, the document's own layout.
+        assert_eq!(other, br#"{"k":"y","n":7,"s":"\u00e9","extra":[1]}"#);
+        let (mut own, mut other) = (Vec::new(), Vec::new());
+        ascii.encode(&array_doc, &mut own);
+        named.encode(&array_doc, &mut other);
+        assert_eq!(own, br#"["\u00e9","a"]"#);
+        assert_eq!(other, r#"["é","a"]"#.as_bytes());
+    }
+}

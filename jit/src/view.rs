@@ -58,7 +58,7 @@ pub enum Node<'d> {
 ///
 /// `addr` must be an exposed address of `size_of::<T>()` readable bytes holding a valid
 /// `T`, alive for the caller's use.
-unsafe fn read<T: Copy>(addr: usize) -> T {
+pub(crate) unsafe fn read<T: Copy>(addr: usize) -> T {
     // SAFETY: the caller guarantees the address is readable for a `T`; unaligned reads
     // because records only align to 8 and `T` is at most 8 bytes here anyway.
     unsafe { std::ptr::with_exposed_provenance::<T>(addr).read_unaligned() }
@@ -70,7 +70,7 @@ unsafe fn read<T: Copy>(addr: usize) -> T {
 ///
 /// `addr` must hold a pair the decoder wrote: an exposed address of `len` bytes in the input
 /// or the arena, both alive for `'d`.
-unsafe fn read_bytes<'d>(addr: usize) -> &'d [u8] {
+pub(crate) unsafe fn read_bytes<'d>(addr: usize) -> &'d [u8] {
     // SAFETY: per the caller, a pair written by the decoder.
     let (ptr, len) = unsafe { (read::<usize>(addr), read::<usize>(addr + 8)) };
     if len == 0 {
@@ -103,6 +103,21 @@ impl<'d> View<'d> {
             shape,
             slot,
         }
+    }
+
+    /// The layout the view's records follow.
+    pub(crate) fn layout(&self) -> &'d Layout {
+        self.layout
+    }
+
+    /// The slot's shape, before boxes, aliases and union tags are resolved.
+    pub(crate) fn shape_id(&self) -> ShapeId {
+        self.shape
+    }
+
+    /// The slot's address.
+    pub(crate) fn slot(&self) -> usize {
+        self.slot
     }
 
     /// The concrete shape and record address, through boxes, aliases and union tags.
@@ -295,7 +310,7 @@ impl<'d> View<'d> {
 /// # Safety
 ///
 /// As [`read_bytes`], and the bytes are valid UTF-8 (the decoder checked them).
-unsafe fn read_str<'d>(addr: usize) -> &'d str {
+pub(crate) unsafe fn read_str<'d>(addr: usize) -> &'d str {
     // SAFETY: per the caller.
     unsafe { std::str::from_utf8_unchecked(read_bytes(addr)) }
 }
@@ -306,7 +321,7 @@ unsafe fn read_str<'d>(addr: usize) -> &'d str {
 ///
 /// `addr` must be a number slot with the [`NUM_RAW`] tag written by the decoder: the pointer
 /// is the exposed address of that many ASCII bytes of the input, alive for `'d`.
-unsafe fn read_big_int<'d>(addr: usize) -> &'d str {
+pub(crate) unsafe fn read_big_int<'d>(addr: usize) -> &'d str {
     // SAFETY: per the caller.
     let (len, ptr) = unsafe { (read::<u32>(addr + 4), read::<usize>(addr + 8)) };
     // SAFETY: `ptr` is the exposed address of `len` bytes of the input (a number token:

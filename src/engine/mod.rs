@@ -46,10 +46,11 @@ pub use transcode::{TranscodeOptions, Unknown};
 pub use typed::{TypeList, global};
 pub(crate) use worker::Worker;
 
+use jitson_jit::encode::EncodePlan;
 use jitson_jit::interp::{self, Scratch};
 use jitson_jit::ir::{ExecOptions, Program};
 use jitson_jit::native;
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
 use crate::document::{DocPath, Document, PathError};
@@ -123,6 +124,8 @@ pub struct Codec {
     schema: Schema,
     /// Which native code the codec has (for `validate` and `decode`), or how it will get it.
     native: Tier,
+    /// The layout's encode steps for [`Options::escape`], made on the first `encode`.
+    encode_plan: OnceLock<EncodePlan>,
 }
 
 /// Reusable scratch buffers for one thread's runs of any [`Codec`].
@@ -155,6 +158,7 @@ impl Codec {
             options,
             schema: schema.clone(),
             native,
+            encode_plan: OnceLock::new(),
         }
     }
 
@@ -181,6 +185,7 @@ impl Codec {
             options: options.backend(Backend::Native),
             schema: schema.clone(),
             native: Tier::pending(after, me.clone(), Arc::clone(worker.queue())),
+            encode_plan: OnceLock::new(),
         });
         if after == 0 {
             codec.native.request();
@@ -255,7 +260,10 @@ impl Codec {
     /// writes them (big integers kept by [`BigInts::Raw`] verbatim, including those in raw
     /// values of a document read with that policy).
     pub fn encode(&self, doc: &Document<'_>, out: &mut Vec<u8>) {
-        jitson_jit::encode::encode(doc.root(), self.options.escape, doc.big_ints(), out);
+        let plan = self
+            .encode_plan
+            .get_or_init(|| EncodePlan::new(Arc::clone(&self.program.layout), self.options.escape));
+        plan.encode(doc.root(), doc.big_ints(), out);
     }
 
     /// Validates `input` and appends it to `out` as compact JSON in one pass, shaped by

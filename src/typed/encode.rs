@@ -9,9 +9,8 @@
 //! test.
 
 use crate::typed::{JsonKey, RawValue};
+use jitson_kernels::append::{append_f32, append_f64, append_i64, append_u64};
 use jitson_kernels::escape::{EscapeMode, escape_str};
-use jitson_kernels::float_format::{MAX_FLOAT_LEN, format_f32, format_f64};
-use jitson_kernels::int_format::{MAX_INT_LEN, format_i64, format_u64};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::BuildHasher;
@@ -83,38 +82,6 @@ fn encode_str(s: &str, out: &mut Vec<u8>) {
     escape_str(s, EscapeMode::Minimal, out);
 }
 
-/// Appends a number formatted by a kernel straight into `out`: the kernel writes into `N`
-/// bytes added at the end, the excess is cut off. No intermediate buffer: copying the
-/// kernel's output out of one costs a store-forwarding stall per number.
-#[inline(always)]
-fn push_number<const N: usize>(out: &mut Vec<u8>, format: impl FnOnce(&mut [u8; N]) -> usize) {
-    let at = out.len();
-    out.resize(at + N, 0);
-    let buf: &mut [u8; N] = (&mut out[at..])
-        .try_into()
-        .expect("N bytes were just added");
-    let len = format(buf);
-    out.truncate(at + len);
-}
-
-/// Appends `v` in decimal.
-#[inline]
-fn encode_u64(v: u64, out: &mut Vec<u8>) {
-    push_number::<MAX_INT_LEN>(out, |buf| format_u64(v, buf));
-}
-
-/// Appends `v` in decimal.
-#[inline]
-fn encode_i64(v: i64, out: &mut Vec<u8>) {
-    push_number::<MAX_INT_LEN>(out, |buf| format_i64(v, buf));
-}
-
-/// Appends `v` as serde_json writes an `f64` (`null` when not finite).
-#[inline]
-fn encode_f64(v: f64, out: &mut Vec<u8>) {
-    push_number::<MAX_FLOAT_LEN>(out, |buf| format_f64(v, buf));
-}
-
 /// Integers of at most 64 bits, through the kernel of their signedness.
 macro_rules! integers {
     ($($t:ty => $write:ident as $wide:ty;)*) => {$(
@@ -128,16 +95,16 @@ macro_rules! integers {
 }
 
 integers! {
-    u8 => encode_u64 as u64;
-    u16 => encode_u64 as u64;
-    u32 => encode_u64 as u64;
-    u64 => encode_u64 as u64;
-    usize => encode_u64 as u64;
-    i8 => encode_i64 as i64;
-    i16 => encode_i64 as i64;
-    i32 => encode_i64 as i64;
-    i64 => encode_i64 as i64;
-    isize => encode_i64 as i64;
+    u8 => append_u64 as u64;
+    u16 => append_u64 as u64;
+    u32 => append_u64 as u64;
+    u64 => append_u64 as u64;
+    usize => append_u64 as u64;
+    i8 => append_i64 as i64;
+    i16 => append_i64 as i64;
+    i32 => append_i64 as i64;
+    i64 => append_i64 as i64;
+    isize => append_i64 as i64;
 }
 
 /// 128-bit integers: the 64-bit kernel when the value fits (always, for values the schema
@@ -157,21 +124,21 @@ macro_rules! wide_integers {
 }
 
 wide_integers! {
-    u128 => encode_u64 as u64;
-    i128 => encode_i64 as i64;
+    u128 => append_u64 as u64;
+    i128 => append_i64 as i64;
 }
 
 impl JsonEncode for f64 {
     #[inline]
     fn encode_json(&self, out: &mut Vec<u8>) {
-        encode_f64(*self, out);
+        append_f64(*self, out);
     }
 }
 
 impl JsonEncode for f32 {
     #[inline]
     fn encode_json(&self, out: &mut Vec<u8>) {
-        push_number::<MAX_FLOAT_LEN>(out, |buf| format_f32(*self, buf));
+        append_f32(*self, out);
     }
 }
 
@@ -385,11 +352,11 @@ impl JsonEncode for serde_json::Value {
 /// serde_json's `arbitrary_precision`, its text).
 fn encode_number(n: &serde_json::Number, out: &mut Vec<u8>) {
     if let Some(u) = n.as_u64() {
-        encode_u64(u, out);
+        append_u64(u, out);
     } else if let Some(i) = n.as_i64() {
-        encode_i64(i, out);
+        append_i64(i, out);
     } else if let Some(f) = n.as_f64() {
-        encode_f64(f, out);
+        append_f64(f, out);
     } else {
         out.extend_from_slice(n.to_string().as_bytes());
     }

@@ -1,5 +1,4 @@
-//! Encode: decoded records back to compact JSON, an interpreter over the
-//! [layout](crate::layout) (the Cranelift backend compiles the same walk).
+//! Encode: decoded records back to compact JSON, a walk over the [layout](crate::layout).
 //!
 //! - objects: the named fields present, in schema order, then the extra members in input
 //!   order (keys written as decoded);
@@ -13,78 +12,29 @@
 //!   the mode, numbers read and formatted again — except that with [`BigInts::Raw`] (the
 //!   policy the document was read with) integers beyond 64 bits are copied verbatim.
 //!
-//! It is iterative: open containers are an explicit stack, so depth never reaches the Rust
-//! stack.
+//! The walk follows an [`EncodePlan`] (the [`plan`] module): keys and enumeration values
+//! escaped once per layout, records read without a [`Node`](crate::view::Node) per value,
+//! open containers on an explicit stack, so depth never reaches the Rust stack.
 
+use jitson_kernels::append::{append_f64, append_i64, append_u64};
 use jitson_kernels::escape::{EscapeMode, escape_str};
-use jitson_kernels::float_format::{MAX_FLOAT_LEN, format_f64};
-use jitson_kernels::int_format::{MAX_INT_LEN, format_i64, format_u64};
 use jitson_kernels::string_scan::scan_string;
 use jitson_kernels::unescape::{Surrogates, unescape};
 
 use crate::ir::{BigInts, NumRef, Number};
 use crate::number::read_number;
-use crate::view::{Items, Members, Node, View};
+use crate::view::View;
 
-/// An open container being written, and the index of its next item / member (named fields,
-/// then extras).
-enum Open<'d> {
-    Array(Items<'d>, usize),
-    Object(Members<'d>, usize, bool),
-}
+pub mod plan;
+
+pub use plan::EncodePlan;
 
 /// Appends the compact JSON of `root` to `out`; `big` is the policy the document was read
-/// with ([`Decoded::big_ints`](crate::interp::Decoded::big_ints)), for its raw values.
+/// with ([`Decoded::big_ints`](crate::interp::Decoded::big_ints)), for its raw values. It
+/// prepares an [`EncodePlan`]'s steps for `root`'s layout on each call: a caller that
+/// encodes many documents of one layout keeps an [`EncodePlan`] instead.
 pub fn encode(root: View<'_>, mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) {
-    let mut stack: Vec<Open<'_>> = Vec::new();
-    let mut next = Some(root);
-    loop {
-        if let Some(view) = next.take() {
-            match view.node() {
-                Node::Array(items) => {
-                    out.push(b'[');
-                    stack.push(Open::Array(items, 0));
-                }
-                Node::Object(members) => {
-                    out.push(b'{');
-                    stack.push(Open::Object(members, 0, true));
-                }
-                node => scalar(node, mode, big, out),
-            }
-        }
-        let Some(top) = stack.last_mut() else {
-            return;
-        };
-        match top {
-            Open::Array(items, i) => match items.get(*i) {
-                Some(item) => {
-                    if *i > 0 {
-                        out.push(b',');
-                    }
-                    *i += 1;
-                    next = Some(item);
-                }
-                None => {
-                    out.push(b']');
-                    stack.pop();
-                }
-            },
-            Open::Object(members, i, first) => match members.next_member(i) {
-                Some((key, value)) => {
-                    if !*first {
-                        out.push(b',');
-                    }
-                    *first = false;
-                    key_text(key, mode, out);
-                    next = Some(value);
-                }
-                None => {
-                    out.push(b'}');
-                    stack.pop();
-                }
-            },
-        }
-    }
+    plan::encode_once(root, mode, big, out);
 }
 
 /// Writes an object key and its colon. Keys are short and rarely need escaping: those that
@@ -103,38 +53,13 @@ fn key_text(key: &str, mode: EscapeMode, out: &mut Vec<u8>) {
     }
 }
 
-/// Writes a value that is not a container.
-fn scalar(node: Node<'_>, mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) {
-    match node {
-        Node::Null => out.extend_from_slice(b"null"),
-        Node::Bool(true) => out.extend_from_slice(b"true"),
-        Node::Bool(false) => out.extend_from_slice(b"false"),
-        Node::Number(n) => number(n, out),
-        Node::BigInt(b) => num_ref(NumRef::BigInt(b), out),
-        Node::Str(s) | Node::Enum { text: s, .. } => escape_str(s, mode, out),
-        Node::Raw(raw) => write_raw(raw, mode, big, out),
-        Node::Array(_) | Node::Object(_) => unreachable!("containers are opened by encode"),
-    }
-}
-
 /// Writes a number as `serde_json` does.
+#[inline]
 pub fn number(n: Number, out: &mut Vec<u8>) {
     match n {
-        Number::U64(u) => {
-            let mut buf = [0u8; MAX_INT_LEN];
-            let len = format_u64(u, &mut buf);
-            out.extend_from_slice(&buf[..len]);
-        }
-        Number::I64(i) => {
-            let mut buf = [0u8; MAX_INT_LEN];
-            let len = format_i64(i, &mut buf);
-            out.extend_from_slice(&buf[..len]);
-        }
-        Number::F64(f) => {
-            let mut buf = [0u8; MAX_FLOAT_LEN];
-            let len = format_f64(f, &mut buf);
-            out.extend_from_slice(&buf[..len]);
-        }
+        Number::U64(u) => append_u64(u, out),
+        Number::I64(i) => append_i64(i, out),
+        Number::F64(f) => append_f64(f, out),
     }
 }
 
