@@ -7,7 +7,7 @@
 //! union tags to the value's concrete [`Node`].
 
 use crate::ir::{BigInt, Number};
-use crate::layout::{Layout, NUM_I64, NUM_RAW, NUM_U64, PAIR, Shape, ShapeId};
+use crate::layout::{Layout, NUM_I64, NUM_RAW, NUM_U64, PAIR, Shape, ShapeId, ShapeInfo};
 
 /// A decoded value: a slot and its shape, borrowed from a document for `'d`.
 #[derive(Clone, Copy)]
@@ -120,11 +120,14 @@ impl<'d> View<'d> {
         self.slot
     }
 
-    /// The concrete shape and record address, through boxes, aliases and union tags.
-    fn resolve(&self) -> (ShapeId, usize) {
+    /// The concrete shape (its id and info) and record address, through boxes, aliases and
+    /// union tags.
+    #[inline]
+    fn resolve(&self) -> (ShapeId, &'d ShapeInfo, usize) {
+        let layout: &'d Layout = self.layout;
         let (mut shape, mut slot) = (self.shape, self.slot);
         loop {
-            let info = self.layout.shape(shape);
+            let info = layout.shape(shape);
             // SAFETY: a boxed slot holds the address of its record (layout docs).
             let addr = if info.boxed {
                 unsafe { read(slot) }
@@ -138,10 +141,10 @@ impl<'d> View<'d> {
                     let tag: u32 = unsafe { read(addr) };
                     match branches.get(tag as usize) {
                         Some(&(b, off)) => (shape, slot) = (b, addr + off as usize),
-                        None => return (shape, addr),
+                        None => return (shape, info, addr),
                     }
                 }
-                _ => return (shape, addr),
+                _ => return (shape, info, addr),
             }
         }
     }
@@ -153,11 +156,10 @@ impl<'d> View<'d> {
 
     /// What the value is.
     pub fn node(&self) -> Node<'d> {
-        let (shape, addr) = self.resolve();
-        let layout: &'d Layout = self.layout;
+        let (shape, info, addr) = self.resolve();
         // SAFETY (every read below): `addr` is a record of `shape`, whose bytes the layout
         // documents.
-        match &layout.shape(shape).shape {
+        match &info.shape {
             Shape::Null | Shape::Never | Shape::Alias(_) | Shape::Union(_) => Node::Null,
             Shape::Bool => Node::Bool(unsafe { read::<u8>(addr) } != 0),
             Shape::Number => {
