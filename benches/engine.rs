@@ -1,8 +1,9 @@
 //! The engine on the corpus, against its peers in the same run: jitson's interpreter and
 //! native (Cranelift) `validate` beside `serde_json` `Value` parsing, `serde_json` parsing +
 //! `jsonschema` validation, and `sonic-rs` `Value` parsing; interpreter and native `decode`,
-//! `encode` and interpreter `transcode` (groups `DOC/decode`, `DOC/encode`, `DOC/transcode`)
-//! beside the same peers' parse, serialize, and parse + serialize; native compile time
+//! `encode`, interpreter and native `transcode` (groups `DOC/decode`, `DOC/encode`,
+//! `DOC/transcode`) beside the same peers' parse, serialize, and parse (+ `jsonschema`
+//! validation) + serialize; native compile time
 //! (`native_compile`: the validate tier, and `SCHEMA+decode` both tiers); the `Engine` (`engine_cache`: a cache hit by key and by schema, and
 //! the tier check on the hot path — a codec's `validate` against its bare native code, a
 //! tiered codec against a plain one, on native code and, still pending, on the
@@ -75,12 +76,21 @@ fn engine(c: &mut Criterion) {
             b.iter(|| sonic_rs::from_slice::<sonic_rs::Value>(black_box(&bytes)).is_ok())
         });
         group.finish();
-        codec_groups(c, doc, &bytes, &codec, &code);
+        let native_codec = Codec::with_options(&schema, Options::new().backend(Backend::Native));
+        codec_groups(c, doc, &bytes, [&codec, &native_codec], &code, &reference);
     }
 }
 
-/// Decode, encode and transcode beside the peers' parse, serialize, parse + serialize.
-fn codec_groups(c: &mut Criterion, doc: &str, bytes: &[u8], codec: &Codec, code: &NativeCode) {
+/// Decode, encode and transcode beside the peers' parse, serialize, parse + serialize;
+/// `codecs` are the interpreter codec and the native one.
+fn codec_groups(
+    c: &mut Criterion,
+    doc: &str,
+    bytes: &[u8],
+    [codec, native_codec]: [&Codec; 2],
+    code: &NativeCode,
+    reference: &jsonschema::Validator,
+) {
     let mut cache = Cache::new();
     let size = Throughput::Bytes(bytes.len() as u64);
     let mut group = c.benchmark_group(format!("{doc}/decode"));
@@ -107,7 +117,7 @@ fn codec_groups(c: &mut Criterion, doc: &str, bytes: &[u8], codec: &Codec, code:
     let mut out = Vec::with_capacity(bytes.len());
     let mut group = c.benchmark_group(format!("{doc}/encode"));
     group.throughput(size.clone());
-    group.bench_function("jitson_interp_encode", |b| {
+    group.bench_function("jitson_encode", |b| {
         b.iter(|| {
             out.clear();
             codec.encode(black_box(&document), &mut out);
@@ -130,9 +140,22 @@ fn codec_groups(c: &mut Criterion, doc: &str, bytes: &[u8], codec: &Codec, code:
             codec.transcode_with(&mut cache, black_box(bytes), &options, &mut out)
         })
     });
+    group.bench_function("jitson_native_transcode", |b| {
+        b.iter(|| {
+            out.clear();
+            native_codec.transcode_with(&mut cache, black_box(bytes), &options, &mut out)
+        })
+    });
     group.bench_function("serde_json_value_round_trip", |b| {
         b.iter(|| {
             let v: serde_json::Value = serde_json::from_slice(black_box(bytes)).expect("JSON");
+            serde_json::to_vec(&v).map(|v| v.len())
+        })
+    });
+    group.bench_function("serde_json_value+jsonschema_round_trip", |b| {
+        b.iter(|| {
+            let v: serde_json::Value = serde_json::from_slice(black_box(bytes)).expect("JSON");
+            assert!(reference.is_valid(&v));
             serde_json::to_vec(&v).map(|v| v.len())
         })
     });

@@ -2,12 +2,15 @@
 //! denied, picks and redactions; nothing written on error.
 
 mod engine_support;
+#[path = "../jit/tests/native_support/mod.rs"]
+#[allow(dead_code)] // only the mutation generator is used here
+mod native_support;
 #[path = "value_support/mod.rs"]
 mod value_support;
 
-use engine_support::{CORPUS, corpus_schema, testdata};
-use jitson::engine::{TranscodeOptions, Unknown};
-use jitson::{Codec, Schema};
+use engine_support::{CORPUS, corpus_schema, suite_support, testdata};
+use jitson::engine::{Backend, BigInts, EscapeMode, Options, TranscodeOptions, Unknown};
+use jitson::{Cache, Codec, Schema};
 use serde_json::Value;
 
 fn codec(schema: &str) -> Codec {
@@ -169,4 +172,94 @@ fn corpus_mutations_transcode_exactly_when_they_validate() {
             }
         }
     }
+}
+
+/// Transcodes `input` with the interpreter codec and the native one: the same bytes, or the
+/// same error with nothing written.
+fn same_transcode(interp: &Codec, native: &Codec, input: &[u8], what: &str) -> bool {
+    let options = TranscodeOptions::new();
+    let (mut a, mut b) = (b"prefix".to_vec(), b"prefix".to_vec());
+    let expected = interp.transcode(input, &options, &mut a);
+    let got = native.transcode_with(&mut Cache::new(), input, &options, &mut b);
+    assert_eq!(
+        got,
+        expected,
+        "{what}: {:?}",
+        String::from_utf8_lossy(input)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&b),
+        String::from_utf8_lossy(&a),
+        "{what}: {:?}",
+        String::from_utf8_lossy(input)
+    );
+    expected.is_ok()
+}
+
+fn backends(schema: &Schema, options: Options) -> (Codec, Codec) {
+    let interp = Codec::with_options(schema, options.clone().backend(Backend::Interpreter));
+    let native = Codec::with_options(schema, options.backend(Backend::Native));
+    (interp, native)
+}
+
+/// A native codec transcodes a valid input by native validate and a plain rewrite when the
+/// options keep everything: exactly the interpreter's bytes, in every escape mode and
+/// big-integer policy, on the corpus, its mutations, JSONTestSuite and the
+/// JSON-Schema-Test-Suite (compact and pretty); invalid inputs give the interpreter's error.
+#[test]
+fn native_transcode_writes_the_interpreters_bytes() {
+    let modes = [EscapeMode::Minimal, EscapeMode::Ascii, EscapeMode::Html];
+    for (doc, schema) in CORPUS {
+        let schema = corpus_schema(schema);
+        let bytes = testdata(&format!("bench/{doc}.json"));
+        for (mode, big) in modes
+            .into_iter()
+            .zip([BigInts::F64, BigInts::Raw, BigInts::F64])
+        {
+            let (interp, native) = backends(&schema, Options::new().escape(mode).big_ints(big));
+            assert!(same_transcode(&interp, &native, &bytes, doc));
+        }
+        if doc == "book" || doc == "twitter" {
+            let (interp, native) = backends(&schema, Options::new());
+            let count = if doc == "book" { 300 } else { 40 };
+            let mut valid = 0;
+            for input in native_support::mutations(&bytes, count, 0x7c0d) {
+                valid += usize::from(same_transcode(&interp, &native, &input, doc));
+            }
+            assert!(
+                valid > 0 && valid < count,
+                "{doc}: {valid} of {count} valid"
+            );
+        }
+    }
+    let any = Schema::from_json_str("{}").unwrap();
+    let dir = format!("{}/testdata/jsontestsuite", env!("CARGO_MANIFEST_DIR"));
+    for mode in modes {
+        for big in [BigInts::F64, BigInts::Raw, BigInts::Error] {
+            let (interp, native) = backends(&any, Options::new().escape(mode).big_ints(big));
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "json") {
+                    let input = std::fs::read(&path).unwrap();
+                    same_transcode(&interp, &native, &input, &path.display().to_string());
+                }
+            }
+        }
+    }
+    let mut run = 0;
+    for group in suite_support::groups() {
+        let Ok(schema) = Schema::from_value(&group.schema) else {
+            continue;
+        };
+        let (interp, native) = backends(&schema, Options::new());
+        for test in &group.tests {
+            let compact = serde_json::to_vec(&test.data).unwrap();
+            let pretty = serde_json::to_vec_pretty(&test.data).unwrap();
+            for bytes in [compact, pretty] {
+                run += 1;
+                same_transcode(&interp, &native, &bytes, &group.description);
+            }
+        }
+    }
+    assert_eq!(run, 950, "suite tests run (compact and pretty)");
 }

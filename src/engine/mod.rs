@@ -46,7 +46,7 @@ pub use transcode::{TranscodeOptions, Unknown};
 pub use typed::{TypeList, global};
 pub(crate) use worker::Worker;
 
-use jitson_jit::encode::EncodePlan;
+use jitson_jit::encode::{EncodePlan, write_raw};
 use jitson_jit::interp::{self, Scratch};
 use jitson_jit::ir::{ExecOptions, Program};
 use jitson_jit::native;
@@ -268,7 +268,9 @@ impl Codec {
 
     /// Validates `input` and appends it to `out` as compact JSON in one pass, shaped by
     /// `options` (unknown members, picks, redactions; strings escaped per
-    /// [`Options::escape`]). On error `out` is left as it was.
+    /// [`Options::escape`]). On error `out` is left as it was. With native code and options
+    /// that keep everything, native validate checks the input and a plain rewrite writes it
+    /// (the same bytes).
     pub fn transcode(
         &self,
         input: &[u8],
@@ -291,6 +293,16 @@ impl Codec {
             spec.to_mut().escape = self.options.escape;
         }
         let exec = &self.options.exec;
+        // With native code and a spec that keeps everything, a valid input is checked by the
+        // native code and rewritten by `write_raw` (the interpreter's transcode writes the
+        // same bytes); an invalid one is run on the interpreter, which gives the error.
+        if spec.keeps_everything()
+            && let Some(code) = self.native.code()
+            && code.validate(input, exec, &mut cache.native).is_ok()
+        {
+            write_raw(input, spec.escape, exec.big_ints, out);
+            return Ok(());
+        }
         interp::transcode(&self.program, input, exec, &spec, &mut cache.scratch, out)
             .map_err(|f| self.explain().error(input, f))
     }

@@ -51,6 +51,15 @@ pub struct TranscodeSpec {
     pub escape: EscapeMode,
 }
 
+impl TranscodeSpec {
+    /// True when the spec writes every value as it is (unknown members kept, no pick, no
+    /// redaction): the output is then the input rewritten compactly in its own order,
+    /// [`write_raw`]'s output, once the input is known to be valid.
+    pub fn keeps_everything(&self) -> bool {
+        self.unknown == Unknown::Keep && self.pick.is_empty() && self.redact.is_empty()
+    }
+}
+
 /// Validates `input` with `program` and appends it as compact JSON to `out`, shaped by
 /// `spec`. On error `out` is left as it was. The program must carry a layout; at most
 /// [`MAX_POINTERS`] pick and redact pointers each (more are ignored).
