@@ -11,10 +11,10 @@ mod typed_support;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
+use jitson::ErrorKind;
 use jitson::schema::builder::{integer, object, string};
 use jitson::schema::{Schema, SchemaErrorKind, TypeDesc, TypeKey};
 use jitson::typed::JsonType;
-use jitson::{Engine, ErrorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use typed_support::engines::{engines, error, same};
@@ -277,12 +277,18 @@ fn aliases_change_the_type_key() {
     assert_ne!(keys[0], keys[1]);
     assert_ne!(keys[1], keys[2]);
     assert_ne!(keys[0], keys[2]);
-    let engine = Engine::new();
     let built = Schema::build(object().field("a", integer()).alias("a", "b")).unwrap();
-    let codec = engine.compile(&built);
-    assert!(codec.validate(br#"{"b": 1}"#).is_ok());
-    let plain = engine.compile(&Schema::build(object().field("a", integer())).unwrap());
-    assert!(plain.validate(br#"{"b": 1}"#).is_err());
+    let plain = Schema::build(object().field("a", integer())).unwrap();
+    for (name, engine) in engines() {
+        assert!(
+            engine.compile(&built).validate(br#"{"b": 1}"#).is_ok(),
+            "{name}"
+        );
+        assert!(
+            engine.compile(&plain).validate(br#"{"b": 1}"#).is_err(),
+            "{name}"
+        );
+    }
 }
 
 /// The builder: an alias finds the field (the reference validator and both engines agree),
@@ -350,6 +356,7 @@ where
 /// The emitted JSON Schema says what aliases mean: every name is a property with the
 /// field's schema, at most one of them may appear, one must when the field is required.
 #[test]
+#[cfg_attr(miri, ignore = "the jsonschema crate is slow under Miri")]
 fn emitted_json_schema_is_equivalent() {
     for input in [
         &br#"{"accountId": 1, "plain": true}"#[..],
