@@ -42,6 +42,7 @@ fn field_aliases_equal_serde_json() {
         br#"{"plain": true, "level": 5, "id": 6, "displayName": "d"}"#,
         br#"{"nick": null, "plain": true, "accountId": 7}"#,
     ] {
+        assert!(serde_json::from_slice::<Account>(ok).is_ok());
         same::<Account>(ok);
     }
     for bad in [
@@ -54,6 +55,7 @@ fn field_aliases_equal_serde_json() {
         br#"{"plain": true}"#,
         br#"{"id": "1", "plain": true}"#,
     ] {
+        assert!(serde_json::from_slice::<Account>(bad).is_err());
         same::<Account>(bad);
     }
 }
@@ -128,7 +130,7 @@ struct Outer {
     rest: BTreeMap<String, Value>,
 }
 
-#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
 struct Flat {
     #[serde(alias = "k")]
     kind: String,
@@ -148,6 +150,7 @@ fn flattened_aliases_equal_serde_json() {
     ] {
         same::<Outer>(input);
     }
+    assert!(serde_json::from_slice::<Outer>(br#"{"ident": 1, "k": "x"}"#).is_ok());
     let outer: Outer = jitson::from_slice(br#"{"ident": 1, "k": "x", "lvl": 2, "o": 3}"#).unwrap();
     assert_eq!(outer.rest.keys().collect::<Vec<_>>(), ["o"]);
 }
@@ -182,6 +185,8 @@ enum Internal {
         side: f64,
     },
     Empty,
+    #[serde(alias = "wrapped")]
+    Wrapped(Flat),
 }
 
 #[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
@@ -209,7 +214,8 @@ fn variant_aliases_equal_serde_json() {
         "external": [{"Num": 1}, {"n": 2}, {"S": {"a": 3}}, {"s": {"a": 4}}, {"st": {"a": 5}},
                      "Unit", "u"],
         "internal": [{"type": "Circle", "r": 1}, {"r": 2, "type": "circle"},
-                     {"type": "sq", "side": 3}, {"type": "square", "side": 4}, {"type": "Empty"}],
+                     {"type": "sq", "side": 3}, {"type": "square", "side": 4}, {"type": "Empty"},
+                     {"type": "wrapped", "k": "x"}, {"kind": "y", "type": "Wrapped", "lvl": 1}],
         "adjacent": [{"t": "Num", "c": 1}, {"c": 2, "t": "num"}, {"t": "none"}, {"t": "Nothing"}]
     }"#;
     same::<Variants>(doc);
@@ -237,13 +243,16 @@ fn variant_aliases_keep_the_discriminator() {
     };
     let d = union.discriminator.as_ref().expect("a discriminator");
     assert_eq!(d.property, "type");
-    assert_eq!(d.tags, ["Circle", "Square", "Empty"]);
+    assert_eq!(d.tags, ["Circle", "Square", "Empty", "Wrapped"]);
     let aliases: Vec<(&str, usize)> = d
         .aliases
         .iter()
         .map(|(v, b)| (v.as_str().unwrap(), *b))
         .collect();
-    assert_eq!(aliases, [("circle", 0), ("sq", 1), ("square", 1)]);
+    assert_eq!(
+        aliases,
+        [("circle", 0), ("sq", 1), ("square", 1), ("wrapped", 3)]
+    );
 }
 
 #[derive(jitson::Schema)]
@@ -400,6 +409,8 @@ fn emitted_json_schema_is_equivalent() {
             "",
         ),
         doc("", "", r#"{"type": "Sq", "side": 1}"#, ""),
+        doc("", "", r#"{"type": "wrapped", "k": "x"}"#, ""),
+        doc("", "", r#"{"type": "wrapped", "k": "x", "kind": "y"}"#, ""),
         doc("", "", "", r#"{"t": "num", "c": 1}, {"t": "none"}"#),
         doc("", "", "", r#"{"t": "Num"}"#),
     ] {

@@ -258,13 +258,13 @@ fn object(o: &ObjectExpr) -> Doc {
 /// `required`).
 fn one_name<'a>(required: bool, names: impl Iterator<Item = &'a String>) -> Vec<Doc> {
     let names: Vec<&String> = names.collect();
-    let all_of = |group: &[&String]| {
+    let present = |group: &[&String]| {
         let group = group.iter().map(|n| Doc::String((*n).clone())).collect();
         Doc::Object(vec![("required".to_owned(), Doc::Array(group))])
     };
     let pairs: Vec<Doc> = (0..names.len())
         .flat_map(|i| (i + 1..names.len()).map(move |j| (i, j)))
-        .map(|(i, j)| all_of(&[names[i], names[j]]))
+        .map(|(i, j)| present(&[names[i], names[j]]))
         .collect();
     let two = match <[Doc; 1]>::try_from(pairs) {
         Ok([pair]) => pair,
@@ -272,7 +272,7 @@ fn one_name<'a>(required: bool, names: impl Iterator<Item = &'a String>) -> Vec<
     };
     let mut out = vec![Doc::Object(vec![("not".to_owned(), two)])];
     if required {
-        let one = names.iter().map(|n| all_of(&[n])).collect();
+        let one = names.iter().map(|n| present(&[n])).collect();
         out.push(Doc::Object(vec![("anyOf".to_owned(), Doc::Array(one))]));
     }
     out
