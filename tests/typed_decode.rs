@@ -10,74 +10,12 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 
-use jitson::engine::{BackendStatus, EngineOptions, Tiering};
 use jitson::typed::JsonType;
-use jitson::{Engine, ErrorKind, RawValue};
+use jitson::{ErrorKind, RawValue};
 use serde::Deserialize;
 use typed_support::counted::{Counted, live};
+use typed_support::engines::{engines, error, same};
 use typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
-
-/// An interpreter-only engine and (not under Miri) a native one.
-fn engines() -> Vec<(&'static str, Engine)> {
-    let interp = Engine::with_options(EngineOptions::new().tiering(Tiering::InterpreterOnly));
-    let mut all = vec![("interp", interp)];
-    if !cfg!(miri) {
-        all.push(("native", Engine::new()));
-    }
-    all
-}
-
-/// Registers `T` on every engine, checking the native one has native code.
-fn registered<T: JsonType>() -> Vec<(&'static str, Engine)> {
-    let engines = engines();
-    for (name, engine) in &engines {
-        let codec = engine.register::<T>();
-        let want_native = *name == "native";
-        assert_eq!(
-            matches!(codec.backend(), BackendStatus::Native),
-            want_native,
-            "{name}: {:?}",
-            codec.backend()
-        );
-    }
-    engines
-}
-
-/// `input` decodes on every engine as serde_json decodes it: equal values, or both fail.
-fn same<'a, T>(input: &'a [u8])
-where
-    T: JsonType + Deserialize<'a> + PartialEq + Debug,
-{
-    let expected = serde_json::from_slice::<T>(input);
-    for (name, engine) in registered::<T>() {
-        let got = engine.decode::<T>(input);
-        match (&got, &expected) {
-            (Ok(got), Ok(expected)) => assert_eq!(got, expected, "{name}"),
-            (Err(_), Err(_)) => {}
-            _ => panic!(
-                "{name}: jitson {got:?}, serde_json {expected:?} on {}",
-                String::from_utf8_lossy(input)
-            ),
-        }
-    }
-}
-
-/// The error message every engine gives for `input` (they must agree).
-fn error<'a, T>(input: &'a [u8]) -> (ErrorKind, String)
-where
-    T: JsonType + Deserialize<'a> + Debug,
-{
-    let mut seen: Option<(ErrorKind, String)> = None;
-    for (name, engine) in registered::<T>() {
-        let e = engine.decode::<T>(input).expect_err(name);
-        let this = (e.kind(), e.to_string());
-        if let Some(first) = &seen {
-            assert_eq!(&this, first, "{name}");
-        }
-        seen = Some(this);
-    }
-    seen.expect("one engine at least")
-}
 
 fn testdata(name: &str) -> Vec<u8> {
     let path = format!("{}/testdata/bench/{name}", env!("CARGO_MANIFEST_DIR"));

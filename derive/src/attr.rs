@@ -40,6 +40,9 @@ pub(crate) struct Variant {
     pub(crate) rename: Option<String>,
     /// `rename_all`: the convention for this struct variant's fields.
     pub(crate) rename_all: Option<RenameRule>,
+    /// `alias` (repeatable): other tag values decode reads the variant under, as written
+    /// (no `rename_all`).
+    pub(crate) aliases: Vec<String>,
     /// `skip`: never read or written.
     pub(crate) skip: bool,
 }
@@ -49,6 +52,9 @@ pub(crate) struct Variant {
 pub(crate) struct Field {
     /// `rename`.
     pub(crate) rename: Option<String>,
+    /// `alias` (repeatable): other member names decode reads the field under, as written
+    /// (no `rename_all`).
+    pub(crate) aliases: Vec<String>,
     /// `default` / `default = "path"`: may be missing.
     pub(crate) default: bool,
     /// `skip`: never read or written.
@@ -94,11 +100,7 @@ enum Place {
 const NEUTRAL: [&str; 4] = ["bound", "crate", "expecting", "borrow"];
 
 /// Attributes jitson does not model, with why.
-const UNSUPPORTED: [(&str, &str); 15] = [
-    (
-        "alias",
-        "the schema model has no field aliases, so accepted names would be rejected",
-    ),
+const UNSUPPORTED: [(&str, &str); 14] = [
     (
         "skip_serializing",
         "the field would be read but not written: the JSON shape would differ between decode and encode",
@@ -176,6 +178,7 @@ pub(crate) fn variant(attrs: &[Attribute]) -> syn::Result<Variant> {
         match name {
             "rename" => out.rename = Some(one_name(meta, "rename")?),
             "rename_all" => out.rename_all = Some(rule(meta)?),
+            "alias" => out.aliases.push(string(meta)?),
             "skip" => out.skip = true,
             _ => return Ok(false),
         }
@@ -190,6 +193,7 @@ pub(crate) fn field(attrs: &[Attribute]) -> syn::Result<Field> {
     each(attrs, Place::Field, |name, meta| {
         match name {
             "rename" => out.rename = Some(one_name(meta, "rename")?),
+            "alias" => out.aliases.push(string(meta)?),
             "default" => {
                 skip_value(meta)?;
                 out.default = true;
@@ -336,14 +340,26 @@ mod tests {
         assert!(f.default && f.skip_serializing_if && !f.skip && !f.flatten);
     }
 
+    #[test]
+    fn aliases_repeat_and_both_families_add() {
+        let field: syn::Field = parse_quote! {
+            #[serde(alias = "b", alias = "c")]
+            #[jitson(alias = "d")]
+            x: u8
+        };
+        assert_eq!(super::field(&field.attrs).unwrap().aliases, ["b", "c", "d"]);
+        let v: syn::Variant = parse_quote! { #[serde(alias = "a", rename = "x")] A };
+        assert_eq!(variant(&v.attrs).unwrap().aliases, ["a"]);
+        let field: syn::Field = parse_quote! { #[serde(alias)] x: u8 };
+        assert!(super::field(&field.attrs).is_err());
+    }
+
     fn field_error(field: syn::Field) -> String {
         super::field(&field.attrs).unwrap_err().to_string()
     }
 
     #[test]
     fn unsupported_attributes_are_errors() {
-        let msg = field_error(parse_quote! { #[serde(alias = "y")] x: u8 });
-        assert!(msg.contains("`serde(alias)` is not supported yet"), "{msg}");
         let msg = field_error(parse_quote! { #[jitson(with = "m")] x: u8 });
         assert!(msg.contains("`jitson(with)` is not supported yet"), "{msg}");
         let msg = field_error(

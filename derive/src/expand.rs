@@ -217,7 +217,12 @@ fn unnamed(fields: &syn::FieldsUnnamed) -> syn::Result<TokenStream> {
     let mut types = Vec::new();
     for f in &fields.unnamed {
         let a = attr::field(&f.attrs)?;
-        if a.rename.is_some() || a.default || a.flatten || a.skip_serializing_if {
+        if a.rename.is_some()
+            || a.default
+            || a.flatten
+            || a.skip_serializing_if
+            || !a.aliases.is_empty()
+        {
             return Err(syn::Error::new(
                 f.span(),
                 "#[derive(jitson::Schema)]: only `skip` applies to a tuple field",
@@ -273,20 +278,25 @@ fn object_body<'a>(
             .rename
             .clone()
             .unwrap_or_else(|| rule.map_or(rust.clone(), |r| r.apply_to_field(&rust)));
-        if names.contains(&name) {
-            return Err(syn::Error::new(
-                ident.span(),
-                format!("#[derive(jitson::Schema)]: two members are named {name:?} in JSON"),
-            ));
+        for key in std::iter::once(&name).chain(&a.aliases) {
+            if names.contains(key) {
+                return Err(syn::Error::new(
+                    ident.span(),
+                    format!("#[derive(jitson::Schema)]: two members are named {key:?} in JSON"),
+                ));
+            }
+            names.push(key.clone());
         }
-        names.push(name.clone());
         let required = if a.default || cattrs.default {
             quote!(false)
         } else {
             quote_spanned!(ty.span()=> !<#ty as #t::JsonType>::OPTIONAL)
         };
         let value = type_of(ty);
-        members.push(quote!(let __o = __o.member(#name, #value, #required);));
+        let aliases = &a.aliases;
+        members.push(
+            quote!(let __o = __o.member(#name, #value, #required)#(.alias(#name, #aliases))*;),
+        );
     }
     let deny = cattrs
         .deny_unknown_fields
@@ -312,6 +322,8 @@ enum Shape<'a> {
 struct Variant<'a> {
     /// The JSON name (the tag value).
     name: String,
+    /// Other tag values decode reads it under.
+    aliases: Vec<String>,
     shape: Shape<'a>,
     /// The rename rule of a struct variant's fields.
     rule: Option<RenameRule>,
@@ -353,6 +365,7 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
                     || fa.default
                     || fa.flatten
                     || fa.skip_serializing_if
+                    || !fa.aliases.is_empty()
                 {
                     return Err(syn::Error::new(
                         only.span(),
@@ -364,14 +377,26 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
             Fields::Unnamed(f) => Shape::Tuple(f),
             Fields::Named(f) => Shape::Struct(f),
         };
-        if variants.iter().any(|w: &Variant<'_>| w.name == name) {
+        let taken = |key: &String| {
+            variants
+                .iter()
+                .any(|w: &Variant<'_>| w.name == *key || w.aliases.contains(key))
+        };
+        let keys: Vec<&String> = std::iter::once(&name).chain(&a.aliases).collect();
+        if let Some(key) = keys
+            .iter()
+            .enumerate()
+            .find(|&(i, k)| taken(k) || keys[..i].contains(k))
+            .map(|(_, k)| k)
+        {
             return Err(syn::Error::new(
                 v.ident.span(),
-                format!("#[derive(jitson::Schema)]: two variants are named {name:?} in JSON"),
+                format!("#[derive(jitson::Schema)]: two variants are named {key:?} in JSON"),
             ));
         }
         variants.push(Variant {
             name,
+            aliases: a.aliases,
             shape,
             rule: a.rename_all.or(cattrs.rename_all_fields),
             span: v.ident.span(),
@@ -432,7 +457,8 @@ fn external(variants: &[Variant<'_>], cattrs: &attr::Container) -> syn::Result<T
     let units: Vec<&str> = variants
         .iter()
         .filter(|v| matches!(v.shape, Shape::Unit))
-        .map(|v| v.name.as_str())
+        .flat_map(|v| std::iter::once(&v.name).chain(&v.aliases))
+        .map(String::as_str)
         .collect();
     let mut branches = Vec::new();
     let mut units_placed = false;
@@ -444,13 +470,22 @@ fn external(variants: &[Variant<'_>], cattrs: &attr::Container) -> syn::Result<T
             }
             continue;
         }
-        let name = &v.name;
+        let (name, aliases) = (&v.name, &v.aliases);
         let data = data(v, cattrs)?;
         branches.push(quote!(#b::TypeExpr::from(
-            #b::object().field(#name, #data).deny_unknown()
+            #b::object().field(#name, #data)#(.alias(#name, #aliases))*.deny_unknown()
         )));
     }
     Ok(any_of(branches))
+}
+
+/// The schema of a variant's tag value: its name, or one of its name and aliases.
+fn tag_value(v: &Variant<'_>) -> TokenStream {
+    let (t, name, aliases) = (typed(), &v.name, &v.aliases);
+    match aliases.is_empty() {
+        true => quote!(#t::tag(#name)),
+        false => quote!(#t::names(&[#name, #(#aliases),*])),
+    }
 }
 
 /// `#[serde(tag = "t")]`: `{"t": "Variant", ...fields}`.
@@ -462,12 +497,12 @@ fn internal(
     let (t, b) = (typed(), builder());
     let mut branches = Vec::new();
     for v in variants {
-        let name = &v.name;
-        let head = quote!(#b::object().field(#tag, #t::tag(#name)));
+        let value = tag_value(v);
+        let head = quote!(#b::object().field(#tag, #value));
         let object = match v.shape {
             Shape::Unit => head,
             Shape::Newtype(ty) => quote_spanned!(ty.span()=>
-                <#ty as #t::JsonObject>::object_expr(__defs).tagged(#tag, #t::tag(#name))
+                <#ty as #t::JsonObject>::object_expr(__defs).tagged(#tag, #value)
             ),
             Shape::Tuple(_) => {
                 return Err(syn::Error::new(
@@ -494,8 +529,8 @@ fn adjacent(
     let (t, b) = (typed(), builder());
     let mut branches = Vec::new();
     for v in variants {
-        let name = &v.name;
-        let head = quote!(#b::object().field(#tag, #t::tag(#name)));
+        let value = tag_value(v);
+        let head = quote!(#b::object().field(#tag, #value));
         let object = match v.shape {
             Shape::Unit => quote!(#head.optional(#content, #b::null())),
             Shape::Newtype(ty) => {

@@ -24,7 +24,9 @@
 //!
 //! Attributes (`#[serde(...)]`, or `#[jitson(...)]` with the same names, which wins):
 //! `rename` (one name, or equal `serialize` / `deserialize` names), `rename_all` (all eight
-//! serde conventions), `rename_all_fields`, `default`, `skip` (fields and variants),
+//! serde conventions), `rename_all_fields`, `alias` (fields and variants, repeatable, taken
+//! as written: more names decode reads, encode writes the main one), `default`, `skip`
+//! (fields and variants),
 //! `skip_serializing_if`, `deny_unknown_fields`, `tag`, `content`, `untagged`, `flatten`
 //! (structs with named fields and string-keyed maps), `transparent`; `bound`, `crate`,
 //! `expecting` and `borrow` leave the JSON shape alone and are accepted.
@@ -34,12 +36,20 @@
 //! members no field names (with `deny_unknown_fields`, none). serde also hands a map
 //! flattened *before* a struct the struct's members; the schema does not model that order.
 //!
-//! Compile errors, at the offending item's span: unions; `alias` (the schema model has no
-//! field aliases); `skip_serializing` / `skip_deserializing` alone and different
+//! `alias` notes: a field's aliases are the same field (an input holding two of its names
+//! is serde's duplicate field, a `DuplicateKey` error whose path names the field), and not
+//! unknown members under `deny_unknown_fields`; a variant's aliases are more accepted tag
+//! values (unit-variant strings, external-tag keys, internal and adjacent `tag` values).
+//! A flattened struct's field loses an alias (or the field its name) the outer struct
+//! reads, as serde gives that key to the outer struct.
+//!
+//! Compile errors, at the offending item's span: unions; `alias` on a tuple field or a
+//! newtype variant's field; `skip_serializing` / `skip_deserializing` alone and different
 //! serialize / deserialize names (the shape would differ between decode and encode);
 //! `with`, `serialize_with`, `deserialize_with`, `from`, `try_from`, `into`, `remote`,
 //! `getter`, `other`, variant-level `untagged`, identifier enums; tuple variants in an
-//! internally tagged enum; two members or variants with one JSON name; `flatten` of a type
+//! internally tagged enum; two members or variants with one JSON name (names and aliases
+//! together); `flatten` of a type
 //! that is not a struct with named fields or a map (an enum, an `Option`: the
 //! `JsonObject` bound fails on the field's type); a field type without a schema (the
 //! `JsonType` bound fails on the field's type).

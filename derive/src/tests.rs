@@ -22,15 +22,40 @@ fn unions_are_errors() {
     assert!(msg.contains("does not support unions"), "{msg}");
 }
 
+/// Field aliases are builder `alias` calls under the field's name (not renamed); variant
+/// aliases are more tag values; a clash with another name, and an alias where it means
+/// nothing, are errors.
 #[test]
-fn aliases_are_errors() {
-    let msg = error(parse_quote! { struct S { #[serde(alias = "b")] a: u8 } });
-    assert!(msg.contains("`serde(alias)` is not supported yet"), "{msg}");
-    let msg = error(parse_quote! { enum E { #[jitson(alias = "b")] A } });
+fn aliases_expand_and_clashes_are_errors() {
+    let out = expands(parse_quote! {
+        #[serde(rename_all = "camelCase")]
+        struct S { #[serde(alias = "old_name", alias = "x")] new_name: u8 }
+    });
+    let compact: String = out.split_whitespace().collect();
     assert!(
-        msg.contains("`jitson(alias)` is not supported yet"),
+        compact.contains(r#".alias("newName","old_name").alias("newName","x");"#),
+        "{out}"
+    );
+    let out = expands(parse_quote! { #[serde(tag = "t")] enum E { #[serde(alias = "a")] A } });
+    let compact: String = out.split_whitespace().collect();
+    assert!(compact.contains(r#"names(&["A","a"])"#), "{out}");
+    let msg = error(parse_quote! { struct S { a: u8, #[serde(alias = "a")] b: u8 } });
+    assert!(msg.contains(r#"two members are named "a""#), "{msg}");
+    let msg = error(parse_quote! { struct S { #[serde(alias = "b")] a: u8, b: u8 } });
+    assert!(msg.contains(r#"two members are named "b""#), "{msg}");
+    let msg = error(parse_quote! { #[serde(tag = "t")] struct S { #[serde(alias = "t")] a: u8 } });
+    assert!(msg.contains(r#"two members are named "t""#), "{msg}");
+    let msg = error(parse_quote! { enum E { A, #[jitson(alias = "A")] B } });
+    assert!(msg.contains(r#"two variants are named "A""#), "{msg}");
+    let msg = error(parse_quote! { enum E { #[serde(alias = "x", alias = "x")] A } });
+    assert!(msg.contains(r#"two variants are named "x""#), "{msg}");
+    let msg = error(parse_quote! { struct S(#[serde(alias = "x")] u8, u8); });
+    assert!(
+        msg.contains("only `skip` applies to a tuple field"),
         "{msg}"
     );
+    let msg = error(parse_quote! { enum E { A(#[serde(alias = "x")] u8) } });
+    assert!(msg.contains("no attribute applies"), "{msg}");
 }
 
 #[test]

@@ -80,7 +80,7 @@
 //! | [`ArrNext`](Op::ArrNext) | label `next` | `count += 1`; skip whitespace; `,` sets the path index to `count` and jumps to `next`; `]` falls through | `ExpectedCommaOrEnd` |
 //! | [`ArrEnd`](Op::ArrEnd) | min, max | `depth -= 1`, pop path; check `min <= count <= max` | `MinItems`, `MaxItems` |
 //! | [`ObjBegin`](Op::ObjBegin) **value start** | label `empty`, [`KeyTableId`] | skip whitespace, `{`, `depth += 1`, push path, clear the presence bitmap, `field = none`; if `}` follows consume it and jump to `empty` | `Type`, depth |
-//! | [`Key`](Op::Key) | [`KeyTableId`] | skip whitespace, read a key string, `:`; match it against the table: first the field after the previously matched one (schema order), then the table's switch on key length and leading 8 bytes; set `field` (none when unknown), the path top, and the field's presence bit | `ExpectedKey`, `ExpectedColon`, string syntax; `DuplicateKey` when a named field repeats and duplicates are denied |
+//! | [`Key`](Op::Key) | [`KeyTableId`] | skip whitespace, read a key string, `:`; match it against the table: first the name of the field after the previously matched one (schema order), then the table's switch on key length and leading 8 bytes over names and aliases; set `field` (none when unknown; an alias sets its field), the path top (the field, so the path names it by its name), and the field's presence bit | `ExpectedKey`, `ExpectedColon`, string syntax; `DuplicateKey` when a named field repeats (under any of its names) and duplicates are denied |
 //! | [`SwitchField`](Op::SwitchField) | labels | jump to `targets[field]`, or the last label for an unknown key | |
 //! | [`ObjNext`](Op::ObjNext) | label `next` | skip whitespace; `,` jumps to `next`; `}` falls through | `ExpectedCommaOrEnd` |
 //! | [`ObjEnd`](Op::ObjEnd) | [`KeyTableId`] | `depth -= 1`, pop path; every required field's bit must be set (first missing in table order) | `Required { field }` |
@@ -231,43 +231,81 @@ impl StrCheck {
 
 /// An object's named fields and how keys find them.
 ///
-/// Lookup ([`KeyTable::find`]) first tries the field after the previously matched one (input
-/// usually follows schema order), then a switch computed when the table is built: the
-/// entries sorted by key length and, within a length, by the key's first 8 bytes read as a
-/// little-endian integer (zero padded), then the full key.
+/// Each field has its name and may have aliases: other keys that find the same field (one
+/// presence bit, one slot; a key holding an alias is the field's key repeated when the name
+/// is there too). Lookup ([`KeyTable::find`]) first tries the name of the field after the
+/// previously matched one (input usually follows schema order), then a switch computed when
+/// the table is built: every key (names and aliases) sorted by key length and, within a
+/// length, by the key's first 8 bytes read as a little-endian integer (zero padded), then
+/// the full key.
 #[derive(Clone, Debug)]
 pub struct KeyTable {
     names: Vec<Box<str>>,
     required: Vec<bool>,
-    /// `(len, prefix, field)` sorted by `(len, prefix, name)`.
+    /// `(alias, field)`, in the order given.
+    aliases: Vec<(Box<str>, u32)>,
+    /// `(len, prefix, key)` sorted by `(len, prefix, key text)`: key `k` is the name of
+    /// field `k` below `names.len()`, else alias `k - names.len()`.
     switch: Vec<(u32, u64, u32)>,
 }
 
 impl KeyTable {
     /// A table of the fields `(name, required)` in schema order (names distinct).
     pub fn new(fields: impl IntoIterator<Item = (String, bool)>) -> KeyTable {
+        KeyTable::with_aliases(fields, [])
+    }
+
+    /// A table of the fields `(name, required)` in schema order and their aliases
+    /// `(alias, field index)`; names and aliases all distinct, every index a field's.
+    pub fn with_aliases(
+        fields: impl IntoIterator<Item = (String, bool)>,
+        aliases: impl IntoIterator<Item = (String, u32)>,
+    ) -> KeyTable {
         let (names, required): (Vec<Box<str>>, Vec<bool>) = fields
             .into_iter()
             .map(|(n, r)| (n.into_boxed_str(), r))
             .unzip();
-        let mut switch: Vec<(u32, u64, u32)> = names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.len() as u32, prefix8(n.as_bytes()), i as u32))
+        let aliases: Vec<(Box<str>, u32)> = aliases
+            .into_iter()
+            .map(|(a, f)| (a.into_boxed_str(), f))
             .collect();
-        switch.sort_by(|a, b| {
-            (a.0, a.1, &names[a.2 as usize]).cmp(&(b.0, b.1, &names[b.2 as usize]))
-        });
-        KeyTable {
+        let mut table = KeyTable {
             names,
             required,
-            switch,
+            aliases,
+            switch: Vec::new(),
+        };
+        let keys = (table.names.len() + table.aliases.len()) as u32;
+        let mut switch: Vec<(u32, u64, u32)> = (0..keys)
+            .map(|k| {
+                let key = table.key(k).0.as_bytes();
+                (key.len() as u32, prefix8(key), k)
+            })
+            .collect();
+        switch.sort_by(|a, b| (a.0, a.1, table.key(a.2).0).cmp(&(b.0, b.1, table.key(b.2).0)));
+        table.switch = switch;
+        table
+    }
+
+    /// Key `k` of the switch (see [`KeyTable::switch`]) and the field it finds.
+    fn key(&self, k: u32) -> (&str, u32) {
+        match self.names.get(k as usize) {
+            Some(name) => (name, k),
+            None => {
+                let (alias, field) = &self.aliases[k as usize - self.names.len()];
+                (alias, *field)
+            }
         }
     }
 
     /// The field names, in schema order.
     pub fn names(&self) -> &[Box<str>] {
         &self.names
+    }
+
+    /// The aliases `(alias, field index)`, in the order given.
+    pub fn aliases(&self) -> &[(Box<str>, u32)] {
+        &self.aliases
     }
 
     /// Whether field `i` is required.
@@ -285,7 +323,7 @@ impl KeyTable {
         self.names.is_empty()
     }
 
-    /// The field named `key`, trying field `hint` first.
+    /// The field whose name or alias is `key`, trying field `hint`'s name first.
     #[inline]
     pub fn find(&self, key: &[u8], hint: usize) -> Option<u32> {
         if let Some(name) = self.names.get(hint)
@@ -298,8 +336,9 @@ impl KeyTable {
         self.switch[start..]
             .iter()
             .take_while(|e| (e.0, e.1) == probe)
-            .find(|e| self.names[e.2 as usize].as_bytes() == key)
-            .map(|e| e.2)
+            .map(|e| self.key(e.2))
+            .find(|(text, _)| text.as_bytes() == key)
+            .map(|(_, field)| field)
     }
 }
 
@@ -311,12 +350,13 @@ fn prefix8(key: &[u8]) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// A union's discriminating property: a string tag per branch.
+/// A union's discriminating property: string tags, each selecting a branch.
 #[derive(Clone, Debug)]
 pub struct Discriminator {
     /// The property name.
     pub property: Box<str>,
-    /// The tag of each branch (unescaped text), by branch index.
+    /// The tags (unescaped text), distinct: tag `i` jumps to the op's `targets[i]` (several
+    /// tags may share a target: a branch's name and aliases).
     pub tags: Vec<Box<str>>,
 }
 
@@ -863,8 +903,12 @@ impl Program {
             }
             Op::ObjBegin { empty, table } => write!(f, "obj-begin t{table} empty:@{empty}"),
             Op::Key(t) => {
-                let names = self.key_tables[*t as usize].names();
-                write!(f, "key t{t} {names:?}")
+                let table = &self.key_tables[*t as usize];
+                write!(f, "key t{t} {:?}", table.names())?;
+                match table.aliases() {
+                    [] => Ok(()),
+                    aliases => write!(f, " aliases {aliases:?}"),
+                }
             }
             Op::SwitchField(t) => write!(f, "switch-field {}", labels(t)),
             Op::ObjNext { next } => write!(f, "obj-next @{next}"),
@@ -918,6 +962,23 @@ mod tests {
             .iter()
             .skip(1)
         {
+            assert_eq!(table.find(missing.as_bytes(), 0), None, "{missing}");
+        }
+    }
+
+    #[test]
+    fn key_table_aliases_find_their_field() {
+        let fields = ["id", "name"].map(|n| (n.to_string(), true));
+        let aliases = [("ident", 0), ("title", 1), ("aaaaaaaaX", 1), ("i", 0)];
+        let table = KeyTable::with_aliases(fields, aliases.map(|(a, f)| (a.to_string(), f)));
+        assert_eq!((table.len(), table.aliases().len()), (2, 4));
+        for (alias, field) in aliases {
+            for hint in [0, 1, 2] {
+                assert_eq!(table.find(alias.as_bytes(), hint), Some(field), "{alias}");
+            }
+        }
+        assert_eq!(table.find(b"name", 0), Some(1));
+        for missing in ["idents", "aaaaaaaaY", "", "Title"] {
             assert_eq!(table.find(missing.as_bytes(), 0), None, "{missing}");
         }
     }

@@ -23,7 +23,8 @@
 //! - `anyOf`: `r0 = pos`, then per branch `pos = r0; try branch else next; jump end`, and a
 //!   final `fail anyOf`; `oneOf`: every branch tried, matches counted in `r1`, the end of the
 //!   last match in `r2`, then `one-of-end`; both start with `discriminate` when the schema has
-//!   a discriminator whose tags are strings (a present tag calls its branch directly);
+//!   a discriminator whose tags are strings (a present tag calls its branch directly; a
+//!   branch's tag aliases are more tags of the IR discriminator, with its branch's label);
 //! - `allOf`: each part from the same start (`r0`), the cursor left at the end (`r1`);
 //! - `not`: `try inner else ok; fail not; ok: pos = r0; skip-value`.
 
@@ -237,7 +238,15 @@ impl Resolver<'_> {
     }
 
     fn object(&mut self, ops: &mut Emit, id: TypeId, d: &ObjectDesc) {
-        let table = KeyTable::new(d.fields.iter().map(|f| (f.name.clone(), f.required)));
+        let aliases = d
+            .fields
+            .iter()
+            .enumerate()
+            .flat_map(|(i, f)| f.aliases.iter().map(move |a| (a.clone(), i as u32)));
+        let table = KeyTable::with_aliases(
+            d.fields.iter().map(|f| (f.name.clone(), f.required)),
+            aliases,
+        );
         self.prog.key_tables.push(table);
         let table = (self.prog.key_tables.len() - 1) as u32;
         ops.push(Op::ObjBegin { empty: 0, table });
@@ -383,9 +392,8 @@ impl Resolver<'_> {
         let Some(d) = &u.discriminator else {
             return Vec::new();
         };
-        let Some(tags) = d
-            .tags
-            .iter()
+        let tags = d.tags.iter().chain(d.aliases.iter().map(|(t, _)| t));
+        let Some(tags) = tags
             .map(|t| t.as_str().map(Box::from))
             .collect::<Option<Vec<Box<str>>>>()
         else {
@@ -408,6 +416,9 @@ impl Resolver<'_> {
             ops.at = 0;
             ends.push(self.jump(ops));
         }
+        // An alias calls its branch's block too.
+        let more: Vec<Label> = d.aliases.iter().map(|&(_, b)| targets[b]).collect();
+        targets.extend(more);
         let unmatched = ops.len() as Label;
         ops.push(Op::Fail(none));
         ends.push(self.jump(ops));

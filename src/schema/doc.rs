@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::fmt;
 
 /// A JSON value with object members in document order.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum Doc {
     Null,
     Bool(bool),

@@ -7,7 +7,7 @@ use crate::schema::{Bound, Num, Schema, TypeDesc, TypeId};
 use serde_json::Value;
 
 /// Version of the encoding, part of every key: bump it when the encoding changes.
-const VERSION: &[u8] = b"jitson.schema.v2";
+const VERSION: &[u8] = b"jitson.schema.v3";
 
 /// The canonical bytes of a whole schema (version, root, nodes in arena order).
 pub(crate) fn encode_schema(schema: &Schema) -> Vec<u8> {
@@ -67,6 +67,8 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
             put_u64(out, fields.len() as u64);
             for field in fields {
                 put_str(out, &field.name);
+                put_u64(out, field.aliases.len() as u64);
+                field.aliases.iter().for_each(|a| put_str(out, a));
                 id(out, field.ty);
                 out.push(u8::from(field.required));
                 put_opt(out, field.default.as_ref(), put_value);
@@ -126,6 +128,11 @@ fn put_union(out: &mut Vec<u8>, u: &UnionDesc, id: &dyn Fn(&mut Vec<u8>, TypeId)
         put_str(o, &d.property);
         put_u64(o, d.tags.len() as u64);
         d.tags.iter().for_each(|t| put_value(o, t));
+        put_u64(o, d.aliases.len() as u64);
+        for (value, branch) in &d.aliases {
+            put_value(o, value);
+            put_u64(o, *branch as u64);
+        }
     });
 }
 

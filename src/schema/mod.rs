@@ -27,6 +27,9 @@
 //! that agree on one JSON kind narrow their per-kind unions to it. The first part of an `AllOf`
 //! gives the decoded shape; the others only check.
 //!
+//! Object fields may have aliases (serde's `alias`: more names decode reads the field under;
+//! only the builder and the derive make them): one field, one slot, one presence bit.
+//!
 //! A backend therefore sees typed nodes for typed schemas (the fast path) and dispatches on
 //! the first byte of the value for `Kinds` and `Nullable`; only `AnyOf` / `OneOf` (with a
 //! [`Discriminator`] fast path when one property's value picks the branch), `AllOf` and `Not`

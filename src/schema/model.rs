@@ -176,14 +176,33 @@ pub struct ObjectDesc {
 /// A named object field.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Field {
-    /// The member name.
+    /// The member name: the one encode writes and a decoded document holds the field under.
     pub name: String,
+    /// Other member names decode reads the field under (serde's `alias`), in order: the same
+    /// field (one slot, one presence bit), so at most one of its names may appear. Distinct
+    /// from every name and alias of the object's fields. Only builders and the derive make
+    /// them (JSON Schema has no such keyword).
+    pub aliases: Vec<String>,
     /// The member's type.
     pub ty: TypeId,
     /// Whether the member must be present.
     pub required: bool,
     /// The `default` annotation of the member's schema, for decode defaults (never checked).
     pub default: Option<Value>,
+}
+
+impl Field {
+    /// Every name the field is read under: its name, then its aliases.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str()).chain(self.aliases.iter().map(String::as_str))
+    }
+}
+
+impl ObjectDesc {
+    /// The index of the field read under `key` (its name or one of its aliases).
+    pub fn field_index(&self, key: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.names().any(|n| n == key))
+    }
 }
 
 /// What an object does with members its fields do not name.
@@ -283,15 +302,20 @@ pub struct UnionDesc {
 }
 
 /// A property whose value picks the branch: every branch is an object whose field
-/// `property` admits exactly one value, `tags[i]` for branch `i`, all distinct. When the
-/// property is present, branch `i` is the only one that can match a value holding `tags[i]`;
-/// when it is absent, every branch must be tried.
+/// `property` (a field without aliases) admits only a few values, `tags[i]` (and the
+/// `aliases` entries of branch `i`) for branch `i`, all distinct. When the property is
+/// present, branch `i` is the only one that can match a value holding one of its tags; when
+/// it is absent, every branch must be tried.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Discriminator {
     /// The property name.
     pub property: String,
     /// The value that selects each branch, by branch index.
     pub tags: Vec<Value>,
+    /// More values that select a branch (`(value, branch index)`, by branch then in the
+    /// field's `enum` order): the other values of a tag field that admits several (a
+    /// variant's aliases). Distinct from each other and from `tags`.
+    pub aliases: Vec<(Value, usize)>,
 }
 
 /// How a node refers to a child: `Guarded` children sit inside a container value (array

@@ -75,7 +75,7 @@
 //! ```compile_fail
 //! #[derive(jitson::Schema)]
 //! struct S {
-//!     #[serde(alias = "identifier")] // error: `serde(alias)` is not supported yet
+//!     #[serde(with = "my_module")] // error: `serde(with)` is not supported yet
 //!     id: u32,
 //! }
 //! ```
@@ -197,7 +197,9 @@ pub trait JsonType {
     }
 
     /// The JSON Schema document as text, fields in declaration order: it loads back with
-    /// [`Schema::from_json_str`] to a schema equal to [`JsonType::schema`].
+    /// [`Schema::from_json_str`] to a schema equal to [`JsonType::schema`] (an equivalent
+    /// one when the type has `alias`es, which JSON Schema spells as a property per name and
+    /// conditions that at most one, or when required exactly one, is present).
     fn json_schema_string() -> String {
         let (builder, root) = parts::<Self>();
         builder.json_schema_string(&root)

@@ -8,4 +8,5 @@ pub mod book;
 pub mod canada;
 pub mod citm;
 pub mod counted;
+pub mod engines;
 pub mod twitter;

@@ -28,7 +28,7 @@ mod counted;
 
 pub use counted::{Counted, live};
 
-/// A message with most shapes the derive knows.
+/// A message with most shapes the derive knows (field and variant aliases included).
 #[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
 #[serde(rename_all = "camelCase")]
 pub struct Message<'a> {
@@ -37,6 +37,7 @@ pub struct Message<'a> {
     name: Cow<'a, str>,
     label: Counted,
     tags: Vec<Counted>,
+    #[serde(alias = "points", alias = "s")]
     score: Option<f64>,
     ratio: f32,
     kind: Kind,
@@ -52,17 +53,25 @@ pub struct Message<'a> {
 /// Unit variants: strings.
 #[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
 pub enum Kind {
+    #[serde(alias = "a")]
     Alpha,
     Beta,
-    Gamma { level: u16 },
+    Gamma {
+        level: u16,
+    },
 }
 
 /// Internally tagged.
 #[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Payload {
-    Text { body: Counted },
-    Number { value: i64 },
+    #[serde(alias = "txt")]
+    Text {
+        body: Counted,
+    },
+    Number {
+        value: i64,
+    },
     Empty,
 }
 

@@ -1,9 +1,14 @@
 //! Builder expressions written out as JSON Schema 2020-12 documents.
 //!
-//! The writer is the loader's inverse for everything a builder can say: the document it
-//! writes loads back ([`Schema::from_json_str`](crate::schema::Schema::from_json_str)) to the
-//! schema [`SchemaBuilder::build`] gives, with fields in the same order. Definitions go under
-//! `$defs` by name and references are `{"$ref": "#/$defs/NAME"}`.
+//! The writer is the loader's inverse for everything a builder can say but aliases: the
+//! document it writes loads back ([`Schema::from_json_str`](crate::schema::Schema::from_json_str))
+//! to the schema [`SchemaBuilder::build`] gives, with fields in the same order. Definitions
+//! go under `$defs` by name and references are `{"$ref": "#/$defs/NAME"}`.
+//!
+//! JSON Schema has no aliases: a field with aliases is written as a property per name and
+//! `allOf` conditions (at most one name; one at least when required), a schema that accepts
+//! and rejects the same values as the built one when duplicate keys are denied (as typed
+//! decode does), and loads back to a different but equivalent schema.
 
 use super::{ArrayExpr, Expr, ObjectExpr, SchemaBuilder, TypeExpr, UnknownExpr};
 use crate::schema::doc::Doc;
@@ -21,7 +26,8 @@ impl SchemaBuilder {
     /// The JSON Schema 2020-12 document of `root` with this builder's definitions under
     /// `$defs`, as JSON text whose object members keep field order, so it loads back with
     /// [`Schema::from_json_str`](crate::schema::Schema::from_json_str) to the schema
-    /// [`SchemaBuilder::build`] gives.
+    /// [`SchemaBuilder::build`] gives (to an equivalent one with aliases: see the module
+    /// docs).
     pub fn json_schema_string(&self, root: &TypeExpr) -> String {
         serde_json::to_string(&self.document(root)).unwrap_or_default()
     }
@@ -201,18 +207,22 @@ fn array(a: &ArrayExpr) -> Doc {
     Doc::Object(m)
 }
 
+/// An object schema. A field with aliases is a property per name (the same schema), and
+/// `allOf` entries saying what the one field means: at most one of its names, and when it
+/// is required at least one (`not` / `anyOf` of `required`).
 fn object(o: &ObjectExpr) -> Doc {
     let mut m = typed("object");
     if !o.fields.is_empty() {
         let properties = o
             .fields
             .iter()
-            .map(|f| {
+            .flat_map(|f| {
                 let mut schema = expr(&f.ty);
                 if let Some(default) = &f.default {
                     schema = with_default(schema, default);
                 }
-                (f.name.clone(), schema)
+                let names = std::iter::once(&f.name).chain(&f.aliases);
+                names.map(move |name| (name.clone(), schema.clone()))
             })
             .collect();
         key(&mut m, "properties", Doc::Object(properties));
@@ -220,7 +230,7 @@ fn object(o: &ObjectExpr) -> Doc {
     let required: Vec<Doc> = o
         .fields
         .iter()
-        .filter(|f| f.required)
+        .filter(|f| f.required && f.aliases.is_empty())
         .map(|f| Doc::String(f.name.clone()))
         .collect();
     if !required.is_empty() {
@@ -231,7 +241,41 @@ fn object(o: &ObjectExpr) -> Doc {
         UnknownExpr::Deny => key(&mut m, "additionalProperties", Doc::Bool(false)),
         UnknownExpr::Extra(ty) => key(&mut m, "additionalProperties", expr(ty)),
     }
+    let names: Vec<Doc> = o
+        .fields
+        .iter()
+        .filter(|f| !f.aliases.is_empty())
+        .flat_map(|f| one_name(f.required, std::iter::once(&f.name).chain(&f.aliases)))
+        .collect();
+    if !names.is_empty() {
+        key(&mut m, "allOf", Doc::Array(names));
+    }
     Doc::Object(m)
+}
+
+/// The conditions on an object that holds a field under one of `names`: not two of them
+/// (`not` of the pairs' `required`), and when `required`, one of them (`anyOf` of each's
+/// `required`).
+fn one_name<'a>(required: bool, names: impl Iterator<Item = &'a String>) -> Vec<Doc> {
+    let names: Vec<&String> = names.collect();
+    let present = |group: &[&String]| {
+        let group = group.iter().map(|n| Doc::String((*n).clone())).collect();
+        Doc::Object(vec![("required".to_owned(), Doc::Array(group))])
+    };
+    let pairs: Vec<Doc> = (0..names.len())
+        .flat_map(|i| (i + 1..names.len()).map(move |j| (i, j)))
+        .map(|(i, j)| present(&[names[i], names[j]]))
+        .collect();
+    let two = match <[Doc; 1]>::try_from(pairs) {
+        Ok([pair]) => pair,
+        Err(pairs) => Doc::Object(vec![("anyOf".to_owned(), Doc::Array(pairs))]),
+    };
+    let mut out = vec![Doc::Object(vec![("not".to_owned(), two)])];
+    if required {
+        let one = names.iter().map(|n| present(&[n])).collect();
+        out.push(Doc::Object(vec![("anyOf".to_owned(), Doc::Array(one))]));
+    }
+    out
 }
 
 /// A property schema with a `default` annotation (boolean schemas take the object form).

@@ -69,11 +69,15 @@ pub struct ArrayExpr {
 pub struct ObjectExpr {
     fields: Vec<FieldExpr>,
     unknown: UnknownExpr,
+    /// Aliases given for a field the object does not have, `(field, alias)`: an error at
+    /// build.
+    dangling: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug)]
 struct FieldExpr {
     name: String,
+    aliases: Vec<String>,
     ty: TypeExpr,
     required: bool,
     default: Option<Value>,
@@ -142,6 +146,7 @@ pub fn object() -> ObjectExpr {
     ObjectExpr {
         fields: Vec::new(),
         unknown: UnknownExpr::Allow,
+        dangling: Vec::new(),
     }
 }
 
@@ -367,17 +372,37 @@ impl ObjectExpr {
         self.push(name.into(), ty.into(), required, None)
     }
 
+    /// Another name field `field` is read under (serde's `#[serde(alias)]`): the same
+    /// field, so an object holding two of its names repeats a key, and encode and decoded
+    /// documents use `field`. A `field` the object does not have (yet), or an alias equal to
+    /// another name of the object, is an error at build.
+    pub fn alias(mut self, field: &str, alias: impl Into<String>) -> ObjectExpr {
+        match self.fields.iter_mut().find(|f| f.name == field) {
+            Some(f) => f.aliases.push(alias.into()),
+            None => self.dangling.push((field.to_owned(), alias.into())),
+        }
+        self
+    }
+
     /// Merges `inner`'s fields into this object, as serde's `#[serde(flatten)]` does: its
-    /// fields are appended (a name this object already has stays this object's), and when
+    /// fields are appended, without the names this object already reads (a field whose
+    /// name it reads is dropped, an alias it reads is dropped from the field), and when
     /// `inner` takes extra members of a type (a flattened map), so does this object (both
     /// types when both do). `inner`'s `Deny` is not carried over: a flattened struct only
     /// sees its own fields.
     pub fn flatten(mut self, inner: ObjectExpr) -> ObjectExpr {
-        for field in inner.fields {
-            if !self.fields.iter().any(|f| f.name == field.name) {
+        for mut field in inner.fields {
+            let taken = |name: &str, fields: &[FieldExpr]| {
+                fields
+                    .iter()
+                    .any(|f| f.name == name || f.aliases.iter().any(|a| a == name))
+            };
+            if !taken(&field.name, &self.fields) {
+                field.aliases.retain(|a| !taken(a, &self.fields));
                 self.fields.push(field);
             }
         }
+        self.dangling.extend(inner.dangling);
         self.unknown = match (self.unknown, inner.unknown) {
             (UnknownExpr::Deny, _) => UnknownExpr::Deny,
             (outer, UnknownExpr::Allow | UnknownExpr::Deny) => outer,
@@ -395,10 +420,14 @@ impl ObjectExpr {
     pub fn tagged(mut self, name: impl Into<String>, ty: impl Into<TypeExpr>) -> ObjectExpr {
         let name = name.into();
         self.fields.retain(|f| f.name != name);
+        for f in &mut self.fields {
+            f.aliases.retain(|a| *a != name);
+        }
         self.fields.insert(
             0,
             FieldExpr {
                 name,
+                aliases: Vec::new(),
                 ty: ty.into(),
                 required: true,
                 default: None,
@@ -428,6 +457,7 @@ impl ObjectExpr {
     ) -> ObjectExpr {
         self.fields.push(FieldExpr {
             name,
+            aliases: Vec::new(),
             ty,
             required,
             default,
@@ -486,8 +516,9 @@ impl SchemaBuilder {
     }
 
     /// The canonical schema of `root`. Errors: an unknown or duplicate definition name, a
-    /// non-finite bound, a `multipleOf` not above 0, a duplicate field name, a reference loop
-    /// that never reaches a value.
+    /// non-finite bound, a `multipleOf` not above 0, a name two fields (or a field and an
+    /// alias) share, an alias of a field the object does not have, a reference loop that
+    /// never reaches a value.
     pub fn build(self, root: impl Into<TypeExpr>) -> Result<Schema, SchemaError> {
         let mut compiler = Compiler {
             graph: Graph::default(),
@@ -600,16 +631,30 @@ impl Compiler {
 
     fn object(&mut self, o: &ObjectExpr, at: &str) -> Result<TypeDesc, SchemaError> {
         let properties = pointer::push(at, "properties");
+        if let Some((field, _)) = o.dangling.first() {
+            return Err(SchemaError::new(
+                SchemaErrorKind::InvalidValue {
+                    keyword: "alias".to_owned(),
+                    expected: "an alias of a field the object has",
+                },
+                pointer::push(&properties, field),
+            ));
+        }
+        let mut seen: Vec<&str> = Vec::new();
         let mut fields: Vec<Field> = Vec::with_capacity(o.fields.len());
         for f in &o.fields {
-            if fields.iter().any(|seen| seen.name == f.name) {
-                return Err(SchemaError::new(
-                    SchemaErrorKind::DuplicateKey(f.name.clone()),
-                    properties,
-                ));
+            for name in std::iter::once(&f.name).chain(&f.aliases) {
+                if seen.contains(&name.as_str()) {
+                    return Err(SchemaError::new(
+                        SchemaErrorKind::DuplicateKey(name.clone()),
+                        properties,
+                    ));
+                }
+                seen.push(name);
             }
             fields.push(Field {
                 name: f.name.clone(),
+                aliases: f.aliases.clone(),
                 ty: self.compile(&f.ty, &pointer::push(&properties, &f.name))?,
                 required: f.required,
                 default: f.default.as_ref().map(crate::schema::value::canonical),

@@ -372,6 +372,7 @@ impl SchemaObject<'_> {
             for (name, schema) in properties {
                 fields.push(Field {
                     name: name.clone(),
+                    aliases: Vec::new(),
                     ty: self.child(index, "properties", Some(name)),
                     required: required.contains(name),
                     default: schema.get("default").map(|d| canonical(&d.to_value())),
@@ -386,6 +387,7 @@ impl SchemaObject<'_> {
         for name in only_required {
             fields.push(Field {
                 name: name.clone(),
+                aliases: Vec::new(),
                 ty: extra.unwrap_or_else(|| graph.add(TypeDesc::Any, self.at)),
                 required: true,
                 default: None,

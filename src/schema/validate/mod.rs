@@ -239,26 +239,34 @@ fn check_array(nodes: &[TypeDesc], d: &ArrayDesc, value: &Value) -> Check {
     Ok(())
 }
 
+/// An object: each field's member, under its name or an alias, checked against its type
+/// (a value holding several names of one field is an input with a repeated key: each is
+/// checked, and the codec's duplicate-key policy decides the rest); required fields
+/// present under one of their names; other members by the unknown-member policy.
 fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
     let Value::Object(members) = value else {
         return expect_kind(value, KindSet::only(Kind::Object));
     };
     for field in &d.fields {
-        match members.get(&field.name) {
-            Some(member) => check(nodes, field.ty, member).map_err(|e| {
+        let mut present = false;
+        for name in field.names() {
+            let Some(member) = members.get(name) else {
+                continue;
+            };
+            present = true;
+            check(nodes, field.ty, member).map_err(|e| {
                 let location = pointer::push("/properties", &field.name);
-                e.under(PathSegment::Key(field.name.clone()), &location)
-            })?,
-            None if field.required => {
-                return fail(ValidationErrorKind::Required {
-                    name: field.name.clone(),
-                });
-            }
-            None => {}
+                e.under(PathSegment::Key(name.to_owned()), &location)
+            })?;
+        }
+        if !present && field.required {
+            return fail(ValidationErrorKind::Required {
+                name: field.name.clone(),
+            });
         }
     }
     for (name, member) in members {
-        if d.fields.iter().any(|f| f.name == *name) {
+        if d.field_index(name).is_some() {
             continue;
         }
         match d.unknown {

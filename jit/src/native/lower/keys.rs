@@ -1,7 +1,9 @@
 //! `Key`: the key string by the scan kernel, then the expected name (the field after the
 //! previous match, by a jump table on the hint) compared inline with 1- to 8-byte loads;
-//! any other key, or one with escapes, through the key table's lookup helper. Then the
-//! colon, the path top, the field register and the presence bit.
+//! any other key (an alias too: [`KeyTable::find`](crate::ir::KeyTable::find) maps it to its
+//! field, the same answer the interpreter gets), or one with escapes, through the key
+//! table's lookup helper. Then the colon, the path top, the field register and the presence
+//! bit (the field's, whichever of its names the key was).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
