@@ -1,6 +1,6 @@
 //! The machine: one loop over a program's ops, reporting what it reads to a [`Sink`].
 
-use jitson_kernels::{ErrorKind, skip, string_scan, unescape, utf8, whitespace};
+use jitson_kernels::{ErrorKind, skip, string_scan, unescape, whitespace};
 
 use crate::ir::{
     BigInts, ExecOptions, FailKind, Failure, FuncId, KeyTableId, Kinds, Label, Op, PathSeg,
@@ -622,13 +622,8 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     /// UTF-8 (escapes are checked by [`Machine::text`] or [`Machine::check_escapes`]).
     fn scan_str(&mut self) -> Result<StrSpan, Stop> {
         let body = self.pos + 1;
-        let scan = string_scan::scan_string(self.input, body)
+        let scan = string_scan::scan_checked(self.input, body)
             .map_err(|e| Stop::syntax(e.kind, e.offset))?;
-        if let Some(c) = scan.first_control {
-            return Err(Stop::syntax(ErrorKind::ControlInString, c));
-        }
-        utf8::validate_utf8(&self.input[body..scan.end])
-            .map_err(|e| Stop::syntax(e.kind, body + e.offset))?;
         self.pos = scan.end + 1;
         Ok(StrSpan {
             body,
