@@ -3,7 +3,7 @@
 //! them (see [`super::decode`]).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I8, I8X16, I32, I64};
+use cranelift_codegen::ir::types::{I8X16, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 
 use super::{Lower, input_flags};
@@ -202,18 +202,6 @@ impl Lower<'_> {
         self.b.ins().jump(done, &[BlockArg::Value(v)]);
         self.b.switch_to_block(done);
         end
-    }
-
-    /// `byte` in every lane of an `i8x16`.
-    fn splat(&mut self, byte: u8) -> Value {
-        let b = self.b.ins().iconst(I8, i64::from(byte));
-        self.b.ins().splat(I8X16, b)
-    }
-
-    /// The lanes of `v` (an `i8x16`) equal to `byte`, as an all-ones / all-zeros mask.
-    fn lanes_equal(&mut self, v: Value, byte: u8) -> Value {
-        let s = self.splat(byte);
-        self.b.ins().icmp(IntCC::Equal, v, s)
     }
 
     /// `Fail`: the violation at the next value.
