@@ -3,10 +3,12 @@
 //!
 //! Each op index that is a jump target starts a block; the cursor, the four registers, the
 //! container count and the matched field are frontend variables; the presence bitmap is a
-//! stack slot. Every byte loop is a call: into a kernel entry point, or into
+//! stack slot. Every byte loop is a call (short strings and whitespace runs excepted: one
+//! inline `i8x16` window each): into a kernel entry point, or into
 //! [`super::helpers`] for the checks that are not inlined (numbers, checked strings,
 //! enumerations, raw predicates, skips, discriminators, and the exact error of a failed
-//! literal or string fast path), which run the interpreter's own code. Errors jump to one
+//! literal or string fast path), which run the interpreter's own code (values that pass
+//! take the helpers' fast paths). Errors jump to one
 //! block per function that writes the context's error record and returns.
 
 mod containers;
@@ -345,7 +347,7 @@ impl<'a> Lower<'a> {
             Op::Bool => self.boolean(pc),
             Op::String(check) => self.string(pc, *check),
             Op::Number(_) => self.number(pc),
-            Op::StrEnum(_) => self.decode_value_op(pc),
+            Op::StrEnum(_) => self.checked_value_op(pc),
             Op::RawCheck(..) | Op::SkipValue => self.raw_value_op(pc),
             Op::Fail(v) => self.fail_op(*v),
             // A union branch's tag: only decode writes it.

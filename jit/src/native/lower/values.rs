@@ -95,11 +95,18 @@ impl Lower<'_> {
         self.b.switch_to_block(cont);
     }
 
+    /// A checked string or an enumeration: whitespace inline, then the helper (whose fast
+    /// path takes the values that pass; the interpreter finds the errors).
+    pub(super) fn checked_value_op(&mut self, pc: usize) {
+        self.ws_value();
+        self.decode_value_op(pc);
+    }
+
     /// `String`: a plain string by the scan and escape kernels; checked strings (length,
     /// pattern) through the helper.
     pub(super) fn string(&mut self, pc: usize, check: StrCheckId) {
         if self.program.str_checks[check as usize].needs_text() {
-            self.decode_value_op(pc);
+            self.checked_value_op(pc);
             return;
         }
         let dest = self.dest(pc);
