@@ -204,6 +204,11 @@ impl NumRef<'_> {
 
 /// Exact comparison of an integer with a float (a NaN compares equal; JSON has none).
 pub fn cmp_int_float(i: i128, f: f64) -> Ordering {
+    // An integer of at most 53 bits is exactly an `f64`: the float comparison is exact (and
+    // says nothing for NaN, which compares equal).
+    if i.unsigned_abs() <= 1 << 53 {
+        return (i as f64).partial_cmp(&f).unwrap_or(Ordering::Equal);
+    }
     if f.is_nan() {
         return Ordering::Equal;
     }
@@ -223,6 +228,56 @@ pub fn cmp_int_float(i: i128, f: f64) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `cmp_int_float` by floor and integer comparison only (no float shortcut).
+    fn cmp_by_floor(i: i128, f: f64) -> Ordering {
+        if f.is_nan() {
+            return Ordering::Equal;
+        }
+        if f >= TWO_127 {
+            return Ordering::Less;
+        }
+        if f < -TWO_127 {
+            return Ordering::Greater;
+        }
+        let floor = f.floor();
+        match i.cmp(&(floor as i128)) {
+            Ordering::Equal if f > floor => Ordering::Less,
+            other => other,
+        }
+    }
+
+    #[test]
+    fn small_integers_compare_with_floats_exactly() {
+        let two53 = 1i128 << 53;
+        let ints = [0, 1, -1, 7, -180, 180, 1_000_000, two53 - 1, two53, -two53];
+        let floats = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            6.999_999_999_999_999,
+            7.0,
+            7.000_000_000_000_001,
+            -180.000_000_000_1,
+            -180.0,
+            179.999_999_9,
+            9_007_199_254_740_992.0,
+            9_007_199_254_740_991.5,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            1e300,
+            -1e-300,
+        ];
+        for i in ints {
+            for f in floats {
+                for (i, f) in [(i, f), (-i, f), (i, -f)] {
+                    assert_eq!(cmp_int_float(i, f), cmp_by_floor(i, f), "{i} {f}");
+                }
+            }
+        }
+    }
 
     fn read(text: &str) -> Result<(Number, usize), (FailKind, usize)> {
         match read_number(text.as_bytes(), 0, BigInts::F64)? {

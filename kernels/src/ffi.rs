@@ -120,9 +120,9 @@ pub unsafe extern "C" fn jitson_scan_string(
     })
 }
 
-/// [`string_scan::scan_string`] plus the checks every string body needs: no raw control byte
-/// ([`ErrorKind::ControlInString`] at it) and valid UTF-8 ([`ErrorKind::InvalidUtf8`] at the
-/// absolute offset). `value` is the closing quote's index; `*flags_out` bit 0 = has escapes
+/// [`string_scan::scan_checked`]: the scan plus the checks every string body needs, no raw
+/// control byte ([`ErrorKind::ControlInString`] at it) and valid UTF-8
+/// ([`ErrorKind::InvalidUtf8`] at the absolute offset). `value` is the closing quote's index; `*flags_out` bit 0 = has escapes
 /// (the escapes themselves are checked by [`jitson_validate_escapes`]).
 ///
 /// # Safety
@@ -136,12 +136,7 @@ pub unsafe extern "C" fn jitson_scan_string_utf8(
     // SAFETY: forwarded caller contract.
     let buf = unsafe { input(ptr, len) };
     guarded(|| {
-        let scan = string_scan::scan_string(buf, start)?;
-        if let Some(c) = scan.first_control {
-            return Err(KernelError::new(ErrorKind::ControlInString, c));
-        }
-        utf8::validate_utf8(&buf[start..scan.end])
-            .map_err(|e| KernelError::new(e.kind, start + e.offset))?;
+        let scan = string_scan::scan_checked(buf, start)?;
         // SAFETY: the caller guarantees `flags_out` is writable.
         unsafe { flags_out.write(u64::from(scan.has_escapes)) };
         Ok(scan.end as u64)

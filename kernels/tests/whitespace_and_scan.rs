@@ -18,6 +18,7 @@ fn reference_scan(buf: &[u8], start: usize) -> Result<StringScan, KernelError> {
                     end: i,
                     has_escapes,
                     first_control,
+                    has_non_ascii: buf[start..i].iter().any(|&b| b >= 0x80),
                 });
             }
             b'\\' => {
@@ -30,6 +31,18 @@ fn reference_scan(buf: &[u8], start: usize) -> Result<StringScan, KernelError> {
         i += 1;
     }
     Err(KernelError::new(ErrorKind::UnexpectedEnd, buf.len()))
+}
+
+/// A plain reference for the checked scan: the scan, then the first control byte, then std's
+/// UTF-8 verdict on the whole body.
+fn reference_checked(buf: &[u8], start: usize) -> Result<StringScan, KernelError> {
+    let scan = reference_scan(buf, start)?;
+    if let Some(c) = scan.first_control {
+        return Err(KernelError::new(ErrorKind::ControlInString, c));
+    }
+    std::str::from_utf8(&buf[start..scan.end])
+        .map_err(|e| KernelError::new(ErrorKind::InvalidUtf8, start + e.valid_up_to()))?;
+    Ok(scan)
 }
 
 fn reference_skip(buf: &[u8], pos: usize) -> usize {
@@ -82,6 +95,22 @@ fn check_scan(buf: &[u8]) {
             let got = unsafe { string_scan::avx2::scan_string(buf, start) };
             assert_eq!(got, want, "avx2 {buf:?} @{start}");
         }
+        let want = reference_checked(buf, start);
+        assert_eq!(
+            string_scan::scalar::scan_checked(buf, start),
+            want,
+            "scalar checked {buf:?} @{start}"
+        );
+        assert_eq!(
+            string_scan::scan_checked(buf, start),
+            want,
+            "dispatch checked {buf:?} @{start}"
+        );
+        if avx2() {
+            // SAFETY: AVX2 support was checked.
+            let got = unsafe { string_scan::avx2::scan_checked(buf, start) };
+            assert_eq!(got, want, "avx2 checked {buf:?} @{start}");
+        }
     }
 }
 
@@ -98,6 +127,33 @@ fn whitespace_every_length_and_position() {
 fn scan_every_length_and_position() {
     for input in special_byte_inputs(b'a', b"\"\\\x00\x1f\x20\x7f\xff") {
         check_scan(&input);
+    }
+}
+
+#[test]
+fn scan_utf8_sequences_at_every_position() {
+    // Whole, truncated and invalid UTF-8 (and a non-ASCII byte after a backslash) at every
+    // position of bodies with and without a closing quote, so the ASCII fast path and the
+    // validation of the body meet every chunk boundary and the end of the buffer.
+    let sequences: [&[u8]; 7] = [
+        b"\xc3\xa9",
+        b"\xe2\x82\xac",
+        b"\xf0\x9f\x98\x80",
+        b"\xc3",
+        b"\xff",
+        b"\xed\xa0\x80",
+        b"\\\xc3",
+    ];
+    for len in 0..=common::MAX_EXHAUSTIVE_LEN {
+        for pos in 0..=len {
+            for seq in sequences {
+                let mut v = vec![b'a'; len];
+                v.splice(pos..pos, seq.iter().copied());
+                check_scan(&v);
+                v.push(b'"');
+                check_scan(&v);
+            }
+        }
     }
 }
 
@@ -129,6 +185,12 @@ fn random_inputs_agree() {
         let mixed = rng.bytes_from(b"aaaaaaaaaaaa\\\"\x01 \t\n\xc3\xa9", len);
         check_whitespace(&mixed);
         check_scan(&mixed);
+        // Mostly clean bodies with rare specials and UTF-8 pieces, so quotes fall late.
+        let body = rng.bytes_from(
+            b"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"\\\x01\xc3\xa9\xe2\x82\xac\xff",
+            len,
+        );
+        check_scan(&body);
     }
 }
 
@@ -141,6 +203,11 @@ fn guard_page_whitespace_and_scan() {
         let mut trailing_backslash = vec![b'a'; len];
         trailing_backslash.push(b'\\');
         for_each_guarded_suffix(&trailing_backslash, check_scan);
+        let mut utf8_tail = vec![b'a'; len];
+        utf8_tail.extend_from_slice(b"\xe2\x82\xac\"");
+        for_each_guarded_suffix(&utf8_tail, check_scan);
+        utf8_tail.truncate(len + 2);
+        for_each_guarded_suffix(&utf8_tail, check_scan);
     }
 }
 
@@ -153,7 +220,8 @@ fn scan_reports_documented_fields() {
         StringScan {
             end: 8,
             has_escapes: true,
-            first_control: Some(6)
+            first_control: Some(6),
+            has_non_ascii: false,
         }
     );
     assert_eq!(

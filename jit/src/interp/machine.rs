@@ -1,6 +1,6 @@
 //! The machine: one loop over a program's ops, reporting what it reads to a [`Sink`].
 
-use jitson_kernels::{ErrorKind, skip, string_scan, unescape, utf8, whitespace};
+use jitson_kernels::{ErrorKind, skip, string_scan, unescape, whitespace};
 
 use crate::ir::{
     BigInts, ExecOptions, FailKind, Failure, FuncId, KeyTableId, Kinds, Label, Op, PathSeg,
@@ -8,6 +8,7 @@ use crate::ir::{
 };
 use crate::number::read_number;
 
+use super::checks::{number_violation, text_violation};
 use super::sink::{At, Check, Sink, Text};
 
 /// The field register's value when the last key matched no named field.
@@ -596,25 +597,9 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             .map_err(|(kind, offset)| Stop::fatal(kind, offset))?;
         self.pos = end;
         self.sink.number(at, n);
-        let fail = |v| Err(Stop::violation(v, start, Resume::Continue));
-        if c.integer && !n.is_integer() {
-            return fail(Violation::Type { expected: kind });
-        }
-        if let Some(l) = c.minimum {
-            let order = n.cmp_exact(l.value);
-            if order.is_lt() || (l.exclusive && order.is_eq()) {
-                return fail(Violation::Minimum);
-            }
-        }
-        if let Some(l) = c.maximum {
-            let order = n.cmp_exact(l.value);
-            if order.is_gt() || (l.exclusive && order.is_eq()) {
-                return fail(Violation::Maximum);
-            }
-        }
-        match &c.multiple_of {
-            Some(pred) if !pred(n) => fail(Violation::MultipleOf),
-            _ => Ok(()),
+        match number_violation(c, n) {
+            Some(v) => Err(Stop::violation(v, start, Resume::Continue)),
+            None => Ok(()),
         }
     }
 
@@ -622,13 +607,8 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     /// UTF-8 (escapes are checked by [`Machine::text`] or [`Machine::check_escapes`]).
     fn scan_str(&mut self) -> Result<StrSpan, Stop> {
         let body = self.pos + 1;
-        let scan = string_scan::scan_string(self.input, body)
+        let scan = string_scan::scan_checked(self.input, body)
             .map_err(|e| Stop::syntax(e.kind, e.offset))?;
-        if let Some(c) = scan.first_control {
-            return Err(Stop::syntax(ErrorKind::ControlInString, c));
-        }
-        utf8::validate_utf8(&self.input[body..scan.end])
-            .map_err(|e| Stop::syntax(e.kind, body + e.offset))?;
         self.pos = scan.end + 1;
         Ok(StrSpan {
             body,
@@ -675,22 +655,12 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         let text = match text {
             Text::Input(t) | Text::Scratch(t) => t,
         };
-        let length = text.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64;
-        let fail = |v| Err(Stop::violation(v, start, Resume::Continue));
-        if length < c.min_length {
-            return fail(Violation::MinLength);
+        // The kernels checked the body's UTF-8 and unescaping keeps it valid.
+        let text = std::str::from_utf8(text).unwrap_or("");
+        match text_violation(c, text) {
+            Some(v) => Err(Stop::violation(v, start, Resume::Continue)),
+            None => Ok(()),
         }
-        if c.max_length.is_some_and(|max| length > max) {
-            return fail(Violation::MaxLength);
-        }
-        if let Some(pred) = &c.pattern {
-            // The kernels checked the body's UTF-8 and unescaping keeps it valid.
-            let text = std::str::from_utf8(text).unwrap_or("");
-            if !pred(text) {
-                return fail(Violation::Pattern);
-            }
-        }
-        Ok(())
     }
 
     fn str_enum(&mut self, table: u32, at: At) -> Result<(), Stop> {

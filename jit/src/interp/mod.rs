@@ -8,6 +8,7 @@
 //! operation; what it builds is a sink's job: nothing for validation, records for
 //! [`decode`], compact JSON for [`transcode`].
 
+mod checks;
 mod decode;
 mod machine;
 mod sink;
@@ -18,6 +19,7 @@ pub use decode::{Decoded, decode};
 pub use transcode::{MAX_POINTERS, TranscodeSpec, Unknown, transcode};
 
 use crate::ir::{ExecOptions, Failure, Program};
+pub(crate) use checks::{number_violation, text_violation};
 pub(crate) use machine::kind_slot;
 use machine::{Core, Machine};
 use sink::Check;

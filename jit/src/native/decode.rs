@@ -16,10 +16,10 @@ use jitson_kernels::ffi::FfiResult;
 use jitson_kernels::unescape::{self, Surrogates};
 
 use super::ctx::Ctx;
+use super::fast;
 use super::helpers::guarded;
 use crate::interp::{number_slot, run_value_op_into};
 use crate::ir::{FailKind, Op};
-use crate::number::read_number;
 
 /// A buffer index meaning "none acquired yet".
 pub(crate) const NO_BUF: u64 = u64::MAX;
@@ -288,7 +288,33 @@ pub(crate) unsafe extern "C" fn jitson_native_decode_op(
     addr: u64,
 ) -> FfiResult {
     guarded(ctx, |ctx| {
-        decode_on_interpreter(ctx, pos as usize, func, pc, addr)
+        let p = pos as usize;
+        // SAFETY: the pointers come from borrows that live for the whole run.
+        let (program, input, _) = unsafe { ctx.parts() };
+        match &program.funcs[func as usize].ops[pc as usize] {
+            Op::String(check) => {
+                let check = &program.str_checks[*check as usize];
+                if let Some((body, end)) = fast::checked_string(check, input, p) {
+                    if addr != 0 {
+                        // SAFETY: the caller's contract (a string slot is a pair).
+                        unsafe { put_pair(addr, &input[body..end]) };
+                    }
+                    return Ok(end as u64 + 1);
+                }
+            }
+            Op::StrEnum(table) => {
+                let table = &program.str_enums[*table as usize];
+                if let Some((index, after)) = fast::enum_index(table, input, p) {
+                    if addr != 0 {
+                        // SAFETY: the caller's contract (an enumeration slot is a `u32`).
+                        unsafe { put(addr, &index.to_ne_bytes()) };
+                    }
+                    return Ok(after as u64);
+                }
+            }
+            _ => {}
+        }
+        decode_on_interpreter(ctx, p, func, pc, addr)
     })
 }
 
@@ -322,9 +348,9 @@ fn decode_on_interpreter(
 }
 
 /// `Op::Number` (op `pc` of function `func`) at `pos` (after whitespace), its value
-/// written at `addr` (0: nowhere): a number whose check has no bounds and no predicate
-/// is read here with the interpreter's reader; anything else (a check, an error, a
-/// fraction where an integer is wanted) runs on the interpreter.
+/// written at `addr` (0: nowhere): a number that reads and passes its check is read and
+/// checked here with the interpreter's reader and checks ([`fast::checked_number`]);
+/// anything else (a failed check, an error) runs on the interpreter.
 ///
 /// # Safety
 /// As [`jitson_native_decode_op`], for a `Number` op.
@@ -341,12 +367,7 @@ pub(crate) unsafe extern "C" fn jitson_native_decode_number(
         let (program, input, _) = unsafe { ctx.parts() };
         if let Op::Number(check) = &program.funcs[func as usize].ops[pc as usize] {
             let c = &program.num_checks[*check as usize];
-            let plain = c.minimum.is_none() && c.maximum.is_none() && c.multiple_of.is_none();
-            if plain
-                && matches!(input.get(p), Some(b'-' | b'0'..=b'9'))
-                && let Ok((n, end)) = read_number(input, p, ctx.options.big_ints)
-                && (!c.integer || n.is_integer())
-            {
+            if let Some((n, end)) = fast::checked_number(c, input, p, ctx.options.big_ints) {
                 if addr != 0 {
                     // SAFETY: the caller's contract (a number slot is 16 bytes).
                     unsafe { put(addr, &number_slot(n)) };

@@ -11,6 +11,7 @@ use jitson_kernels::unescape::{self, Surrogates};
 use super::ctx::{Ctx, Seg};
 use super::decode as d;
 use super::fail::{self, CLASS_PANIC};
+use super::fast;
 use crate::interp::{kind_slot, run_value_op};
 use crate::ir::{ErrorKind, FailKind, Kinds, NumCheck, Op, Violation};
 use jitson_kernels::number::scan_number;
@@ -74,7 +75,8 @@ pub(crate) unsafe extern "C" fn jitson_native_mismatch(
 }
 
 /// Runs op `pc` of function `func` (a value op, or `Discriminate`) on the interpreter at
-/// `pos`: `value` is the cursor after it (for `Discriminate`, the label index taken).
+/// `pos`: `value` is the cursor after it (for `Discriminate`, the label index taken). A
+/// checked string or an enumeration that passes takes a fast path first ([`fast`]).
 ///
 /// # Safety
 /// `ctx` is the context of the running call; `func` and `pc` name an op of its program.
@@ -84,7 +86,25 @@ pub(crate) unsafe extern "C" fn jitson_native_value_op(
     func: u64,
     pc: u64,
 ) -> FfiResult {
-    guarded(ctx, |ctx| on_interpreter(ctx, pos as usize, func, pc))
+    guarded(ctx, |ctx| {
+        let pos = pos as usize;
+        // SAFETY: the pointers come from borrows that live for the whole run.
+        let (program, input, _) = unsafe { ctx.parts() };
+        let fast = match &program.funcs[func as usize].ops[pc as usize] {
+            Op::String(check) => {
+                fast::checked_string(&program.str_checks[*check as usize], input, pos)
+                    .map(|(_, end)| end + 1)
+            }
+            Op::StrEnum(table) => {
+                fast::enum_index(&program.str_enums[*table as usize], input, pos).map(|(_, p)| p)
+            }
+            _ => None,
+        };
+        match fast {
+            Some(after) => Ok(after as u64),
+            None => on_interpreter(ctx, pos, func, pc),
+        }
+    })
 }
 
 /// Runs op `pc` of function `func` on the interpreter at `pos`.
@@ -99,7 +119,9 @@ fn on_interpreter(ctx: &mut Ctx, pos: usize, func: u64, pc: u64) -> Result<u64, 
 /// `Op::Number` (op `pc` of function `func`) at `pos` (after whitespace): a number whose
 /// check has no bounds and no predicate is only scanned when it cannot fail to read (an
 /// integer of at most 18 bytes, or a fraction without exponent shorter than 309 bytes);
-/// everything else runs on the interpreter as [`jitson_native_value_op`] does.
+/// any other number that reads and passes its check is read and checked directly
+/// ([`fast::checked_number`]); the rest runs on the interpreter as
+/// [`jitson_native_value_op`] does.
 ///
 /// # Safety
 /// `ctx` is the context of the running call; `func` and `pc` name a `Number` op.
@@ -113,10 +135,14 @@ pub(crate) unsafe extern "C" fn jitson_native_number(
         let pos = pos as usize;
         // SAFETY: the pointers come from borrows that live for the whole run.
         let (program, input, _) = unsafe { ctx.parts() };
-        if let Op::Number(check) = &program.funcs[func as usize].ops[pc as usize]
-            && let Some(end) = plain_number(&program.num_checks[*check as usize], input, pos)?
-        {
-            return Ok(end as u64);
+        if let Op::Number(check) = &program.funcs[func as usize].ops[pc as usize] {
+            let check = &program.num_checks[*check as usize];
+            if let Some(end) = plain_number(check, input, pos)? {
+                return Ok(end as u64);
+            }
+            if let Some((_, end)) = fast::checked_number(check, input, pos, ctx.options.big_ints) {
+                return Ok(end as u64);
+            }
         }
         on_interpreter(ctx, pos, func, pc)
     })

@@ -21,6 +21,7 @@ mod ctx;
 mod decode;
 mod error;
 mod fail;
+mod fast;
 mod helpers;
 mod isa;
 mod lower;

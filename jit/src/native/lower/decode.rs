@@ -5,10 +5,11 @@
 //! - Scalars are stored inline: booleans, union tags (`Dispatch`, `Tag`), unescaped
 //!   strings as `(ptr, len)` into the input, raw values (`SkipValue`, `RawCheck`) as their
 //!   span. Escaped strings are unescaped into the arena by a helper.
-//! - Numbers go through a helper (the interpreter's number reader: one `BigInts` policy);
-//!   checked strings and enumerations run the interpreter's op through a slot-writing sink
-//!   (their checks are predicates and tables the interpreter owns, and they are rare in
-//!   the corpus schemas' hot paths).
+//! - Numbers go through a helper (the interpreter's number reader and checks: one
+//!   `BigInts` policy); checked strings and enumerations go through a helper too, whose
+//!   fast path writes the values that pass (their checks are predicates and tables the
+//!   interpreter owns) and runs the interpreter's op through a slot-writing sink for the
+//!   rest.
 //! - Arrays reserve items inline in a context-owned buffer (a helper only when it must
 //!   grow) and copy them to the arena at `ArrEnd`; objects zero their record inline, copy
 //!   the presence bitmap from the stack, and keep extra members in a buffer through

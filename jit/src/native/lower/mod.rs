@@ -3,10 +3,12 @@
 //!
 //! Each op index that is a jump target starts a block; the cursor, the four registers, the
 //! container count and the matched field are frontend variables; the presence bitmap is a
-//! stack slot. Every byte loop is a call: into a kernel entry point, or into
+//! stack slot. Every byte loop is a call (short strings and whitespace runs excepted: one
+//! inline `i8x16` window each): into a kernel entry point, or into
 //! [`super::helpers`] for the checks that are not inlined (numbers, checked strings,
 //! enumerations, raw predicates, skips, discriminators, and the exact error of a failed
-//! literal or string fast path), which run the interpreter's own code. Errors jump to one
+//! literal or string fast path), which run the interpreter's own code (values that pass
+//! take the helpers' fast paths). Errors jump to one
 //! block per function that writes the context's error record and returns.
 
 mod containers;
@@ -16,7 +18,7 @@ mod keys;
 mod values;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::types::{I8, I8X16, I32, I64};
 use cranelift_codegen::ir::{
     AbiParam, Block, BlockArg, FuncRef, Function, InstBuilder, JumpTableData, MemFlagsData,
     Signature, StackSlot, StackSlotData, StackSlotKind, Value,
@@ -170,6 +172,9 @@ pub(crate) fn lower(
     let config = l.module.target_config();
     l.b.finalize(config);
 }
+
+/// The window of the inline whitespace skip: one `i8x16` load.
+const WS_WINDOW: u32 = 16;
 
 /// Trusted flags for the context and stack slots.
 fn trusted() -> MemFlagsData {
@@ -342,7 +347,7 @@ impl<'a> Lower<'a> {
             Op::Bool => self.boolean(pc),
             Op::String(check) => self.string(pc, *check),
             Op::Number(_) => self.number(pc),
-            Op::StrEnum(_) => self.decode_value_op(pc),
+            Op::StrEnum(_) => self.checked_value_op(pc),
             Op::RawCheck(..) | Op::SkipValue => self.raw_value_op(pc),
             Op::Fail(v) => self.fail_op(*v),
             // A union branch's tag: only decode writes it.
@@ -647,11 +652,63 @@ impl<'a> Lower<'a> {
             self.b.ins().jump(done, &[]);
         }
         self.b.switch_to_block(call);
+        self.skip_ws_run(p, done);
+        self.b.switch_to_block(done);
+    }
+
+    /// Skips the whitespace run at `p` (a byte at or below space) and jumps to `done`: the
+    /// first 16 bytes inline with one `i8x16` load when they lie in the input and the run
+    /// ends among them (a newline and indentation, usually), else the kernel.
+    fn skip_ws_run(&mut self, p: Value, done: Block) {
+        let (fast, kernel, found) = [(); 3].map(|_| self.b.create_block()).into();
+        let from = self.b.append_block_param(kernel, I64);
+        let window = self.b.ins().iadd_imm_s(p, WS_WINDOW as i64);
+        let fits = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, window, self.len);
+        self.b
+            .ins()
+            .brif(fits, fast, &[], kernel, &[BlockArg::Value(p)]);
+
+        self.b.switch_to_block(fast);
+        let addr = self.b.ins().iadd(self.input, p);
+        let v = self.b.ins().load(I8X16, input_flags(), addr, 0);
+        let mut ws = self.lanes_equal(v, b' ');
+        for byte in [b'\n', b'\t', b'\r'] {
+            let lanes = self.lanes_equal(v, byte);
+            ws = self.b.ins().bor(ws, lanes);
+        }
+        let ws = self.b.ins().vhigh_bits(I32, ws);
+        let other = self.b.ins().bxor_imm_u(ws, (1 << WS_WINDOW) - 1);
+        self.b
+            .ins()
+            .brif(other, found, &[], kernel, &[BlockArg::Value(window)]);
+
+        self.b.switch_to_block(found);
+        let k = self.b.ins().ctz(other);
+        let k = self.b.ins().uextend(I64, k);
+        let end = self.b.ins().iadd(p, k);
+        self.set_pos(end);
+        self.b.ins().jump(done, &[]);
+
+        self.b.switch_to_block(kernel);
         let (input, len) = (self.input, self.len);
-        let v = self.call_kernel(Callee::SkipWhitespace, &[input, len, p], None);
+        let v = self.call_kernel(Callee::SkipWhitespace, &[input, len, from], None);
         self.set_pos(v);
         self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
+    }
+
+    /// `byte` in every lane of an `i8x16`.
+    fn splat(&mut self, byte: u8) -> Value {
+        let b = self.b.ins().iconst(I8, i64::from(byte));
+        self.b.ins().splat(I8X16, b)
+    }
+
+    /// The lanes of `v` (an `i8x16`) equal to `byte`, as an all-ones / all-zeros mask.
+    fn lanes_equal(&mut self, v: Value, byte: u8) -> Value {
+        let s = self.splat(byte);
+        self.b.ins().icmp(IntCC::Equal, v, s)
     }
 
     /// Branches on whether the byte at `p` is `byte` (false at the end of the input).

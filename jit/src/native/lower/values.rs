@@ -3,12 +3,15 @@
 //! them (see [`super::decode`]).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::I64;
-use cranelift_codegen::ir::{Block, InstBuilder, Value};
+use cranelift_codegen::ir::types::{I8X16, I32, I64};
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 
 use super::{Lower, input_flags};
 use crate::ir::{ErrorKind, FailKind, StrCheckId, Violation};
 use crate::native::helpers::Callee;
+
+/// The window of the inline string scan: one `i8x16` load.
+const SHORT_STRING: usize = 16;
 
 /// `word`'s first four bytes as a little-endian integer.
 fn word4(word: &[u8]) -> i64 {
@@ -92,11 +95,18 @@ impl Lower<'_> {
         self.b.switch_to_block(cont);
     }
 
+    /// A checked string or an enumeration: whitespace inline, then the helper (whose fast
+    /// path takes the values that pass; the interpreter finds the errors).
+    pub(super) fn checked_value_op(&mut self, pc: usize) {
+        self.ws_value();
+        self.decode_value_op(pc);
+    }
+
     /// `String`: a plain string by the scan and escape kernels; checked strings (length,
     /// pattern) through the helper.
     pub(super) fn string(&mut self, pc: usize, check: StrCheckId) {
         if self.program.str_checks[check as usize].needs_text() {
-            self.decode_value_op(pc);
+            self.checked_value_op(pc);
             return;
         }
         let dest = self.dest(pc);
@@ -146,9 +156,59 @@ impl Lower<'_> {
 
     /// Scans the string body at `body` (control bytes and UTF-8 checked, escapes not);
     /// returns the closing quote's index, the flags in the flags slot.
+    ///
+    /// Short strings are scanned inline: when 16 bytes from `body` lie in the input and a
+    /// quote comes before any backslash, control byte or non-ASCII byte among them, that
+    /// quote ends a plain ASCII body (nothing to check); anything else calls the kernel.
     pub(super) fn scan_body(&mut self, body: Value) -> Value {
+        let (fast, call, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let end = self.b.append_block_param(done, I64);
+        let window = self.b.ins().iadd_imm_s(body, SHORT_STRING as i64);
+        let fits = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, window, self.len);
+        self.b.ins().brif(fits, fast, &[], call, &[]);
+
+        self.b.switch_to_block(fast);
+        let addr = self.b.ins().iadd(self.input, body);
+        let v = self.b.ins().load(I8X16, input_flags(), addr, 0);
+        let quote = self.lanes_equal(v, b'"');
+        let backslash = self.lanes_equal(v, b'\\');
+        let top = self.splat(0xe0);
+        let top = self.b.ins().band(v, top);
+        let control = self.lanes_equal(top, 0);
+        let quotes = self.b.ins().vhigh_bits(I32, quote);
+        let stops = self.b.ins().bor(backslash, control);
+        let stops = self.b.ins().vhigh_bits(I32, stops);
+        // `vhigh_bits` of the bytes themselves: the non-ASCII ones.
+        let high = self.b.ins().vhigh_bits(I32, v);
+        let stops = self.b.ins().bor(stops, high);
+        // The first lane that is a quote or a stop must be a quote.
+        let any = self.b.ins().bor(quotes, stops);
+        let zero = self.b.ins().iconst(I32, 0);
+        let neg = self.b.ins().isub(zero, any);
+        let first = self.b.ins().band(any, neg);
+        let hit = self.b.ins().band(first, quotes);
+        let k = self.b.ins().ctz(quotes);
+        let k = self.b.ins().uextend(I64, k);
+        let quote_at = self.b.ins().iadd(body, k);
+        let none = self.iconst(0);
+        self.b.ins().stack_store(I64, none, self.flags, 0);
+        self.b
+            .ins()
+            .brif(hit, done, &[BlockArg::Value(quote_at)], call, &[]);
+
+        self.b.switch_to_block(call);
         let (input, len, flags) = (self.input, self.len, self.flags_addr());
-        self.call_kernel(Callee::ScanString, &[input, len, body, flags], None)
+        let v = self.call_kernel(Callee::ScanString, &[input, len, body, flags], None);
+        self.b.ins().jump(done, &[BlockArg::Value(v)]);
+        self.b.switch_to_block(done);
+        end
     }
 
     /// `Fail`: the violation at the next value.

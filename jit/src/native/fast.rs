@@ -1,0 +1,56 @@
+//! Fast paths of the value ops generated code leaves to helpers: checked strings, string
+//! enumerations and numbers with checks, for the values that pass them. Each returns `None`
+//! whenever anything is unusual (escapes, a failed check, a syntax error); the helper then
+//! runs the op on the interpreter, which finds the exact error, so the interpreter stays
+//! the one definition of every error. The checks themselves are the interpreter's
+//! ([`number_violation`], [`text_violation`]).
+
+use jitson_kernels::string_scan;
+
+use crate::interp::{number_violation, text_violation};
+use crate::ir::{BigInts, NumCheck, NumRef, StrCheck};
+use crate::number::read_number;
+
+/// The body `(start, end)` (end: the closing quote) of the string at `pos` when it has no
+/// escapes and scans clean (no control byte, valid UTF-8).
+fn plain_string(input: &[u8], pos: usize) -> Option<(usize, usize)> {
+    if input.get(pos) != Some(&b'"') {
+        return None;
+    }
+    let scan = string_scan::scan_checked(input, pos + 1).ok()?;
+    (!scan.has_escapes).then_some((pos + 1, scan.end))
+}
+
+/// The body of the string at `pos` when it passes `c` (see [`plain_string`]).
+pub(crate) fn checked_string(c: &StrCheck, input: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let (body, end) = plain_string(input, pos)?;
+    // SAFETY: `scan_checked` validated the body as UTF-8 (it checks every body holding a
+    // byte at or above 0x80; an all-ASCII body is UTF-8), so the unchecked view is sound
+    // and the interpreter's second check (`from_utf8`) is not needed here.
+    let text = unsafe { std::str::from_utf8_unchecked(&input[body..end]) };
+    text_violation(c, text).is_none().then_some((body, end))
+}
+
+/// The index in `table` of the string at `pos`, and the cursor after it, when it is one of
+/// the table's strings and has no escapes.
+pub(crate) fn enum_index(table: &[Box<str>], input: &[u8], pos: usize) -> Option<(u32, usize)> {
+    let (body, end) = plain_string(input, pos)?;
+    let text = &input[body..end];
+    let index = table.iter().position(|s| s.as_bytes() == text)?;
+    Some((index as u32, end + 1))
+}
+
+/// The number at `pos` and the cursor after it, when it reads without error under `big`
+/// and passes `c`.
+pub(crate) fn checked_number<'a>(
+    c: &NumCheck,
+    input: &'a [u8],
+    pos: usize,
+    big: BigInts,
+) -> Option<(NumRef<'a>, usize)> {
+    if !matches!(input.get(pos), Some(b'-' | b'0'..=b'9')) {
+        return None;
+    }
+    let (n, end) = read_number(input, pos, big).ok()?;
+    number_violation(c, n).is_none().then_some((n, end))
+}

@@ -1,0 +1,198 @@
+//! A byte matcher for the common shape of `pattern`s: an anchored sequence of ASCII
+//! classes and literals with counts (`^[0-9]+$`, `^[A-Z][a-z]{2} [0-9]{2}$`), matched
+//! without the regex engine's per-call setup.
+//!
+//! Only patterns whose greedy left-to-right match is exact are taken: every item whose count
+//! varies is last, or followed by an item that needs at least one byte from a disjoint set
+//! (so the run must end where that item starts). Anything else (alternation, groups,
+//! negated classes, non-ASCII, other escapes, lazy quantifiers) is left to `regex`. Since
+//! every set is ASCII, a string with a non-ASCII character never matches, as with `regex`.
+
+/// One item: a set of ASCII bytes (bit `b` of the `u128`) taken `min..=max` times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Item {
+    set: u128,
+    min: u32,
+    max: u32,
+}
+
+/// A compiled anchored sequence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Anchored {
+    items: Vec<Item>,
+}
+
+/// `\d` in ECMA-262: the ASCII digits.
+const DIGITS: u128 = range(b'0', b'9');
+/// `\w` in ECMA-262: ASCII letters, digits and `_`.
+const WORD: u128 = DIGITS | range(b'a', b'z') | range(b'A', b'Z') | (1 << b'_');
+
+/// The set of the bytes `lo..=hi` (ASCII).
+const fn range(lo: u8, hi: u8) -> u128 {
+    let mut set = 0;
+    let mut b = lo;
+    while b <= hi {
+        set |= 1 << b;
+        b += 1;
+    }
+    set
+}
+
+impl Anchored {
+    /// The matcher for `source` when it has the supported shape.
+    pub(super) fn new(source: &str) -> Option<Anchored> {
+        let body = source.strip_prefix('^')?.strip_suffix('$')?;
+        let mut bytes = body.as_bytes();
+        let mut items = Vec::new();
+        while let Some((set, rest)) = atom(bytes) {
+            let ((min, max), rest) = quantifier(rest)?;
+            items.push(Item { set, min, max });
+            bytes = rest;
+        }
+        if !bytes.is_empty() || !greedy_is_exact(&items) {
+            return None;
+        }
+        Some(Anchored { items })
+    }
+
+    /// Whether `text` matches as a whole.
+    pub(super) fn is_match(&self, text: &str) -> bool {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        for item in &self.items {
+            let start = i;
+            while i - start < item.max as usize
+                && bytes
+                    .get(i)
+                    .is_some_and(|&b| b < 128 && item.set & (1 << b) != 0)
+            {
+                i += 1;
+            }
+            if i - start < item.min as usize {
+                return false;
+            }
+        }
+        i == bytes.len()
+    }
+}
+
+/// Every item whose count varies is last, or followed by one that needs a byte of a
+/// disjoint set.
+fn greedy_is_exact(items: &[Item]) -> bool {
+    items.windows(2).all(|w| {
+        let (this, next) = (w[0], w[1]);
+        this.min == this.max || (next.min > 0 && this.set & next.set == 0)
+    })
+}
+
+/// One atom at the start of `bytes`: a class, an escape or a literal; `None` at the end or
+/// at anything unsupported.
+fn atom(bytes: &[u8]) -> Option<(u128, &[u8])> {
+    match *bytes.first()? {
+        b'[' => class(&bytes[1..]),
+        b'\\' => {
+            let (&e, rest) = bytes[1..].split_first()?;
+            Some((escape(e)?, rest))
+        }
+        b if literal(b) => Some((1 << b, &bytes[1..])),
+        _ => None,
+    }
+}
+
+/// An ASCII byte that stands for itself outside a class.
+fn literal(b: u8) -> bool {
+    (b' '..=b'~').contains(&b) && !b"^$.|?*+()[]{}\\".contains(&b)
+}
+
+/// The set of the escape `\e`: `\d`, `\w`, or escaped ASCII punctuation (not `\<` and
+/// `\>`, word boundaries in `regex`).
+fn escape(e: u8) -> Option<u128> {
+    match e {
+        b'd' => Some(DIGITS),
+        b'w' => Some(WORD),
+        b'<' | b'>' => None,
+        b if b.is_ascii_punctuation() => Some(1 << b),
+        _ => None,
+    }
+}
+
+/// A class after its `[`: ranges, bytes and escapes up to `]` (not negated, not empty, and
+/// without `regex`'s set operators `&&`, `--`, `~~`, which ECMA-262 reads as bytes).
+fn class(mut bytes: &[u8]) -> Option<(u128, &[u8])> {
+    if bytes.first() == Some(&b'^') {
+        return None;
+    }
+    let end = bytes.iter().position(|&b| b == b']')?;
+    if [b"&&", b"--", b"~~"]
+        .iter()
+        .any(|op| bytes[..end].windows(2).any(|w| w == *op))
+    {
+        return None;
+    }
+    let mut set = 0u128;
+    loop {
+        let (&b, rest) = bytes.split_first()?;
+        match b {
+            b']' if set != 0 => return Some((set, rest)),
+            b'\\' => {
+                let (&e, rest) = rest.split_first()?;
+                set |= escape(e)?;
+                bytes = rest;
+            }
+            b'[' | b']' => return None,
+            b if (b' '..=b'~').contains(&b) => match rest {
+                [b'-', hi, tail @ ..] if *hi != b']' && *hi != b'\\' && *hi != b'[' => {
+                    if b > *hi || !(b' '..=b'~').contains(hi) {
+                        return None;
+                    }
+                    set |= range(b, *hi);
+                    bytes = tail;
+                }
+                _ => {
+                    set |= 1 << b;
+                    bytes = rest;
+                }
+            },
+            _ => return None,
+        }
+    }
+}
+
+/// The count after an atom: `?`, `*`, `+`, `{n}`, `{n,}`, `{n,m}` or none (a lazy `?`
+/// after it is not supported).
+fn quantifier(bytes: &[u8]) -> Option<((u32, u32), &[u8])> {
+    let (count, rest) = match bytes.first() {
+        Some(b'?') => ((0, 1), &bytes[1..]),
+        Some(b'*') => ((0, u32::MAX), &bytes[1..]),
+        Some(b'+') => ((1, u32::MAX), &bytes[1..]),
+        Some(b'{') => braces(&bytes[1..])?,
+        _ => return Some(((1, 1), bytes)),
+    };
+    match rest.first() {
+        Some(b'?' | b'+' | b'*' | b'{') => None,
+        _ => Some((count, rest)),
+    }
+}
+
+/// `n}`, `n,}` or `n,m}` after a `{`.
+fn braces(bytes: &[u8]) -> Option<((u32, u32), &[u8])> {
+    let (min, rest) = number(bytes)?;
+    let (max, rest) = match rest {
+        [b'}', ..] => (min, rest),
+        [b',', b'}', ..] => (u32::MAX, &rest[1..]),
+        [b',', tail @ ..] => number(tail)?,
+        _ => return None,
+    };
+    let rest = rest.strip_prefix(b"}")?;
+    (min <= max).then_some(((min, max), rest))
+}
+
+/// A decimal count of at most four digits.
+fn number(bytes: &[u8]) -> Option<(u32, &[u8])> {
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 4 {
+        return None;
+    }
+    let text = std::str::from_utf8(&bytes[..digits]).ok()?;
+    Some((text.parse().ok()?, &bytes[digits..]))
+}
