@@ -209,6 +209,11 @@ pub fn cmp_int_float(i: i128, f: f64) -> Ordering {
     if i.unsigned_abs() <= 1 << 53 {
         return (i as f64).partial_cmp(&f).unwrap_or(Ordering::Equal);
     }
+    cmp_by_floor(i, f)
+}
+
+/// [`cmp_int_float`] for any integer, by the float's floor and integer comparison only.
+fn cmp_by_floor(i: i128, f: f64) -> Ordering {
     if f.is_nan() {
         return Ordering::Equal;
     }
@@ -228,24 +233,6 @@ pub fn cmp_int_float(i: i128, f: f64) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `cmp_int_float` by floor and integer comparison only (no float shortcut).
-    fn cmp_by_floor(i: i128, f: f64) -> Ordering {
-        if f.is_nan() {
-            return Ordering::Equal;
-        }
-        if f >= TWO_127 {
-            return Ordering::Less;
-        }
-        if f < -TWO_127 {
-            return Ordering::Greater;
-        }
-        let floor = f.floor();
-        match i.cmp(&(floor as i128)) {
-            Ordering::Equal if f > floor => Ordering::Less,
-            other => other,
-        }
-    }
 
     #[test]
     fn small_integers_compare_with_floats_exactly() {
