@@ -67,24 +67,31 @@ pub(crate) struct Field {
     pub(crate) flatten: bool,
 }
 
+/// `rename` when given, else the Rust name of `ident` under `rule` (applied by `apply`).
+fn renamed(
+    rename: &Option<String>,
+    ident: &syn::Ident,
+    rule: Option<RenameRule>,
+    apply: fn(RenameRule, &str) -> String,
+) -> String {
+    let rust = ident.unraw().to_string();
+    rename
+        .clone()
+        .unwrap_or_else(|| rule.map_or_else(|| rust.clone(), |r| apply(r, &rust)))
+}
+
 impl Variant {
     /// The variant's JSON name (its tag value): `rename`, else the Rust name under the
     /// enum's `rename_all`.
     pub(crate) fn json_name(&self, ident: &syn::Ident, rule: Option<RenameRule>) -> String {
-        let rust = ident.unraw().to_string();
-        self.rename
-            .clone()
-            .unwrap_or_else(|| rule.map_or_else(|| rust.clone(), |r| r.apply_to_variant(&rust)))
+        renamed(&self.rename, ident, rule, RenameRule::apply_to_variant)
     }
 }
 
 impl Field {
     /// The field's JSON member name: `rename`, else the Rust name under `rule`.
     pub(crate) fn json_name(&self, ident: &syn::Ident, rule: Option<RenameRule>) -> String {
-        let rust = ident.unraw().to_string();
-        self.rename
-            .clone()
-            .unwrap_or_else(|| rule.map_or_else(|| rust.clone(), |r| r.apply_to_field(&rust)))
+        renamed(&self.rename, ident, rule, RenameRule::apply_to_field)
     }
 }
 

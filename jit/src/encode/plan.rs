@@ -39,7 +39,7 @@ impl EncodePlan {
         if std::ptr::eq(root.layout(), &*self.layout) {
             self.steps.walk(root, big, out);
         } else {
-            Steps::new(root.layout(), self.steps.mode).walk(root, big, out);
+            encode_once(root, self.steps.mode, big, out);
         }
     }
 }

@@ -291,30 +291,19 @@ pub(crate) unsafe extern "C" fn jitson_native_decode_op(
         let p = pos as usize;
         // SAFETY: the pointers come from borrows that live for the whole run.
         let (program, input, _) = unsafe { ctx.parts() };
-        match &program.funcs[func as usize].ops[pc as usize] {
-            Op::String(check) => {
-                let check = &program.str_checks[*check as usize];
-                if let Some((body, end)) = fast::checked_string(check, input, p) {
-                    if addr != 0 {
-                        // SAFETY: the caller's contract (a string slot is a pair).
-                        unsafe { put_pair(addr, &input[body..end]) };
-                    }
-                    return Ok(end as u64 + 1);
-                }
+        let op = &program.funcs[func as usize].ops[pc as usize];
+        let Some((passed, after)) = fast::string_op(program, op, input, p) else {
+            return decode_on_interpreter(ctx, p, func, pc, addr);
+        };
+        if addr != 0 {
+            match passed {
+                // SAFETY: the caller's contract (a string slot is a pair).
+                fast::Passed::Str(body, end) => unsafe { put_pair(addr, &input[body..end]) },
+                // SAFETY: the caller's contract (an enumeration slot is a `u32`).
+                fast::Passed::Enum(index) => unsafe { put(addr, &index.to_ne_bytes()) },
             }
-            Op::StrEnum(table) => {
-                let table = &program.str_enums[*table as usize];
-                if let Some((index, after)) = fast::enum_index(table, input, p) {
-                    if addr != 0 {
-                        // SAFETY: the caller's contract (an enumeration slot is a `u32`).
-                        unsafe { put(addr, &index.to_ne_bytes()) };
-                    }
-                    return Ok(after as u64);
-                }
-            }
-            _ => {}
         }
-        decode_on_interpreter(ctx, p, func, pc, addr)
+        Ok(after as u64)
     })
 }
 

@@ -8,8 +8,33 @@
 use jitson_kernels::string_scan;
 
 use crate::interp::{number_violation, text_violation};
-use crate::ir::{BigInts, NumCheck, NumRef, StrCheck};
+use crate::ir::{BigInts, NumCheck, NumRef, Op, Program, StrCheck};
 use crate::number::read_number;
+
+/// A string value op's value that passed its fast path.
+pub(crate) enum Passed {
+    /// A checked string: its body `(start, end)` (end: the closing quote).
+    Str(usize, usize),
+    /// An enumeration's string: its index in the table.
+    Enum(u32),
+}
+
+/// The fast path of op `op` (a checked `String` or a `StrEnum`; any other op has none) at
+/// `pos`: what passed, and the cursor after it.
+pub(crate) fn string_op(
+    program: &Program,
+    op: &Op,
+    input: &[u8],
+    pos: usize,
+) -> Option<(Passed, usize)> {
+    match op {
+        Op::String(check) => checked_string(&program.str_checks[*check as usize], input, pos)
+            .map(|(body, end)| (Passed::Str(body, end), end + 1)),
+        Op::StrEnum(table) => enum_index(&program.str_enums[*table as usize], input, pos)
+            .map(|(index, after)| (Passed::Enum(index), after)),
+        _ => None,
+    }
+}
 
 /// The body `(start, end)` (end: the closing quote) of the string at `pos` when it has no
 /// escapes and scans clean (no control byte, valid UTF-8).
@@ -22,7 +47,7 @@ fn plain_string(input: &[u8], pos: usize) -> Option<(usize, usize)> {
 }
 
 /// The body of the string at `pos` when it passes `c` (see [`plain_string`]).
-pub(crate) fn checked_string(c: &StrCheck, input: &[u8], pos: usize) -> Option<(usize, usize)> {
+fn checked_string(c: &StrCheck, input: &[u8], pos: usize) -> Option<(usize, usize)> {
     let (body, end) = plain_string(input, pos)?;
     // SAFETY: `scan_checked` validated the body as UTF-8 (it checks every body holding a
     // byte at or above 0x80; an all-ASCII body is UTF-8), so the unchecked view is sound
@@ -33,7 +58,7 @@ pub(crate) fn checked_string(c: &StrCheck, input: &[u8], pos: usize) -> Option<(
 
 /// The index in `table` of the string at `pos`, and the cursor after it, when it is one of
 /// the table's strings and has no escapes.
-pub(crate) fn enum_index(table: &[Box<str>], input: &[u8], pos: usize) -> Option<(u32, usize)> {
+fn enum_index(table: &[Box<str>], input: &[u8], pos: usize) -> Option<(u32, usize)> {
     let (body, end) = plain_string(input, pos)?;
     let text = &input[body..end];
     let index = table.iter().position(|s| s.as_bytes() == text)?;

@@ -90,18 +90,9 @@ pub(crate) unsafe extern "C" fn jitson_native_value_op(
         let pos = pos as usize;
         // SAFETY: the pointers come from borrows that live for the whole run.
         let (program, input, _) = unsafe { ctx.parts() };
-        let fast = match &program.funcs[func as usize].ops[pc as usize] {
-            Op::String(check) => {
-                fast::checked_string(&program.str_checks[*check as usize], input, pos)
-                    .map(|(_, end)| end + 1)
-            }
-            Op::StrEnum(table) => {
-                fast::enum_index(&program.str_enums[*table as usize], input, pos).map(|(_, p)| p)
-            }
-            _ => None,
-        };
-        match fast {
-            Some(after) => Ok(after as u64),
+        let op = &program.funcs[func as usize].ops[pc as usize];
+        match fast::string_op(program, op, input, pos) {
+            Some((_, after)) => Ok(after as u64),
             None => on_interpreter(ctx, pos, func, pc),
         }
     })
