@@ -1,8 +1,8 @@
 //! Typed (Rust struct) codecs on the corpus, against their peers on the same value in the same
 //! run.
 //!
-//! - `DOC/typed_decode`: jitson's `Engine::decode` on native code and on the interpreter,
-//!   beside `serde_json::from_slice`, `sonic_rs::from_slice` and `simd_json::serde::from_slice`
+//! - `DOC/typed_decode`: jitson's `Engine::decode` in one pass (the derived `JsonDecode`, the
+//!   default), and in two passes on native code and on the interpreter, beside `serde_json::from_slice`, `sonic_rs::from_slice` and `simd_json::serde::from_slice`
 //!   (the latter on a fresh mutable copy of the input, copied outside the timing) into the
 //!   same types; MB/s of the input. `point/typed_decode` is a two-field message: the fixed
 //!   cost of one decode.
@@ -22,8 +22,9 @@ mod typed_support;
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use jitson::engine::{BackendStatus, Engine, EngineOptions, Tiering};
-use jitson::typed::{JsonEncode, JsonType};
+use jitson::engine::{BackendStatus, Engine, EngineOptions, Tiering, TypedDecode};
+use jitson::jit::ir::ExecOptions;
+use jitson::typed::{JsonDecode, JsonEncode, JsonType, decode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
@@ -64,20 +65,37 @@ fn typed_decode(c: &mut Criterion) {
 
 fn decode_group<T>(c: &mut Criterion, doc: &str, bytes: Vec<u8>)
 where
-    T: JsonType + DeserializeOwned + PartialEq + std::fmt::Debug,
+    T: JsonType + DeserializeOwned + for<'a> JsonDecode<'a> + PartialEq + std::fmt::Debug,
 {
-    let native = Engine::new();
+    let two_pass = |tiering| {
+        Engine::with_options(
+            EngineOptions::new()
+                .tiering(tiering)
+                .typed_decode(TypedDecode::TwoPass),
+        )
+    };
+    let one_pass = Engine::new();
+    one_pass.register::<T>();
+    let native = two_pass(Tiering::Eager);
     assert_eq!(native.register::<T>().backend(), &BackendStatus::Native);
-    let interp = Engine::with_options(EngineOptions::new().tiering(Tiering::InterpreterOnly));
+    let interp = two_pass(Tiering::InterpreterOnly);
     interp.register::<T>();
     let expected: T = serde_json::from_slice(&bytes).expect("serde_json decodes the document");
     assert_eq!(
         native.decode::<T>(&bytes).expect("jitson decodes"),
         expected
     );
+    // The one-pass reader takes the document itself (no fallback is timed).
+    assert_eq!(
+        decode::read::<T>(&bytes, &ExecOptions::default()).expect("the one-pass reader takes it"),
+        expected
+    );
 
     let mut group = c.benchmark_group(format!("{doc}/typed_decode"));
     group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("jitson_one_pass", |b| {
+        b.iter(|| one_pass.decode::<T>(black_box(&bytes)).is_ok())
+    });
     group.bench_function("jitson_native", |b| {
         b.iter(|| native.decode::<T>(black_box(&bytes)).is_ok())
     });

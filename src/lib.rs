@@ -49,7 +49,10 @@ pub use value::{ParseOptions, Value};
 /// let e = jitson::from_slice::<Point>(br#"{"x": 1}"#).unwrap_err();
 /// assert_eq!(e.to_string(), r#"missing required field "y" at line 1 column 8, path $, keyword required"#);
 /// ```
-pub fn from_slice<'a, T: JsonType + serde::Deserialize<'a>>(input: &'a [u8]) -> Result<T, Error> {
+pub fn from_slice<'a, T>(input: &'a [u8]) -> Result<T, Error>
+where
+    T: JsonType + typed::JsonDecode<'a> + serde::Deserialize<'a>,
+{
     engine::global().decode(input)
 }
 

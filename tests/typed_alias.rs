@@ -336,7 +336,7 @@ fn builder_aliases() {
 /// emitted JSON Schema (both engines), and of the `jsonschema` crate on it: all equal.
 fn schema_agrees<T>(input: &[u8])
 where
-    T: JsonType + for<'a> Deserialize<'a> + Debug,
+    T: JsonType + for<'a> Deserialize<'a> + for<'a> jitson::typed::JsonDecode<'a> + Debug,
 {
     let text = T::json_schema_string();
     let loaded = Schema::from_json_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));

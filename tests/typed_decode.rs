@@ -38,7 +38,11 @@ fn corpus_documents_equal_serde_json() {
 fn corpus_documents_encode_to_serde_json_bytes() {
     fn check<T>(name: &str)
     where
-        T: JsonType + jitson::JsonEncode + serde::Serialize + for<'a> Deserialize<'a>,
+        T: JsonType
+            + jitson::JsonEncode
+            + serde::Serialize
+            + for<'a> Deserialize<'a>
+            + for<'a> jitson::typed::JsonDecode<'a>,
     {
         let input = testdata(name);
         let want = serde_json::to_vec(&serde_json::from_slice::<T>(&input).unwrap()).unwrap();
@@ -328,7 +332,11 @@ fn errors_name_the_value_its_position_and_path() {
 fn integer_widths_are_range_checked() {
     fn check<T>(min: i128, max: i128)
     where
-        T: JsonType + for<'a> Deserialize<'a> + PartialEq + Debug,
+        T: JsonType
+            + for<'a> Deserialize<'a>
+            + for<'a> jitson::typed::JsonDecode<'a>
+            + PartialEq
+            + Debug,
     {
         for ok in [min, max] {
             same::<T>(ok.to_string().as_bytes());

@@ -29,6 +29,9 @@ pub(crate) struct Container {
     pub(crate) untagged: bool,
     /// `default`: every field may be missing.
     pub(crate) default: bool,
+    /// The function of `default = "path"` (else `Default::default`) giving the value
+    /// missing fields are taken from.
+    pub(crate) default_path: Option<String>,
     /// `transparent`: the JSON form of the one field.
     pub(crate) transparent: bool,
 }
@@ -57,6 +60,9 @@ pub(crate) struct Field {
     pub(crate) aliases: Vec<String>,
     /// `default` / `default = "path"`: may be missing.
     pub(crate) default: bool,
+    /// The function of `default = "path"` (else `Default::default`) giving a missing
+    /// field's value.
+    pub(crate) default_path: Option<String>,
     /// `skip`: never read or written.
     pub(crate) skip: bool,
     /// `skip_serializing_if = "path"`: may be left out.
@@ -65,6 +71,8 @@ pub(crate) struct Field {
     pub(crate) skip_if: Option<String>,
     /// `flatten`: the fields of the inner object are this object's.
     pub(crate) flatten: bool,
+    /// `borrow`: a `Cow<str>` field borrows unescaped strings from the input.
+    pub(crate) borrow: bool,
 }
 
 /// `rename` when given, else the Rust name of `ident` under `rule` (applied by `apply`).
@@ -167,7 +175,7 @@ pub(crate) fn container(attrs: &[Attribute]) -> syn::Result<Container> {
             "content" => out.content = Some(string(meta)?),
             "untagged" => out.untagged = true,
             "default" => {
-                skip_value(meta)?;
+                out.default_path = default_path(meta)?;
                 out.default = true;
             }
             "transparent" => out.transparent = true,
@@ -202,7 +210,7 @@ pub(crate) fn field(attrs: &[Attribute]) -> syn::Result<Field> {
             "rename" => out.rename = Some(one_name(meta, "rename")?),
             "alias" => out.aliases.push(string(meta)?),
             "default" => {
-                skip_value(meta)?;
+                out.default_path = default_path(meta)?;
                 out.default = true;
             }
             "skip" => out.skip = true,
@@ -211,6 +219,10 @@ pub(crate) fn field(attrs: &[Attribute]) -> syn::Result<Field> {
                 out.skip_serializing_if = true;
             }
             "flatten" => out.flatten = true,
+            "borrow" => {
+                skip_value(meta)?;
+                out.borrow = true;
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -300,6 +312,15 @@ fn rule(meta: &ParseNestedMeta<'_>) -> syn::Result<RenameRule> {
     })
 }
 
+/// The path of `default = "path"`; `None` for a bare `default`.
+fn default_path(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<String>> {
+    if meta.input.peek(Token![=]) {
+        string(meta).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 /// Consumes an optional `= value` or `(...)` after a neutral or flag attribute.
 fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
@@ -345,6 +366,7 @@ mod tests {
         let f = super::field(&field.attrs).unwrap();
         assert_eq!(f.rename.as_deref(), Some("b"));
         assert!(f.default && f.skip_serializing_if && !f.skip && !f.flatten);
+        assert_eq!(f.default_path.as_deref(), Some("path::to"));
     }
 
     #[test]

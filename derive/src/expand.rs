@@ -34,6 +34,7 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         Data::Enum(e) => enumeration(input, &cattrs, e)?,
     };
     let encode = crate::encode::expand(input, &cattrs)?;
+    let decode = crate::decode::expand(input, &cattrs)?;
     let (t, b) = (typed(), builder());
     let mut generics = input.generics.clone();
     for param in generics.type_params_mut() {
@@ -77,6 +78,7 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
         #object_impl
         #encode
+        #decode
     })
     .map(|items| {
         let marker = key_marker(&input.generics);

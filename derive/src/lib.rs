@@ -56,13 +56,14 @@
 
 mod attr;
 mod case;
+mod decode;
 mod encode;
 mod expand;
 #[cfg(test)]
 mod tests;
 
-/// Derives `jitson::typed::JsonType` and `jitson::typed::JsonEncode` (see the crate
-/// documentation).
+/// Derives `jitson::typed::JsonType`, `jitson::typed::JsonEncode` and
+/// `jitson::typed::JsonDecode` (see the crate documentation).
 #[proc_macro_derive(Schema, attributes(serde, jitson))]
 pub fn derive_schema(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

@@ -16,4 +16,4 @@ pub mod view;
 
 pub use interp::{Decoded, Scratch, decode, validate, validate_all};
 pub use ir::{ExecOptions, FailKind, Failure, Program};
-pub use number::cmp_int_float;
+pub use number::{cmp_int_float, read_number};

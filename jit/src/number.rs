@@ -15,7 +15,7 @@ const TWO_127: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
 /// Reads the number token at `pos` (its first byte is `-` or a digit): the value as
 /// [`Number`] documents (an integer beyond 64 bits per `big`) and the index past the token;
 /// or an error kind and offset.
-pub(crate) fn read_number(
+pub fn read_number(
     input: &[u8],
     pos: usize,
     big: BigInts,

@@ -70,6 +70,47 @@ pub fn scan_checked(buf: &[u8], start: usize) -> Result<StringScan, KernelError>
     scalar::scan_checked(buf, start)
 }
 
+/// Bodies up to this many bytes are looked at inline by [`scan_str`] before it calls the
+/// kernel: short keys and values end before a vector step would pay off.
+const SHORT_BODY: usize = 16;
+
+/// [`scan_checked`] that also hands back the body (`start` up to the closing quote) as a
+/// `&str`, for readers that keep strings: the checks make it UTF-8. Escapes are neither
+/// checked nor replaced (the body holds them as written; see
+/// [`crate::unescape::unescape_str`]). A body of at most 16 printable ASCII bytes is found
+/// without calling the kernel.
+#[inline]
+pub fn scan_str(buf: &[u8], start: usize) -> Result<(&str, StringScan), KernelError> {
+    let scan = match short_ascii_body(buf, start) {
+        Some(end) => StringScan {
+            end,
+            has_escapes: false,
+            first_control: None,
+            has_non_ascii: false,
+        },
+        None => scan_checked(buf, start)?,
+    };
+    let body = &buf[start..scan.end];
+    // SAFETY: `scan_checked` validated the UTF-8 of every body holding a byte at or above
+    // 0x80 (an error otherwise); a body without one is ASCII, hence UTF-8.
+    Ok((unsafe { std::str::from_utf8_unchecked(body) }, scan))
+}
+
+/// The closing quote's index when the body from `start` is at most [`SHORT_BODY`] bytes,
+/// all of them ASCII, none a backslash or a control byte.
+#[inline(always)]
+fn short_ascii_body(buf: &[u8], start: usize) -> Option<usize> {
+    let window = buf.get(start..)?;
+    for (i, &b) in window.iter().take(SHORT_BODY + 1).enumerate() {
+        match b {
+            b'"' => return Some(start + i),
+            b'\\' | 0..0x20 | 0x80.. => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The checks of [`scan_checked`] on a finished scan, `validate` being a UTF-8 twin.
 #[inline(always)]
 fn check_body(

@@ -45,6 +45,20 @@ pub fn unescape(body: &[u8], out: &mut Vec<u8>, surrogates: Surrogates) -> Resul
     scalar::unescape(body, out, surrogates)
 }
 
+/// [`unescape`] of a body that is UTF-8 (as [`crate::string_scan::scan_str`] hands it out),
+/// appended to a `String`. On error `out` is left as it was on entry.
+#[inline]
+pub fn unescape_str(
+    body: &str,
+    out: &mut String,
+    surrogates: Surrogates,
+) -> Result<(), KernelError> {
+    // SAFETY: `unescape` appends the body with each escape replaced by the UTF-8 of the
+    // character it names (U+FFFD for a lone surrogate in the lossy mode), which is UTF-8
+    // since the body is; on error it restores `out`'s length, so `out` stays UTF-8.
+    unescape(body.as_bytes(), unsafe { out.as_mut_vec() }, surrogates)
+}
+
 /// Unescapes `body` into the start of `out` and returns the number of bytes written.
 ///
 /// `out` must be at least `body.len()` long (the unescaped form is never longer); a shorter

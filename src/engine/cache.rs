@@ -16,6 +16,20 @@ pub struct EngineOptions {
     codec: Options,
     tiering: Tiering,
     compile_threads: usize,
+    typed_decode: TypedDecode,
+}
+
+/// How [`Engine::decode`] reads Rust types.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TypedDecode {
+    /// The type's [`JsonDecode`](crate::typed::JsonDecode) reads the input in one pass; an
+    /// input it does not take (an invalid one, or a shape it leaves to the codec) goes
+    /// through [`TypedDecode::TwoPass`], which gives the error. The default.
+    #[default]
+    OnePass,
+    /// The codec decodes the input into a document, then the type's serde `Deserialize`
+    /// reads it.
+    TwoPass,
 }
 
 impl Default for EngineOptions {
@@ -24,6 +38,7 @@ impl Default for EngineOptions {
             codec: Options::default(),
             tiering: Tiering::default(),
             compile_threads: 1,
+            typed_decode: TypedDecode::OnePass,
         }
     }
 }
@@ -56,6 +71,17 @@ impl EngineOptions {
     pub fn compile_threads(mut self, threads: usize) -> EngineOptions {
         self.compile_threads = threads.max(1);
         self
+    }
+
+    /// How typed decode reads Rust types (default [`TypedDecode::OnePass`]).
+    pub fn typed_decode(mut self, how: TypedDecode) -> EngineOptions {
+        self.typed_decode = how;
+        self
+    }
+
+    /// How typed decode reads Rust types (see [`EngineOptions::typed_decode`]).
+    pub fn typed_decode_mode(&self) -> TypedDecode {
+        self.typed_decode
     }
 }
 

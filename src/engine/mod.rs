@@ -37,7 +37,7 @@ mod typed;
 mod worker;
 
 pub use backend::{Backend, BackendStatus};
-pub use cache::{Engine, EngineOptions, EngineStats};
+pub use cache::{Engine, EngineOptions, EngineStats, TypedDecode};
 pub use jitson_jit::ir::{BigInts, DuplicateKeys};
 pub use jitson_jit::native::CompileError;
 pub use jitson_kernels::escape::EscapeMode;
@@ -216,6 +216,11 @@ impl Codec {
     /// The options.
     pub fn options(&self) -> Options {
         self.options
+    }
+
+    /// The execution options of every run (nesting limit, duplicate keys, big integers).
+    pub(crate) fn exec_options(&self) -> &ExecOptions {
+        &self.options.exec
     }
 
     /// Checks that `input` is one JSON document the schema accepts: `Ok`, or the first

@@ -9,9 +9,10 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::{Cache, Codec, DuplicateKeys, Engine, Tiering};
+use super::{Cache, Codec, DuplicateKeys, Engine, Tiering, TypedDecode};
 use crate::error::Error;
 use crate::schema::TypeKey;
+use crate::typed::decode::{self, JsonDecode};
 use crate::typed::{JsonEncode, JsonType};
 
 /// The options word of typed codecs' [`TypeKey`]s (the engine's schema codecs use 0).
@@ -52,12 +53,15 @@ impl Engine {
     /// Decodes `input` into a `T`: the first error with its offset, line, column and path
     /// (a schema keyword's failure, or `T`'s refusal).
     ///
-    /// Decoding is two passes today: the codec decodes the input into a
-    /// [`Document`](crate::Document) (on native code once compiled, checking everything the
-    /// schema says), then `T`'s serde `Deserialize` reads it
-    /// ([`Document::deserialize`](crate::Document::deserialize), which lends unescaped
-    /// strings to borrowing types). Typed codecs deny repeated named fields, as serde's
-    /// derived `Deserialize` does.
+    /// `T`'s [`JsonDecode`] (derived with the schema) reads the input in one pass, building
+    /// the value as it goes, unescaped strings borrowed where `T` borrows. When it does not
+    /// take the input (an invalid input, or a shape it leaves to the codec: see
+    /// [`crate::typed::decode`]), or with [`TypedDecode::TwoPass`], decoding is two passes:
+    /// the codec decodes the input into a [`Document`](crate::Document) (on native code
+    /// once compiled, checking everything the schema says), then `T`'s serde
+    /// `Deserialize` reads it ([`Document::deserialize`](crate::Document::deserialize),
+    /// which lends unescaped strings to borrowing types); that pass gives the errors.
+    /// Typed codecs deny repeated named fields, as serde's derived `Deserialize` does.
     ///
     /// ```
     /// use jitson::Engine;
@@ -80,23 +84,37 @@ impl Engine {
     /// assert_eq!(e.to_string(), "number above the maximum at line 1 column 28, path $.pages, keyword maximum");
     /// ```
     ///
-    pub fn decode<'a, T: JsonType + Deserialize<'a>>(&self, input: &'a [u8]) -> Result<T, Error> {
+    pub fn decode<'a, T>(&self, input: &'a [u8]) -> Result<T, Error>
+    where
+        T: JsonType + JsonDecode<'a> + Deserialize<'a>,
+    {
         // The codec is cloned out of the cache, whose lock is not held while the type's
         // `Deserialize` runs (it may decode, and register, other types on this engine).
         let codec = self.typed_codec::<T>();
+        if self.options().typed_decode_mode() == TypedDecode::OnePass
+            && let Ok(value) = decode::read(input, codec.exec_options())
+        {
+            return Ok(value);
+        }
         let doc = CACHE.with_borrow_mut(|cache| codec.decode_with(cache, input))?;
         doc.deserialize()
     }
 
-    /// Decodes `input` into `target`, reusing what it holds where `T`'s
-    /// `Deserialize::deserialize_in_place` does. On error, `target` holds a valid value that
-    /// may be partly updated.
-    pub fn decode_into<'a, T: JsonType + Deserialize<'a>>(
+    /// Decodes `input` into `target`: the value [`Engine::decode`] gives, or on the two-pass
+    /// path, reusing what `target` holds where `T`'s `Deserialize::deserialize_in_place`
+    /// does. On error, `target` holds a valid value that may be partly updated.
+    pub fn decode_into<'a, T: JsonType + JsonDecode<'a> + Deserialize<'a>>(
         &self,
         target: &mut T,
         input: &'a [u8],
     ) -> Result<(), Error> {
         let codec = self.typed_codec::<T>();
+        if self.options().typed_decode_mode() == TypedDecode::OnePass
+            && let Ok(value) = decode::read(input, codec.exec_options())
+        {
+            *target = value;
+            return Ok(());
+        }
         let doc = CACHE.with_borrow_mut(|cache| codec.decode_with(cache, input))?;
         doc.deserialize_in_place(target)
     }

@@ -120,11 +120,13 @@ macro_rules! for_each_tuple {
 }
 pub(crate) use for_each_tuple;
 
+pub mod decode;
 mod defs;
 mod encode;
 mod impls;
 mod raw;
 
+pub use decode::JsonDecode;
 pub use defs::Definitions;
 pub use encode::{JsonEncode, JsonMembers, close_members};
 pub use raw::{RawValue, RawValueError};

@@ -5,7 +5,8 @@
 use std::sync::atomic::{AtomicIsize, Ordering};
 
 use jitson::schema::builder::TypeExpr;
-use jitson::typed::{Definitions, JsonEncode, JsonType};
+use jitson::typed::decode::{Bail, Reader};
+use jitson::typed::{Definitions, JsonDecode, JsonEncode, JsonType};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Live [`Counted`] values: every one deserialized adds one, every drop takes one.
@@ -23,6 +24,14 @@ pub struct Counted(pub String);
 impl<'de> Deserialize<'de> for Counted {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Counted, D::Error> {
         let s = String::deserialize(d)?;
+        LIVE.fetch_add(1, Ordering::SeqCst);
+        Ok(Counted(s))
+    }
+}
+
+impl<'de> JsonDecode<'de> for Counted {
+    fn decode_json(r: &mut Reader<'de>) -> Result<Counted, Bail> {
+        let s = String::decode_json(r)?;
         LIVE.fetch_add(1, Ordering::SeqCst);
         Ok(Counted(s))
     }

@@ -1,19 +1,35 @@
-//! Typed decode on every engine (the interpreter, and native code when not under Miri),
-//! checked against serde_json: shared by the typed decode tests.
+//! Typed decode on every engine — the two-pass decode on the interpreter and (not under
+//! Miri) on native code, and the one-pass reader (falling back to native code, or to the
+//! interpreter under Miri) — checked against serde_json: shared by the typed decode tests.
 
 use std::fmt::Debug;
 
-use jitson::engine::{BackendStatus, EngineOptions, Tiering};
-use jitson::typed::JsonType;
+use jitson::engine::{BackendStatus, EngineOptions, Tiering, TypedDecode};
+use jitson::typed::{JsonDecode, JsonType};
 use jitson::{Engine, ErrorKind};
 use serde::Deserialize;
 
-/// An interpreter-only engine and (not under Miri) a native one.
+/// The two-pass decode on an interpreter-only engine and (not under Miri) a native one,
+/// and the one-pass reader.
 pub fn engines() -> Vec<(&'static str, Engine)> {
-    let interp = Engine::with_options(EngineOptions::new().tiering(Tiering::InterpreterOnly));
-    let mut all = vec![("interp", interp)];
+    let two_pass = |tiering| {
+        Engine::with_options(
+            EngineOptions::new()
+                .tiering(tiering)
+                .typed_decode(TypedDecode::TwoPass),
+        )
+    };
+    let one_pass = if cfg!(miri) {
+        Engine::with_options(EngineOptions::new().tiering(Tiering::InterpreterOnly))
+    } else {
+        Engine::new()
+    };
+    let mut all = vec![
+        ("interp", two_pass(Tiering::InterpreterOnly)),
+        ("one-pass", one_pass),
+    ];
     if !cfg!(miri) {
-        all.push(("native", Engine::new()));
+        all.push(("native", two_pass(Tiering::Eager)));
     }
     all
 }
@@ -23,7 +39,7 @@ pub fn registered<T: JsonType>() -> Vec<(&'static str, Engine)> {
     let engines = engines();
     for (name, engine) in &engines {
         let codec = engine.register::<T>();
-        let want_native = *name == "native";
+        let want_native = *name != "interp" && !cfg!(miri);
         assert_eq!(
             matches!(codec.backend(), BackendStatus::Native),
             want_native,
@@ -37,7 +53,7 @@ pub fn registered<T: JsonType>() -> Vec<(&'static str, Engine)> {
 /// `input` decodes on every engine as serde_json decodes it: equal values, or both fail.
 pub fn same<'a, T>(input: &'a [u8])
 where
-    T: JsonType + Deserialize<'a> + PartialEq + Debug,
+    T: JsonType + JsonDecode<'a> + Deserialize<'a> + PartialEq + Debug,
 {
     let expected = serde_json::from_slice::<T>(input);
     for (name, engine) in registered::<T>() {
@@ -56,7 +72,7 @@ where
 /// The error message every engine gives for `input` (they must agree).
 pub fn error<'a, T>(input: &'a [u8]) -> (ErrorKind, String)
 where
-    T: JsonType + Deserialize<'a> + Debug,
+    T: JsonType + JsonDecode<'a> + Deserialize<'a> + Debug,
 {
     let mut seen: Option<(ErrorKind, String)> = None;
     for (name, engine) in registered::<T>() {

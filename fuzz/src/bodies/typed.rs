@@ -1,7 +1,8 @@
 //! `typed`: derived Rust types through typed decode ([`jitson::Engine::decode`]) on arbitrary
-//! bytes, on the interpreter and on native code:
+//! bytes, in two passes on the interpreter and on native code, and in one pass (the derived
+//! `JsonDecode`, falling back to the two passes on what it does not take):
 //!
-//! - both engines give the same answer: equal values, or the same error (kind, message,
+//! - the three give the same answer: equal values, or the same error (kind, message,
 //!   position, path);
 //! - a value jitson decodes is one serde_json decodes too, equal up to serde_json's float
 //!   rounding (jitson's schema may refuse what serde_json takes — see `jitson::typed` for the
@@ -15,8 +16,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use jitson::engine::{BackendStatus, EngineOptions, Options, Tiering};
-use jitson::typed::{JsonEncode, JsonType};
+use jitson::engine::{BackendStatus, EngineOptions, Options, Tiering, TypedDecode};
+use jitson::typed::{JsonDecode, JsonEncode, JsonType};
 use jitson::{Engine, Error};
 use serde::{Deserialize, Serialize};
 
@@ -95,22 +96,29 @@ pub enum Envelope<'a> {
     Nothing,
 }
 
-/// The two engines: interpreter only, and native with the types compiled.
-fn engines() -> &'static [(&'static str, Engine); 2] {
-    static ENGINES: OnceLock<[(&'static str, Engine); 2]> = OnceLock::new();
+/// The engines: two passes on the interpreter, two passes on native code with the types
+/// compiled, and one pass (falling back to the interpreter).
+fn engines() -> &'static [(&'static str, Engine); 3] {
+    static ENGINES: OnceLock<[(&'static str, Engine); 3]> = OnceLock::new();
     ENGINES.get_or_init(|| {
         let codec = Options::new().max_depth(SERDE_DEPTH as u32);
         let options = EngineOptions::new().codec(codec);
-        let interp = Engine::with_options(options.tiering(Tiering::InterpreterOnly));
-        let native = Engine::with_options(options);
-        for engine in [&interp, &native] {
+        let two_pass = options.typed_decode(TypedDecode::TwoPass);
+        let interp = Engine::with_options(two_pass.tiering(Tiering::InterpreterOnly));
+        let native = Engine::with_options(two_pass);
+        let one_pass = Engine::with_options(options.tiering(Tiering::InterpreterOnly));
+        for engine in [&interp, &native, &one_pass] {
             engine.register_many::<(Message<'_>, Envelope<'_>, Vec<Either>)>();
         }
         for codec in [native.register::<Message>(), native.register::<Envelope>()] {
             // Comparing the interpreter with itself would prove nothing.
             assert_eq!(codec.backend(), &BackendStatus::Native);
         }
-        [("interp", interp), ("native", native)]
+        [
+            ("interp", interp),
+            ("native", native),
+            ("one-pass", one_pass),
+        ]
     })
 }
 
@@ -133,17 +141,27 @@ pub fn run(data: &[u8]) {
 /// The checks of the module documentation for one type.
 fn agrees<'a, T>(data: &'a [u8]) -> Result<(), String>
 where
-    T: JsonType + JsonEncode + Deserialize<'a> + Serialize + PartialEq + Reread + std::fmt::Debug,
+    T: JsonType
+        + JsonEncode
+        + JsonDecode<'a>
+        + Deserialize<'a>
+        + Serialize
+        + PartialEq
+        + Reread
+        + std::fmt::Debug,
 {
-    let [(_, interp), (_, native)] = engines();
+    let [(_, interp), others @ ..] = engines();
     let reference: Result<T, Error> = interp.decode(data);
-    let got: Result<T, Error> = native.decode(data);
-    let reference = match (got, reference) {
-        (Ok(got), Ok(reference)) if got == reference => reference,
-        (Err(got), Err(reference)) if got == reference => return Ok(()),
-        (got, reference) => {
-            return Err(format!("native {got:?}, interpreter {reference:?}"));
+    for (name, engine) in others {
+        let got: Result<T, Error> = engine.decode(data);
+        match (&got, &reference) {
+            (Ok(got), Ok(reference)) if got == reference => {}
+            (Err(got), Err(reference)) if got == reference => {}
+            _ => return Err(format!("{name} {got:?}, interpreter {reference:?}")),
         }
+    }
+    let Ok(reference) = reference else {
+        return Ok(());
     };
     let theirs: T = serde_json::from_slice(data)
         .map_err(|e| format!("jitson decoded {reference:?}, serde_json failed: {e}"))?;
@@ -172,7 +190,7 @@ macro_rules! reread {
 
 reread!(Message<'_>, Envelope<'_>, Vec<Either>);
 
-/// `value` encodes to serde_json's bytes, which decode (on both engines) to `value` again.
+/// `value` encodes to serde_json's bytes, which decode (on every engine) to `value` again.
 fn round_trips<T>(value: &T) -> Result<(), String>
 where
     T: JsonEncode + Serialize + Reread + std::fmt::Debug,

@@ -1,0 +1,331 @@
+//! [`JsonDecode`] for the standard types: each reads what its serde `Deserialize` reads from
+//! the document the codec makes, and bails where that would be an error (or where the
+//! codec must look first).
+
+use super::{Bail, JsonDecode, Reader};
+use crate::typed::RawValue;
+use jitson_jit::ir::{NumRef, Number};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::hash::{BuildHasher, Hash};
+use std::marker::PhantomData;
+
+/// Integers: an integer token within the type's range (its schema's bounds); a float token
+/// (`1.0`), which serde's integer types refuse, bails.
+macro_rules! integers {
+    ($($t:ty),*) => {$(
+        impl JsonDecode<'_> for $t {
+            #[inline]
+            fn decode_json(r: &mut Reader<'_>) -> Result<$t, Bail> {
+                match r.number()? {
+                    NumRef::Number(Number::U64(v)) => <$t>::try_from(v).map_err(|_| Bail),
+                    NumRef::Number(Number::I64(v)) => <$t>::try_from(v).map_err(|_| Bail),
+                    _ => Err(Bail),
+                }
+            }
+        }
+    )*};
+}
+
+integers!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
+
+/// The `f64` serde's float visitors see for `n` (integers converted with `as`).
+#[inline]
+fn float(n: NumRef<'_>) -> f64 {
+    match n {
+        NumRef::Number(Number::U64(v)) => v as f64,
+        NumRef::Number(Number::I64(v)) => v as f64,
+        NumRef::Number(Number::F64(v)) => v,
+        NumRef::BigInt(b) => b.to_f64(),
+    }
+}
+
+impl JsonDecode<'_> for f64 {
+    #[inline]
+    fn decode_json(r: &mut Reader<'_>) -> Result<f64, Bail> {
+        r.number().map(float)
+    }
+}
+
+impl JsonDecode<'_> for f32 {
+    /// Within `f32`'s finite range (the schema's bounds), converted as serde does.
+    #[inline]
+    fn decode_json(r: &mut Reader<'_>) -> Result<f32, Bail> {
+        let v = float(r.number()?);
+        if v.abs() <= f64::from(f32::MAX) {
+            Ok(v as f32)
+        } else {
+            Err(Bail)
+        }
+    }
+}
+
+impl JsonDecode<'_> for bool {
+    #[inline]
+    fn decode_json(r: &mut Reader<'_>) -> Result<bool, Bail> {
+        r.boolean()
+    }
+}
+
+impl JsonDecode<'_> for char {
+    /// A string of exactly one character.
+    fn decode_json(r: &mut Reader<'_>) -> Result<char, Bail> {
+        let text = r.string()?;
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c),
+            _ => Err(Bail),
+        }
+    }
+}
+
+impl JsonDecode<'_> for String {
+    #[inline]
+    fn decode_json(r: &mut Reader<'_>) -> Result<String, Bail> {
+        r.string()
+    }
+}
+
+impl JsonDecode<'_> for Box<str> {
+    #[inline]
+    fn decode_json(r: &mut Reader<'_>) -> Result<Box<str>, Bail> {
+        r.string().map(String::into_boxed_str)
+    }
+}
+
+impl<'de: 'a, 'a> JsonDecode<'de> for &'a str {
+    /// Borrowed from the input: a string holding an escape bails (serde refuses it).
+    #[inline]
+    fn decode_json(r: &mut Reader<'de>) -> Result<&'a str, Bail> {
+        let s = r.raw_str()?;
+        if s.escaped { Err(Bail) } else { Ok(s.body) }
+    }
+}
+
+impl JsonDecode<'_> for Cow<'_, str> {
+    /// Owned, as serde reads a `Cow` (without `#[serde(borrow)]`), so any lifetime works,
+    /// `Cow<'static, str>` included.
+    #[inline]
+    fn decode_json(r: &mut Reader<'_>) -> Result<Self, Bail> {
+        r.string().map(Cow::Owned)
+    }
+}
+
+/// A `#[serde(borrow)]` `Cow<str>` field: borrowed from the input unless it holds an
+/// escape (what serde's derive reads for it).
+pub fn borrowed_cow<'de: 'a, 'a>(r: &mut Reader<'de>) -> Result<Cow<'a, str>, Bail> {
+    let s = r.raw_str()?;
+    if s.escaped {
+        s.to_string().map(Cow::Owned)
+    } else {
+        Ok(Cow::Borrowed(s.body))
+    }
+}
+
+/// `null`.
+fn null(r: &mut Reader<'_>) -> Result<(), Bail> {
+    if r.null() { Ok(()) } else { Err(Bail) }
+}
+
+impl JsonDecode<'_> for () {
+    fn decode_json(r: &mut Reader<'_>) -> Result<(), Bail> {
+        null(r)
+    }
+}
+
+impl<T: ?Sized> JsonDecode<'_> for PhantomData<T> {
+    fn decode_json(r: &mut Reader<'_>) -> Result<PhantomData<T>, Bail> {
+        null(r).map(|()| PhantomData)
+    }
+}
+
+impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Option<T> {
+    #[inline]
+    fn decode_json(r: &mut Reader<'de>) -> Result<Option<T>, Bail> {
+        if r.null() {
+            Ok(None)
+        } else {
+            T::decode_json(r).map(Some)
+        }
+    }
+
+    #[inline]
+    fn missing() -> Result<Option<T>, Bail> {
+        Ok(None)
+    }
+}
+
+impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Box<T> {
+    #[inline]
+    fn decode_json(r: &mut Reader<'de>) -> Result<Box<T>, Bail> {
+        T::decode_json(r).map(Box::new)
+    }
+
+    #[inline]
+    fn missing() -> Result<Box<T>, Bail> {
+        T::missing().map(Box::new)
+    }
+}
+
+/// Reads the items of an array, handing each to `push`.
+#[inline]
+fn items<'de, T: JsonDecode<'de>>(
+    r: &mut Reader<'de>,
+    mut push: impl FnMut(T),
+) -> Result<(), Bail> {
+    if r.begin_array()? {
+        loop {
+            push(T::decode_json(r)?);
+            if !r.next_item()? {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Vec<T> {
+    #[inline]
+    fn decode_json(r: &mut Reader<'de>) -> Result<Vec<T>, Bail> {
+        let mut out = Vec::new();
+        items(r, |item| out.push(item))?;
+        Ok(out)
+    }
+}
+
+impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Box<[T]> {
+    fn decode_json(r: &mut Reader<'de>) -> Result<Box<[T]>, Bail> {
+        Vec::decode_json(r).map(Vec::into_boxed_slice)
+    }
+}
+
+impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for VecDeque<T> {
+    fn decode_json(r: &mut Reader<'de>) -> Result<VecDeque<T>, Bail> {
+        let mut out = VecDeque::new();
+        items(r, |item| out.push_back(item))?;
+        Ok(out)
+    }
+}
+
+impl<'de, T: JsonDecode<'de>, const N: usize> JsonDecode<'de> for [T; N] {
+    /// Exactly `N` items.
+    fn decode_json(r: &mut Reader<'de>) -> Result<[T; N], Bail> {
+        let mut out = Vec::with_capacity(N);
+        items(r, |item| out.push(item))?;
+        <[T; N]>::try_from(out).map_err(|_| Bail)
+    }
+}
+
+/// Tuples: arrays of exactly their arity, one type per position.
+macro_rules! tuples {
+    ($(($($t:ident),+);)*) => {$(
+        impl<'de, $($t: JsonDecode<'de>),+> JsonDecode<'de> for ($($t,)+) {
+            #[allow(non_snake_case)]
+            fn decode_json(r: &mut Reader<'de>) -> Result<($($t,)+), Bail> {
+                let mut more = r.begin_array()?;
+                $(
+                    if !more {
+                        return Err(Bail);
+                    }
+                    let $t = $t::decode_json(r)?;
+                    more = r.next_item()?;
+                )+
+                if more { Err(Bail) } else { Ok(($($t,)+)) }
+            }
+        }
+    )*};
+}
+
+crate::typed::for_each_tuple!(tuples);
+
+/// A map key read from a member name (one without escapes: a name holding one bails).
+pub trait JsonDecodeKey<'de>: Sized {
+    /// The key of member name `name`.
+    fn from_key(name: &'de str) -> Self;
+}
+
+impl<'de> JsonDecodeKey<'de> for String {
+    fn from_key(name: &'de str) -> String {
+        name.to_owned()
+    }
+}
+
+impl<'de> JsonDecodeKey<'de> for Box<str> {
+    fn from_key(name: &'de str) -> Box<str> {
+        name.into()
+    }
+}
+
+impl<'de: 'a, 'a> JsonDecodeKey<'de> for Cow<'a, str> {
+    fn from_key(name: &'de str) -> Cow<'a, str> {
+        Cow::Borrowed(name)
+    }
+}
+
+impl<'de: 'a, 'a> JsonDecodeKey<'de> for &'a str {
+    fn from_key(name: &'de str) -> &'a str {
+        name
+    }
+}
+
+/// Reads an object's members into `insert`, which answers whether the key is new (a
+/// repeated key bails).
+#[inline]
+fn entries<'de, K: JsonDecodeKey<'de>, V: JsonDecode<'de>>(
+    r: &mut Reader<'de>,
+    mut insert: impl FnMut(K, V) -> bool,
+) -> Result<(), Bail> {
+    if r.begin_object()? {
+        loop {
+            let key = K::from_key(r.key()?);
+            if !insert(key, V::decode_json(r)?) {
+                return Err(Bail);
+            }
+            if !r.next_member()? {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl<'de, K, V, S> JsonDecode<'de> for HashMap<K, V, S>
+where
+    K: JsonDecodeKey<'de> + Eq + Hash,
+    V: JsonDecode<'de>,
+    S: BuildHasher + Default,
+{
+    fn decode_json(r: &mut Reader<'de>) -> Result<HashMap<K, V, S>, Bail> {
+        let mut out = HashMap::default();
+        entries(r, |k, v| out.insert(k, v).is_none())?;
+        Ok(out)
+    }
+}
+
+impl<'de, K, V> JsonDecode<'de> for BTreeMap<K, V>
+where
+    K: JsonDecodeKey<'de> + Ord,
+    V: JsonDecode<'de>,
+{
+    fn decode_json(r: &mut Reader<'de>) -> Result<BTreeMap<K, V>, Bail> {
+        let mut out = BTreeMap::new();
+        entries(r, |k, v| out.insert(k, v).is_none())?;
+        Ok(out)
+    }
+}
+
+impl JsonDecode<'_> for serde_json::Value {
+    /// The value's text read by serde_json, as the document path reads `any` values.
+    fn decode_json(r: &mut Reader<'_>) -> Result<serde_json::Value, Bail> {
+        serde_json::from_str(r.raw_value()?).map_err(|_| Bail)
+    }
+}
+
+impl JsonDecode<'_> for RawValue {
+    /// The value's text, kept.
+    fn decode_json(r: &mut Reader<'_>) -> Result<RawValue, Bail> {
+        RawValue::from_json(r.raw_value()?).map_err(|_| Bail)
+    }
+}

@@ -1,0 +1,242 @@
+//! [`Reader`]: the cursor typed readers move over the input, one JSON token at a time, with
+//! the kernels doing the byte work.
+//!
+//! Every method first skips whitespace, then reads one token or answers [`Bail`] when the
+//! input is not what the reader can take (bad JSON, a token of another kind, anything the
+//! reader leaves to the codec: see [`crate::typed::read`]). Strings are checked as the
+//! codec checks them: no raw control byte, UTF-8, strict escapes (a lone surrogate bails).
+
+use jitson_jit::ir::{BigInts, ExecOptions, NumRef};
+use jitson_jit::read_number;
+use jitson_kernels::skip::skip_value;
+use jitson_kernels::string_scan::scan_str;
+use jitson_kernels::unescape::{Surrogates, unescape_str};
+use jitson_kernels::whitespace::skip_whitespace;
+
+use super::Bail;
+
+/// A string as the input holds it: its body, and whether escapes are still in it.
+#[derive(Clone, Copy, Debug)]
+pub struct RawStr<'de> {
+    /// The text between the quotes, escapes as written.
+    pub body: &'de str,
+    /// Whether `body` holds a backslash.
+    pub escaped: bool,
+}
+
+impl RawStr<'_> {
+    /// Appends the string's text to `out`.
+    pub fn unescape_into(self, out: &mut String) -> Result<(), Bail> {
+        if self.escaped {
+            unescape_str(self.body, out, Surrogates::Strict).map_err(|_| Bail)
+        } else {
+            out.push_str(self.body);
+            Ok(())
+        }
+    }
+
+    /// The string's text as a new `String`.
+    pub fn to_string(self) -> Result<String, Bail> {
+        let mut out = String::with_capacity(self.body.len());
+        self.unescape_into(&mut out)?;
+        Ok(out)
+    }
+}
+
+/// The cursor of one typed read: the input, the position, and the nesting budget left.
+#[derive(Debug)]
+pub struct Reader<'de> {
+    input: &'de [u8],
+    pos: usize,
+    /// Containers that may still open (the codec's `max_depth` minus those open now).
+    depth: u32,
+    big_ints: BigInts,
+}
+
+impl<'de> Reader<'de> {
+    /// A reader at the start of `input`, under the codec's options (its nesting limit and
+    /// big-integer policy).
+    pub fn new(input: &'de [u8], options: &ExecOptions) -> Reader<'de> {
+        Reader {
+            input,
+            pos: 0,
+            // One level short of the codec's limit, so that nothing at its edge is taken.
+            depth: options.max_depth.saturating_sub(1),
+            big_ints: options.big_ints,
+        }
+    }
+
+    /// Skips whitespace and returns the next byte, if any.
+    #[inline(always)]
+    pub fn peek(&mut self) -> Option<u8> {
+        let b = *self.input.get(self.pos)?;
+        if b > b' ' {
+            return Some(b);
+        }
+        self.pos = skip_whitespace(self.input, self.pos);
+        self.input.get(self.pos).copied()
+    }
+
+    /// Consumes `byte` when it comes next (after whitespace).
+    #[inline(always)]
+    fn eat(&mut self, byte: u8) -> bool {
+        let hit = self.peek() == Some(byte);
+        self.pos += usize::from(hit);
+        hit
+    }
+
+    /// Consumes `word` (a literal's bytes) when it comes next.
+    #[inline(always)]
+    fn literal(&mut self, word: &[u8]) -> bool {
+        self.peek();
+        let hit = self.input[self.pos..].starts_with(word);
+        if hit {
+            self.pos += word.len();
+        }
+        hit
+    }
+
+    /// Checks that only whitespace is left.
+    pub fn finish(&mut self) -> Result<(), Bail> {
+        if self.peek().is_none() {
+            Ok(())
+        } else {
+            Err(Bail)
+        }
+    }
+
+    /// Reads `null` when it comes next (`true`); `false`, reading nothing, otherwise.
+    #[inline]
+    pub fn null(&mut self) -> bool {
+        self.literal(b"null")
+    }
+
+    /// Reads `true` or `false`.
+    #[inline]
+    pub fn boolean(&mut self) -> Result<bool, Bail> {
+        if self.literal(b"true") {
+            Ok(true)
+        } else if self.literal(b"false") {
+            Ok(false)
+        } else {
+            Err(Bail)
+        }
+    }
+
+    /// Reads a number as the codec reads it (its big-integer policy included).
+    #[inline]
+    pub fn number(&mut self) -> Result<NumRef<'de>, Bail> {
+        match self.peek() {
+            Some(b'-' | b'0'..=b'9') => {}
+            _ => return Err(Bail),
+        }
+        let (value, end) = read_number(self.input, self.pos, self.big_ints).map_err(|_| Bail)?;
+        self.pos = end;
+        Ok(value)
+    }
+
+    /// Reads a string, leaving its escapes in place.
+    #[inline]
+    pub fn raw_str(&mut self) -> Result<RawStr<'de>, Bail> {
+        if !self.eat(b'"') {
+            return Err(Bail);
+        }
+        let (body, scan) = scan_str(self.input, self.pos).map_err(|_| Bail)?;
+        self.pos = scan.end + 1;
+        Ok(RawStr {
+            body,
+            escaped: scan.has_escapes,
+        })
+    }
+
+    /// Reads a string into a new `String`.
+    #[inline]
+    pub fn string(&mut self) -> Result<String, Bail> {
+        self.raw_str()?.to_string()
+    }
+
+    /// Reads a member's name and the colon after it. A name holding an escape bails
+    /// (typed readers match names as written).
+    #[inline]
+    pub fn key(&mut self) -> Result<&'de str, Bail> {
+        let key = self.raw_str()?;
+        if key.escaped || !self.eat(b':') {
+            return Err(Bail);
+        }
+        Ok(key.body)
+    }
+
+    /// Opens a container with `open`, spending one level of the nesting budget: `true`
+    /// when an element follows, `false` when `close` came right after (the container is
+    /// then read whole and the budget is back).
+    #[inline]
+    fn open(&mut self, open: u8, close: u8) -> Result<bool, Bail> {
+        if self.depth == 0 || !self.eat(open) {
+            return Err(Bail);
+        }
+        if self.eat(close) {
+            return Ok(false);
+        }
+        self.depth -= 1;
+        Ok(true)
+    }
+
+    /// After an element: `true` past a comma (another element follows), `false` past
+    /// `close` (the container ends and its nesting level is given back).
+    #[inline]
+    fn next(&mut self, close: u8) -> Result<bool, Bail> {
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(b) if b == close => {
+                self.pos += 1;
+                self.depth += 1;
+                Ok(false)
+            }
+            _ => Err(Bail),
+        }
+    }
+
+    /// Reads `{`: `true` when a member follows, `false` for `{}`.
+    #[inline]
+    pub fn begin_object(&mut self) -> Result<bool, Bail> {
+        self.open(b'{', b'}')
+    }
+
+    /// After a member: `true` when another follows, `false` at the closing `}`.
+    #[inline]
+    pub fn next_member(&mut self) -> Result<bool, Bail> {
+        self.next(b'}')
+    }
+
+    /// Reads `[`: `true` when an item follows, `false` for `[]`.
+    #[inline]
+    pub fn begin_array(&mut self) -> Result<bool, Bail> {
+        self.open(b'[', b']')
+    }
+
+    /// After an item: `true` when another follows, `false` at the closing `]`.
+    #[inline]
+    pub fn next_item(&mut self) -> Result<bool, Bail> {
+        self.next(b']')
+    }
+
+    /// Reads one whole value of any kind (checked as JSON, within the nesting budget) and
+    /// returns its text.
+    pub fn raw_value(&mut self) -> Result<&'de str, Bail> {
+        self.peek();
+        let start = self.pos;
+        let end = skip_value(self.input, start, self.depth as usize).map_err(|_| Bail)?;
+        self.pos = end;
+        std::str::from_utf8(&self.input[start..end]).map_err(|_| Bail)
+    }
+
+    /// Skips one whole value of any kind (checked as JSON, within the nesting budget).
+    #[inline]
+    pub fn skip(&mut self) -> Result<(), Bail> {
+        self.pos = skip_value(self.input, self.pos, self.depth as usize).map_err(|_| Bail)?;
+        Ok(())
+    }
+}
