@@ -514,3 +514,25 @@ fn guard_page_input_and_output() {
         }
     }
 }
+
+/// `unescape_str` is `unescape` on a `String`: the same text for every escape and mode, and
+/// on error the output as it was.
+#[test]
+fn unescape_str_matches_unescape() {
+    for escape in ESCAPES {
+        for body in [
+            escape.to_string(),
+            format!("é{escape}x"),
+            format!("{escape}{escape}"),
+        ] {
+            for mode in [Surrogates::Strict, Surrogates::Lossy] {
+                let mut bytes = b"kept".to_vec();
+                let want = unescape::unescape(body.as_bytes(), &mut bytes, mode);
+                let mut text = String::from("kept");
+                let got = unescape::unescape_str(&body, &mut text, mode);
+                assert_eq!(got, want, "{body:?} {mode:?}");
+                assert_eq!(text.as_bytes(), bytes, "{body:?} {mode:?}");
+            }
+        }
+    }
+}

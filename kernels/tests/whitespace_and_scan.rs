@@ -111,6 +111,15 @@ fn check_scan(buf: &[u8]) {
             let got = unsafe { string_scan::avx2::scan_checked(buf, start) };
             assert_eq!(got, want, "avx2 checked {buf:?} @{start}");
         }
+        let got = string_scan::scan_str(buf, start).map(|(body, scan)| {
+            assert_eq!(
+                body.as_bytes(),
+                &buf[start..scan.end],
+                "scan_str body {buf:?}"
+            );
+            scan
+        });
+        assert_eq!(got, want, "scan_str {buf:?} @{start}");
     }
 }
 

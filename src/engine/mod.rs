@@ -68,6 +68,11 @@ pub struct Options {
 }
 
 impl Options {
+    /// The execution options of every run (nesting limit, duplicate keys, big integers).
+    pub(crate) fn exec(&self) -> &ExecOptions {
+        &self.exec
+    }
+
     /// The defaults: depth 128, duplicate keys accepted (last wins), integers beyond 64 bits
     /// read as `f64`.
     pub fn new() -> Options {
@@ -216,11 +221,6 @@ impl Codec {
     /// The options.
     pub fn options(&self) -> Options {
         self.options
-    }
-
-    /// The execution options of every run (nesting limit, duplicate keys, big integers).
-    pub(crate) fn exec_options(&self) -> &ExecOptions {
-        &self.options.exec
     }
 
     /// Checks that `input` is one JSON document the schema accepts: `Ok`, or the first

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::{Cache, Codec, DuplicateKeys, Engine, Tiering, TypedDecode};
+use super::{Cache, Codec, DuplicateKeys, Engine, Options, Tiering, TypedDecode};
 use crate::error::Error;
 use crate::schema::TypeKey;
 use crate::typed::decode::{self, JsonDecode};
@@ -29,8 +29,9 @@ thread_local! {
 impl Engine {
     /// Compiles `T`'s codec now, waiting for its native code unless the engine's tiering
     /// is lazy ([`Tiering::LazyAfter`]) or interpreter-only: call it at start-up so that
-    /// the first requests run at full speed. Decoding an unregistered type registers it
-    /// without waiting. Returns the codec (the same one on every call).
+    /// the first requests run at full speed (the codec decodes what the one-pass reader
+    /// leaves to it, the errors among them). A decode that reaches an unregistered type's
+    /// codec registers it without waiting. Returns the codec (the same one on every call).
     pub fn register<T: JsonType + ?Sized>(&self) -> Arc<Codec> {
         let codec = self.typed_codec::<T>();
         if self.tiering() == Tiering::Eager {
@@ -88,14 +89,12 @@ impl Engine {
     where
         T: JsonType + JsonDecode<'a> + Deserialize<'a>,
     {
+        if let Some(value) = self.read_one_pass(input) {
+            return Ok(value);
+        }
         // The codec is cloned out of the cache, whose lock is not held while the type's
         // `Deserialize` runs (it may decode, and register, other types on this engine).
         let codec = self.typed_codec::<T>();
-        if self.options().typed_decode_mode() == TypedDecode::OnePass
-            && let Ok(value) = decode::read(input, codec.exec_options())
-        {
-            return Ok(value);
-        }
         let doc = CACHE.with_borrow_mut(|cache| codec.decode_with(cache, input))?;
         doc.deserialize()
     }
@@ -108,13 +107,11 @@ impl Engine {
         target: &mut T,
         input: &'a [u8],
     ) -> Result<(), Error> {
-        let codec = self.typed_codec::<T>();
-        if self.options().typed_decode_mode() == TypedDecode::OnePass
-            && let Ok(value) = decode::read(input, codec.exec_options())
-        {
+        if let Some(value) = self.read_one_pass(input) {
             *target = value;
             return Ok(());
         }
+        let codec = self.typed_codec::<T>();
         let doc = CACHE.with_borrow_mut(|cache| codec.decode_with(cache, input))?;
         doc.deserialize_in_place(target)
     }
@@ -126,6 +123,17 @@ impl Engine {
         value.encode_json(out);
     }
 
+    /// `input` read by `T`'s one-pass reader under the typed codecs' options, unless the
+    /// engine reads in two passes or the reader bails.
+    #[inline]
+    fn read_one_pass<'a, T: JsonDecode<'a>>(&self, input: &'a [u8]) -> Option<T> {
+        let options = self.options();
+        if options.typed_decode_mode() != TypedDecode::OnePass {
+            return None;
+        }
+        decode::read(input, typed_options(options.codec_options()).exec()).ok()
+    }
+
     /// `T`'s codec: cached by its key type, or built (and queued per the tiering).
     fn typed_codec<T: JsonType + ?Sized>(&self) -> Arc<Codec> {
         let id = TypeId::of::<T::Key>();
@@ -133,14 +141,17 @@ impl Engine {
             return Arc::clone(&codec);
         }
         let schema = T::schema();
-        let options = self
-            .options()
-            .codec_options()
-            .duplicate_keys(DuplicateKeys::Deny);
+        let options = typed_options(self.options().codec_options());
         let codec = self.compile_keyed(TypeKey::of(&schema, TYPED_KEY), &schema, options);
         self.types.insert(id, Arc::clone(&codec));
         codec
     }
+}
+
+/// The options of typed codecs made from the engine's codec options: repeated named fields
+/// denied, as serde's derived `Deserialize` does.
+fn typed_options(options: Options) -> Options {
+    options.duplicate_keys(DuplicateKeys::Deny)
 }
 
 /// A tuple of types for [`Engine::register_many`].

@@ -1,0 +1,253 @@
+//! The one-pass typed reader (`jitson::typed::decode`): it takes the corpus documents itself
+//! (no fallback), every value it builds is the one the two-pass decode builds (on thousands
+//! of mutations of the corpus), and the inputs it leaves to the codec decode exactly as the
+//! two-pass decode decodes them, errors included.
+
+mod typed_support;
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+use jitson::engine::{EngineOptions, Options, Tiering, TypedDecode};
+use jitson::jit::ir::ExecOptions;
+use jitson::typed::decode::{self, Bail};
+use jitson::typed::{JsonDecode, JsonType};
+use jitson::{Engine, Error};
+use serde::Deserialize;
+use typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
+
+fn testdata(name: &str) -> Vec<u8> {
+    let path = format!("{}/testdata/bench/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The two-pass decode on the interpreter (the reference).
+fn two_pass() -> Engine {
+    Engine::with_options(
+        EngineOptions::new()
+            .tiering(Tiering::InterpreterOnly)
+            .typed_decode(TypedDecode::TwoPass),
+    )
+}
+
+/// The one-pass engine, falling back to the interpreter.
+fn one_pass() -> Engine {
+    Engine::with_options(EngineOptions::new().tiering(Tiering::InterpreterOnly))
+}
+
+/// The reader on `input` with the engines' default options.
+fn read<'a, T: JsonDecode<'a>>(input: &'a [u8]) -> Result<T, Bail> {
+    decode::read(input, &ExecOptions::default())
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "large documents")]
+fn the_reader_takes_the_corpus_documents() {
+    fn check<T>(name: &str)
+    where
+        T: for<'a> JsonDecode<'a> + for<'a> Deserialize<'a> + PartialEq + Debug,
+    {
+        let input = testdata(name);
+        let want: T = serde_json::from_slice(&input).unwrap();
+        assert_eq!(read::<T>(&input).expect(name), want, "{name}");
+    }
+    check::<Twitter>("twitter.json");
+    check::<Twitter>("twitterescaped.json");
+    check::<CitmCatalog>("citm_catalog.json");
+    check::<Canada>("canada.json");
+    check::<Book>("book.json");
+}
+
+/// A small xorshift generator: the mutations are the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Bytes that change what a JSON text means.
+const SPECIAL: &[u8] = b"\"\\{}[],:0-1.e+ntf \n\x00\x1f\x7f\xc3\xa9\xff";
+
+/// `input` with one random edit: a byte replaced, removed or inserted, or a span repeated.
+fn mutate(input: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut out = input.to_vec();
+    let at = rng.below(out.len());
+    match rng.below(4) {
+        0 => out[at] = SPECIAL[rng.below(SPECIAL.len())],
+        1 => {
+            out.remove(at);
+        }
+        2 => out.insert(at, SPECIAL[rng.below(SPECIAL.len())]),
+        _ => {
+            let end = (at + 1 + rng.below(24)).min(out.len());
+            let span = out[at..end].to_vec();
+            out.splice(end..end, span);
+        }
+    }
+    out
+}
+
+/// For `count` mutations of `input`: every value the reader builds is the two-pass
+/// decode's, and the one-pass engine answers as the two-pass one (values and errors).
+/// Returns how many mutations the reader took itself.
+fn mutations_agree<T>(input: &[u8], count: usize, seed: u64) -> usize
+where
+    T: JsonType + for<'a> JsonDecode<'a> + for<'a> Deserialize<'a> + PartialEq + Debug,
+{
+    let (reference, engine) = (two_pass(), one_pass());
+    let mut rng = Rng(seed);
+    let mut taken = 0;
+    for _ in 0..count {
+        let input = mutate(input, &mut rng);
+        let want: Result<T, Error> = reference.decode(&input);
+        if let Ok(got) = read::<T>(&input) {
+            taken += 1;
+            match &want {
+                Ok(want) => assert_eq!(&got, want, "{}", String::from_utf8_lossy(&input)),
+                Err(e) => panic!(
+                    "the reader took what the codec refuses ({e}): {}",
+                    String::from_utf8_lossy(&input)
+                ),
+            }
+        }
+        let got: Result<T, Error> = engine.decode(&input);
+        match (&got, &want) {
+            (Ok(got), Ok(want)) => assert_eq!(got, want),
+            (Err(got), Err(want)) => assert_eq!(got, want),
+            _ => panic!("one pass {got:?}, two passes {want:?}"),
+        }
+    }
+    taken
+}
+
+#[test]
+fn mutations_of_book_agree_with_the_two_pass_decode() {
+    let count = if cfg!(miri) { 20 } else { 4000 };
+    let taken = mutations_agree::<Book>(&testdata("book.json"), count, 0x9e37_79b9);
+    // Whitespace and digit edits keep many inputs valid: the reader must have built values.
+    assert!(taken * 10 > count, "the reader took {taken} of {count}");
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "large documents")]
+fn mutations_of_twitter_agree_with_the_two_pass_decode() {
+    let input = testdata("twitter.json");
+    let taken = mutations_agree::<Twitter>(&input, 150, 0x51ed_270b);
+    assert!(taken > 15, "the reader took {taken} of 150");
+}
+
+/// A small type with a map, an optional recursive child and defaults.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(deny_unknown_fields)]
+struct Node {
+    id: u32,
+    #[serde(default, alias = "labels")]
+    tags: BTreeMap<String, i8>,
+    child: Option<Box<Node>>,
+}
+
+/// An open struct: unknown members are skipped.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Open {
+    n: f32,
+    c: char,
+}
+
+/// Inputs the reader leaves to the codec (it bails), and what the engines answer for them:
+/// the one-pass engine gives the two-pass decode's value or error.
+#[test]
+fn inputs_the_reader_leaves_to_the_codec() {
+    fn check<T>(input: &str)
+    where
+        T: JsonType + for<'a> JsonDecode<'a> + for<'a> Deserialize<'a> + PartialEq + Debug,
+    {
+        assert_eq!(read::<T>(input.as_bytes()), Err(Bail), "{input}");
+        let want: Result<T, Error> = two_pass().decode(input.as_bytes());
+        let got: Result<T, Error> = one_pass().decode(input.as_bytes());
+        match (&got, &want) {
+            (Ok(got), Ok(want)) => assert_eq!(got, want, "{input}"),
+            (Err(got), Err(want)) => assert_eq!(got.to_string(), want.to_string(), "{input}"),
+            _ => panic!("{input}: one pass {got:?}, two passes {want:?}"),
+        }
+    }
+    // Accepted by the two-pass decode.
+    check::<Node>(r#"{"\u0069d": 1, "child": null}"#);
+    check::<Open>(r#"{"n": 1, "c": "x", "z\"": 1}"#);
+    // Refused.
+    for bad in [
+        r#"{"id": 1, "id": 2, "child": null}"#,
+        r#"{"id": 1, "tags": {}, "labels": {}, "child": null}"#,
+        r#"{"id": 1.0, "child": null}"#,
+        r#"{"id": -0, "child": null}"#,
+        r#"{"id": 4294967296, "child": null}"#,
+        r#"{"id": 1, "tags": {"a": 128}, "child": null}"#,
+        r#"{"id": 1, "tags": {"a": 1, "a": 2}, "child": null}"#,
+        r#"{"child": null}"#,
+        r#"{"id": 1, "child": null, "other": 0}"#,
+        r#"{"id": 1, "child": null} x"#,
+        r#"{"id": 1, "child": null,}"#,
+        r#"{"id": 1 "child": null}"#,
+        r#"{"id": 01, "child": null}"#,
+        "",
+        "null",
+    ] {
+        check::<Node>(bad);
+    }
+    for bad in [
+        r#"{"n": 3.5e38, "c": "x"}"#,
+        r#"{"n": 1, "c": "xy"}"#,
+        r#"{"n": 1, "c": ""}"#,
+        r#"{"n": 1, "c": "\ud800"}"#,
+        "{\"n\": 1, \"c\": \"\x01\"}",
+        r#"{"n": 1, "c": "x", "skip": [1, 2,]}"#,
+        r#"{"n": 1, "c": "x", "skip": {"a" 1}}"#,
+    ] {
+        check::<Open>(bad);
+    }
+}
+
+/// Nesting around the codec's limit: the reader stops a level short of it, and every
+/// engine answers the same on each side of it.
+#[test]
+fn nesting_at_the_limit_decodes_as_the_two_pass_decode() {
+    let depth = 12;
+    let options = EngineOptions::new().codec(Options::new().max_depth(depth));
+    let engines = [
+        Engine::with_options(
+            options
+                .tiering(Tiering::InterpreterOnly)
+                .typed_decode(TypedDecode::TwoPass),
+        ),
+        Engine::with_options(options.tiering(Tiering::InterpreterOnly)),
+    ];
+    let nested = |levels: u32| {
+        let mut text = String::from("null");
+        for id in 0..levels {
+            text = format!(r#"{{"id": {id}, "child": {text}}}"#);
+        }
+        text
+    };
+    for levels in depth - 3..=depth + 1 {
+        let input = nested(levels);
+        let [want, got] = engines.each_ref().map(|e| {
+            e.decode::<Node>(input.as_bytes())
+                .map_err(|e| e.to_string())
+        });
+        assert_eq!(got, want, "{levels} levels");
+        let exec = ExecOptions {
+            max_depth: depth,
+            ..ExecOptions::default()
+        };
+        let taken = decode::read::<Node>(input.as_bytes(), &exec).is_ok();
+        assert_eq!(taken, levels < depth, "{levels} levels");
+    }
+}
