@@ -189,15 +189,27 @@ struct ObjectRules<'a> {
     default: Option<TokenStream>,
 }
 
+/// Whether `name` is written in JSON exactly as it is (no quote, backslash or control
+/// character), so that the reader can compare the input with it directly.
+fn plain(name: &str) -> bool {
+    !name.chars().any(|c| c == '"' || c == '\\' || c < ' ')
+}
+
 /// A block reading an object of `fields` and evaluating to `ctor { … }`.
+///
+/// Each member name is first compared with the name of the field after the one read last
+/// (inputs usually list members in declaration order), without scanning it; any other name
+/// is scanned and matched against every name. Either way it becomes the field's index,
+/// which picks the field's read.
 fn named(
     fields: &syn::FieldsNamed,
     ctor: &TokenStream,
     rules: &ObjectRules<'_>,
 ) -> syn::Result<TokenStream> {
     let bail = bail();
-    let (mut decls, mut arms, mut inits) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, f) in fields.named.iter().enumerate() {
+    let (mut decls, mut expected, mut names, mut reads, mut inits) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for f in &fields.named {
         let a = attr::field(&f.attrs)?;
         let ident = f.ident.as_ref().expect("named fields have names");
         let ty = &f.ty;
@@ -206,14 +218,21 @@ fn named(
             inits.push(quote!(#ident: #value));
             continue;
         }
-        let var = format_ident!("__f{}", i);
-        let mut names = vec![a.json_name(ident, rules.rule)];
-        names.extend(a.aliases.iter().cloned());
-        let pats = patterns(&names);
+        let index = reads.len();
+        let var = format_ident!("__f{}", index);
+        let main = a.json_name(ident, rules.rule);
+        if plain(&main) {
+            let lit = Literal::byte_string(main.as_bytes());
+            expected.push(quote!(#index if __r.eat_key(#lit)? => #index,));
+        }
+        let mut all = vec![main];
+        all.extend(a.aliases.iter().cloned());
+        let pats = patterns(&all);
+        names.push(quote!(#pats => #index,));
         let value = read_field(ty, &a);
         decls.push(quote!(let mut #var: ::std::option::Option<#ty> = ::std::option::Option::None;));
-        arms.push(quote! {
-            #pats => {
+        reads.push(quote! {
+            #index => {
                 if #var.is_some() {
                     #bail;
                 }
@@ -228,11 +247,13 @@ fn named(
             }
         });
     }
+    let tag_index = reads.len();
     if let Some((tag, name)) = &rules.tag {
         let pat = Literal::byte_string(tag.as_bytes());
         decls.push(quote!(let mut __tag = false;));
-        arms.push(quote! {
-            #pat => {
+        names.push(quote!(#pat => #tag_index,));
+        reads.push(quote! {
+            #tag_index => {
                 let __s = __r.raw_str()?;
                 if __tag || __s.escaped || __s.body != #name {
                     #bail;
@@ -241,6 +262,7 @@ fn named(
             }
         });
     }
+    let unknown_index = tag_index + 1;
     let unknown = if rules.deny {
         bail.clone()
     } else {
@@ -249,11 +271,20 @@ fn named(
     Ok(quote! {{
         #(#decls)*
         if __r.begin_object()? {
+            let mut __expect: usize = 0;
             loop {
-                match __r.key()?.as_bytes() {
-                    #(#arms)*
+                let __i: usize = match __expect {
+                    #(#expected)*
+                    _ => match __r.key()?.as_bytes() {
+                        #(#names)*
+                        _ => #unknown_index,
+                    },
+                };
+                match __i {
+                    #(#reads)*
                     _ => #unknown,
                 }
+                __expect = __i + 1;
                 if !__r.next_member()? {
                     break;
                 }

@@ -8,6 +8,7 @@
 //! (UTF-8 is validated only when the scan saw a non-ASCII byte).
 
 use crate::error::{ErrorKind, KernelError};
+use crate::swar;
 
 /// What [`scan_string`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,9 +71,10 @@ pub fn scan_checked(buf: &[u8], start: usize) -> Result<StringScan, KernelError>
     scalar::scan_checked(buf, start)
 }
 
-/// Bodies up to this many bytes are looked at inline by [`scan_str`] before it calls the
-/// kernel: short keys and values end before a vector step would pay off.
-const SHORT_BODY: usize = 16;
+/// Bodies up to this many bytes are looked at inline by [`scan_str`] (one SWAR word at a
+/// time) before it calls the kernel: short keys and values end before a vector step would
+/// pay off.
+const SHORT_BODY: usize = 32;
 
 /// [`scan_checked`] that also hands back the body (`start` up to the closing quote) as a
 /// `&str`, for readers that keep strings: the checks make it UTF-8. Escapes are neither
@@ -96,17 +98,26 @@ pub fn scan_str(buf: &[u8], start: usize) -> Result<(&str, StringScan), KernelEr
     Ok((unsafe { std::str::from_utf8_unchecked(body) }, scan))
 }
 
-/// The closing quote's index when the body from `start` is at most [`SHORT_BODY`] bytes,
-/// all of them ASCII, none a backslash or a control byte.
+/// The closing quote's index when the body from `start` ends within [`SHORT_BODY`] bytes
+/// (and 8 bytes of input are left at each step), all of them ASCII, none a backslash or a
+/// control byte.
 #[inline(always)]
 fn short_ascii_body(buf: &[u8], start: usize) -> Option<usize> {
-    let window = buf.get(start..)?;
-    for (i, &b) in window.iter().take(SHORT_BODY + 1).enumerate() {
-        match b {
-            b'"' => return Some(start + i),
-            b'\\' | 0..0x20 | 0x80.. => return None,
-            _ => {}
+    let mut i = start;
+    while i - start < SHORT_BODY {
+        let word = buf.get(i..i + 8)?;
+        let w = swar::load(word.try_into().expect("an 8-byte slice"));
+        let quote = swar::eq_lanes(w, b'"');
+        let other = swar::eq_lanes(w, b'\\') | swar::control_lanes(w) | swar::non_ascii_lanes(w);
+        if quote != 0 {
+            // Only the lanes before the quote belong to the body.
+            let before = (quote & quote.wrapping_neg()) - 1;
+            return (other & before == 0).then(|| i + swar::first_lane(quote));
         }
+        if other != 0 {
+            return None;
+        }
+        i += 8;
     }
     None
 }

@@ -35,6 +35,12 @@ pub(crate) fn control_lanes(w: u64) -> u64 {
     zero_lanes(w & (ONES * 0xe0))
 }
 
+/// Lanes of `w` holding JSON whitespace (space, tab, line feed, carriage return).
+#[inline]
+pub(crate) fn whitespace_lanes(w: u64) -> u64 {
+    eq_lanes(w, b' ') | eq_lanes(w, b'\n') | eq_lanes(w, b'\r') | eq_lanes(w, b'\t')
+}
+
 /// Lanes of `w` at or above 0x80 (non-ASCII).
 #[inline]
 pub(crate) fn non_ascii_lanes(w: u64) -> u64 {

@@ -14,6 +14,15 @@ pub fn skip_whitespace(buf: &[u8], pos: usize) -> usize {
         Some(&b) if !is_whitespace(b) => return pos,
         _ => {}
     }
+    // Runs shorter than a word (indentation, the space after a colon) end within one SWAR
+    // step, also without a call.
+    if let Some(word) = buf.get(pos..pos + 8) {
+        let w = crate::swar::load(word.try_into().expect("an 8-byte slice"));
+        let other = !crate::swar::whitespace_lanes(w) & 0x8080_8080_8080_8080;
+        if other != 0 {
+            return pos + crate::swar::first_lane(other);
+        }
+    }
     #[cfg(target_arch = "x86_64")]
     if crate::dispatch::use_avx2() {
         // SAFETY: `use_avx2` is true only after every feature in `AVX2_FEATURES` was detected.

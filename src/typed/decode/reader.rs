@@ -73,6 +73,13 @@ impl<'de> Reader<'de> {
         if b > b' ' {
             return Some(b);
         }
+        self.skip_whitespace()
+    }
+
+    /// [`Reader::peek`] at a byte that may be whitespace: out of line, so that the callers'
+    /// hot paths (compact input) stay small.
+    #[inline(never)]
+    fn skip_whitespace(&mut self) -> Option<u8> {
         self.pos = skip_whitespace(self.input, self.pos);
         self.input.get(self.pos).copied()
     }
@@ -164,6 +171,26 @@ impl<'de> Reader<'de> {
             return Err(Bail);
         }
         Ok(key.body)
+    }
+
+    /// Reads the member name `name` and the colon after it when that name comes next
+    /// (`true`); reads nothing when another name does (`false`). `name` is the text of a
+    /// JSON string as written: no quote, backslash or control byte in it. A member name
+    /// must come next (bails otherwise), as after `{` or a comma.
+    #[inline(always)]
+    pub fn eat_key(&mut self, name: &[u8]) -> Result<bool, Bail> {
+        if self.peek() != Some(b'"') {
+            return Err(Bail);
+        }
+        let start = self.pos + 1;
+        let end = start + name.len();
+        match self.input.get(start..=end) {
+            Some(text) if text[name.len()] == b'"' && &text[..name.len()] == name => {
+                self.pos = end + 1;
+                if self.eat(b':') { Ok(true) } else { Err(Bail) }
+            }
+            _ => Ok(false),
+        }
     }
 
     /// Opens a container with `open`, spending one level of the nesting budget: `true`
