@@ -3,6 +3,10 @@
 //! JSON whitespace is space, tab, line feed and carriage return. Both twins return the same
 //! index for every input; positions at or past the end are returned unchanged.
 
+/// Whitespace bytes [`skip_whitespace`] looks at inline (SWAR words) before it calls the
+/// kernel.
+const SHORT_RUN: usize = 32;
+
 /// Skips JSON whitespace in `buf` from `pos`; returns the first index `>= pos` whose byte is
 /// not whitespace, or `buf.len()` when only whitespace remains (`pos` itself if `pos >=
 /// buf.len()`).
@@ -14,15 +18,19 @@ pub fn skip_whitespace(buf: &[u8], pos: usize) -> usize {
         Some(&b) if !is_whitespace(b) => return pos,
         _ => {}
     }
-    // Runs shorter than a word (indentation, the space after a colon) end within one SWAR
-    // step, also without a call.
-    if let Some(word) = buf.get(pos..pos + 8) {
+    // Short runs (the space after a colon, a line break and its indentation) end within
+    // a few SWAR steps, also without a call.
+    let mut i = pos;
+    while i - pos < SHORT_RUN {
+        let Some(word) = buf.get(i..i + 8) else { break };
         let w = crate::swar::load(word.try_into().expect("an 8-byte slice"));
         let other = !crate::swar::whitespace_lanes(w) & 0x8080_8080_8080_8080;
         if other != 0 {
-            return pos + crate::swar::first_lane(other);
+            return i + crate::swar::first_lane(other);
         }
+        i += 8;
     }
+    let pos = i;
     #[cfg(target_arch = "x86_64")]
     if crate::dispatch::use_avx2() {
         // SAFETY: `use_avx2` is true only after every feature in `AVX2_FEATURES` was detected.

@@ -73,6 +73,14 @@ impl<'de> Reader<'de> {
         if b > b' ' {
             return Some(b);
         }
+        // One space, then a token: the space after a colon in pretty-printed input.
+        if b == b' '
+            && let Some(&next) = self.input.get(self.pos + 1)
+            && next > b' '
+        {
+            self.pos += 1;
+            return Some(next);
+        }
         self.skip_whitespace()
     }
 
