@@ -27,28 +27,38 @@ thread_local! {
 }
 
 impl Engine {
-    /// Compiles `T`'s codec now, waiting for its native code unless the engine's tiering
-    /// is lazy ([`Tiering::LazyAfter`]) or interpreter-only: call it at start-up so that
-    /// the first requests run at full speed (the codec decodes what the one-pass reader
-    /// leaves to it, the errors among them). A decode that reaches an unregistered type's
-    /// codec registers it without waiting. Returns the codec (the same one on every call).
+    /// Builds `T`'s codec now: call it at start-up so that the first requests run at full
+    /// speed. The codec decodes what the one-pass reader leaves to it (the errors among
+    /// them), and everything with [`TypedDecode::TwoPass`]. With two passes and eager
+    /// tiering, `register` waits for the codec's native code, like a pretouch; with the
+    /// one-pass reader (the default) the native code compiles in the background (the
+    /// interpreter answers until it is ready), since valid inputs never need it. A decode
+    /// that reaches an unregistered type's codec registers it without waiting. Returns the
+    /// codec (the same one on every call).
     pub fn register<T: JsonType + ?Sized>(&self) -> Arc<Codec> {
         let codec = self.typed_codec::<T>();
-        if self.tiering() == Tiering::Eager {
+        if self.waits_at_register() {
             codec.wait_native(REGISTER_WAIT);
         }
         codec
     }
 
     /// Registers every type of the tuple `L` (up to 12: `engine.register_many::<(A, B)>()`),
-    /// their native code compiled concurrently by the engine's compile threads.
+    /// their native code compiled concurrently by the engine's compile threads (waited for
+    /// as [`Engine::register`] says).
     pub fn register_many<L: TypeList>(&self) {
         let codecs = L::codecs(self);
-        if self.tiering() == Tiering::Eager {
+        if self.waits_at_register() {
             for codec in codecs {
                 codec.wait_native(REGISTER_WAIT);
             }
         }
+    }
+
+    /// Whether registering waits for native code: eager tiering with two-pass decode.
+    fn waits_at_register(&self) -> bool {
+        self.tiering() == Tiering::Eager
+            && self.options().typed_decode_mode() == TypedDecode::TwoPass
     }
 
     /// Decodes `input` into a `T`: the first error with its offset, line, column and path
@@ -76,7 +86,7 @@ impl Engine {
     /// }
     ///
     /// let engine = Engine::new();
-    /// engine.register::<Book>(); // compiles now (native code included), like a pretouch
+    /// engine.register::<Book>(); // builds the codec now (its native code compiles in the background)
     /// let input = br#"{"title": "Dune", "pages": 412, "tags": ["sf"]}"#;
     /// let book: Book = engine.decode(input).unwrap();
     /// assert_eq!(book, Book { title: "Dune", pages: 412, tags: vec!["sf".into()] });

@@ -40,6 +40,10 @@ pub fn registered<T: JsonType>() -> Vec<(&'static str, Engine)> {
     for (name, engine) in &engines {
         let codec = engine.register::<T>();
         let want_native = *name != "interp" && !cfg!(miri);
+        if want_native {
+            // The one-pass engine compiles in the background.
+            codec.wait_native(std::time::Duration::from_secs(60));
+        }
         assert_eq!(
             matches!(codec.backend(), BackendStatus::Native),
             want_native,
