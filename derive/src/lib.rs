@@ -5,7 +5,10 @@
 //! `jitson::typed::JsonObject` for structs with named fields), and the writer
 //! `jitson::typed::JsonEncode` (and `JsonMembers` for structs with named fields), whose bytes
 //! are serde_json's for the same attributes: fields in declaration order (flattened ones in
-//! place), `skip_serializing_if` calling the predicate, keys as precomputed byte literals.
+//! place), `skip_serializing_if` calling the predicate, keys as precomputed byte literals;
+//! and the one-pass reader `jitson::typed::JsonDecode`, which reads what serde's derived
+//! `Deserialize` reads (member names compared in place, in declaration order first) and
+//! bails to the codec on anything else (see `jitson::typed::decode`).
 //!
 //! Shapes:
 //! - struct with named fields → object (fields in declaration order; `Option` fields and

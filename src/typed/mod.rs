@@ -27,11 +27,13 @@
 //! assert_eq!(User::json_schema()["$ref"], "#/$defs/User");
 //! ```
 //!
-//! Typed decode runs on this schema: [`Engine::register`](crate::Engine::register) compiles
-//! the type's codec, [`Engine::decode`](crate::Engine::decode) (or [`crate::from_slice`])
-//! decodes and checks the input with it, then reads the result into the type through its
-//! serde `Deserialize` (see [`crate::engine`]'s typed decode notes). Each type is cached by
-//! the `TypeId` of its [`JsonType::Key`].
+//! Typed decode reads the type straight from the input with its derived [`JsonDecode`]
+//! (see [`decode`]); what that reader does not take runs on this schema:
+//! [`Engine::register`](crate::Engine::register) builds the type's codec,
+//! [`Engine::decode`](crate::Engine::decode) (or [`crate::from_slice`]) decodes and checks
+//! the input with it, then reads the result into the type through its serde `Deserialize`,
+//! which gives the errors. Each type's codec is cached by the `TypeId` of its
+//! [`JsonType::Key`].
 //!
 //! `jitson::Schema` names both the schema struct and this derive: a derive macro lives in
 //! the macro namespace, so `#[derive(jitson::Schema)]` and `jitson::Schema::from_json_str`
