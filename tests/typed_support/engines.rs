@@ -54,23 +54,34 @@ pub fn registered<T: JsonType>() -> Vec<(&'static str, Engine)> {
     engines
 }
 
-/// `input` decodes on every engine as serde_json decodes it: equal values, or both fail.
+/// `input`, which serde_json decodes, decodes on every engine to serde_json's value.
 pub fn same<'a, T>(input: &'a [u8])
 where
     T: JsonType + JsonDecode<'a> + Deserialize<'a> + PartialEq + Debug,
 {
-    let expected = serde_json::from_slice::<T>(input);
+    let shown = String::from_utf8_lossy(input);
+    let expected = serde_json::from_slice::<T>(input)
+        .unwrap_or_else(|e| panic!("serde_json refuses {shown}: {e}"));
     for (name, engine) in registered::<T>() {
-        let got = engine.decode::<T>(input);
-        match (&got, &expected) {
-            (Ok(got), Ok(expected)) => assert_eq!(got, expected, "{name}"),
-            (Err(_), Err(_)) => {}
-            _ => panic!(
-                "{name}: jitson {got:?}, serde_json {expected:?} on {}",
-                String::from_utf8_lossy(input)
-            ),
+        match engine.decode::<T>(input) {
+            Ok(got) => assert_eq!(got, expected, "{name}: {shown}"),
+            Err(e) => panic!("{name}: jitson refuses {shown}: {e}"),
         }
     }
+}
+
+/// `input`, which serde_json refuses, is refused by every engine too (with one error: see
+/// [`error`]).
+pub fn refused<'a, T>(input: &'a [u8])
+where
+    T: JsonType + JsonDecode<'a> + Deserialize<'a> + Debug,
+{
+    let shown = String::from_utf8_lossy(input);
+    assert!(
+        serde_json::from_slice::<T>(input).is_err(),
+        "serde_json takes {shown}"
+    );
+    error::<T>(input);
 }
 
 /// The error message every engine gives for `input` (they must agree).
