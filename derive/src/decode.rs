@@ -3,13 +3,15 @@
 //! `Deserialize` reads it for the same attributes; it bails (and the two-pass decode
 //! answers) wherever serde would fail, and on the shapes it leaves to the codec.
 //!
-//! Structs with named fields read their members in any order, matching each name (and
-//! alias) as written; a repeated member, an unknown one under `deny_unknown_fields`, and a
-//! missing one without a default bail. Tuple structs read an array of their live fields,
-//! newtypes their field, unit structs `null`. Externally tagged enums read a unit variant's
-//! string or `{"Variant": data}`. Internally and adjacently tagged and untagged enums, and
-//! structs with a `flatten` field, always bail: their serde forms need the codec's look at
-//! the whole object first.
+//! Structs with named fields read their members in any order (each name compared in place
+//! with the next field's first, else matched against every name and alias); a repeated
+//! member, an unknown one under `deny_unknown_fields`, and a missing one without a default
+//! bail. Tuple structs read an array of their live fields, newtypes their field, unit
+//! structs `null`. Externally tagged enums read a unit variant's string or
+//! `{"Variant": data}`; internally and adjacently tagged ones read inputs whose tag member
+//! comes first. Untagged enums, internally tagged newtype variants and structs with a
+//! `flatten` field always bail: serde reads them from a buffered copy of the value, which
+//! a reader that stops at the first surprise cannot mirror.
 
 use crate::attr;
 use crate::case::RenameRule;
@@ -187,6 +189,8 @@ struct ObjectRules<'a> {
     tag: Option<(&'a str, String)>,
     /// The container's default value (structs with `#[serde(default)]`).
     default: Option<TokenStream>,
+    /// A member name that bails (an internally tagged enum's tag, read already).
+    reserved: Option<&'a str>,
 }
 
 /// Whether `name` is written in JSON exactly as it is (no quote, backslash or control
@@ -201,10 +205,14 @@ fn plain(name: &str) -> bool {
 /// (inputs usually list members in declaration order), without scanning it; any other name
 /// is scanned and matched against every name. Either way it becomes the field's index,
 /// which picks the field's read.
+///
+/// `open` starts the members: `__r.begin_object()?` for a whole object, or
+/// `__r.next_member()?` when the object is open and a member was read (a tag).
 fn named(
     fields: &syn::FieldsNamed,
     ctor: &TokenStream,
     rules: &ObjectRules<'_>,
+    open: &TokenStream,
 ) -> syn::Result<TokenStream> {
     let bail = bail();
     let (mut decls, mut expected, mut names, mut reads, mut inits) =
@@ -262,6 +270,11 @@ fn named(
             }
         });
     }
+    if let Some(reserved) = rules.reserved {
+        let pat = Literal::byte_string(reserved.as_bytes());
+        names.push(quote!(#pat => #tag_index,));
+        reads.push(quote!(#tag_index => #bail,));
+    }
     let unknown_index = tag_index + 1;
     let unknown = if rules.deny {
         bail.clone()
@@ -270,25 +283,22 @@ fn named(
     };
     Ok(quote! {{
         #(#decls)*
-        if __r.begin_object()? {
-            let mut __expect: usize = 0;
-            loop {
-                let __i: usize = match __expect {
-                    #(#expected)*
-                    _ => match __r.key()?.as_bytes() {
-                        #(#names)*
-                        _ => #unknown_index,
-                    },
-                };
-                match __i {
-                    #(#reads)*
-                    _ => #unknown,
-                }
-                __expect = __i + 1;
-                if !__r.next_member()? {
-                    break;
-                }
+        let mut __more = #open;
+        let mut __expect: usize = 0;
+        while __more {
+            let __i: usize = match __expect {
+                #(#expected)*
+                _ => match __r.key()?.as_bytes() {
+                    #(#names)*
+                    _ => #unknown_index,
+                },
+            };
+            match __i {
+                #(#reads)*
+                _ => #unknown,
             }
+            __expect = __i + 1;
+            __more = __r.next_member()?;
         }
         #ctor { #(#inits,)* }
     }})
@@ -399,8 +409,9 @@ fn structure(
                 deny: cattrs.deny_unknown_fields,
                 tag,
                 default: container_default(cattrs)?,
+                reserved: None,
             };
-            named(named_fields, &quote!(Self), &rules)?
+            named(named_fields, &quote!(Self), &rules, &begin_object())?
         }
         Fields::Unnamed(unnamed_fields) => unnamed(unnamed_fields, &quote!(Self))?,
         Fields::Unit => quote!({
@@ -413,13 +424,32 @@ fn structure(
     Ok((quote!(::std::result::Result::Ok(#body)), None))
 }
 
-/// An enum's `decode_json` body: external tagging read here, the others bail.
+/// `__r.begin_object()?`: members of a whole object.
+fn begin_object() -> TokenStream {
+    quote!(__r.begin_object()?)
+}
+
+/// An enum's `decode_json` body. External tagging: a unit variant's string, or
+/// `{"Variant": data}`. Internal and adjacent tagging when the tag member comes first
+/// (`{"t": "V", …fields}`, `{"t": "V", "c": data}`; anything else bails, as do
+/// internally tagged newtype variants). Untagged enums always bail: serde tries the
+/// variants in turn on the buffered value, which a reader that bails cannot mirror.
 fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> {
     let bail = bail();
-    if cattrs.untagged || cattrs.tag.is_some() {
+    if cattrs.untagged {
         return Ok(bail);
     }
-    let (mut units, mut data) = (Vec::new(), Vec::new());
+    let repr = match (cattrs.tag.as_deref(), cattrs.content.as_deref()) {
+        (Some(tag), Some(content)) => Repr::Adjacent(tag, content),
+        (Some(tag), None) => Repr::Internal(tag),
+        (None, _) => Repr::External,
+    };
+    if let Repr::Internal(tag) | Repr::Adjacent(tag, _) = repr
+        && !plain(tag)
+    {
+        return Ok(bail);
+    }
+    let (mut units, mut data, mut tagged) = (Vec::new(), Vec::new(), Vec::new());
     for v in &e.variants {
         let vattrs = attr::variant(&v.attrs)?;
         if vattrs.skip {
@@ -430,23 +460,80 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         names.extend(vattrs.aliases.iter().cloned());
         let pats = patterns(&names);
         let ctor = quote!(Self::#ident);
-        match &v.fields {
-            Fields::Unit => units.push(quote!(#pats => #ctor,)),
-            Fields::Unnamed(fields) => {
-                let value = unnamed(fields, &ctor)?;
-                data.push(quote!(#pats => #value,));
-            }
-            Fields::Named(fields) => {
-                let rules = ObjectRules {
-                    rule: vattrs.rename_all.or(cattrs.rename_all_fields),
-                    deny: cattrs.deny_unknown_fields,
-                    tag: None,
-                    default: None,
+        let rules = ObjectRules {
+            rule: vattrs.rename_all.or(cattrs.rename_all_fields),
+            deny: cattrs.deny_unknown_fields,
+            tag: None,
+            default: None,
+            reserved: None,
+        };
+        // The variant's data as its own JSON value (external, adjacent content).
+        let value = match &v.fields {
+            Fields::Unit => None,
+            Fields::Unnamed(fields) => Some(unnamed(fields, &ctor)?),
+            Fields::Named(fields) => Some(named(fields, &ctor, &rules, &begin_object())?),
+        };
+        match (repr, value) {
+            (Repr::External, None) => units.push(quote!(#pats => #ctor,)),
+            (Repr::External, Some(value)) => data.push(quote!(#pats => #value,)),
+            // Only the tag: the object must end after it.
+            (Repr::Internal(_) | Repr::Adjacent(..), None) => tagged.push(quote! {
+                #pats => {
+                    if __r.next_member()? {
+                        #bail;
+                    }
+                    #ctor
+                }
+            }),
+            (Repr::Internal(tag), Some(_)) => {
+                let Fields::Named(fields) = &v.fields else {
+                    // A newtype variant's members are its inner type's.
+                    tagged.push(quote!(#pats => #bail,));
+                    continue;
                 };
-                let value = named(fields, &ctor, &rules)?;
-                data.push(quote!(#pats => #value,));
+                let rules = ObjectRules {
+                    reserved: Some(tag),
+                    ..rules
+                };
+                let value = named(fields, &ctor, &rules, &quote!(__r.next_member()?))?;
+                tagged.push(quote!(#pats => #value,));
+            }
+            (Repr::Adjacent(_, content), Some(value)) => {
+                if !plain(content) {
+                    tagged.push(quote!(#pats => #bail,));
+                    continue;
+                }
+                let content = Literal::byte_string(content.as_bytes());
+                tagged.push(quote! {
+                    #pats => {
+                        if !__r.next_member()? || !__r.eat_key(#content)? {
+                            #bail;
+                        }
+                        let __v = #value;
+                        if __r.next_member()? {
+                            #bail;
+                        }
+                        __v
+                    }
+                });
             }
         }
+    }
+    if let Repr::Internal(tag) | Repr::Adjacent(tag, _) = repr {
+        let tag = Literal::byte_string(tag.as_bytes());
+        return Ok(quote! {
+            if !__r.begin_object()? || !__r.eat_key(#tag)? {
+                #bail;
+            }
+            let __s = __r.raw_str()?;
+            if __s.escaped {
+                #bail;
+            }
+            ::std::result::Result::Ok(match __s.body.as_bytes() {
+                #(#tagged)*
+                _ => #bail,
+            })
+        });
     }
     let string = quote! {
         ::std::option::Option::Some(b'"') => {
@@ -484,4 +571,12 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
             _ => #bail,
         }
     })
+}
+
+/// Where an enum writes the variant's name.
+#[derive(Clone, Copy)]
+enum Repr<'a> {
+    External,
+    Internal(&'a str),
+    Adjacent(&'a str, &'a str),
 }
