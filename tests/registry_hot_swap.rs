@@ -3,8 +3,8 @@
 //! sees exactly one version, no call fails for a reason other than the
 //! data, and resident memory comes back to where it was.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use jitson::engine::{Backend, BackendStatus, Options, Tiering};
 use jitson::registry::{Registry, RegistryOptions};
@@ -19,6 +19,11 @@ const SCHEMA_A: &str =
 const SCHEMA_B: &str =
     r#"{"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}"#;
 const A: &[u8] = br#"{"a": 1}"#;
+
+/// Held by each test for its whole run: both measure the resident memory of the one test
+/// process, so one must not allocate while the other measures (seen failing on a loaded
+/// machine when they ran side by side).
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 const B: &[u8] = br#"{"b": "x"}"#;
 
 /// Publishes `rounds` alternating versions while two readers check that each version they
@@ -58,6 +63,7 @@ fn swap_under_load(registry: &Arc<Registry>, rounds: usize) -> u64 {
 #[test]
 fn a_thousand_swaps_while_two_threads_validate() {
     // Native code, so that every swap also frees a replaced version's code memory.
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let native = RegistryOptions::new().codec(Options::new().backend(Backend::Native));
     let registry = Arc::new(Registry::with_options(native));
     // Warm up allocator pools and thread stacks before measuring.
@@ -79,6 +85,7 @@ fn a_thousand_swaps_while_two_threads_validate() {
 fn a_thousand_tiered_swaps_compile_in_the_background_and_return_memory() {
     // Publishes do not wait for native code; a version replaced before its turn on the
     // compile thread is never compiled.
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let tiered = RegistryOptions::new().tiering(Tiering::Eager);
     let registry = Arc::new(Registry::with_options(tiered));
     swap_under_load(&registry, 50);
