@@ -3,9 +3,8 @@
 //! JSON whitespace is space, tab, line feed and carriage return. Both twins return the same
 //! index for every input; positions at or past the end are returned unchanged.
 
-/// Whitespace bytes [`skip_whitespace`] looks at inline (SWAR words) before it calls the
-/// kernel.
-const SHORT_RUN: usize = 32;
+/// Whitespace bytes [`skip_whitespace`] looks at inline before it calls the kernel.
+const SHORT_RUN: usize = 64;
 
 /// Skips JSON whitespace in `buf` from `pos`; returns the first index `>= pos` whose byte is
 /// not whitespace, or `buf.len()` when only whitespace remains (`pos` itself if `pos >=
@@ -19,24 +18,60 @@ pub fn skip_whitespace(buf: &[u8], pos: usize) -> usize {
         _ => {}
     }
     // Short runs (the space after a colon, a line break and its indentation) end within
-    // a few SWAR steps, also without a call.
-    let mut i = pos;
-    while i - pos < SHORT_RUN {
-        let Some(word) = buf.get(i..i + 8) else { break };
-        let w = crate::swar::load(word.try_into().expect("an 8-byte slice"));
-        let other = !crate::swar::whitespace_lanes(w) & 0x8080_8080_8080_8080;
-        if other != 0 {
-            return i + crate::swar::first_lane(other);
-        }
-        i += 8;
+    // a few inline steps, also without a call.
+    if let Some(end) = short_run_end(buf, pos) {
+        return end;
     }
-    let pos = i;
     #[cfg(target_arch = "x86_64")]
     if crate::dispatch::use_avx2() {
         // SAFETY: `use_avx2` is true only after every feature in `AVX2_FEATURES` was detected.
         return unsafe { avx2::skip_whitespace(buf, pos) };
     }
     scalar::skip_whitespace(buf, pos)
+}
+
+/// The index of the first non-whitespace byte when it comes within [`SHORT_RUN`] bytes of
+/// `pos` and whole steps of input are left up to it; `None` otherwise (the caller goes on
+/// from `pos`). 16 bytes a step with SSE2 (part of the x86-64 baseline: no dispatch), 8 in
+/// SWAR words elsewhere and under Miri.
+#[inline(always)]
+fn short_run_end(buf: &[u8], pos: usize) -> Option<usize> {
+    let mut i = pos;
+    while i - pos < SHORT_RUN {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        {
+            use std::arch::x86_64::{
+                _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+            };
+            let chunk = buf.get(i..i + 16)?;
+            // SAFETY: SSE2 is part of the x86-64 baseline; the unaligned load reads exactly
+            // the 16 bytes of `chunk`.
+            let mask = unsafe {
+                let x = _mm_loadu_si128(chunk.as_ptr().cast());
+                let eq = |b: u8| _mm_cmpeq_epi8(x, _mm_set1_epi8(b as i8));
+                let ws = _mm_or_si128(
+                    _mm_or_si128(eq(b' '), eq(b'\n')),
+                    _mm_or_si128(eq(b'\r'), eq(b'\t')),
+                );
+                _mm_movemask_epi8(ws) as u32
+            };
+            if mask != 0xffff {
+                return Some(i + (!mask).trailing_zeros() as usize);
+            }
+            i += 16;
+        }
+        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+        {
+            let word = buf.get(i..i + 8)?;
+            let w = crate::swar::load(word.try_into().expect("an 8-byte slice"));
+            let other = !crate::swar::whitespace_lanes(w) & 0x8080_8080_8080_8080;
+            if other != 0 {
+                return Some(i + crate::swar::first_lane(other));
+            }
+            i += 8;
+        }
+    }
+    None
 }
 
 /// True for the four JSON whitespace bytes.
