@@ -370,3 +370,28 @@ fn guard_page_every_suffix() {
         }
     }
 }
+
+#[test]
+fn ffi_entry_point_reports_kind_value_and_end() {
+    use jitson_kernels::ffi::{FfiResult, jitson_parse_number, number_kind};
+    let call = |text: &str| {
+        let (mut kind, mut end) = (u64::MAX, u64::MAX);
+        // SAFETY: `text` is readable for its length; both outputs are live locals.
+        let r = unsafe { jitson_parse_number(text.as_ptr(), text.len(), 0, &mut kind, &mut end) };
+        (r, kind, end)
+    };
+    let ok = FfiResult::ok;
+    assert_eq!(call("12,"), (ok(12), number_kind::U64, 2));
+    assert_eq!(call("-12"), (ok(-12i64 as u64), number_kind::I64, 3));
+    assert_eq!(call("1.5]"), (ok(1.5f64.to_bits()), number_kind::F64, 3));
+    assert_eq!(
+        call("18446744073709551616"),
+        (ok(0), number_kind::BIG_INT, 20)
+    );
+    let (r, kind, end) = call("01");
+    assert_eq!(
+        (r.status, r.value),
+        (ErrorKind::InvalidNumber.code() as u64, 1)
+    );
+    assert_eq!((kind, end), (u64::MAX, u64::MAX), "no output on an error");
+}
