@@ -19,6 +19,9 @@
 //! rounding), and the test suite compares them on millions of random tokens. Both twins share
 //! every tier but the digit conversion, so they agree on every input.
 //!
+//! The fused pass is shared with [`crate::number_parse`], which reads any number token
+//! (integers included) to its value in one pass.
+//!
 //! Underflow is not an error (`1e-400` is `0.0`, `-1e-400` is `-0.0`); a finite literal beyond
 //! `f64::MAX` after rounding is [`ErrorKind::NumberOutOfRange`] at `pos`, or `±inf` with
 //! [`FloatOverflow::Infinity`]. Exponent digits saturate at 10^17, which is exact for any
