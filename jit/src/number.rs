@@ -2,10 +2,8 @@
 
 use std::cmp::Ordering;
 
-use jitson_kernels::ErrorKind;
 use jitson_kernels::float_parse::{FloatOverflow, parse_f64};
-use jitson_kernels::int_parse::{parse_i64, parse_u64};
-use jitson_kernels::number::scan_number;
+use jitson_kernels::number_parse::{NumberValue, parse_number};
 
 use crate::ir::{BigInt, BigInts, FailKind, NumRef, Number};
 
@@ -14,54 +12,49 @@ const TWO_127: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
 
 /// Reads the number token at `pos` (its first byte is `-` or a digit): the value as
 /// [`Number`] documents (an integer beyond 64 bits per `big`) and the index past the token;
-/// or an error kind and offset.
+/// or an error kind and offset. One pass over the token ([`parse_number`]) in the common case.
 pub fn read_number(
     input: &[u8],
     pos: usize,
     big: BigInts,
 ) -> Result<(NumRef<'_>, usize), (FailKind, usize)> {
-    let token = scan_number(input, pos).map_err(|e| (FailKind::Syntax(e.kind), e.offset))?;
-    if !token.is_integer {
-        return read_float(input, token.start, token.end);
-    }
-    let integer = if token.negative {
-        parse_i64(input, pos).map(|(v, end)| (Number::I64(v), end))
-    } else {
-        parse_u64(input, pos).map(|(v, end)| (Number::U64(v), end))
-    };
-    let out_of_range = (FailKind::NumberOutOfRange, token.end - 1);
-    match integer {
+    let (value, end) =
+        parse_number(input, pos).map_err(|e| (FailKind::Syntax(e.kind), e.offset))?;
+    let number = match value {
+        NumberValue::U64(u) => Number::U64(u),
         // `-0` is the float -0.0 for serde_json.
-        Ok((Number::I64(0), end)) => Ok((NumRef::Number(Number::F64(-0.0)), end)),
-        Ok((n, end)) => Ok((NumRef::Number(n), end)),
-        Err(e) if e.kind != ErrorKind::NumberOutOfRange => {
-            Err((FailKind::Syntax(e.kind), e.offset))
+        NumberValue::I64(0) => Number::F64(-0.0),
+        NumberValue::I64(i) => Number::I64(i),
+        NumberValue::F64(f) if f.is_infinite() => {
+            return Err((FailKind::NumberOutOfRange, end - 1));
         }
-        Err(_) => match big {
-            BigInts::F64 => read_float(input, token.start, token.end),
-            BigInts::Error => Err(out_of_range),
-            BigInts::Raw if token.end - token.start > u32::MAX as usize => Err(out_of_range),
-            BigInts::Raw => match std::str::from_utf8(&input[token.start..token.end]) {
-                Ok(text) => Ok((NumRef::BigInt(BigInt(text)), token.end)),
-                Err(_) => Err(out_of_range),
-            },
-        },
-    }
+        NumberValue::F64(f) => Number::F64(f),
+        NumberValue::BigInt => return read_big_int(input, pos, end, big),
+    };
+    Ok((NumRef::Number(number), end))
 }
 
-/// Reads the number token `start..end` as the nearest `f64` (the correctly rounded float
-/// kernel); a finite token beyond `f64` is `NumberOutOfRange` at its last byte.
-fn read_float(
+/// Reads the integer token `start..end`, beyond 64 bits, as `big` says.
+#[cold]
+fn read_big_int(
     input: &[u8],
     start: usize,
     end: usize,
+    big: BigInts,
 ) -> Result<(NumRef<'_>, usize), (FailKind, usize)> {
-    match parse_f64(input, start, FloatOverflow::Error) {
-        Ok((value, _)) => Ok((NumRef::Number(Number::F64(value)), end)),
-        Err(e) if e.kind == ErrorKind::NumberOutOfRange => {
-            Err((FailKind::NumberOutOfRange, end - 1))
-        }
-        Err(e) => Err((FailKind::Syntax(e.kind), e.offset)),
+    let out_of_range = (FailKind::NumberOutOfRange, end - 1);
+    match big {
+        // The token is valid, so the float kernel's only error is a value beyond `f64`.
+        BigInts::F64 => match parse_f64(input, start, FloatOverflow::Error) {
+            Ok((value, _)) => Ok((NumRef::Number(Number::F64(value)), end)),
+            Err(_) => Err(out_of_range),
+        },
+        BigInts::Error => Err(out_of_range),
+        BigInts::Raw if end - start > u32::MAX as usize => Err(out_of_range),
+        BigInts::Raw => match std::str::from_utf8(&input[start..end]) {
+            Ok(text) => Ok((NumRef::BigInt(BigInt(text)), end)),
+            Err(_) => Err(out_of_range),
+        },
     }
 }
 
@@ -207,7 +200,8 @@ pub fn cmp_int_float(i: i128, f: f64) -> Ordering {
     // An integer of at most 53 bits is exactly an `f64`: the float comparison is exact (and
     // says nothing for NaN, which compares equal).
     if i.unsigned_abs() <= 1 << 53 {
-        return (i as f64).partial_cmp(&f).unwrap_or(Ordering::Equal);
+        // Through `i64`: a direct `i128` to `f64` conversion is a slow library call.
+        return (i as i64 as f64).partial_cmp(&f).unwrap_or(Ordering::Equal);
     }
     cmp_by_floor(i, f)
 }
@@ -231,8 +225,13 @@ fn cmp_by_floor(i: i128, f: f64) -> Ordering {
 }
 
 #[cfg(test)]
+#[path = "../../kernels/tests/common/rng.rs"]
+mod test_rng;
+
+#[cfg(test)]
 mod tests {
     use super::*;
+    use jitson_kernels::ErrorKind;
 
     #[test]
     fn small_integers_compare_with_floats_exactly() {
@@ -270,6 +269,81 @@ mod tests {
         match read_number(text.as_bytes(), 0, BigInts::F64)? {
             (NumRef::Number(n), end) => Ok((n, end)),
             (NumRef::BigInt(b), _) => panic!("a big integer with F64: {b:?}"),
+        }
+    }
+
+    /// The two-step reading `read_number` did before the one-pass kernel: `scan_number`,
+    /// then the integer parser of the sign's type or the float parser, then `big`'s policy.
+    fn two_step_read(
+        input: &[u8],
+        pos: usize,
+        big: BigInts,
+    ) -> Result<(NumRef<'_>, usize), (FailKind, usize)> {
+        use jitson_kernels::int_parse::{parse_i64, parse_u64};
+        use jitson_kernels::number::scan_number;
+        let syntax = |e: jitson_kernels::KernelError| (FailKind::Syntax(e.kind), e.offset);
+        let token = scan_number(input, pos).map_err(syntax)?;
+        let float = |input| match parse_f64(input, token.start, FloatOverflow::Error) {
+            Ok((value, _)) => Ok((NumRef::Number(Number::F64(value)), token.end)),
+            Err(e) if e.kind == ErrorKind::NumberOutOfRange => {
+                Err((FailKind::NumberOutOfRange, token.end - 1))
+            }
+            Err(e) => Err(syntax(e)),
+        };
+        if !token.is_integer {
+            return float(input);
+        }
+        let integer = if token.negative {
+            parse_i64(input, pos).map(|(v, end)| (Number::I64(v), end))
+        } else {
+            parse_u64(input, pos).map(|(v, end)| (Number::U64(v), end))
+        };
+        let out_of_range = (FailKind::NumberOutOfRange, token.end - 1);
+        match integer {
+            Ok((Number::I64(0), end)) => Ok((NumRef::Number(Number::F64(-0.0)), end)),
+            Ok((n, end)) => Ok((NumRef::Number(n), end)),
+            Err(e) if e.kind != ErrorKind::NumberOutOfRange => Err(syntax(e)),
+            Err(_) => match big {
+                BigInts::F64 => float(input),
+                BigInts::Error => Err(out_of_range),
+                BigInts::Raw => {
+                    let text = std::str::from_utf8(&input[token.start..token.end]).unwrap();
+                    Ok((NumRef::BigInt(BigInt(text)), token.end))
+                }
+            },
+        }
+    }
+
+    #[test]
+    fn reads_as_the_two_step_reading_did() {
+        let mut rng = test_rng::Rng::new(0x2ead);
+        let rounds = if cfg!(miri) { 50 } else { 100_000 };
+        let bounds = [
+            "18446744073709551615",
+            "9223372036854775808",
+            "1e308",
+            "1e-323",
+        ];
+        for _ in 0..rounds {
+            // Random number bytes, sometimes after a bound's prefix (near the 64-bit and f64
+            // limits); `{:?}` compares floats by sign too.
+            let mut bound = match rng.below(3) {
+                0 => String::new(),
+                _ => rng.pick(&bounds).to_string(),
+            };
+            bound.truncate(rng.below(bound.len() + 1).max(bound.len() / 2));
+            let sign = if rng.chance(50) { "-" } else { "" };
+            let mut text = format!("{sign}{bound}");
+            let len = rng.below(24);
+            let tail = rng.bytes_from(b"0123456789012345678901234567890123456789-+.eE,", len);
+            text += std::str::from_utf8(&tail).unwrap();
+            for big in [BigInts::F64, BigInts::Error, BigInts::Raw] {
+                let (got, want) = (
+                    read_number(text.as_bytes(), 0, big),
+                    two_step_read(text.as_bytes(), 0, big),
+                );
+                assert_eq!(format!("{got:?}"), format!("{want:?}"), "{text:?} {big:?}");
+            }
         }
     }
 

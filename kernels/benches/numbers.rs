@@ -4,7 +4,8 @@
 //! scalar twin and the alternatives.
 //!
 //! `str::parse` is handed the exact token slice (its end already known), which a parser has to
-//! find; the float group also shows `scan_number` + `str::parse`, the honest equivalent. `itoa`,
+//! find; the float group also shows `scan_number` + `str::parse`, the honest equivalent, and the
+//! engine's one-pass `parse_number` against the `scan_number` + `parse_f64` it replaced. `itoa`,
 //! `zmij` and `ryu` format into their own buffer; the `+copy` variants also move the text into
 //! a caller's buffer, as a serializer must (our kernels write to the caller's buffer directly).
 
@@ -13,6 +14,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use jitson_kernels::float_parse::FloatOverflow;
 use jitson_kernels::number::scan_number;
+use jitson_kernels::number_parse::{self, NumberValue};
 use jitson_kernels::{avx2_supported, float_format, float_parse, int_format, int_parse};
 
 /// The number tokens of a JSON document, each followed by `,`, and where each starts and ends.
@@ -349,6 +351,28 @@ fn bench_float_parse(c: &mut Criterion) {
                 // SAFETY: `scan_number` accepted these bytes, and a number token is ASCII.
                 let text = unsafe { std::str::from_utf8_unchecked(&buf[pos..token.end]) };
                 u128::from(text.parse::<f64>().expect("f64").to_bits())
+            })
+        })
+    });
+    // The engine's reading of a number token: one pass, against the two passes it replaced.
+    group.bench_function("parse_number", |b| {
+        b.iter(|| {
+            parse_all(&tokens, |buf, pos| {
+                match number_parse::parse_number(buf, pos).expect("number").0 {
+                    NumberValue::F64(f) => u128::from(f.to_bits()),
+                    NumberValue::U64(u) => u128::from(u),
+                    NumberValue::I64(i) => i as u128,
+                    NumberValue::BigInt => u128::MAX,
+                }
+            })
+        })
+    });
+    group.bench_function("scan_number+parse_f64", |b| {
+        b.iter(|| {
+            parse_all(&tokens, |buf, pos| {
+                let token = scan_number(buf, pos).expect("number");
+                black_box(token.is_integer);
+                bits(float_parse::parse_f64(buf, pos, FloatOverflow::Error))
             })
         })
     });

@@ -15,6 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use crate::error::{ErrorKind, KernelError};
 use crate::escape::{self, EscapeMode};
 use crate::float_parse::{self, FloatOverflow};
+use crate::number_parse::{self, NumberValue};
 use crate::unescape::{self, Surrogates};
 use crate::{float_format, int_format, int_parse, skip, string_scan, utf8, whitespace};
 
@@ -318,6 +319,49 @@ pub unsafe extern "C" fn jitson_parse_f64(
     })
 }
 
+/// [`crate::number_parse::NumberValue`] variants as [`jitson_parse_number`] reports them.
+pub mod number_kind {
+    /// `U64`: `value` is the u64.
+    pub const U64: u64 = 0;
+    /// `I64`: `value` is the i64 (as two's complement).
+    pub const I64: u64 = 1;
+    /// `F64`: `value` is the f64's bits.
+    pub const F64: u64 = 2;
+    /// `BigInt`: `value` is 0.
+    pub const BIG_INT: u64 = 3;
+}
+
+/// [`number_parse::parse_number`]: `value` as [`number_kind`] says for the kind written to
+/// `*kind_out`; `*end_out` the index past the token.
+///
+/// # Safety
+/// See the module's contract; `kind_out` and `end_out` are each valid for one `u64` write.
+pub unsafe extern "C" fn jitson_parse_number(
+    ptr: *const u8,
+    len: usize,
+    pos: usize,
+    kind_out: *mut u64,
+    end_out: *mut u64,
+) -> FfiResult {
+    // SAFETY: forwarded caller contract.
+    let buf = unsafe { input(ptr, len) };
+    guarded(|| {
+        let (v, end) = number_parse::parse_number(buf, pos)?;
+        let (kind, value) = match v {
+            NumberValue::U64(u) => (number_kind::U64, u),
+            NumberValue::I64(i) => (number_kind::I64, i as u64),
+            NumberValue::F64(f) => (number_kind::F64, f.to_bits()),
+            NumberValue::BigInt => (number_kind::BIG_INT, 0),
+        };
+        // SAFETY: the caller guarantees `kind_out` and `end_out` are writable.
+        unsafe {
+            kind_out.write(kind);
+            end_out.write(end as u64);
+        }
+        Ok(value)
+    })
+}
+
 /// [`int_format::format_i64`]: writes to `out` (at least [`int_format::MAX_INT_LEN`] bytes);
 /// `value` is the length.
 ///
@@ -377,6 +421,7 @@ pub const ENTRY_POINTS: &[(&str, *const u8)] = &[
     ("jitson_parse_i64", jitson_parse_i64 as *const u8),
     ("jitson_parse_u64", jitson_parse_u64 as *const u8),
     ("jitson_parse_f64", jitson_parse_f64 as *const u8),
+    ("jitson_parse_number", jitson_parse_number as *const u8),
     ("jitson_format_i64", jitson_format_i64 as *const u8),
     ("jitson_format_u64", jitson_format_u64 as *const u8),
     ("jitson_format_f64", jitson_format_f64 as *const u8),

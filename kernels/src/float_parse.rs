@@ -19,6 +19,9 @@
 //! rounding), and the test suite compares them on millions of random tokens. Both twins share
 //! every tier but the digit conversion, so they agree on every input.
 //!
+//! The fused pass is shared with [`crate::number_parse`], which reads any number token
+//! (integers included) to its value in one pass.
+//!
 //! Underflow is not an error (`1e-400` is `0.0`, `-1e-400` is `-0.0`); a finite literal beyond
 //! `f64::MAX` after rounding is [`ErrorKind::NumberOutOfRange`] at `pos`, or `±inf` with
 //! [`FloatOverflow::Infinity`]. Exponent digits saturate at 10^17, which is exact for any
@@ -27,7 +30,7 @@
 mod lemire;
 
 use crate::error::{ErrorKind, KernelError};
-use crate::number::{digit_run_value, scan_number};
+use crate::number::{NumberToken, digit_run_value, scan_number};
 
 /// What a finite literal too large for f64 (`1e400`) becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -55,11 +58,17 @@ pub fn parse_f64(
 }
 
 /// A JSON number read by the fused pass: `±mantissa · 10^exponent`, and where it ends.
-struct Decimal {
-    negative: bool,
-    mantissa: u64,
-    exponent: i64,
-    end: usize,
+pub(crate) struct Decimal {
+    /// True when the token starts with `-`.
+    pub(crate) negative: bool,
+    /// The token's digits (integer part, then fraction) as one exact integer.
+    pub(crate) mantissa: u64,
+    /// The power of ten the mantissa is scaled by.
+    pub(crate) exponent: i64,
+    /// True when the token has neither fraction nor exponent (the mantissa is its magnitude).
+    pub(crate) integer: bool,
+    /// Index one past the token's last byte.
+    pub(crate) end: usize,
 }
 
 /// Largest exponent value kept exactly; bigger ones saturate (see the module notes).
@@ -70,7 +79,7 @@ const EXPONENT_LIMIT: i64 = 100_000_000_000_000_000;
 /// (each twin brings its own). `None` for anything it does not take (including every grammar
 /// error, and mantissas beyond 64 bits).
 #[inline(always)]
-fn read_decimal(
+pub(crate) fn read_decimal(
     buf: &[u8],
     pos: usize,
     fraction_run: impl Fn(&[u8], usize) -> Option<(u64, usize)>,
@@ -82,6 +91,7 @@ fn read_decimal(
     if int_len == 0 || (int_len > 1 && buf[start] == b'0') {
         return None;
     }
+    let int_end = i;
     let mut exponent = 0i64;
     if buf.get(i) == Some(&b'.') {
         let (fraction, end) = fraction_run(buf, i + 1)?;
@@ -118,6 +128,7 @@ fn read_decimal(
         negative,
         mantissa,
         exponent,
+        integer: i == int_end,
         end: i,
     })
 }
@@ -131,7 +142,7 @@ const POW10_F64: [f64; 23] = [
 /// The correctly rounded `f64` of a decimal (infinite when too large), or `None` when the fast
 /// methods cannot decide it.
 #[inline(always)]
-fn decimal_to_f64(d: &Decimal) -> Option<f64> {
+pub(crate) fn decimal_to_f64(d: &Decimal) -> Option<f64> {
     let magnitude = if d.mantissa <= 1 << 53 && (-22..=22).contains(&d.exponent) {
         // Clinger: both operands exact, so the one rounding is the correct one.
         let m = d.mantissa as f64;
@@ -170,12 +181,16 @@ fn finish(
 #[inline(never)]
 fn reference(buf: &[u8], pos: usize) -> Result<(f64, usize), KernelError> {
     let token = scan_number(buf, pos)?;
+    Ok((token_f64(buf, &token), token.end))
+}
+
+/// The nearest `f64` of a token [`scan_number`] accepted, by `str::parse::<f64>` (infinite
+/// beyond the range of `f64`).
+pub(crate) fn token_f64(buf: &[u8], token: &NumberToken) -> f64 {
     let text = std::str::from_utf8(&buf[token.start..token.end])
         .expect("a validated number token is ASCII");
-    let value = text
-        .parse::<f64>()
-        .expect("str::parse accepts every valid JSON number");
-    Ok((value, token.end))
+    text.parse::<f64>()
+        .expect("str::parse accepts every valid JSON number")
 }
 
 /// The portable twin: every digit run converted eight digits per SWAR word.
@@ -220,7 +235,7 @@ pub mod avx2 {
     /// The value and end of the digit run at `i` (`None` beyond 64 bits).
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
-    fn fraction_run(buf: &[u8], i: usize) -> Option<(u64, usize)> {
+    pub(crate) fn fraction_run(buf: &[u8], i: usize) -> Option<(u64, usize)> {
         let Some(block) = buf.get(i..).and_then(|rest| rest.first_chunk::<16>()) else {
             return digit_run_value(buf, i);
         };

@@ -85,7 +85,7 @@ fn append_up_to_3_digits(buf: &[u8], i: usize, value: u64) -> Option<(u64, usize
 /// The tiers after the inlined fast paths, shared by both twins.
 mod long {
     use super::*;
-    use crate::number::digit_run_value;
+    use crate::number::{digit_run_value, digits_value};
 
     /// Parses an `i64` with word-at-a-time SWAR, or the reference path.
     #[inline(never)]
@@ -132,13 +132,7 @@ mod long {
             return Err(KernelError::new(ErrorKind::NotAnInteger, pos));
         }
         let out_of_range = KernelError::new(ErrorKind::NumberOutOfRange, pos);
-        let magnitude = token
-            .int_digits(buf)
-            .iter()
-            .try_fold(0u64, |acc, &d| {
-                acc.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-            })
-            .ok_or(out_of_range)?;
+        let magnitude = digits_value(token.int_digits(buf)).ok_or(out_of_range)?;
         let value = value_of(token.negative, magnitude).ok_or(out_of_range)?;
         Ok((value, token.end))
     }

@@ -215,6 +215,14 @@ pub(crate) fn accumulate_digits(buf: &[u8], mut i: usize, mut value: u64) -> Opt
     Some((value, i))
 }
 
+/// The value of a run of ASCII digits, or `None` when it does not fit in a `u64` (exact:
+/// checked arithmetic, one digit at a time; for the cold reference paths).
+pub(crate) fn digits_value(digits: &[u8]) -> Option<u64> {
+    digits.iter().try_fold(0u64, |acc, &d| {
+        acc.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    })
+}
+
 /// High bit of each byte lane set where that byte of `w` is not an ASCII digit (exact per
 /// lane: the additions never carry across lanes).
 #[inline]

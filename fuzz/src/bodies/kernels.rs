@@ -14,9 +14,10 @@ use jitson::kernels::guard::GuardedRegion;
 use jitson::kernels::int_format::{self, MAX_INT_LEN};
 use jitson::kernels::int_parse;
 use jitson::kernels::number::scan_number;
+use jitson::kernels::number_parse::{self, NumberValue};
 use jitson::kernels::skip::{self, DEFAULT_MAX_DEPTH};
 use jitson::kernels::unescape::{self, Surrogates};
-use jitson::kernels::{string_scan, utf8, whitespace};
+use jitson::kernels::{ErrorKind, KernelError, string_scan, utf8, whitespace};
 
 use super::oracle::{SERDE_DEPTH, guarded, show};
 
@@ -97,6 +98,7 @@ fn at_offset(buf: &[u8], pos: usize, output: &mut GuardedRegion) {
         );
     }
     numbers_at(buf, pos);
+    number_parse_at(buf, pos);
     for depth in [2, DEFAULT_MAX_DEPTH] {
         let checked = skip::skip_value(buf, pos, depth);
         twins(
@@ -214,6 +216,49 @@ fn numbers_at(buf: &[u8], pos: usize) {
             );
         }
     }
+}
+
+/// A one-pass number reading as (variant, value bits, end): floats by their bits, so `-0.0`
+/// differs from `0.0`.
+type NumberBits = Result<(u8, u64, usize), KernelError>;
+
+/// `r` as [`NumberBits`].
+fn number_bits(r: Result<(NumberValue, usize), KernelError>) -> NumberBits {
+    r.map(|(v, end)| match v {
+        NumberValue::U64(u) => (0, u, end),
+        NumberValue::I64(i) => (1, i as u64, end),
+        NumberValue::F64(f) => (2, f.to_bits(), end),
+        NumberValue::BigInt => (3, 0, end),
+    })
+}
+
+/// The one-pass number reader at `pos`: its twins agree, and it reads what the two-step
+/// reading does (`scan_number`, then the integer parser of the sign's type, a big integer
+/// when out of range, or the float parser with infinite overflow).
+fn number_parse_at(buf: &[u8], pos: usize) {
+    let one_pass = number_bits(number_parse::parse_number(buf, pos));
+    let scalar = number_bits(number_parse::scalar::parse_number(buf, pos));
+    twins("parse_number", buf, pos, one_pass, scalar);
+    let two_step = scan_number(buf, pos).and_then(|token| {
+        let integer = match (token.is_integer, token.negative) {
+            (false, _) => {
+                let (v, end) = float_parse::parse_f64(buf, pos, FloatOverflow::Infinity)?;
+                return Ok((NumberValue::F64(v), end));
+            }
+            (true, true) => int_parse::parse_i64(buf, pos).map(|(v, e)| (NumberValue::I64(v), e)),
+            (true, false) => int_parse::parse_u64(buf, pos).map(|(v, e)| (NumberValue::U64(v), e)),
+        };
+        match integer {
+            Err(e) if e.kind == ErrorKind::NumberOutOfRange => Ok((NumberValue::BigInt, token.end)),
+            other => other,
+        }
+    });
+    assert_eq!(
+        one_pass,
+        number_bits(two_step),
+        "parse_number vs the two-step reading at {pos} of {}",
+        show(buf)
+    );
 }
 
 /// The unescape kernels on one string body; `clean` when the scan found no raw control
