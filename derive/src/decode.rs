@@ -262,8 +262,7 @@ fn named(
         names.push(quote!(#pat => #tag_index,));
         reads.push(quote! {
             #tag_index => {
-                let __s = __r.raw_str()?;
-                if __tag || __s.escaped || __s.body != #name {
+                if __tag || __r.plain_str()? != #name {
                     #bail;
                 }
                 __tag = true;
@@ -525,11 +524,7 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
             if !__r.begin_object()? || !__r.eat_key(#tag)? {
                 #bail;
             }
-            let __s = __r.raw_str()?;
-            if __s.escaped {
-                #bail;
-            }
-            ::std::result::Result::Ok(match __s.body.as_bytes() {
+            ::std::result::Result::Ok(match __r.plain_str()?.as_bytes() {
                 #(#tagged)*
                 _ => #bail,
             })
@@ -537,11 +532,7 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
     }
     let string = quote! {
         ::std::option::Option::Some(b'"') => {
-            let __s = __r.raw_str()?;
-            if __s.escaped {
-                #bail;
-            }
-            ::std::result::Result::Ok(match __s.body.as_bytes() {
+            ::std::result::Result::Ok(match __r.plain_str()?.as_bytes() {
                 #(#units)*
                 _ => #bail,
             })

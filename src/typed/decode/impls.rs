@@ -72,7 +72,12 @@ impl JsonDecode<'_> for bool {
 impl JsonDecode<'_> for char {
     /// A string of exactly one character.
     fn decode_json(r: &mut Reader<'_>) -> Result<char, Bail> {
-        let text = r.string()?;
+        let s = r.raw_str()?;
+        let text = if s.escaped {
+            Cow::Owned(s.into_string()?)
+        } else {
+            Cow::Borrowed(s.body)
+        };
         let mut chars = text.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => Ok(c),
@@ -99,8 +104,7 @@ impl<'de: 'a, 'a> JsonDecode<'de> for &'a str {
     /// Borrowed from the input: a string holding an escape bails (serde refuses it).
     #[inline]
     fn decode_json(r: &mut Reader<'de>) -> Result<&'a str, Bail> {
-        let s = r.raw_str()?;
-        if s.escaped { Err(Bail) } else { Ok(s.body) }
+        r.plain_str()
     }
 }
 
@@ -118,7 +122,7 @@ impl JsonDecode<'_> for Cow<'_, str> {
 pub fn borrowed_cow<'de: 'a, 'a>(r: &mut Reader<'de>) -> Result<Cow<'a, str>, Bail> {
     let s = r.raw_str()?;
     if s.escaped {
-        s.to_string().map(Cow::Owned)
+        s.into_string().map(Cow::Owned)
     } else {
         Ok(Cow::Borrowed(s.body))
     }

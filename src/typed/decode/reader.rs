@@ -36,7 +36,7 @@ impl RawStr<'_> {
     }
 
     /// The string's text as a new `String`.
-    pub fn to_string(self) -> Result<String, Bail> {
+    pub fn into_string(self) -> Result<String, Bail> {
         let mut out = String::with_capacity(self.body.len());
         self.unescape_into(&mut out)?;
         Ok(out)
@@ -167,18 +167,23 @@ impl<'de> Reader<'de> {
     /// Reads a string into a new `String`.
     #[inline]
     pub fn string(&mut self) -> Result<String, Bail> {
-        self.raw_str()?.to_string()
+        self.raw_str()?.into_string()
     }
 
-    /// Reads a member's name and the colon after it. A name holding an escape bails
-    /// (typed readers match names as written).
+    /// Reads a string that holds no escape (one that does bails): its text, borrowed from
+    /// the input. Names (members, variants, tags) are read so: typed readers match them as
+    /// written.
+    #[inline]
+    pub fn plain_str(&mut self) -> Result<&'de str, Bail> {
+        let s = self.raw_str()?;
+        if s.escaped { Err(Bail) } else { Ok(s.body) }
+    }
+
+    /// Reads a member's name (see [`Reader::plain_str`]) and the colon after it.
     #[inline]
     pub fn key(&mut self) -> Result<&'de str, Bail> {
-        let key = self.raw_str()?;
-        if key.escaped || !self.eat(b':') {
-            return Err(Bail);
-        }
-        Ok(key.body)
+        let key = self.plain_str()?;
+        if self.eat(b':') { Ok(key) } else { Err(Bail) }
     }
 
     /// Reads the member name `name` and the colon after it when that name comes next
