@@ -74,7 +74,11 @@ impl Number {
             (Some(a), Some(b)) => a.cmp(&b),
             (Some(a), None) => cmp_int_float(a, other.as_f64()),
             (None, Some(b)) => cmp_int_float(b, self.as_f64()).reverse(),
-            (None, None) => self.as_f64().total_cmp(&other.as_f64()),
+            // `-0.0` equals `0.0` (JSON has no NaN).
+            (None, None) => self
+                .as_f64()
+                .partial_cmp(&other.as_f64())
+                .unwrap_or(Ordering::Equal),
         }
     }
 
@@ -232,6 +236,17 @@ mod test_rng;
 mod tests {
     use super::*;
     use jitson_kernels::ErrorKind;
+
+    /// Regression: two floats compared by `total_cmp`, which puts `-0.0` below `0.0`; the
+    /// comparison is of mathematical values (native code compares them with `fcmp`).
+    #[test]
+    fn negative_zero_equals_zero() {
+        let (neg, pos) = (Number::F64(-0.0), Number::F64(0.0));
+        assert_eq!(neg.cmp_exact(pos), Ordering::Equal);
+        assert_eq!(pos.cmp_exact(neg), Ordering::Equal);
+        assert_eq!(Number::F64(-0.5).cmp_exact(pos), Ordering::Less);
+        assert_eq!(Number::F64(1e-300).cmp_exact(neg), Ordering::Greater);
+    }
 
     #[test]
     fn small_integers_compare_with_floats_exactly() {

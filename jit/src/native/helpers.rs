@@ -286,6 +286,7 @@ pub(crate) fn callee(c: Callee) -> Helper {
         Callee::SkipWhitespace => ("jitson_skip_whitespace", 3, std::ptr::null()),
         Callee::ScanString => ("jitson_scan_string_utf8", 4, std::ptr::null()),
         Callee::ValidateEscapes => ("jitson_validate_escapes", 2, std::ptr::null()),
+        Callee::ParseNumber => ("jitson_parse_number", 5, std::ptr::null()),
     };
     let addr = if addr.is_null() {
         crate::symbols::kernel_symbol(name).expect("kernel entry point")
@@ -334,11 +335,13 @@ pub(crate) enum Callee {
     ScanString,
     /// The escape validation kernel.
     ValidateEscapes,
+    /// The number kernel.
+    ParseNumber,
 }
 
 impl Callee {
     /// Every callee.
-    pub const ALL: [Callee; 18] = [
+    pub const ALL: [Callee; 19] = [
         Callee::ValueOp,
         Callee::Number,
         Callee::KeyFind,
@@ -357,5 +360,6 @@ impl Callee {
         Callee::SkipWhitespace,
         Callee::ScanString,
         Callee::ValidateEscapes,
+        Callee::ParseNumber,
     ];
 }

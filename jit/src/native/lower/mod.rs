@@ -15,6 +15,7 @@ mod containers;
 mod control;
 mod decode;
 mod keys;
+mod number;
 mod values;
 
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -203,6 +204,8 @@ struct Lower<'a> {
     field: Variable,
     bits: StackSlot,
     flags: StackSlot,
+    /// The number kernel's outputs (kind, end), made by the first `Number` op.
+    number_out: Option<StackSlot>,
     labels: Vec<Option<Block>>,
     fail: Block,
     exit: Block,
@@ -283,6 +286,7 @@ impl<'a> Lower<'a> {
             field,
             bits,
             flags,
+            number_out: None,
             labels,
             fail,
             exit,
@@ -501,16 +505,6 @@ impl<'a> Lower<'a> {
     /// Runs op `pc` on the interpreter (helper) at the cursor and takes its cursor.
     fn value_op(&mut self, pc: usize) {
         self.op_helper(Callee::ValueOp, pc);
-    }
-
-    /// `Number`: whitespace inline, then the number helper (decode's writes the slot).
-    fn number(&mut self, pc: usize) {
-        let dest = self.dest(pc);
-        self.ws_value();
-        match dest {
-            Some(addr) => self.op_helper_into(Callee::DecodeNumber, pc, addr),
-            None => self.op_helper(Callee::Number, pc),
-        }
     }
 
     /// Calls `helper(ctx, pos, func, pc)` for op `pc` and takes its cursor.

@@ -1,0 +1,229 @@
+//! `Number` ops: the number kernel (`jitson_parse_number`) called from generated code and
+//! the op's checks compared inline; decode stores the value that passes. Whatever the
+//! inline code does not decide — a kernel error, a failed check, a value it cannot
+//! compare exactly (`-0`, an integer beyond 2^53 against a bound, an infinite float, a big
+//! integer) — runs the number helper from the token's start, which reads and checks it
+//! with the interpreter's code and makes the exact error. Checks with a `multipleOf`
+//! predicate, or a bound that is not exactly an `f64`, always take the helper.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F64, I64};
+use cranelift_codegen::ir::{
+    Block, BlockArg, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value,
+};
+use jitson_kernels::ffi::number_kind;
+
+use super::Lower;
+use crate::ir::{Limit, NumCheck, Number, Op};
+use crate::native::helpers::Callee;
+
+/// The largest magnitude up to which every integer is exactly an `f64`.
+const EXACT_INT: u64 = 1 << 53;
+
+/// A bound the inline code compares with: the bound as an `f64` (exact) and whether the
+/// bound itself is excluded.
+#[derive(Clone, Copy)]
+struct Bound {
+    value: f64,
+    exclusive: bool,
+}
+
+/// The checks of a `Number` op as the inline code runs them.
+struct InlineCheck {
+    integer: bool,
+    minimum: Option<Bound>,
+    maximum: Option<Bound>,
+}
+
+impl InlineCheck {
+    /// The inline form of `c`; `None` when only the helper can run it (a predicate, or a
+    /// bound that is not exactly an `f64`).
+    fn of(c: &NumCheck) -> Option<InlineCheck> {
+        if c.multiple_of.is_some() {
+            return None;
+        }
+        Some(InlineCheck {
+            integer: c.integer,
+            minimum: bound(c.minimum)?,
+            maximum: bound(c.maximum)?,
+        })
+    }
+
+    fn has_bounds(&self) -> bool {
+        self.minimum.is_some() || self.maximum.is_some()
+    }
+}
+
+/// `Some(None)` without a limit, `Some(Some(bound))` for one exactly an `f64`, `None` for
+/// one that is not.
+fn bound(limit: Option<Limit>) -> Option<Option<Bound>> {
+    let Some(limit) = limit else {
+        return Some(None);
+    };
+    let value = match limit.value {
+        Number::F64(f) if f.is_finite() => f,
+        Number::I64(i) if i.unsigned_abs() <= EXACT_INT => i as f64,
+        Number::U64(u) if u <= EXACT_INT => u as f64,
+        _ => return None,
+    };
+    Some(Some(Bound {
+        value,
+        exclusive: limit.exclusive,
+    }))
+}
+
+impl Lower<'_> {
+    /// `Number`: whitespace inline, then the number kernel and the checks inline (decode
+    /// stores the value), the helper for the rest (see the module docs).
+    pub(super) fn number(&mut self, pc: usize) {
+        let dest = self.dest(pc);
+        self.ws_value();
+        let Op::Number(check) = self.func.ops[pc] else {
+            unreachable!("a Number op")
+        };
+        let Some(check) = InlineCheck::of(&self.program.num_checks[check as usize]) else {
+            self.number_helper(pc, dest);
+            return;
+        };
+        let p = self.pos();
+        let [slow, cont] = [(); 2].map(|_| self.b.create_block());
+        let (kind, bits, end) = self.parse_number(p, slow);
+        self.number_checks(&check, dest.is_some(), (kind, bits), slow);
+        if let Some(addr) = dest {
+            // The slot: the tag byte (the kernel's kind: the layout's `NUM_*` tags) and
+            // zeros in the first word, the value's bits in the second.
+            self.put(kind, addr, 0);
+            self.put(bits, addr, 8);
+        }
+        self.set_pos(end);
+        self.b.ins().jump(cont, &[]);
+
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        self.set_pos(p);
+        self.number_helper(pc, dest);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// The number helper for op `pc` at the cursor (decode's writes the slot at `dest`).
+    fn number_helper(&mut self, pc: usize, dest: Option<Value>) {
+        match dest {
+            Some(addr) => self.op_helper_into(Callee::DecodeNumber, pc, addr),
+            None => self.op_helper(Callee::Number, pc),
+        }
+    }
+
+    /// Calls the number kernel at `p`: `(kind, bits, end)` (see `number_kind`); a kernel
+    /// error jumps to `slow`.
+    fn parse_number(&mut self, p: Value, slow: Block) -> (Value, Value, Value) {
+        let slot = match self.number_out {
+            Some(slot) => slot,
+            None => {
+                let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+                    StackSlotKind::ExplicitSlot,
+                    16,
+                    3,
+                ));
+                self.number_out = Some(slot);
+                slot
+            }
+        };
+        let kind_out = self.b.ins().stack_addr(I64, slot, 0);
+        let end_out = self.b.ins().stack_addr(I64, slot, 8);
+        let (input, len) = (self.input, self.len);
+        let (status, bits) = self.call(Callee::ParseNumber, &[input, len, p, kind_out, end_out]);
+        let read = self.b.create_block();
+        self.b.ins().brif(status, slow, &[], read, &[]);
+        self.b.switch_to_block(read);
+        let kind = self.b.ins().stack_load(I64, I64, slot, 0);
+        let end = self.b.ins().stack_load(I64, I64, slot, 8);
+        (kind, bits, end)
+    }
+
+    /// Jumps to `slow` unless the number `(kind, bits)` passes `check` as the interpreter
+    /// reads it; continues in a new block when it does. `decode`: the value is stored as
+    /// the kernel read it, so `-0` (the float -0.0 to the interpreter) takes the helper.
+    fn number_checks(
+        &mut self,
+        check: &InlineCheck,
+        decode: bool,
+        (kind, bits): (Value, Value),
+        slow: Block,
+    ) {
+        let bounded = check.has_bounds();
+        let [int, float, pass] = [(); 3].map(|_| self.b.create_block());
+        // The value as an `f64`, for the bounds.
+        let value = bounded.then(|| self.b.append_block_param(pass, F64));
+        let is_float = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, kind, number_kind::F64 as i64);
+        self.b.ins().brif(is_float, float, &[], int, &[]);
+
+        // A fraction or an exponent: not an integer to the kernel (the helper decides
+        // `1.0`); an infinite value is out of range.
+        self.b.switch_to_block(float);
+        if check.integer {
+            self.b.ins().jump(slow, &[]);
+        } else {
+            let f = self.b.ins().bitcast(F64, MemFlagsData::new(), bits);
+            let magnitude = self.b.ins().fabs(f);
+            let inf = self.b.ins().f64const(f64::INFINITY);
+            let finite = self.b.ins().fcmp(FloatCC::LessThan, magnitude, inf);
+            let args: &[BlockArg] = if bounded { &[BlockArg::Value(f)] } else { &[] };
+            self.b.ins().brif(finite, pass, args, slow, &[]);
+        }
+
+        // An integer token: `U64`, `I64` (0 only for `-0`), or a big integer.
+        self.b.switch_to_block(int);
+        let big = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, kind, number_kind::BIG_INT as i64);
+        let is_i64 = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, kind, number_kind::I64 as i64);
+        let mut refuse = big;
+        if decode || bounded {
+            let zero = self.b.ins().icmp_imm_s(IntCC::Equal, bits, 0);
+            let minus_zero = self.b.ins().band(is_i64, zero);
+            refuse = self.b.ins().bor(refuse, minus_zero);
+        }
+        let args = if bounded {
+            // Compared as an `f64`, which is exact up to 2^53 in magnitude.
+            let too_big =
+                self.b
+                    .ins()
+                    .icmp_imm_s(IntCC::UnsignedGreaterThan, bits, EXACT_INT as i64);
+            let too_small =
+                self.b
+                    .ins()
+                    .icmp_imm_s(IntCC::SignedLessThan, bits, -(EXACT_INT as i64));
+            let inexact = self.b.ins().select(is_i64, too_small, too_big);
+            refuse = self.b.ins().bor(refuse, inexact);
+            vec![BlockArg::Value(self.b.ins().fcvt_from_sint(F64, bits))]
+        } else {
+            Vec::new()
+        };
+        self.b.ins().brif(refuse, slow, &[], pass, &args);
+
+        self.b.switch_to_block(pass);
+        let Some(value) = value else { return };
+        for (bound, is_min) in [(check.minimum, true), (check.maximum, false)] {
+            let Some(bound) = bound else { continue };
+            let cc = match (is_min, bound.exclusive) {
+                (true, false) => FloatCC::GreaterThanOrEqual,
+                (true, true) => FloatCC::GreaterThan,
+                (false, false) => FloatCC::LessThanOrEqual,
+                (false, true) => FloatCC::LessThan,
+            };
+            let limit = self.b.ins().f64const(bound.value);
+            let ok = self.b.ins().fcmp(cc, value, limit);
+            let next = self.b.create_block();
+            self.b.ins().brif(ok, next, &[], slow, &[]);
+            self.b.switch_to_block(next);
+        }
+    }
+}
