@@ -14,6 +14,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use jitson_kernels::float_parse::FloatOverflow;
 use jitson_kernels::number::scan_number;
+use jitson_kernels::number_bounds::{F64Bounds, number_within};
 use jitson_kernels::number_parse::{self, NumberValue};
 use jitson_kernels::{avx2_supported, float_format, float_parse, int_format, int_parse};
 
@@ -364,6 +365,20 @@ fn bench_float_parse(c: &mut Criterion) {
                     NumberValue::I64(i) => i as u128,
                     NumberValue::BigInt => u128::MAX,
                 }
+            })
+        })
+    });
+    // Validation of a bounded number (canada's longitudes): the bounds kernel, which reads
+    // the value only when the integer part does not decide, against reading it.
+    let longitude = F64Bounds {
+        min: -180.0,
+        max: 180.0,
+        ..F64Bounds::ANY
+    };
+    group.bench_function("number_within", |b| {
+        b.iter(|| {
+            parse_all(&tokens, |buf, pos| {
+                u128::from(number_within(buf, pos, &longitude).expect("number").0)
             })
         })
     });

@@ -15,6 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use crate::error::{ErrorKind, KernelError};
 use crate::escape::{self, EscapeMode};
 use crate::float_parse::{self, FloatOverflow};
+use crate::number_bounds::{self, F64Bounds};
 use crate::number_parse::{self, NumberValue};
 use crate::unescape::{self, Surrogates};
 use crate::{float_format, int_format, int_parse, skip, string_scan, utf8, whitespace};
@@ -395,6 +396,45 @@ pub unsafe extern "C" fn jitson_format_f64(bits: u64, out: *mut u8) -> FfiResult
     guarded(|| Ok(float_format::format_f64(f64::from_bits(bits), out) as u64))
 }
 
+/// Flag bits of [`jitson_number_within`]'s `flags`.
+pub mod bounds_flag {
+    /// [`F64Bounds::integer`](crate::number_bounds::F64Bounds::integer).
+    pub const INTEGER: u64 = 1;
+    /// [`F64Bounds::min_exclusive`](crate::number_bounds::F64Bounds::min_exclusive).
+    pub const MIN_EXCLUSIVE: u64 = 2;
+    /// [`F64Bounds::max_exclusive`](crate::number_bounds::F64Bounds::max_exclusive).
+    pub const MAX_EXCLUSIVE: u64 = 4;
+}
+
+/// [`number_bounds::number_within`] with the bounds `min` and `max` (as `f64` bits) and
+/// [`bounds_flag`]s: `value` is the index past the token when it is certainly within them,
+/// 0 when it is not or is undecided.
+///
+/// # Safety
+/// See the module's contract.
+pub unsafe extern "C" fn jitson_number_within(
+    ptr: *const u8,
+    len: usize,
+    pos: usize,
+    min: u64,
+    max: u64,
+    flags: u64,
+) -> FfiResult {
+    // SAFETY: forwarded caller contract.
+    let buf = unsafe { input(ptr, len) };
+    guarded(|| {
+        let bounds = F64Bounds {
+            min: f64::from_bits(min),
+            min_exclusive: flags & bounds_flag::MIN_EXCLUSIVE != 0,
+            max: f64::from_bits(max),
+            max_exclusive: flags & bounds_flag::MAX_EXCLUSIVE != 0,
+            integer: flags & bounds_flag::INTEGER != 0,
+        };
+        let (within, end) = number_bounds::number_within(buf, pos, &bounds)?;
+        Ok(if within { end as u64 } else { 0 })
+    })
+}
+
 /// Every entry point by symbol name, for registering with a JIT module.
 pub const ENTRY_POINTS: &[(&str, *const u8)] = &[
     (
@@ -422,6 +462,7 @@ pub const ENTRY_POINTS: &[(&str, *const u8)] = &[
     ("jitson_parse_u64", jitson_parse_u64 as *const u8),
     ("jitson_parse_f64", jitson_parse_f64 as *const u8),
     ("jitson_parse_number", jitson_parse_number as *const u8),
+    ("jitson_number_within", jitson_number_within as *const u8),
     ("jitson_format_i64", jitson_format_i64 as *const u8),
     ("jitson_format_u64", jitson_format_u64 as *const u8),
     ("jitson_format_f64", jitson_format_f64 as *const u8),

@@ -23,6 +23,7 @@ pub mod guard;
 pub mod int_format;
 pub mod int_parse;
 pub mod number;
+pub mod number_bounds;
 pub mod number_parse;
 #[cfg(target_arch = "x86_64")]
 mod simd;

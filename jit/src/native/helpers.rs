@@ -287,6 +287,7 @@ pub(crate) fn callee(c: Callee) -> Helper {
         Callee::ScanString => ("jitson_scan_string_utf8", 4, std::ptr::null()),
         Callee::ValidateEscapes => ("jitson_validate_escapes", 2, std::ptr::null()),
         Callee::ParseNumber => ("jitson_parse_number", 5, std::ptr::null()),
+        Callee::NumberWithin => ("jitson_number_within", 6, std::ptr::null()),
     };
     let addr = if addr.is_null() {
         crate::symbols::kernel_symbol(name).expect("kernel entry point")
@@ -337,11 +338,13 @@ pub(crate) enum Callee {
     ValidateEscapes,
     /// The number kernel.
     ParseNumber,
+    /// The number bounds kernel.
+    NumberWithin,
 }
 
 impl Callee {
     /// Every callee.
-    pub const ALL: [Callee; 19] = [
+    pub const ALL: [Callee; 20] = [
         Callee::ValueOp,
         Callee::Number,
         Callee::KeyFind,
@@ -361,5 +364,6 @@ impl Callee {
         Callee::ScanString,
         Callee::ValidateEscapes,
         Callee::ParseNumber,
+        Callee::NumberWithin,
     ];
 }

@@ -1,9 +1,11 @@
-//! `Number` ops: the number kernel (`jitson_parse_number`) called from generated code and
-//! the op's checks compared inline; decode stores the value that passes. Whatever the
-//! inline code does not decide — a kernel error, a failed check, a value it cannot
-//! compare exactly (`-0`, an integer beyond 2^53 against a bound, an infinite float, a big
-//! integer) — runs the number helper from the token's start, which reads and checks it
-//! with the interpreter's code and makes the exact error. Checks with a `multipleOf`
+//! `Number` ops, their checks run by kernels called from generated code: validate calls
+//! the bounds kernel (`jitson_number_within`, which reads the value only when the token's
+//! integer part does not decide), decode calls the number kernel (`jitson_parse_number`),
+//! compares the value with the bounds inline and stores it. Whatever they do not decide —
+//! a kernel error, a failed check, a value not compared exactly (`-0` in decode, an integer
+//! beyond 2^53 against a bound, an infinite float, a big integer, a fraction under an
+//! integer check) — runs the number helper from the token's start, which reads and checks
+//! it with the interpreter's code and makes the exact error. Checks with a `multipleOf`
 //! predicate, or a bound that is not exactly an `f64`, always take the helper.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -11,7 +13,7 @@ use cranelift_codegen::ir::types::{F64, I64};
 use cranelift_codegen::ir::{
     Block, BlockArg, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value,
 };
-use jitson_kernels::ffi::number_kind;
+use jitson_kernels::ffi::{bounds_flag, number_kind};
 
 use super::Lower;
 use crate::ir::{Limit, NumCheck, Number, Op};
@@ -87,15 +89,22 @@ impl Lower<'_> {
         };
         let p = self.pos();
         let [slow, cont] = [(); 2].map(|_| self.b.create_block());
-        let (kind, bits, end) = self.parse_number(p, slow);
-        self.number_checks(&check, dest.is_some(), (kind, bits), slow);
-        if let Some(addr) = dest {
-            // The slot: the tag byte (the kernel's kind: the layout's `NUM_*` tags) and
-            // zeros in the first word, the value's bits in the second.
-            self.put(kind, addr, 0);
-            self.put(bits, addr, 8);
+        match dest {
+            // Validate: the bounds kernel, which reads the value only when it must.
+            None => {
+                let end = self.number_within(p, &check, slow);
+                self.set_pos(end);
+            }
+            Some(addr) => {
+                let (kind, bits, end) = self.parse_number(p, slow);
+                self.number_checks(&check, (kind, bits), slow);
+                // The slot: the tag byte (the kernel's kind: the layout's `NUM_*` tags)
+                // and zeros in the first word, the value's bits in the second.
+                self.put(kind, addr, 0);
+                self.put(bits, addr, 8);
+                self.set_pos(end);
+            }
         }
-        self.set_pos(end);
         self.b.ins().jump(cont, &[]);
 
         self.b.switch_to_block(slow);
@@ -112,6 +121,34 @@ impl Lower<'_> {
             Some(addr) => self.op_helper_into(Callee::DecodeNumber, pc, addr),
             None => self.op_helper(Callee::Number, pc),
         }
+    }
+
+    /// Calls the bounds kernel at `p` with `check`: the index past the token when it
+    /// certainly passes; anything else (an error, a failure, undecided) jumps to `slow`.
+    fn number_within(&mut self, p: Value, check: &InlineCheck, slow: Block) -> Value {
+        let unbounded =
+            |b: Option<Bound>, none: f64| b.map_or((none, false), |b| (b.value, b.exclusive));
+        let (min, min_exclusive) = unbounded(check.minimum, f64::NEG_INFINITY);
+        let (max, max_exclusive) = unbounded(check.maximum, f64::INFINITY);
+        let flags = [
+            (check.integer, bounds_flag::INTEGER),
+            (min_exclusive, bounds_flag::MIN_EXCLUSIVE),
+            (max_exclusive, bounds_flag::MAX_EXCLUSIVE),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .fold(0, |acc, (_, bit)| acc | bit);
+        let (input, len) = (self.input, self.len);
+        let min = self.iconst(min.to_bits() as i64);
+        let max = self.iconst(max.to_bits() as i64);
+        let flags = self.iconst(flags as i64);
+        let (status, end) = self.call(Callee::NumberWithin, &[input, len, p, min, max, flags]);
+        let [decided, within] = [(); 2].map(|_| self.b.create_block());
+        self.b.ins().brif(status, slow, &[], decided, &[]);
+        self.b.switch_to_block(decided);
+        self.b.ins().brif(end, within, &[], slow, &[]);
+        self.b.switch_to_block(within);
+        end
     }
 
     /// Calls the number kernel at `p`: `(kind, bits, end)` (see `number_kind`); a kernel
@@ -142,15 +179,9 @@ impl Lower<'_> {
     }
 
     /// Jumps to `slow` unless the number `(kind, bits)` passes `check` as the interpreter
-    /// reads it; continues in a new block when it does. `decode`: the value is stored as
-    /// the kernel read it, so `-0` (the float -0.0 to the interpreter) takes the helper.
-    fn number_checks(
-        &mut self,
-        check: &InlineCheck,
-        decode: bool,
-        (kind, bits): (Value, Value),
-        slow: Block,
-    ) {
+    /// reads it; continues in a new block when it does. The value is stored as the kernel
+    /// read it, so `-0` (the float -0.0 to the interpreter) takes the helper.
+    fn number_checks(&mut self, check: &InlineCheck, (kind, bits): (Value, Value), slow: Block) {
         let bounded = check.has_bounds();
         let [int, float, pass] = [(); 3].map(|_| self.b.create_block());
         // The value as an `f64`, for the bounds.
@@ -185,12 +216,9 @@ impl Lower<'_> {
             .b
             .ins()
             .icmp_imm_s(IntCC::Equal, kind, number_kind::I64 as i64);
-        let mut refuse = big;
-        if decode || bounded {
-            let zero = self.b.ins().icmp_imm_s(IntCC::Equal, bits, 0);
-            let minus_zero = self.b.ins().band(is_i64, zero);
-            refuse = self.b.ins().bor(refuse, minus_zero);
-        }
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, bits, 0);
+        let minus_zero = self.b.ins().band(is_i64, zero);
+        let mut refuse = self.b.ins().bor(big, minus_zero);
         let args = if bounded {
             // Compared as an `f64`, which is exact up to 2^53 in magnitude.
             let too_big =

@@ -1,0 +1,158 @@
+//! Whether a number token's value lies within `f64` bounds, reading the value only when the
+//! token's integer part does not decide it.
+//!
+//! Validating a bounded number needs its grammar and which side of each bound it falls on,
+//! not its correctly rounded value: a token `-65.613616999999977` has the integer part 65,
+//! so its nearest `f64` lies in `[-66, -65]` (rounding is monotonic, and integers below
+//! 2^53 are exact), inside `[-180, 180]` whatever its fraction says. Tokens the integer part
+//! does not decide (an exponent, an integer part of more than 15 digits, an interval that
+//! straddles a bound) are read with [`parse_number`] and compared exactly.
+//!
+//! The answer is one-sided: `true` means the value (as `parse_number` reads it, `-0` being
+//! `-0.0`) is certainly within the bounds; `false` means it is not, or that this kernel
+//! does not decide (an integer beyond 2^53, a big integer, an infinite value, a fraction or
+//! exponent under [`F64Bounds::integer`]); the caller's exact reading decides those.
+//! Grammar errors are exactly [`scan_number`](crate::number::scan_number)'s. Built from other kernels' dispatching
+//! entry points: there is no separate scalar twin.
+
+use crate::error::KernelError;
+use crate::number::digit_run;
+use crate::number_parse::{NumberValue, parse_number};
+
+/// Integers up to this magnitude are exactly `f64`s.
+const EXACT_INT: u64 = 1 << 53;
+
+/// Integer parts of at most this many digits are below 2^53.
+const EXACT_DIGITS: usize = 15;
+
+/// Bounds on a number's value. Without a lower bound `min` is `-inf`, without an upper
+/// bound `max` is `+inf`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct F64Bounds {
+    /// The lowest value allowed.
+    pub min: f64,
+    /// Whether `min` itself is excluded.
+    pub min_exclusive: bool,
+    /// The highest value allowed.
+    pub max: f64,
+    /// Whether `max` itself is excluded.
+    pub max_exclusive: bool,
+    /// Whether only integer tokens (no fraction, no exponent) are decided.
+    pub integer: bool,
+}
+
+impl F64Bounds {
+    /// No bounds, any number.
+    pub const ANY: F64Bounds = F64Bounds {
+        min: f64::NEG_INFINITY,
+        min_exclusive: false,
+        max: f64::INFINITY,
+        max_exclusive: false,
+        integer: false,
+    };
+
+    /// Whether every value in `lo..=hi` meets both bounds.
+    fn holds(&self, lo: f64, hi: f64) -> bool {
+        let above = if self.min_exclusive {
+            lo > self.min
+        } else {
+            lo >= self.min
+        };
+        let below = if self.max_exclusive {
+            hi < self.max
+        } else {
+            hi <= self.max
+        };
+        above && below
+    }
+}
+
+/// Whether the number token at `pos` is certainly within `bounds` (see the module docs),
+/// and the index past it.
+///
+/// Errors: exactly [`scan_number`](crate::number::scan_number)'s.
+pub fn number_within(
+    buf: &[u8],
+    pos: usize,
+    bounds: &F64Bounds,
+) -> Result<(bool, usize), KernelError> {
+    if let Some(shape) = plain_shape(buf, pos) {
+        let sign = if shape.negative { -1.0 } else { 1.0 };
+        let whole = shape.whole as f64;
+        if !shape.fraction {
+            let v = sign * whole;
+            return Ok((bounds.holds(v, v), shape.end));
+        }
+        if bounds.integer {
+            return Ok((false, shape.end));
+        }
+        // A fraction: the value lies between the integer part and the next integer.
+        let (lo, hi) = match shape.negative {
+            false => (whole, whole + 1.0),
+            true => (-(whole + 1.0), -whole),
+        };
+        if bounds.holds(lo, hi) {
+            return Ok((true, shape.end));
+        }
+    }
+    let (value, end) = parse_number(buf, pos)?;
+    let v = match value {
+        NumberValue::U64(u) if u <= EXACT_INT => u as f64,
+        NumberValue::I64(i) if i.unsigned_abs() <= EXACT_INT => match i {
+            0 => -0.0,
+            i => i as f64,
+        },
+        NumberValue::F64(f) if f.is_finite() && !bounds.integer => f,
+        _ => return Ok((false, end)),
+    };
+    Ok((bounds.holds(v, v), end))
+}
+
+/// A well-formed token without exponent whose integer part has at most 15 digits.
+struct PlainShape {
+    negative: bool,
+    /// The integer part's value.
+    whole: u64,
+    /// Whether a fraction follows the integer part.
+    fraction: bool,
+    /// The index past the token.
+    end: usize,
+}
+
+/// The shape of the token at `pos` when it is `-?(0|[1-9][0-9]{0,14})(\.[0-9]+)?` and the
+/// next byte (if any) is not a digit, `.`, `e` or `E`; `None` for anything else (which may
+/// still be a token: the caller reads those exactly).
+#[inline]
+fn plain_shape(buf: &[u8], pos: usize) -> Option<PlainShape> {
+    let negative = buf.get(pos) == Some(&b'-');
+    let start = pos + negative as usize;
+    let int_len = match *buf.get(start)? {
+        b'0' => 1,
+        b'1'..=b'9' => digit_run(buf, start),
+        _ => return None,
+    };
+    if int_len > EXACT_DIGITS {
+        return None;
+    }
+    let whole = buf[start..start + int_len]
+        .iter()
+        .fold(0, |acc, &d| acc * 10 + u64::from(d - b'0'));
+    let mut end = start + int_len;
+    let fraction = buf.get(end) == Some(&b'.');
+    if fraction {
+        let n = digit_run(buf, end + 1);
+        if n == 0 {
+            return None;
+        }
+        end += 1 + n;
+    }
+    match buf.get(end) {
+        Some(b'0'..=b'9' | b'.' | b'e' | b'E') => None,
+        _ => Some(PlainShape {
+            negative,
+            whole,
+            fraction,
+            end,
+        }),
+    }
+}
