@@ -104,12 +104,6 @@ fn boundary_tokens() {
     assert_eq!(number_within(b"1e400", 0, &F64Bounds::ANY), Ok((false, 5)));
 }
 
-fn digits(rng: &mut Rng, n: usize) -> String {
-    (0..n)
-        .map(|_| char::from(b'0' + rng.below(10) as u8))
-        .collect()
-}
-
 fn random_token(rng: &mut Rng) -> String {
     let sign = if rng.chance(40) { "-" } else { "" };
     let int = match rng.below(4) {
@@ -117,14 +111,14 @@ fn random_token(rng: &mut Rng) -> String {
         1 => format!("{}", 1 + rng.below(200)),
         _ => {
             let len = 1 + rng.below(20);
-            format!("{}{}", 1 + rng.below(9), digits(rng, len - 1))
+            format!("{}{}", 1 + rng.below(9), rng.digits(len - 1))
         }
     };
     let fraction = match rng.below(3) {
         0 => String::new(),
         _ => {
             let len = 1 + rng.below(20);
-            format!(".{}", digits(rng, len))
+            format!(".{}", rng.digits(len))
         }
     };
     let exponent = match rng.below(5) {

@@ -191,13 +191,6 @@ fn boundary_tokens() {
     }
 }
 
-/// `n` random digits.
-fn digits(rng: &mut Rng, n: usize) -> String {
-    (0..n)
-        .map(|_| char::from(b'0' + rng.below(10) as u8))
-        .collect()
-}
-
 /// A random number token, aimed at the shapes where the readings could differ.
 fn random_token(rng: &mut Rng) -> String {
     let sign = if rng.chance(50) { "-" } else { "" };
@@ -206,7 +199,7 @@ fn random_token(rng: &mut Rng) -> String {
         0 => {
             let len = 1 + rng.below(22);
             let lead = char::from(b'1' + rng.below(9) as u8);
-            format!("{sign}{lead}{}", digits(rng, len - 1))
+            format!("{sign}{lead}{}", rng.digits(len - 1))
         }
         // An integer near a 64-bit bound: the bound plus or minus a little, or one digit
         // more or less.
@@ -229,7 +222,7 @@ fn random_token(rng: &mut Rng) -> String {
         2 => {
             let int = rng.below(1000);
             let frac_len = 1 + rng.below(20);
-            format!("{sign}{int}.{}", digits(rng, frac_len))
+            format!("{sign}{int}.{}", rng.digits(frac_len))
         }
         // A random f64 printed both ways (shortest round trip and scientific).
         3 => {
@@ -245,9 +238,9 @@ fn random_token(rng: &mut Rng) -> String {
             let int_len = 1 + rng.below(30);
             let frac_len = rng.below(30);
             let lead = char::from(b'1' + rng.below(9) as u8);
-            let mut t = format!("{sign}{lead}{}", digits(rng, int_len - 1));
+            let mut t = format!("{sign}{lead}{}", rng.digits(int_len - 1));
             if frac_len > 0 {
-                t += &format!(".{}", digits(rng, frac_len));
+                t += &format!(".{}", rng.digits(frac_len));
             }
             if rng.chance(50) {
                 t += &format!("e{}", rng.below(700) as i64 - 350);
@@ -260,7 +253,7 @@ fn random_token(rng: &mut Rng) -> String {
                 -330i64, -324, -323, -320, -310, -308, -307, 306, 308, 309, 400,
             ]);
             let frac_len = rng.below(18);
-            let mantissa = format!("{}.{}", 1 + rng.below(9), digits(rng, frac_len));
+            let mantissa = format!("{}.{}", 1 + rng.below(9), rng.digits(frac_len));
             format!("{sign}{mantissa}e{exp}")
         }
         // Zeros: leading zeros (bad), zero fractions, zero exponents.
@@ -274,7 +267,7 @@ fn random_token(rng: &mut Rng) -> String {
             let mut t = format!(
                 "{sign}{}.{}e-{}",
                 1 + rng.below(9),
-                digits(rng, 5),
+                rng.digits(5),
                 rng.below(30)
             )
             .into_bytes();

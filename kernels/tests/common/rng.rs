@@ -43,6 +43,13 @@ impl Rng {
         items[self.below(items.len())].clone()
     }
 
+    /// `n` random decimal digits.
+    pub fn digits(&mut self, n: usize) -> String {
+        (0..n)
+            .map(|_| char::from(b'0' + self.below(10) as u8))
+            .collect()
+    }
+
     /// `len` random bytes drawn from `alphabet`.
     pub fn bytes_from(&mut self, alphabet: &[u8], len: usize) -> Vec<u8> {
         (0..len).map(|_| self.pick(alphabet)).collect()
