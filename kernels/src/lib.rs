@@ -24,6 +24,7 @@ pub mod int_format;
 pub mod int_parse;
 pub mod number;
 pub mod number_parse;
+pub mod plain_string;
 pub mod reescape;
 #[cfg(target_arch = "x86_64")]
 mod simd;

@@ -9,6 +9,7 @@
 //! text is not the one written for its value (read and formatted again).
 
 use jitson_kernels::escape::{EscapeMode, escape_str};
+use jitson_kernels::plain_string::plain_string_end;
 use jitson_kernels::reescape::reescape_minimal;
 use jitson_kernels::string_scan::scan_string;
 use jitson_kernels::unescape::{Surrogates, unescape};
@@ -45,6 +46,12 @@ pub fn write_raw(raw: &[u8], mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) 
                 run = i;
             }
             b'"' => {
+                if mode == EscapeMode::Minimal
+                    && let Some(end) = plain_string_end(raw, i + 1)
+                {
+                    i = end + 1;
+                    continue;
+                }
                 let Ok(scan) = scan_string(raw, i + 1) else {
                     break;
                 };
