@@ -79,6 +79,7 @@ fn check(name: &str, raw: &[u8]) {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "megabytes of input: too slow under Miri")]
 fn corpus_documents() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/bench");
     let mut seen = 0;
@@ -96,6 +97,7 @@ fn corpus_documents() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "file system access is isolated under Miri")]
 fn json_test_suite_accepted_cases() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/jsontestsuite");
     let mut seen = 0;
@@ -113,7 +115,7 @@ fn json_test_suite_accepted_cases() {
 #[test]
 fn random_documents() {
     let mut generator = JsonGen::new(0x5772_17e5);
-    for k in 0..3000 {
+    for k in 0..if cfg!(miri) { 5 } else { 3000 } {
         check(&format!("document {k}"), generator.document().as_bytes());
     }
 }
@@ -297,7 +299,8 @@ fn edge_number_tokens() {
 fn random_number_tokens() {
     let mut rng = Rng::new(0x0ddd_1617);
     let mut copied = 0;
-    for _ in 0..300_000 {
+    let rounds = if cfg!(miri) { 200 } else { 300_000 };
+    for _ in 0..rounds {
         let token = number_token(&mut rng);
         check_token(&token);
         let mut out = Vec::new();
