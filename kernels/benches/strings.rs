@@ -1,6 +1,7 @@
 //! String kernels against their scalar twins and the usual alternative crates, in MB/s:
-//! whitespace skipping, string scanning, unescaping, escaping and UTF-8 validation, on long
-//! synthetic runs and on the real corpus (twitter.json, twitterescaped.json, citm_catalog.json).
+//! whitespace skipping, string scanning, unescaping, re-escaping, escaping and UTF-8
+//! validation, on long synthetic runs and on the real corpus (twitter.json,
+//! twitterescaped.json, citm_catalog.json).
 
 use std::hint::black_box;
 
@@ -9,7 +10,7 @@ use criterion::{
 };
 use jitson_kernels::escape::{self, EscapeMode};
 use jitson_kernels::unescape::{self, Surrogates};
-use jitson_kernels::{avx2_supported, string_scan, utf8, whitespace};
+use jitson_kernels::{avx2_supported, reescape, string_scan, utf8, whitespace};
 
 /// Length of the long synthetic inputs.
 const LONG: usize = 64 * 1024;
@@ -203,6 +204,60 @@ fn unescape(c: &mut Criterion) {
     }
 }
 
+/// Re-escaping string bodies in one pass against unescaping then escaping (the two steps it
+/// replaces in `write_raw`), on twitterescaped.json's bodies.
+fn reescape(c: &mut Criterion) {
+    let escaped = corpus("twitterescaped.json");
+    let bodies: Vec<&[u8]> = string_bodies(&escaped)
+        .into_iter()
+        .map(|(s, e)| &escaped[s..e])
+        .collect();
+    let mut group = c.benchmark_group("reescape_minimal/twitterescaped_strings");
+    group.throughput(Throughput::Bytes(
+        bodies.iter().map(|b| b.len() as u64).sum(),
+    ));
+    let mut out = Vec::new();
+    bench_avx2(&mut group, || {
+        out.clear();
+        for body in &bodies {
+            // SAFETY: registered only when AVX2 is supported.
+            let r = unsafe {
+                reescape::avx2::reescape_minimal(black_box(body), &mut out, Surrogates::Strict)
+            };
+            r.unwrap();
+        }
+        black_box(&out);
+    });
+    group.bench_function("scalar", |b| {
+        b.iter(|| {
+            out.clear();
+            for body in &bodies {
+                let r = reescape::scalar::reescape_minimal(
+                    black_box(body),
+                    &mut out,
+                    Surrogates::Strict,
+                );
+                r.unwrap();
+            }
+            black_box(&out);
+        })
+    });
+    let mut text = Vec::new();
+    group.bench_function("unescape_then_escape", |b| {
+        b.iter(|| {
+            out.clear();
+            for body in &bodies {
+                text.clear();
+                unescape::unescape(black_box(body), &mut text, Surrogates::Strict).unwrap();
+                let text = std::str::from_utf8(&text).unwrap();
+                escape::escape_str(text, EscapeMode::Minimal, &mut out);
+            }
+            black_box(&out);
+        })
+    });
+    group.finish();
+}
+
 fn escape(c: &mut Criterion) {
     let long = String::from_utf8(long_ascii()).unwrap();
     let twitter = corpus("twitter.json");
@@ -310,6 +365,7 @@ criterion_group!(
     skip_whitespace,
     scan_string,
     unescape,
+    reescape,
     escape,
     validate_utf8
 );

@@ -142,29 +142,31 @@ fn push_char_escape(out: &mut impl Sink, c: char) {
     }
 }
 
+/// Appends the escape of the ASCII byte `b`: `\"`, `\\`, a short escape (`\n`, ...), or
+/// `\u00XX` (a control byte, or with [`EscapeMode::Html`] `<`, `>` or `&`).
+#[inline]
+pub(crate) fn escape_ascii(b: u8, out: &mut impl Sink) {
+    let short = match b {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        0x08 => b'b',
+        0x0c => b'f',
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        _ => return push_unicode_escape(out, u32::from(b)),
+    };
+    out.push(&[b'\\', short]);
+}
+
 /// Escapes what starts at byte `i` of `s`, a byte flagged by [`stop_table`] for `mode`;
 /// returns the index after the bytes consumed (the whole character for non-ASCII).
 #[inline]
 fn escape_at(s: &str, i: usize, mode: EscapeMode, out: &mut impl Sink) -> usize {
     let bytes = s.as_bytes();
     let b = bytes[i];
-    let short = match b {
-        b'"' => Some(b'"'),
-        b'\\' => Some(b'\\'),
-        0x08 => Some(b'b'),
-        0x0c => Some(b'f'),
-        b'\n' => Some(b'n'),
-        b'\r' => Some(b'r'),
-        b'\t' => Some(b't'),
-        _ => None,
-    };
-    if let Some(letter) = short {
-        out.push(&[b'\\', letter]);
-        return i + 1;
-    }
     if b < 0x80 {
-        // A control byte, or (Html) `<`, `>` or `&`.
-        push_unicode_escape(out, u32::from(b));
+        escape_ascii(b, out);
         return i + 1;
     }
     let c = s[i..]

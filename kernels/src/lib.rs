@@ -25,6 +25,8 @@ pub mod int_parse;
 pub mod number;
 pub mod number_bounds;
 pub mod number_parse;
+pub mod plain_string;
+pub mod reescape;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 mod sink;

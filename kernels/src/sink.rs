@@ -1,4 +1,5 @@
-//! Output sinks shared by the string kernels ([`crate::unescape`], [`crate::escape`]): the
+//! Output sinks shared by the string kernels ([`crate::unescape`], [`crate::escape`],
+//! [`crate::reescape`]): the
 //! same decoding or encoding loop writes into a growing `Vec`, a fixed slice, or nowhere.
 
 /// Where a string kernel's output bytes go.
@@ -11,6 +12,13 @@ pub(crate) trait Sink {
     #[inline]
     fn push_chunk(&mut self, chunk: &[u8; 32], keep: usize) {
         self.push(&chunk[..keep]);
+    }
+
+    /// Appends the UTF-8 of one character an escape decoded to. Unescaping sinks append it as
+    /// it is; a sink that escapes again ([`crate::reescape`]) writes its escape when it needs one.
+    #[inline]
+    fn push_decoded(&mut self, bytes: &[u8]) {
+        self.push(bytes);
     }
 }
 

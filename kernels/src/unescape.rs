@@ -169,17 +169,17 @@ fn low_surrogate_at(body: &[u8], at: usize) -> Option<u32> {
 fn push_code_point(out: &mut impl Sink, cp: u32) {
     // Each `as u8` keeps exactly the bits the branch's masks select.
     if cp < 0x80 {
-        out.push(&[cp as u8]);
+        out.push_decoded(&[cp as u8]);
     } else if cp < 0x800 {
-        out.push(&[0xc0 | (cp >> 6) as u8, 0x80 | (cp & 0x3f) as u8]);
+        out.push_decoded(&[0xc0 | (cp >> 6) as u8, 0x80 | (cp & 0x3f) as u8]);
     } else if cp < 0x1_0000 {
-        out.push(&[
+        out.push_decoded(&[
             0xe0 | (cp >> 12) as u8,
             0x80 | ((cp >> 6) & 0x3f) as u8,
             0x80 | (cp & 0x3f) as u8,
         ]);
     } else {
-        out.push(&[
+        out.push_decoded(&[
             0xf0 | (cp >> 18) as u8,
             0x80 | ((cp >> 12) & 0x3f) as u8,
             0x80 | ((cp >> 6) & 0x3f) as u8,
@@ -198,7 +198,7 @@ fn lone_surrogate(
     match surrogates {
         Surrogates::Strict => Err(KernelError::new(ErrorKind::LoneSurrogate, at)),
         Surrogates::Lossy => {
-            out.push(&REPLACEMENT);
+            out.push_decoded(&REPLACEMENT);
             Ok(())
         }
     }
@@ -251,7 +251,7 @@ fn decode_escape(
         Some(b'u') => return decode_unicode(body, at, out, surrogates),
         _ => return Err(KernelError::new(ErrorKind::InvalidEscape, at)),
     };
-    out.push(&[decoded]);
+    out.push_decoded(&[decoded]);
     Ok(at + 2)
 }
 
@@ -296,7 +296,11 @@ pub mod scalar {
 
     /// Decodes the whole body.
     #[inline]
-    fn decode(body: &[u8], out: &mut impl Sink, surrogates: Surrogates) -> Result<(), KernelError> {
+    pub(crate) fn decode(
+        body: &[u8],
+        out: &mut impl Sink,
+        surrogates: Surrogates,
+    ) -> Result<(), KernelError> {
         decode_rest(body, 0, out, surrogates)
     }
 
@@ -340,7 +344,7 @@ pub mod avx2 {
     /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
-    unsafe fn decode(
+    pub(crate) unsafe fn decode(
         body: &[u8],
         out: &mut impl Sink,
         surrogates: Surrogates,

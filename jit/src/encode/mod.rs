@@ -18,17 +18,16 @@
 
 use jitson_kernels::append::{append_f64, append_i64, append_u64};
 use jitson_kernels::escape::{EscapeMode, escape_str};
-use jitson_kernels::string_scan::scan_string;
-use jitson_kernels::unescape::{Surrogates, unescape};
-use jitson_kernels::whitespace::skip_whitespace;
 
 use crate::ir::{BigInts, NumRef, Number};
-use crate::number::read_number;
 use crate::view::View;
 
 pub mod plan;
+mod raw;
+mod verbatim;
 
 pub use plan::EncodePlan;
+pub use raw::write_raw;
 
 /// Appends the compact JSON of `root` to `out`; `big` is the policy the document was read
 /// with ([`Decoded::big_ints`](crate::interp::Decoded::big_ints)), for its raw values. It
@@ -69,59 +68,5 @@ pub fn num_ref(n: NumRef<'_>, out: &mut Vec<u8>) {
     match n {
         NumRef::Number(n) => number(n, out),
         NumRef::BigInt(b) => out.extend_from_slice(b.as_str().as_bytes()),
-    }
-}
-
-/// Rewrites well-formed JSON text `raw` compactly, as `serde_json` writes the value it
-/// parses from it (see the module docs); integers beyond 64 bits verbatim when `big` is
-/// [`BigInts::Raw`], else as the nearest `f64`. `raw` must be well-formed (decode checked it).
-///
-/// Members stay in their order, repeated keys included. A string without escapes is copied
-/// as it is when the mode escapes nothing it can hold (with [`EscapeMode::Minimal`] only
-/// escapes and control bytes need escaping, and well-formed text has no raw control bytes).
-pub fn write_raw(raw: &[u8], mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) {
-    let big = match big {
-        BigInts::Raw => BigInts::Raw,
-        BigInts::F64 | BigInts::Error => BigInts::F64,
-    };
-    out.reserve(raw.len());
-    let mut text = Vec::new();
-    let mut i = 0;
-    while i < raw.len() {
-        match raw[i] {
-            b' ' | b'\t' | b'\n' | b'\r' => i = skip_whitespace(raw, i),
-            b'"' => {
-                let Ok(scan) = scan_string(raw, i + 1) else {
-                    return;
-                };
-                let body = &raw[i + 1..scan.end];
-                if !scan.has_escapes && mode == EscapeMode::Minimal {
-                    out.extend_from_slice(&raw[i..=scan.end]);
-                } else {
-                    let body = if scan.has_escapes {
-                        text.clear();
-                        if unescape(body, &mut text, Surrogates::Strict).is_err() {
-                            return;
-                        }
-                        &text[..]
-                    } else {
-                        body
-                    };
-                    escape_str(std::str::from_utf8(body).unwrap_or(""), mode, out);
-                }
-                i = scan.end + 1;
-            }
-            b'-' | b'0'..=b'9' => match read_number(raw, i, big) {
-                Ok((n, end)) => {
-                    num_ref(n, out);
-                    i = end;
-                }
-                Err(_) => return,
-            },
-            b => {
-                out.push(b);
-                i += 1;
-            }
-        }
     }
 }
