@@ -126,6 +126,10 @@ struct PlainShape {
 fn plain_shape(buf: &[u8], pos: usize) -> Option<PlainShape> {
     let negative = buf.get(pos) == Some(&b'-');
     let start = pos + negative as usize;
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    if let Some(shape) = window_shape(buf, start, negative) {
+        return shape;
+    }
     let int_len = match *buf.get(start)? {
         b'0' => 1,
         b'1'..=b'9' => digit_run(buf, start),
@@ -134,9 +138,6 @@ fn plain_shape(buf: &[u8], pos: usize) -> Option<PlainShape> {
     if int_len > EXACT_DIGITS {
         return None;
     }
-    let whole = buf[start..start + int_len]
-        .iter()
-        .fold(0, |acc, &d| acc * 10 + u64::from(d - b'0'));
     let mut end = start + int_len;
     let fraction = buf.get(end) == Some(&b'.');
     if fraction {
@@ -150,9 +151,75 @@ fn plain_shape(buf: &[u8], pos: usize) -> Option<PlainShape> {
         Some(b'0'..=b'9' | b'.' | b'e' | b'E') => None,
         _ => Some(PlainShape {
             negative,
-            whole,
+            whole: whole_value(&buf[start..start + int_len]),
             fraction,
             end,
         }),
     }
+}
+
+/// The value of at most 15 digits.
+#[inline(always)]
+fn whole_value(digits: &[u8]) -> u64 {
+    digits
+        .iter()
+        .fold(0, |acc, &d| acc * 10 + u64::from(d - b'0'))
+}
+
+/// [`plain_shape`] for the token whose digits start at `start` from one 32-byte window (two
+/// SSE2 loads, part of the x86-64 baseline: no dispatch): `None` when fewer than 32 bytes
+/// are left (the caller reads the token in words), `Some(None)` when the window shows the
+/// token is not plain or does not end within it.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+fn window_shape(buf: &[u8], start: usize, negative: bool) -> Option<Option<PlainShape>> {
+    use std::arch::x86_64::{
+        _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    const WINDOW: usize = 32;
+    let chunk = buf.get(start..start + WINDOW)?;
+    // SAFETY: SSE2 is part of the x86-64 baseline; the two unaligned loads read exactly the
+    // 32 bytes of `chunk`.
+    let (digits, dots) = unsafe {
+        let masks = |at: usize| {
+            let x = _mm_loadu_si128(chunk.as_ptr().add(at).cast());
+            // Signed compares: bytes from 0x80 are negative, below `'0'`.
+            let digit = _mm_and_si128(
+                _mm_cmpgt_epi8(x, _mm_set1_epi8(b'0' as i8 - 1)),
+                _mm_cmplt_epi8(x, _mm_set1_epi8(b'9' as i8 + 1)),
+            );
+            let dot = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'.' as i8));
+            (
+                u64::from(_mm_movemask_epi8(digit) as u16),
+                u64::from(_mm_movemask_epi8(dot) as u16),
+            )
+        };
+        let (lo, hi) = (masks(0), masks(16));
+        (lo.0 | hi.0 << 16, lo.1 | hi.1 << 16)
+    };
+    // Bits past the window count as non-digits.
+    let int_len = (!digits).trailing_zeros() as usize;
+    let leading_zero = chunk[0] == b'0' && int_len > 1;
+    if int_len == 0 || int_len > EXACT_DIGITS || leading_zero {
+        return Some(None);
+    }
+    let fraction = dots >> int_len & 1 != 0;
+    let mut len = int_len;
+    if fraction {
+        let n = (!digits >> (int_len + 1)).trailing_zeros() as usize;
+        if n == 0 {
+            return Some(None);
+        }
+        len += 1 + n;
+    }
+    if len >= WINDOW || matches!(chunk[len], b'.' | b'e' | b'E') {
+        return Some(None);
+    }
+    Some(Some(PlainShape {
+        negative,
+        whole: whole_value(&chunk[..int_len]),
+        fraction,
+        end: start + len,
+    }))
 }

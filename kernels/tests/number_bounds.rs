@@ -163,6 +163,9 @@ fn random_tokens_and_bounds_agree_with_the_exact_reading() {
         decided += check_at(&buf, 0, &bounds) as usize;
         buf.push(rng.pick(b",] x"));
         check_at(&buf, 0, &bounds);
+        // With room after it: the 32-byte window path (the ones above end within it).
+        buf.extend_from_slice(&[b' '; 40]);
+        check_at(&buf, 0, &bounds);
     }
     // Both answers occur often.
     assert!(
@@ -177,9 +180,13 @@ fn random_bytes_agree() {
     let rounds = if cfg!(miri) { 60 } else { 100_000 };
     for _ in 0..rounds {
         let len = rng.below(24);
-        let buf = rng.bytes_from(b"0123456789-+.eE, x", len);
+        let mut buf = rng.bytes_from(b"0123456789-+.eE, x", len);
         let pos = rng.below(len + 1);
-        check_at(&buf, pos, &bounds(-5.0, 1e10, rng.below(8) as u8));
+        let b = bounds(-5.0, 1e10, rng.below(8) as u8);
+        check_at(&buf, pos, &b);
+        buf.extend_from_slice(&[b'7'; 40][..rng.below(40)]);
+        buf.extend_from_slice(&[b','; 40]);
+        check_at(&buf, pos, &b);
     }
 }
 
