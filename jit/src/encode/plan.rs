@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use jitson_kernels::escape::{EscapeMode, escape_str};
 
-use super::{key_text, num_ref, write_raw};
-use crate::ir::{BigInt, BigInts, NumRef, Number};
+use super::{key_text, number, write_raw};
+use crate::ir::{BigInts, Number};
 use crate::layout::{Layout, NUM_I64, NUM_RAW, NUM_U64, PAIR, Shape, ShapeId};
 use crate::view::{View, read, read_big_int, read_bytes, read_str};
 
@@ -68,14 +68,9 @@ struct ShapeStep {
 /// What a record of one shape holds, and what to write for it.
 #[derive(Debug)]
 enum Step {
-    /// `null` (also [`Shape::Never`]).
-    Null,
-    Bool,
-    Number,
-    Str,
-    Raw,
-    /// A string enumeration: each value quoted and escaped.
-    Enum(Box<[Box<[u8]>]>),
+    /// A value written in one go: containers write unboxed leaf items and members in place,
+    /// without a trip through the walk's frame loop.
+    Leaf(Leaf),
     Array {
         prefix: Box<[ShapeId]>,
         items: ShapeId,
@@ -85,6 +80,19 @@ enum Step {
     /// Branch shapes and payload offsets, by tag.
     Union(Box<[(ShapeId, usize)]>),
     Alias(ShapeId),
+}
+
+/// A value with no container to open and no other shape to follow.
+#[derive(Debug)]
+enum Leaf {
+    /// `null` (also [`Shape::Never`]).
+    Null,
+    Bool,
+    Number,
+    Str,
+    Raw,
+    /// A string enumeration: each value quoted and escaped.
+    Enum(Box<[Box<[u8]>]>),
 }
 
 /// An object's record.
@@ -171,17 +179,25 @@ impl Steps {
                     len,
                     next,
                 } => {
-                    let i = *next;
-                    if i < *len {
+                    let mut found = None;
+                    while *next < *len {
+                        let i = *next;
                         if i > 0 {
                             out.push(b',');
                         }
                         *next += 1;
                         let shape = prefix.get(i).copied().unwrap_or(*items);
-                        Some((shape, *ptr + i * *stride))
-                    } else {
-                        None
+                        let slot = *ptr + i * *stride;
+                        let s = &self.shapes[shape as usize];
+                        match &s.step {
+                            Step::Leaf(leaf) if !s.boxed => self.leaf(leaf, slot, big, out),
+                            _ => {
+                                found = Some((shape, slot));
+                                break;
+                            }
+                        }
                     }
+                    found
                 }
                 Frame::Object {
                     step,
@@ -190,7 +206,15 @@ impl Steps {
                     first,
                     extras_ptr,
                     extras_len,
-                } => self.member(step, *rec, next, first, (*extras_ptr, *extras_len), out),
+                } => self.member(
+                    step,
+                    *rec,
+                    next,
+                    first,
+                    (*extras_ptr, *extras_len),
+                    big,
+                    out,
+                ),
             };
             if next.is_none() {
                 let close = match stack.pop() {
@@ -202,8 +226,10 @@ impl Steps {
         }
     }
 
-    /// Writes the next member's key of an object record at `rec` and returns its value's
-    /// shape and slot; `None` when no member is left.
+    /// Writes the members of an object record at `rec` from the next one on: leaf values in
+    /// place, up to the first member whose value is not a leaf, whose key it writes and
+    /// whose value's shape and slot it returns; `None` when no member is left.
+    #[allow(clippy::too_many_arguments)] // the frame's fields, borrowed apart
     fn member(
         &self,
         step: &ObjectStep,
@@ -211,6 +237,7 @@ impl Steps {
         next: &mut usize,
         first: &mut bool,
         (extras_ptr, extras_len): (usize, usize),
+        big: BigInts,
         out: &mut Vec<u8>,
     ) -> Option<(ShapeId, usize)> {
         let named = step.fields.len();
@@ -224,7 +251,11 @@ impl Steps {
                 let field = &step.fields[i];
                 let from = usize::from(std::mem::take(first));
                 out.extend_from_slice(&field.key[from..]);
-                return Some((field.shape, rec + field.off));
+                let s = &self.shapes[field.shape as usize];
+                match &s.step {
+                    Step::Leaf(leaf) if !s.boxed => self.leaf(leaf, rec + field.off, big, out),
+                    _ => return Some((field.shape, rec + field.off)),
+                }
             }
         }
         let j = *next - named;
@@ -271,38 +302,8 @@ impl Steps {
                         }
                     }
                 }
-                Step::Null => {
-                    out.extend_from_slice(b"null");
-                    return None;
-                }
-                Step::Bool => {
-                    let b: u8 = unsafe { read(addr) };
-                    out.extend_from_slice(if b != 0 { b"true" } else { b"false" });
-                    return None;
-                }
-                Step::Number => {
-                    let (tag, bits) = unsafe { (read::<u8>(addr), read::<u64>(addr + 8)) };
-                    let n = match tag {
-                        NUM_RAW => NumRef::BigInt(BigInt(unsafe { read_big_int(addr) })),
-                        NUM_U64 => NumRef::Number(Number::U64(bits)),
-                        NUM_I64 => NumRef::Number(Number::I64(bits as i64)),
-                        _ => NumRef::Number(Number::F64(f64::from_bits(bits))),
-                    };
-                    num_ref(n, out);
-                    return None;
-                }
-                Step::Str => {
-                    escape_str(unsafe { read_str(addr) }, self.mode, out);
-                    return None;
-                }
-                Step::Raw => {
-                    write_raw(unsafe { read_bytes(addr) }, self.mode, big, out);
-                    return None;
-                }
-                Step::Enum(values) => {
-                    let index: u32 = unsafe { read(addr) };
-                    let text = values.get(index as usize).map_or(&b"\"\""[..], |v| v);
-                    out.extend_from_slice(text);
+                Step::Leaf(leaf) => {
+                    self.leaf(leaf, addr, big, out);
                     return None;
                 }
                 Step::Array {
@@ -334,22 +335,60 @@ impl Steps {
             }
         }
     }
+
+    /// Writes the leaf value whose record is at `addr`.
+    #[inline(always)]
+    fn leaf(&self, leaf: &Leaf, addr: usize, big: BigInts, out: &mut Vec<u8>) {
+        // SAFETY (every read below): `addr` holds a record of the leaf's shape, written by
+        // the decoder after the layout these steps were made from (layout docs).
+        match leaf {
+            Leaf::Null => out.extend_from_slice(b"null"),
+            Leaf::Bool => {
+                let b: u8 = unsafe { read(addr) };
+                out.extend_from_slice(if b != 0 { b"true" } else { b"false" });
+            }
+            Leaf::Number => {
+                let (tag, bits) = unsafe { (read::<u8>(addr), read::<u64>(addr + 8)) };
+                let n = match tag {
+                    NUM_RAW => {
+                        out.extend_from_slice(unsafe { read_big_int(addr) }.as_bytes());
+                        return;
+                    }
+                    NUM_U64 => Number::U64(bits),
+                    NUM_I64 => Number::I64(bits as i64),
+                    _ => Number::F64(f64::from_bits(bits)),
+                };
+                number(n, out);
+            }
+            Leaf::Str => {
+                escape_str(unsafe { read_str(addr) }, self.mode, out);
+            }
+            Leaf::Raw => {
+                write_raw(unsafe { read_bytes(addr) }, self.mode, big, out);
+            }
+            Leaf::Enum(values) => {
+                let index: u32 = unsafe { read(addr) };
+                let text = values.get(index as usize).map_or(&b"\"\""[..], |v| v);
+                out.extend_from_slice(text);
+            }
+        }
+    }
 }
 
 impl Step {
     fn new(shape: &Shape, mode: EscapeMode) -> Step {
         match shape {
-            Shape::Null | Shape::Never => Step::Null,
-            Shape::Bool => Step::Bool,
-            Shape::Number => Step::Number,
-            Shape::Str => Step::Str,
-            Shape::Raw => Step::Raw,
-            Shape::StrEnum(values) => Step::Enum(
+            Shape::Null | Shape::Never => Step::Leaf(Leaf::Null),
+            Shape::Bool => Step::Leaf(Leaf::Bool),
+            Shape::Number => Step::Leaf(Leaf::Number),
+            Shape::Str => Step::Leaf(Leaf::Str),
+            Shape::Raw => Step::Leaf(Leaf::Raw),
+            Shape::StrEnum(values) => Step::Leaf(Leaf::Enum(
                 values
                     .iter()
                     .map(|v| quoted(v, mode).into_boxed_slice())
                     .collect(),
-            ),
+            )),
             Shape::Array {
                 prefix,
                 items,
