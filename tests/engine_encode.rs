@@ -197,3 +197,42 @@ fn documents_of_another_codec_encode_as_their_own_codec_writes_them() {
         assert_eq!(other, r#"["é","a"]"#.as_bytes());
     }
 }
+
+/// Containers nested past the encoder's inline frames (eight) and back: every depth from 1 to
+/// 40, arrays and objects alternating, with leaf items and members before and after each
+/// nested container, on a recursive schema and on `{}`.
+#[test]
+fn deep_nesting_writes_serde_json_bytes() {
+    let recursive = Codec::new(
+        &Schema::from_json_str(
+            r##"{"$defs": {"node": {"type": "object", "properties": {
+                    "a": {"type": "integer"},
+                    "kids": {"type": "array", "items": {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "number"}]}},
+                    "z": {"type": "string"}}}},
+                "$ref": "#/$defs/node"}"##,
+        )
+        .unwrap(),
+    );
+    let any = Codec::new(&Schema::from_json_str("{}").unwrap());
+    for depth in 1..=40 {
+        let mut text = String::new();
+        for level in 0..depth {
+            text.push_str(&format!(r#"{{"a":{level},"kids":[1.5,"#));
+        }
+        text.push_str(r#"{"a":-1}"#);
+        for level in (0..depth).rev() {
+            text.push_str(&format!(r#",{level}],"z":"end{level}"}}"#));
+        }
+        let theirs = serde_json::to_vec(&serde_json::from_str::<Value>(&text).unwrap()).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&encode(&recursive, text.as_bytes())),
+            text,
+            "recursive schema, depth {depth}"
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&encode(&any, text.as_bytes())),
+            String::from_utf8_lossy(&theirs),
+            "{{}}, depth {depth}"
+        );
+    }
+}

@@ -117,6 +117,7 @@ struct FieldStep {
 }
 
 /// An open container: the next item / member to write.
+#[derive(Clone, Copy)]
 enum Frame<'s> {
     Array {
         prefix: &'s [ShapeId],
@@ -135,6 +136,60 @@ enum Frame<'s> {
         extras_ptr: usize,
         extras_len: usize,
     },
+}
+
+/// The open containers of a walk: the first [`Frames::INLINE`] on the Rust stack (a small
+/// document's walk allocates nothing), deeper ones in a `Vec`.
+struct Frames<'s> {
+    inline: [Frame<'s>; Frames::INLINE],
+    len: usize,
+    deeper: Vec<Frame<'s>>,
+}
+
+impl<'s> Frames<'s> {
+    /// Frames held without allocating.
+    const INLINE: usize = 8;
+
+    fn new() -> Frames<'s> {
+        let unused = Frame::Array {
+            prefix: &[],
+            items: 0,
+            stride: 0,
+            ptr: 0,
+            len: 0,
+            next: 0,
+        };
+        Frames {
+            inline: [unused; Frames::INLINE],
+            len: 0,
+            deeper: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, frame: Frame<'s>) {
+        match self.inline.get_mut(self.len) {
+            Some(slot) => *slot = frame,
+            None => self.deeper.push(frame),
+        }
+        self.len += 1;
+    }
+
+    fn last_mut(&mut self) -> Option<&mut Frame<'s>> {
+        let top = self.len.checked_sub(1)?;
+        match self.inline.get_mut(top) {
+            Some(frame) => Some(frame),
+            None => self.deeper.last_mut(),
+        }
+    }
+
+    fn pop(&mut self) -> Option<Frame<'s>> {
+        let top = self.len.checked_sub(1)?;
+        self.len = top;
+        match self.inline.get(top) {
+            Some(frame) => Some(*frame),
+            None => self.deeper.pop(),
+        }
+    }
 }
 
 /// The escaped, quoted form of `s`.
@@ -159,7 +214,7 @@ impl Steps {
 
     /// Writes `root`, whose layout these steps were made from.
     fn walk(&self, root: View<'_>, big: BigInts, out: &mut Vec<u8>) {
-        let mut stack: Vec<Frame<'_>> = Vec::new();
+        let mut stack = Frames::new();
         let mut next = Some((root.shape_id(), root.slot()));
         loop {
             if let Some((shape, slot)) = next.take()
