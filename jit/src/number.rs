@@ -3,12 +3,49 @@
 use std::cmp::Ordering;
 
 use jitson_kernels::float_parse::{FloatOverflow, parse_f64};
+use jitson_kernels::number_bounds::F64Bounds;
 use jitson_kernels::number_parse::{NumberValue, parse_number};
 
-use crate::ir::{BigInt, BigInts, FailKind, NumRef, Number};
+use crate::ir::{BigInt, BigInts, FailKind, Limit, NumCheck, NumRef, Number};
+
+/// The largest magnitude up to which every integer is exactly an `f64`.
+pub(crate) const EXACT_INT: u64 = 1 << 53;
 
 /// 2^127 as an `f64`: beyond it an `f64` no longer fits `i128`.
 const TWO_127: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+
+/// The checks of `c` as [`F64Bounds`], for the bounds kernel and the native code's inline
+/// compares: `None` when they are not only bounds exactly `f64`s (a `multipleOf` predicate, an
+/// integer bound beyond 2^53 in magnitude). An absent bound is infinite.
+pub(crate) fn f64_bounds(c: &NumCheck) -> Option<F64Bounds> {
+    if c.multiple_of.is_some() {
+        return None;
+    }
+    let (min, min_exclusive) = exact_bound(c.minimum, f64::NEG_INFINITY)?;
+    let (max, max_exclusive) = exact_bound(c.maximum, f64::INFINITY)?;
+    Some(F64Bounds {
+        min,
+        min_exclusive,
+        max,
+        max_exclusive,
+        integer: c.integer,
+    })
+}
+
+/// `limit` as an `f64` (exact, finite) and whether it is excluded; `(absent, false)` without a
+/// limit, `None` for a limit that is not exactly an `f64`.
+fn exact_bound(limit: Option<Limit>, absent: f64) -> Option<(f64, bool)> {
+    let Some(limit) = limit else {
+        return Some((absent, false));
+    };
+    let value = match limit.value {
+        Number::F64(f) if f.is_finite() => f,
+        Number::I64(i) if i.unsigned_abs() <= EXACT_INT => i as f64,
+        Number::U64(u) if u <= EXACT_INT => u as f64,
+        _ => return None,
+    };
+    Some((value, limit.exclusive))
+}
 
 /// Reads the number token at `pos` (its first byte is `-` or a digit): the value as
 /// [`Number`] documents (an integer beyond 64 bits per `big`) and the index past the token;

@@ -14,65 +14,12 @@ use cranelift_codegen::ir::{
     Block, BlockArg, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value,
 };
 use jitson_kernels::ffi::{bounds_flag, number_kind};
+use jitson_kernels::number_bounds::F64Bounds;
 
 use super::Lower;
-use crate::ir::{Limit, NumCheck, Number, Op};
+use crate::ir::Op;
 use crate::native::helpers::Callee;
-
-/// The largest magnitude up to which every integer is exactly an `f64`.
-const EXACT_INT: u64 = 1 << 53;
-
-/// A bound the inline code compares with: the bound as an `f64` (exact) and whether the
-/// bound itself is excluded.
-#[derive(Clone, Copy)]
-struct Bound {
-    value: f64,
-    exclusive: bool,
-}
-
-/// The checks of a `Number` op as the inline code runs them.
-struct InlineCheck {
-    integer: bool,
-    minimum: Option<Bound>,
-    maximum: Option<Bound>,
-}
-
-impl InlineCheck {
-    /// The inline form of `c`; `None` when only the helper can run it (a predicate, or a
-    /// bound that is not exactly an `f64`).
-    fn of(c: &NumCheck) -> Option<InlineCheck> {
-        if c.multiple_of.is_some() {
-            return None;
-        }
-        Some(InlineCheck {
-            integer: c.integer,
-            minimum: bound(c.minimum)?,
-            maximum: bound(c.maximum)?,
-        })
-    }
-
-    fn has_bounds(&self) -> bool {
-        self.minimum.is_some() || self.maximum.is_some()
-    }
-}
-
-/// `Some(None)` without a limit, `Some(Some(bound))` for one exactly an `f64`, `None` for
-/// one that is not.
-fn bound(limit: Option<Limit>) -> Option<Option<Bound>> {
-    let Some(limit) = limit else {
-        return Some(None);
-    };
-    let value = match limit.value {
-        Number::F64(f) if f.is_finite() => f,
-        Number::I64(i) if i.unsigned_abs() <= EXACT_INT => i as f64,
-        Number::U64(u) if u <= EXACT_INT => u as f64,
-        _ => return None,
-    };
-    Some(Some(Bound {
-        value,
-        exclusive: limit.exclusive,
-    }))
-}
+use crate::number::{EXACT_INT, f64_bounds};
 
 impl Lower<'_> {
     /// `Number`: whitespace inline, then the number kernel and the checks inline (decode
@@ -83,7 +30,7 @@ impl Lower<'_> {
         let Op::Number(check) = self.func.ops[pc] else {
             unreachable!("a Number op")
         };
-        let Some(check) = InlineCheck::of(&self.program.num_checks[check as usize]) else {
+        let Some(check) = f64_bounds(&self.program.num_checks[check as usize]) else {
             self.number_helper(pc, dest);
             return;
         };
@@ -125,22 +72,18 @@ impl Lower<'_> {
 
     /// Calls the bounds kernel at `p` with `check`: the index past the token when it
     /// certainly passes; anything else (an error, a failure, undecided) jumps to `slow`.
-    fn number_within(&mut self, p: Value, check: &InlineCheck, slow: Block) -> Value {
-        let unbounded =
-            |b: Option<Bound>, none: f64| b.map_or((none, false), |b| (b.value, b.exclusive));
-        let (min, min_exclusive) = unbounded(check.minimum, f64::NEG_INFINITY);
-        let (max, max_exclusive) = unbounded(check.maximum, f64::INFINITY);
+    fn number_within(&mut self, p: Value, check: &F64Bounds, slow: Block) -> Value {
         let flags = [
             (check.integer, bounds_flag::INTEGER),
-            (min_exclusive, bounds_flag::MIN_EXCLUSIVE),
-            (max_exclusive, bounds_flag::MAX_EXCLUSIVE),
+            (check.min_exclusive, bounds_flag::MIN_EXCLUSIVE),
+            (check.max_exclusive, bounds_flag::MAX_EXCLUSIVE),
         ]
         .iter()
         .filter(|(on, _)| *on)
         .fold(0, |acc, (_, bit)| acc | bit);
         let (input, len) = (self.input, self.len);
-        let min = self.iconst(min.to_bits() as i64);
-        let max = self.iconst(max.to_bits() as i64);
+        let min = self.iconst(check.min.to_bits() as i64);
+        let max = self.iconst(check.max.to_bits() as i64);
         let flags = self.iconst(flags as i64);
         let (status, end) = self.call(Callee::NumberWithin, &[input, len, p, min, max, flags]);
         let [decided, within] = [(); 2].map(|_| self.b.create_block());
@@ -181,8 +124,14 @@ impl Lower<'_> {
     /// Jumps to `slow` unless the number `(kind, bits)` passes `check` as the interpreter
     /// reads it; continues in a new block when it does. The value is stored as the kernel
     /// read it, so `-0` (the float -0.0 to the interpreter) takes the helper.
-    fn number_checks(&mut self, check: &InlineCheck, (kind, bits): (Value, Value), slow: Block) {
-        let bounded = check.has_bounds();
+    fn number_checks(&mut self, check: &F64Bounds, (kind, bits): (Value, Value), slow: Block) {
+        // The bounds compared: the finite ones (an absent bound is infinite).
+        let bounds = [
+            (check.min, check.min_exclusive, true),
+            (check.max, check.max_exclusive, false),
+        ];
+        let bounds: Vec<_> = bounds.iter().filter(|b| b.0.is_finite()).collect();
+        let bounded = !bounds.is_empty();
         let [int, float, pass] = [(); 3].map(|_| self.b.create_block());
         // The value as an `f64`, for the bounds.
         let value = bounded.then(|| self.b.append_block_param(pass, F64));
@@ -239,15 +188,14 @@ impl Lower<'_> {
 
         self.b.switch_to_block(pass);
         let Some(value) = value else { return };
-        for (bound, is_min) in [(check.minimum, true), (check.maximum, false)] {
-            let Some(bound) = bound else { continue };
-            let cc = match (is_min, bound.exclusive) {
+        for &&(bound, exclusive, is_min) in &bounds {
+            let cc = match (is_min, exclusive) {
                 (true, false) => FloatCC::GreaterThanOrEqual,
                 (true, true) => FloatCC::GreaterThan,
                 (false, false) => FloatCC::LessThanOrEqual,
                 (false, true) => FloatCC::LessThan,
             };
-            let limit = self.b.ins().f64const(bound.value);
+            let limit = self.b.ins().f64const(bound);
             let ok = self.b.ins().fcmp(cc, value, limit);
             let next = self.b.create_block();
             self.b.ins().brif(ok, next, &[], slow, &[]);
