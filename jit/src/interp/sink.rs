@@ -19,6 +19,9 @@ pub(crate) enum Text<'a, 't> {
 pub(crate) trait Sink<'a> {
     /// Whether string ops must produce the unescaped text even without checks needing it.
     const TEXT: bool;
+    /// Whether number ops must produce the value: without, a number that certainly passes its
+    /// checks is stepped over by the bounds kernel, its value not always read.
+    const NUMBERS: bool = true;
     /// A frame was pushed by `Call` / `Try` at `at`.
     fn enter(&mut self, _at: At, _callee: FuncId) {}
     /// The current frame returns.
@@ -61,4 +64,5 @@ pub(crate) struct Check;
 
 impl Sink<'_> for Check {
     const TEXT: bool = false;
+    const NUMBERS: bool = false;
 }
