@@ -177,6 +177,16 @@ impl ParseInt for u64 {
     }
 }
 
+/// [`number_parse::parse_number`]'s value at `pos`, as bits.
+fn number_bits(buf: &[u8], pos: usize) -> u128 {
+    match number_parse::parse_number(buf, pos).expect("number").0 {
+        NumberValue::F64(f) => u128::from(f.to_bits()),
+        NumberValue::U64(u) => u128::from(u),
+        NumberValue::I64(i) => i as u128,
+        NumberValue::BigInt => u128::MAX,
+    }
+}
+
 fn int_parse_group<T: ParseInt>(c: &mut Criterion, name: &str, tokens: &Tokens) {
     let mut group = c.benchmark_group(format!("int_parse/{name}"));
     group.throughput(Throughput::Bytes(tokens.token_bytes()));
@@ -189,6 +199,10 @@ fn int_parse_group<T: ParseInt>(c: &mut Criterion, name: &str, tokens: &Tokens) 
     }
     let scalar = |buf: &[u8], pos| wide(T::parse_scalar(buf, pos));
     group.bench_function("scalar", |b| b.iter(|| parse_all(tokens, scalar)));
+    // The engine's reading of any number token, on integer tokens.
+    group.bench_function("parse_number", |b| {
+        b.iter(|| parse_all(tokens, number_bits))
+    });
     let std = |text: &str| wide(text.parse::<T>().expect("integer"));
     let texts = tokens.texts();
     group.bench_function("str_parse_end_known", |b| {
@@ -357,16 +371,7 @@ fn bench_float_parse(c: &mut Criterion) {
     });
     // The engine's reading of a number token: one pass, against the two passes it replaced.
     group.bench_function("parse_number", |b| {
-        b.iter(|| {
-            parse_all(&tokens, |buf, pos| {
-                match number_parse::parse_number(buf, pos).expect("number").0 {
-                    NumberValue::F64(f) => u128::from(f.to_bits()),
-                    NumberValue::U64(u) => u128::from(u),
-                    NumberValue::I64(i) => i as u128,
-                    NumberValue::BigInt => u128::MAX,
-                }
-            })
-        })
+        b.iter(|| parse_all(&tokens, number_bits))
     });
     // Validation of a bounded number (canada's longitudes): the bounds kernel, which reads
     // the value only when the integer part does not decide, against reading it.
