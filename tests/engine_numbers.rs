@@ -134,6 +134,8 @@ fn inline_number_checks_match_the_interpreter() {
                         format!(r#"{{"n": {token}, "list": [1, {token}, {token} ]}}"#),
                         format!(r#"{{"list": [{token}]}}"#),
                         format!(" {token}"),
+                        // Sixteen bytes after the token: the kernels' word-at-a-time reads.
+                        format!(r#"{{"n": {token}               }}"#),
                     ];
                     for input in &inputs {
                         let bytes = input.as_bytes();

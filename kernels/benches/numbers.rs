@@ -12,6 +12,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use jitson_kernels::KernelError;
 use jitson_kernels::float_parse::FloatOverflow;
 use jitson_kernels::number::scan_number;
 use jitson_kernels::number_bounds::{F64Bounds, number_within};
@@ -177,9 +178,9 @@ impl ParseInt for u64 {
     }
 }
 
-/// [`number_parse::parse_number`]'s value at `pos`, as bits.
-fn number_bits(buf: &[u8], pos: usize) -> u128 {
-    match number_parse::parse_number(buf, pos).expect("number").0 {
+/// A number reading's value, as bits.
+fn number_bits(reading: Result<(NumberValue, usize), KernelError>) -> u128 {
+    match reading.expect("number").0 {
         NumberValue::F64(f) => u128::from(f.to_bits()),
         NumberValue::U64(u) => u128::from(u),
         NumberValue::I64(i) => i as u128,
@@ -199,9 +200,21 @@ fn int_parse_group<T: ParseInt>(c: &mut Criterion, name: &str, tokens: &Tokens) 
     }
     let scalar = |buf: &[u8], pos| wide(T::parse_scalar(buf, pos));
     group.bench_function("scalar", |b| b.iter(|| parse_all(tokens, scalar)));
-    // The engine's reading of any number token, on integer tokens.
+    // The engine's reading of any number token, and of one expected to be an integer, on
+    // integer tokens.
     group.bench_function("parse_number", |b| {
-        b.iter(|| parse_all(tokens, number_bits))
+        b.iter(|| {
+            parse_all(tokens, |buf, pos| {
+                number_bits(number_parse::parse_number(buf, pos))
+            })
+        })
+    });
+    group.bench_function("parse_integer", |b| {
+        b.iter(|| {
+            parse_all(tokens, |buf, pos| {
+                number_bits(number_parse::parse_integer(buf, pos))
+            })
+        })
     });
     let std = |text: &str| wide(text.parse::<T>().expect("integer"));
     let texts = tokens.texts();
@@ -371,7 +384,19 @@ fn bench_float_parse(c: &mut Criterion) {
     });
     // The engine's reading of a number token: one pass, against the two passes it replaced.
     group.bench_function("parse_number", |b| {
-        b.iter(|| parse_all(&tokens, number_bits))
+        b.iter(|| {
+            parse_all(&tokens, |buf, pos| {
+                number_bits(number_parse::parse_number(buf, pos))
+            })
+        })
+    });
+    // The integer-first reading on float tokens: what it costs where integers were wrong.
+    group.bench_function("parse_integer", |b| {
+        b.iter(|| {
+            parse_all(&tokens, |buf, pos| {
+                number_bits(number_parse::parse_integer(buf, pos))
+            })
+        })
     });
     // Validation of a bounded number (canada's longitudes): the bounds kernel, which reads
     // the value only when the integer part does not decide, against reading it.

@@ -64,6 +64,8 @@ fn check_at(buf: &[u8], pos: usize) {
     assert_eq!(got, want, "scalar {show:?} @{pos}");
     let got = comparable(number_parse::parse_number(buf, pos));
     assert_eq!(got, want, "dispatch {show:?} @{pos}");
+    let got = comparable(number_parse::parse_integer(buf, pos));
+    assert_eq!(got, want, "integer first {show:?} @{pos}");
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: AVX2 support was checked.
@@ -374,16 +376,36 @@ fn guard_page_every_suffix() {
 }
 
 #[test]
-fn ffi_entry_point_reports_kind_value_and_end() {
-    use jitson_kernels::ffi::{FfiResult, jitson_parse_number, number_kind};
+fn ffi_entry_points_report_kind_value_and_end() {
+    use jitson_kernels::ffi::{jitson_parse_integer, jitson_parse_number};
+    for entry in [jitson_parse_number, jitson_parse_integer] {
+        ffi_entry_point_reports_kind_value_and_end(entry);
+    }
+}
+
+/// The signature of the number entry points.
+type NumberEntry = unsafe extern "C" fn(
+    *const u8,
+    usize,
+    usize,
+    *mut u64,
+    *mut u64,
+) -> jitson_kernels::ffi::FfiResult;
+
+fn ffi_entry_point_reports_kind_value_and_end(entry: NumberEntry) {
+    use jitson_kernels::ffi::{FfiResult, number_kind};
     let call = |text: &str| {
         let (mut kind, mut end) = (u64::MAX, u64::MAX);
         // SAFETY: `text` is readable for its length; both outputs are live locals.
-        let r = unsafe { jitson_parse_number(text.as_ptr(), text.len(), 0, &mut kind, &mut end) };
+        let r = unsafe { entry(text.as_ptr(), text.len(), 0, &mut kind, &mut end) };
         (r, kind, end)
     };
     let ok = FfiResult::ok;
     assert_eq!(call("12,"), (ok(12), number_kind::U64, 2));
+    assert_eq!(
+        call("123456789012345,      "),
+        (ok(123456789012345), number_kind::U64, 15)
+    );
     assert_eq!(call("-12"), (ok(-12i64 as u64), number_kind::I64, 3));
     assert_eq!(call("1.5]"), (ok(1.5f64.to_bits()), number_kind::F64, 3));
     assert_eq!(

@@ -287,6 +287,7 @@ pub(crate) fn callee(c: Callee) -> Helper {
         Callee::ScanString => ("jitson_scan_string_utf8", 4, std::ptr::null()),
         Callee::ValidateEscapes => ("jitson_validate_escapes", 2, std::ptr::null()),
         Callee::ParseNumber => ("jitson_parse_number", 5, std::ptr::null()),
+        Callee::ParseInteger => ("jitson_parse_integer", 5, std::ptr::null()),
         Callee::NumberWithin => ("jitson_number_within", 6, std::ptr::null()),
     };
     let addr = if addr.is_null() {
@@ -338,13 +339,15 @@ pub(crate) enum Callee {
     ValidateEscapes,
     /// The number kernel.
     ParseNumber,
+    /// The number kernel for tokens expected to be integers.
+    ParseInteger,
     /// The number bounds kernel.
     NumberWithin,
 }
 
 impl Callee {
     /// Every callee.
-    pub const ALL: [Callee; 20] = [
+    pub const ALL: [Callee; 21] = [
         Callee::ValueOp,
         Callee::Number,
         Callee::KeyFind,
@@ -364,6 +367,7 @@ impl Callee {
         Callee::ScanString,
         Callee::ValidateEscapes,
         Callee::ParseNumber,
+        Callee::ParseInteger,
         Callee::NumberWithin,
     ];
 }

@@ -1,7 +1,8 @@
 //! `Number` ops, their checks run by kernels called from generated code: validate calls
 //! the bounds kernel (`jitson_number_within`, which reads the value only when the token's
-//! integer part does not decide), decode calls the number kernel (`jitson_parse_number`),
-//! compares the value with the bounds inline and stores it. Whatever they do not decide —
+//! integer part does not decide), decode calls the number kernel (`jitson_parse_number`, or
+//! `jitson_parse_integer` under an `integer` check), compares the value with the bounds
+//! inline and stores it. Whatever they do not decide —
 //! a kernel error, a failed check, a value not compared exactly (`-0` in decode, an integer
 //! beyond 2^53 against a bound, an infinite float, a big integer, a fraction under an
 //! integer check) — runs the number helper from the token's start, which reads and checks
@@ -43,7 +44,7 @@ impl Lower<'_> {
                 self.set_pos(end);
             }
             Some(addr) => {
-                let (kind, bits, end) = self.parse_number(p, slow);
+                let (kind, bits, end) = self.parse_number(p, check.integer, slow);
                 self.number_checks(&check, (kind, bits), slow);
                 // The slot: the tag byte (the kernel's kind: the layout's `NUM_*` tags)
                 // and zeros in the first word, the value's bits in the second.
@@ -94,9 +95,9 @@ impl Lower<'_> {
         end
     }
 
-    /// Calls the number kernel at `p`: `(kind, bits, end)` (see `number_kind`); a kernel
-    /// error jumps to `slow`.
-    fn parse_number(&mut self, p: Value, slow: Block) -> (Value, Value, Value) {
+    /// Calls the number kernel at `p` (its integer-first entry when the check wants an
+    /// `integer`): `(kind, bits, end)` (see `number_kind`); a kernel error jumps to `slow`.
+    fn parse_number(&mut self, p: Value, integer: bool, slow: Block) -> (Value, Value, Value) {
         let slot = match self.number_out {
             Some(slot) => slot,
             None => {
@@ -112,7 +113,11 @@ impl Lower<'_> {
         let kind_out = self.b.ins().stack_addr(I64, slot, 0);
         let end_out = self.b.ins().stack_addr(I64, slot, 8);
         let (input, len) = (self.input, self.len);
-        let (status, bits) = self.call(Callee::ParseNumber, &[input, len, p, kind_out, end_out]);
+        let callee = match integer {
+            true => Callee::ParseInteger,
+            false => Callee::ParseNumber,
+        };
+        let (status, bits) = self.call(callee, &[input, len, p, kind_out, end_out]);
         let read = self.b.create_block();
         self.b.ins().brif(status, slow, &[], read, &[]);
         self.b.switch_to_block(read);
