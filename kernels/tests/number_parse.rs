@@ -379,7 +379,7 @@ fn guard_page_every_suffix() {
 fn ffi_entry_points_report_kind_value_and_end() {
     use jitson_kernels::ffi::{jitson_parse_integer, jitson_parse_number};
     for entry in [jitson_parse_number, jitson_parse_integer] {
-        ffi_entry_point_reports_kind_value_and_end(entry);
+        check_number_entry(entry);
     }
 }
 
@@ -392,7 +392,8 @@ type NumberEntry = unsafe extern "C" fn(
     *mut u64,
 ) -> jitson_kernels::ffi::FfiResult;
 
-fn ffi_entry_point_reports_kind_value_and_end(entry: NumberEntry) {
+/// `entry` reports kind, value and end, and writes nothing on an error.
+fn check_number_entry(entry: NumberEntry) {
     use jitson_kernels::ffi::{FfiResult, number_kind};
     let call = |text: &str| {
         let (mut kind, mut end) = (u64::MAX, u64::MAX);

@@ -243,13 +243,9 @@ impl Steps {
                         *next += 1;
                         let shape = prefix.get(i).copied().unwrap_or(*items);
                         let slot = *ptr + i * *stride;
-                        let s = &self.shapes[shape as usize];
-                        match &s.step {
-                            Step::Leaf(leaf) if !s.boxed => self.leaf(leaf, slot, big, out),
-                            _ => {
-                                found = Some((shape, slot));
-                                break;
-                            }
+                        if !self.leaf_in_place(shape, slot, big, out) {
+                            found = Some((shape, slot));
+                            break;
                         }
                     }
                     found
@@ -306,10 +302,8 @@ impl Steps {
                 let field = &step.fields[i];
                 let from = usize::from(std::mem::take(first));
                 out.extend_from_slice(&field.key[from..]);
-                let s = &self.shapes[field.shape as usize];
-                match &s.step {
-                    Step::Leaf(leaf) if !s.boxed => self.leaf(leaf, rec + field.off, big, out),
-                    _ => return Some((field.shape, rec + field.off)),
+                if !self.leaf_in_place(field.shape, rec + field.off, big, out) {
+                    return Some((field.shape, rec + field.off));
                 }
             }
         }
@@ -388,6 +382,20 @@ impl Steps {
                     });
                 }
             }
+        }
+    }
+
+    /// Writes the value of shape `shape` in the slot at `slot` when it is a leaf held in the
+    /// slot itself (not boxed); false, writing nothing, for anything else.
+    #[inline(always)]
+    fn leaf_in_place(&self, shape: ShapeId, slot: usize, big: BigInts, out: &mut Vec<u8>) -> bool {
+        let s = &self.shapes[shape as usize];
+        match &s.step {
+            Step::Leaf(leaf) if !s.boxed => {
+                self.leaf(leaf, slot, big, out);
+                true
+            }
+            _ => false,
         }
     }
 

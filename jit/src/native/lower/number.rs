@@ -130,13 +130,8 @@ impl Lower<'_> {
     /// reads it; continues in a new block when it does. The value is stored as the kernel
     /// read it, so `-0` (the float -0.0 to the interpreter) takes the helper.
     fn number_checks(&mut self, check: &F64Bounds, (kind, bits): (Value, Value), slow: Block) {
-        // The bounds compared: the finite ones (an absent bound is infinite).
-        let bounds = [
-            (check.min, check.min_exclusive, true),
-            (check.max, check.max_exclusive, false),
-        ];
-        let bounds: Vec<_> = bounds.iter().filter(|b| b.0.is_finite()).collect();
-        let bounded = !bounds.is_empty();
+        // Only finite bounds are compared (an absent bound is infinite).
+        let bounded = check.min.is_finite() || check.max.is_finite();
         let [int, float, pass] = [(); 3].map(|_| self.b.create_block());
         // The value as an `f64`, for the bounds.
         let value = bounded.then(|| self.b.append_block_param(pass, F64));
@@ -193,7 +188,13 @@ impl Lower<'_> {
 
         self.b.switch_to_block(pass);
         let Some(value) = value else { return };
-        for &&(bound, exclusive, is_min) in &bounds {
+        for (bound, exclusive, is_min) in [
+            (check.min, check.min_exclusive, true),
+            (check.max, check.max_exclusive, false),
+        ] {
+            if !bound.is_finite() {
+                continue;
+            }
             let cc = match (is_min, exclusive) {
                 (true, false) => FloatCC::GreaterThanOrEqual,
                 (true, true) => FloatCC::GreaterThan,
