@@ -12,9 +12,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use bumpalo::Bump;
 
 use cranelift_codegen::CodegenError;
+use cranelift_codegen::ir::Function;
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{Module, ModuleError, default_libcall_names};
+use cranelift_module::{FuncId, Module, ModuleError, default_libcall_names};
 use jitson_kernels::ffi::FfiResult;
 
 use super::ctx::{Ctx, Scratch};
@@ -23,6 +24,7 @@ use super::fail;
 use super::helpers::{Callee, callee};
 use super::isa::isa;
 use super::lower::{self, Half};
+use super::machine;
 use crate::interp::{self, Decoded};
 use crate::ir::{ExecOptions, Failure, Program};
 
@@ -108,7 +110,7 @@ fn function_error(program: &Program, index: usize, e: ModuleError) -> CompileErr
 }
 
 /// Every function of one half to define: `(index, decode, id)`.
-fn jobs(decls: &lower::Decls, half: Half) -> Vec<(usize, bool, cranelift_module::FuncId)> {
+fn jobs(decls: &lower::Decls, half: Half) -> Vec<(usize, bool, FuncId)> {
     match half {
         Half::Validate => (decls.funcs.iter().enumerate())
             .map(|(i, &id)| (i, false, id))
@@ -119,28 +121,31 @@ fn jobs(decls: &lower::Decls, half: Half) -> Vec<(usize, bool, cranelift_module:
     }
 }
 
-/// Declares, lowers and defines every function of one half of `program` in `module`.
+/// Declares, lowers and defines every function of one half of `program` in `module`:
+/// the IR of every function first, then their machine code on several threads
+/// ([`machine`]).
 fn define_all(
     module: &mut JITModule,
     program: &Program,
     half: Half,
 ) -> Result<lower::Decls, CompileError> {
     let decls = lower::declare(module, program, half)?;
-    let mut ctx = module.make_context();
     let mut fbc = FunctionBuilderContext::new();
-    for (i, decode, id) in jobs(&decls, half) {
-        lower::lower(
-            module,
-            &decls,
-            program,
-            (i, decode),
-            &mut ctx.func,
-            &mut fbc,
-        );
+    let jobs = jobs(&decls, half);
+    let funcs: Vec<(FuncId, Function)> = (jobs.iter())
+        .map(|&(i, decode, id)| {
+            let mut func = Function::new();
+            lower::lower(module, &decls, program, (i, decode), &mut func, &mut fbc);
+            (id, func)
+        })
+        .collect();
+    let threads = machine::threads_for(funcs.len());
+    let compiled = machine::compile_all(module.isa(), funcs, threads);
+    for (&(i, _, id), code) in jobs.iter().zip(compiled) {
+        let code = code.map_err(|e| function_error(program, i, ModuleError::Compilation(e)))?;
         module
-            .define_function(id, &mut ctx)
+            .define_function_bytes(id, code.align, &code.bytes, &code.relocs)
             .map_err(|e| function_error(program, i, e))?;
-        module.clear_context(&mut ctx);
     }
     Ok(decls)
 }

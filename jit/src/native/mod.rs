@@ -7,7 +7,9 @@
 //!   a destination, one `fn(ctx, pos, dst) -> (status, pos)` that decodes into `dst`. The
 //!   validate functions are one `JITModule`, compiled by [`compile`]; the decode functions
 //!   another, compiled on demand ([`NativeCode::compile_decode`] or the first decode);
-//!   [`NativeCode`] owns both and frees them on drop. [`clif`] prints the IR. See `lower/decode.rs` for what decode lowers and what it leaves to
+//!   [`NativeCode`] owns both and frees them on drop. A module's functions are lowered on
+//!   the caller's thread and compiled to machine code on several (`machine.rs`). [`clif`]
+//!   prints the IR. See `lower/decode.rs` for what decode lowers and what it leaves to
 //!   the interpreter's code (checked strings, enumerations, the number reader).
 //! - Byte loops run in the kernels' `extern "C"` entry points; the checks not inlined run
 //!   the interpreter's own code through `extern "C"` helpers that catch panics.
@@ -25,6 +27,7 @@ mod fast;
 mod helpers;
 mod isa;
 mod lower;
+mod machine;
 
 pub use code::{NativeCode, clif, compile};
 pub use ctx::Scratch;
