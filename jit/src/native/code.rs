@@ -139,7 +139,7 @@ fn define_all(
             (id, func)
         })
         .collect();
-    let threads = machine::threads_for(funcs.len());
+    let threads = machine::threads_for(&funcs);
     let compiled = machine::compile_all(module.isa(), funcs, threads);
     for (&(i, _, id), code) in jobs.iter().zip(compiled) {
         let code = code.map_err(|e| function_error(program, i, ModuleError::Compilation(e)))?;

@@ -2,11 +2,12 @@
 //! is built first (on the caller's thread: building needs the module), then Cranelift
 //! compiles the functions on up to [`MAX_THREADS`] threads (the caller's among them, the
 //! largest functions first), and the caller defines the results in the module in order.
-//! Register allocation and lowering are over nine tenths of a compile and each function's
-//! are independent, so a program of several functions compiles in a fraction of the time.
+//! Cranelift's part (register allocation, instruction selection, emission) is over four
+//! fifths of a compile and each function's is independent, so a program of several
+//! functions compiles in a fraction of the time.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::Function;
@@ -27,11 +28,20 @@ pub(crate) struct MachineCode {
     pub relocs: Vec<ModuleReloc>,
 }
 
-/// How many threads compile `functions` functions: one per function up to the machine's
-/// parallelism and [`MAX_THREADS`].
-pub(crate) fn threads_for(functions: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cores.min(MAX_THREADS).min(functions).max(1)
+/// Below this many CLIF instructions in all, one thread compiles everything: starting a
+/// thread (tens of microseconds) costs about what compiling ten instructions does.
+const MIN_PARALLEL_INSTS: usize = 256;
+
+/// How many threads compile `funcs`: one per function up to the machine's parallelism
+/// and [`MAX_THREADS`], one for a small program.
+pub(crate) fn threads_for(funcs: &[(FuncId, Function)]) -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let insts: usize = funcs.iter().map(|(_, f)| f.dfg.num_insts()).sum();
+    if insts < MIN_PARALLEL_INSTS {
+        return 1;
+    }
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    cores.min(MAX_THREADS).min(funcs.len()).max(1)
 }
 
 /// Compiles every `(id, function)` on `threads` threads; the results are in `funcs`'
@@ -185,8 +195,17 @@ mod tests {
 
     #[test]
     fn threads_stay_within_the_functions_and_the_cap() {
-        assert_eq!(threads_for(0), 1);
-        assert_eq!(threads_for(1), 1);
-        assert!(threads_for(100) <= MAX_THREADS);
+        let isa = isa(Half::Validate).expect("host ISA");
+        assert_eq!(threads_for(&[]), 1);
+        let big = |n: usize| -> Vec<(FuncId, Function)> {
+            (0..n)
+                .map(|i| (FuncId::from_u32(i as u32), sum_function(&*isa, 200)))
+                .collect()
+        };
+        assert_eq!(threads_for(&big(1)), 1);
+        assert!(threads_for(&big(2)) <= 2);
+        assert!(threads_for(&big(10)) <= MAX_THREADS);
+        // A small program stays on one thread however many functions it has.
+        assert_eq!(threads_for(&jobs(&*isa)[..3]), 1);
     }
 }
