@@ -132,7 +132,8 @@ mod tests {
     use crate::native::isa::isa;
     use crate::native::lower::Half;
 
-    /// `fn(x) -> x + 1 + 2 + … + n`: a function whose size grows with `n`.
+    /// `fn(x) -> x · c₁ · c₂ · … · cₙ` (`cₖ = k · 0x10001`): a function whose size grows
+    /// with `n` and whose code differs for every `n`.
     fn sum_function(isa: &dyn TargetIsa, n: i64) -> Function {
         let mut sig = Signature::new(CallConv::SystemV);
         sig.params.push(AbiParam::new(I64));
