@@ -211,12 +211,13 @@ pub(crate) unsafe extern "C" fn jitson_native_extra(
     })
 }
 
-/// Closes the extra members at `state`: their entries (of `entry` bytes) to the arena,
+/// Closes the extra members at `state` (at least one; generated code stores the empty
+/// pair itself when there is none): their entries (of `entry` bytes) to the arena,
 /// `(ptr, count)` at `pair`, the buffer released.
 ///
 /// # Safety
 /// `ctx` is the context of a running decode call; `state` points at the object's
-/// [`Extras`]; `pair` at 16 writable bytes.
+/// [`Extras`], which hold a buffer; `pair` at 16 writable bytes.
 pub(crate) unsafe extern "C" fn jitson_native_extras_out(
     ctx: *mut Ctx,
     state: u64,
@@ -226,19 +227,15 @@ pub(crate) unsafe extern "C" fn jitson_native_extras_out(
     guarded(ctx, |ctx| {
         // SAFETY: the caller's contract.
         let state = unsafe { &*std::ptr::with_exposed_provenance::<Extras>(state as usize) };
-        let (addr, count) = match state.buf {
-            NO_BUF => (EMPTY_ADDR, 0),
-            buf => {
-                let len = state.count as usize * entry as usize;
-                let arena = arena(ctx);
-                let copy = arena.alloc_slice_copy(&bufs(ctx)[buf as usize][..len]);
-                ctx.open = buf;
-                (copy.as_ptr().expose_provenance() as u64, state.count)
-            }
-        };
+        let buf = state.buf;
+        assert_ne!(buf, NO_BUF, "extras_out without extra members");
+        let len = state.count as usize * entry as usize;
+        let copy = arena(ctx).alloc_slice_copy(&bufs(ctx)[buf as usize][..len]);
+        ctx.open = buf;
+        let addr = copy.as_ptr().expose_provenance() as u64;
         let mut bytes = [0u8; 16];
         bytes[..8].copy_from_slice(&addr.to_ne_bytes());
-        bytes[8..].copy_from_slice(&count.to_ne_bytes());
+        bytes[8..].copy_from_slice(&state.count.to_ne_bytes());
         // SAFETY: the caller's contract.
         unsafe { put(pair, &bytes) };
         Ok(0)

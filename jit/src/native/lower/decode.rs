@@ -34,6 +34,10 @@ use crate::native::helpers::Callee;
 /// Records larger than this many words are zeroed by a helper.
 const MAX_INLINE_ZERO_WORDS: u32 = 32;
 
+/// Bytes an array's item buffer starts with (one item when items are larger): short
+/// arrays then never call the grow helper.
+const FIRST_ITEMS_BYTES: u32 = 128;
+
 /// Flags for destination stores: inside a buffer the run owns, maybe unaligned.
 fn dst_flags() -> MemFlagsData {
     MemFlagsData::new().with_notrap()
@@ -209,11 +213,12 @@ impl Lower<'_> {
         }
     }
 
-    /// `ArrBegin` after the empty check: the item buffer with item 0, the base at it.
+    /// `ArrBegin` after the empty check: the item buffer with item 0 (and room for more
+    /// short items), the base at it.
     pub(super) fn arr_first_item(&mut self) {
         let stride = self.stride();
         let open = self.load_ctx(off::OPEN);
-        let size = self.iconst(i64::from(stride));
+        let size = self.iconst(i64::from(stride.max(FIRST_ITEMS_BYTES)));
         let ctx = self.ctx;
         let ptr = self.call_checked(Callee::Acquire, &[ctx, size]);
         let len = self.load_ctx(off::BUF_LEN);
@@ -342,10 +347,28 @@ impl Lower<'_> {
             let bits = self.b.ins().stack_load(I64, I64, self.bits, (w * 8) as i32);
             self.put(bits, dst, (w * 8) as i32);
         }
+        // No extra member (the common case): the empty pair, without a helper call.
+        let buf = self.b.ins().stack_load(I64, I64, extras, 0);
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, buf, NO_BUF as i64);
+        let (empty, some, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(none, empty, &[], some, &[]);
+        self.b.switch_to_block(empty);
+        let (addr, zero) = (self.iconst(EMPTY_ADDR as i64), self.iconst(0));
+        let at = i32::try_from(extras_at).expect("records are smaller than 2 GiB");
+        self.put(addr, dst, at);
+        self.put(zero, dst, at + 8);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(some);
         let state = self.b.ins().stack_addr(I64, extras, 0);
         let pair = self.b.ins().iadd_imm_s(dst, i64::from(extras_at));
         let (ctx, entry) = (self.ctx, self.iconst(i64::from(entry)));
         self.call_checked(Callee::ExtrasOut, &[ctx, state, entry, pair]);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
         self.b.def_var(base, dst);
     }
 }
