@@ -25,6 +25,22 @@ use super::sink::{At, Sink, Text};
 pub(crate) struct DecodeScratch {
     bufs: Vec<Vec<u8>>,
     frames: Vec<DFrame>,
+    /// The arena bytes the last decode with this scratch used.
+    arena_hint: usize,
+}
+
+impl DecodeScratch {
+    /// A fresh arena with room for what the last decode with this scratch used: one
+    /// allocation instead of a chain of doubling chunks when documents look alike.
+    pub(crate) fn arena(&self) -> Bump {
+        Bump::with_capacity(self.arena_hint)
+    }
+
+    /// Remembers how much of `arena` a finished decode used (its chunks less the room
+    /// left in the newest), for the next [`DecodeScratch::arena`].
+    pub(crate) fn note_arena(&mut self, arena: &Bump) {
+        self.arena_hint = arena.allocated_bytes() - arena.chunk_capacity();
+    }
 }
 
 /// A place to write: a buffer and an offset in it; `buf == NONE` writes nothing.
@@ -163,7 +179,7 @@ pub fn decode<'a>(
 ) -> Result<Decoded<'a>, Failure> {
     let layout = &program.layout;
     assert!(layout.is_present(), "decode needs a program with a layout");
-    let arena = Bump::new();
+    let arena = scratch.decode.arena();
     let shape = layout.funcs[program.entry as usize].shape;
     let d = &mut scratch.decode;
     d.frames.clear();
@@ -182,6 +198,7 @@ pub fn decode<'a>(
     machine.run()?;
     let root = machine.sink.bufs[root as usize].as_slice();
     let root = arena.alloc_slice_copy(root).as_ptr().expose_provenance();
+    scratch.decode.note_arena(&arena);
     Ok(Decoded {
         arena,
         root,
@@ -443,5 +460,30 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         self.release(f.buf);
         self.put_pair(f.dst.plus(extras), addr, f.extras);
         self.top().base = f.dst;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DecodeScratch;
+
+    #[test]
+    fn the_arena_hint_follows_the_last_decode() {
+        let mut scratch = DecodeScratch::default();
+        let first = scratch.arena();
+        for _ in 0..1000 {
+            first.alloc_slice_fill_copy(100, 0u8);
+        }
+        scratch.note_arena(&first);
+        assert!(
+            (100_000..200_000).contains(&scratch.arena_hint),
+            "{}",
+            scratch.arena_hint
+        );
+        let second = scratch.arena();
+        assert!(second.chunk_capacity() >= 100_000, "one chunk holds it all");
+        second.alloc_slice_fill_copy(10, 0u8);
+        scratch.note_arena(&second);
+        assert!(scratch.arena_hint < 1000, "{}", scratch.arena_hint);
     }
 }

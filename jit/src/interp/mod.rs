@@ -30,7 +30,7 @@ pub(crate) use slot::{number_slot, run_value_op_into};
 #[derive(Debug, Default)]
 pub struct Scratch {
     core: Core,
-    decode: decode::DecodeScratch,
+    pub(crate) decode: decode::DecodeScratch,
 }
 
 impl Scratch {

@@ -9,8 +9,6 @@
 use std::panic::resume_unwind;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use bumpalo::Bump;
-
 use cranelift_codegen::CodegenError;
 use cranelift_codegen::ir::Function;
 use cranelift_frontend::FunctionBuilderContext;
@@ -309,7 +307,7 @@ impl NativeCode {
             Err(_) => return interp::decode(&self.program, input, options, &mut scratch.interp),
         };
         let layout = &self.program.layout;
-        let arena = Bump::new();
+        let arena = scratch.interp.decode.arena();
         let shape = layout.funcs[self.program.entry as usize].shape;
         let info = layout.shape(shape);
         let size = info.slot_size() as usize;
@@ -337,6 +335,7 @@ impl NativeCode {
         }
         let root = arena.alloc_slice_copy(&scratch.bufs[0][..size]);
         let root = root.as_ptr().expose_provenance();
+        scratch.interp.decode.note_arena(&arena);
         // SAFETY: the generated code wrote the root slot and every record under it in the
         // layout format, as the interpreter's decoder does: records in `arena`, strings in
         // the arena or the input.
