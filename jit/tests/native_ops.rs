@@ -11,7 +11,7 @@ use jitson_jit::ir::{
     BigInts, Discriminator, DuplicateKeys, ExecOptions, Func, KeyTable, Kinds, Limit, NumCheck,
     Number, Op, Program, StrCheck, Violation,
 };
-use native_support::{assert_same, assert_same_decode, mutations};
+use native_support::{assert_same, assert_same_decode, assert_same_decode_with, mutations};
 use std::sync::Arc;
 
 fn func(name: &str, ops: Vec<Op>) -> Func {
@@ -556,20 +556,23 @@ fn any_value_program() -> Program {
     p
 }
 
+/// Inputs for the decode tests of [`any_value_program`]: nested arrays, maps with extra
+/// members, escapes, big integers, and truncated documents.
+const ANY_VALUE_INPUTS: [&str; 6] = [
+    r#"{"a": [1, -2, 3.5, true, false, null], "b\n": {"c": "d\u00e9", "": []}, "a": {}}"#,
+    r#"[[[[["x", "y\"z", 18446744073709551616, -0, 1e-7]]]], {}, [], {"k": [{}]}]"#,
+    r#"["\ud83d\ude00", "\ud800", "tab\tin", 12345678901234567890123]"#,
+    "  \"plain\"  ",
+    "[1, 2,",
+    "{\"a\" 1}",
+];
+
 #[test]
 fn decode_matches_the_interpreter() {
     let p = any_value_program();
     let native = jitson_jit::native::compile(&p).expect("compiles");
-    let inputs = [
-        r#"{"a": [1, -2, 3.5, true, false, null], "b\n": {"c": "d\u00e9", "": []}, "a": {}}"#,
-        r#"[[[[["x", "y\"z", 18446744073709551616, -0, 1e-7]]]], {}, [], {"k": [{}]}]"#,
-        r#"["\ud83d\ude00", "\ud800", "tab\tin", 12345678901234567890123]"#,
-        "  \"plain\"  ",
-        "[1, 2,",
-        "{\"a\" 1}",
-    ];
     for options in option_sets() {
-        for input in inputs {
+        for input in ANY_VALUE_INPUTS {
             let bytes = input.as_bytes();
             for end in 0..=bytes.len() {
                 assert_same_decode(&p, &native, &bytes[..end], &options);
@@ -589,4 +592,33 @@ fn decode_matches_the_interpreter() {
         assert_eq!(doc.root().len(), Some(2_001));
     }
     assert_same_decode(&p, &native, big.as_bytes(), &ExecOptions::default());
+}
+
+/// One scratch for every run: arrays reuse item buffers that earlier documents (failed and
+/// unwound ones included) filled, extra members and arrays take turns on a buffer, and big
+/// arrays grow a reused buffer; each result is still the interpreter's.
+#[test]
+fn decode_with_a_reused_scratch_matches_the_interpreter() {
+    let p = any_value_program();
+    let native = jitson_jit::native::compile(&p).expect("compiles");
+    let mut scratch = jitson_jit::native::Scratch::new();
+    let options = ExecOptions::default();
+    let big = format!("[{}0]", "[1, {\"k\": \"v\"}, \"s\"], ".repeat(300));
+    // The first inner array grows its buffer; the ones after it reuse the grown buffer.
+    let regrow = format!(
+        "[[{}], [1, 2], {{\"a\": [3], \"b\": 4}}, [5]]",
+        "6, ".repeat(12) + "7"
+    );
+    let mut inputs: Vec<Vec<u8>> = vec![big.into_bytes(), regrow.into_bytes()];
+    for input in ANY_VALUE_INPUTS {
+        let bytes = input.as_bytes();
+        inputs.extend((0..=bytes.len()).map(|end| bytes[..end].to_vec()));
+        inputs.extend(mutations(bytes, 200, 7 + input.len() as u64));
+    }
+    for _ in 0..2 {
+        for input in &inputs {
+            assert_same_decode_with(&p, &native, input, &options, &mut scratch);
+        }
+        inputs.reverse();
+    }
 }

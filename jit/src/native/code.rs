@@ -17,6 +17,7 @@ use cranelift_module::{FuncId, Module, ModuleError, default_libcall_names};
 use jitson_kernels::ffi::FfiResult;
 
 use super::ctx::{Ctx, Scratch};
+use super::decode;
 use super::error::CompileError;
 use super::fail;
 use super::helpers::{Callee, callee};
@@ -320,6 +321,7 @@ impl NativeCode {
         // whole record at the destination (resolver programs wrap the root in a call).
         root.resize(size.max(info.size as usize), 0);
         let dst = root.as_mut_ptr().expose_provenance() as u64;
+        decode::reset_views(scratch);
         let mut ctx = Ctx::new(&self.program, input, options, scratch, stack_limit());
         ctx.arena = &arena;
         ctx.open = 1;

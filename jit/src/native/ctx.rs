@@ -62,6 +62,8 @@ pub(crate) struct Ctx {
     pub err: ErrRecord,
     pub open: u64,
     pub buf_len: u64,
+    pub views: *const BufView,
+    pub views_len: u64,
     pub arena: *const Bump,
     pub program: *const Program,
     pub options: ExecOptions,
@@ -88,6 +90,19 @@ pub(crate) mod off {
     pub const ERR_OFFSET: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, offset)) as i32;
     pub const OPEN: i32 = offset_of!(Ctx, open) as i32;
     pub const BUF_LEN: i32 = offset_of!(Ctx, buf_len) as i32;
+    pub const VIEWS: i32 = offset_of!(Ctx, views) as i32;
+    pub const VIEWS_LEN: i32 = offset_of!(Ctx, views_len) as i32;
+    pub const VIEW_ADDR: i32 = offset_of!(BufView, addr) as i32;
+    pub const VIEW_LEN: i32 = offset_of!(BufView, len) as i32;
+}
+
+/// A decode buffer as generated code sees it: the address and length of one of
+/// `Scratch::bufs` (its `Vec` length; the helpers that change a buffer update its view).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct BufView {
+    pub addr: u64,
+    pub len: u64,
 }
 
 /// Path stack entries allocated up front (deeper input grows it through a helper).
@@ -105,6 +120,8 @@ pub struct Scratch {
     /// Decode: the root slot, then one buffer per open array (items), object (extra
     /// members) and boxed record; `Ctx::open` of them are in use, the newest last.
     pub(crate) bufs: Vec<Vec<u8>>,
+    /// A view of each of `bufs`, for generated code that reuses a buffer inline.
+    pub(crate) views: Vec<BufView>,
     /// The interpreter's buffers.
     pub(crate) interp: interp::Scratch,
 }
@@ -142,6 +159,8 @@ impl Ctx {
             err: ErrRecord::default(),
             open: 0,
             buf_len: 0,
+            views: scratch.views.as_ptr(),
+            views_len: scratch.views.len() as u64,
             arena: std::ptr::null(),
             program,
             options: *options,

@@ -8,14 +8,17 @@
 //!
 //! Buffers are addressed by index in `Scratch::bufs`: a buffer only grows while it is the
 //! newest open one, so addresses into older buffers (the destinations of running frames)
-//! stay valid. A buffer's `Vec` length is always at least what generated code has used,
-//! and the bytes past that are zero (growth zero-fills), so reserving an array item inline
-//! needs no stores.
+//! stay valid. A buffer's `Vec` length is always at least what generated code has used.
+//! The bytes generated code reserved are zero (acquiring and growing zero-fill them), so
+//! reserving an array item inline needs no stores. Generated code reuses a buffer inline
+//! when its view (`Scratch::views`, kept in step by the helpers here) is long enough,
+//! zeroing what it reserves; past that, a buffer's old bytes are not zero, so growing
+//! takes the length in use.
 
 use jitson_kernels::ffi::FfiResult;
 use jitson_kernels::unescape::{self, Surrogates};
 
-use super::ctx::Ctx;
+use super::ctx::{BufView, Ctx, Scratch};
 use super::fast;
 use super::helpers::guarded;
 use crate::interp::{number_slot, run_value_op_into};
@@ -68,6 +71,44 @@ fn bufs(ctx: &mut Ctx) -> &mut Vec<Vec<u8>> {
     unsafe { &mut (*ctx.scratch).bufs }
 }
 
+/// The view generated code reads of `buf`.
+fn view_of(buf: &mut Vec<u8>) -> BufView {
+    BufView {
+        addr: buf.as_mut_ptr().expose_provenance() as u64,
+        len: buf.len() as u64,
+    }
+}
+
+/// Makes the first `len` bytes of `buf` zero, growing it when it is shorter. A buffer never
+/// shrinks, so its view stays long enough for the next array to reuse it inline.
+fn zeroed_prefix(buf: &mut Vec<u8>, len: usize) {
+    let kept = buf.len().min(len);
+    buf[..kept].fill(0);
+    if buf.len() < len {
+        buf.resize(len, 0);
+    }
+}
+
+/// Rebuilds every buffer's view before a decode run (the run's context points at them).
+pub(crate) fn reset_views(scratch: &mut Scratch) {
+    scratch.views.clear();
+    scratch.views.extend(scratch.bufs.iter_mut().map(view_of));
+}
+
+/// Brings buffer `i`'s view, and the context's pointer to the views, up to date after a
+/// helper changed the buffer (or opened a new one).
+fn sync_view(ctx: &mut Ctx, i: usize) {
+    // SAFETY: the scratch pointer comes from a borrow that lives for the whole run, and
+    // no other reference to it is live while a helper runs.
+    let scratch = unsafe { &mut *ctx.scratch };
+    let views = &mut scratch.views;
+    // Buffers opened past the views get empty views: generated code then calls a helper.
+    views.resize(scratch.bufs.len(), BufView::default());
+    views[i] = view_of(&mut scratch.bufs[i]);
+    ctx.views = views.as_ptr();
+    ctx.views_len = views.len() as u64;
+}
+
 /// Opens a buffer of `len` zero bytes: `value` is its address, `ctx.buf_len` its length;
 /// its index is `ctx.open` before the call.
 ///
@@ -81,16 +122,17 @@ pub(crate) unsafe extern "C" fn jitson_native_acquire(ctx: *mut Ctx, len: u64) -
             bufs.resize_with(open + 1, Vec::new);
         }
         let buf = &mut bufs[open];
-        buf.clear();
-        buf.resize(len as usize, 0);
+        zeroed_prefix(buf, len as usize);
         let addr = buf.as_mut_ptr().expose_provenance() as u64;
+        sync_view(ctx, open);
         ctx.buf_len = len;
         ctx.open += 1;
         Ok(addr)
     })
 }
 
-/// Grows buffer `buf` (the newest open one) to at least `need` bytes, keeping its bytes:
+/// Grows buffer `buf` (the newest open one, of which generated code reserved `used`
+/// bytes) to at least `need` bytes, keeping the reserved bytes and zeroing the rest:
 /// `value` is its (maybe moved) address, `ctx.buf_len` its new length.
 ///
 /// # Safety
@@ -99,12 +141,18 @@ pub(crate) unsafe extern "C" fn jitson_native_grow(
     ctx: *mut Ctx,
     buf: u64,
     need: u64,
+    used: u64,
 ) -> FfiResult {
     guarded(ctx, |ctx| {
         let v = &mut bufs(ctx)[buf as usize];
-        let len = (need as usize).max(v.len() * 2).max(64);
+        let used = used as usize;
+        let len = (need as usize).max(used * 2).max(64);
+        // Bytes past `used` may hold an earlier array's items (an inline reuse zeroes only
+        // what it reserves).
+        v.truncate(used);
         v.resize(len, 0);
         let addr = v.as_mut_ptr().expose_provenance() as u64;
+        sync_view(ctx, buf as usize);
         ctx.buf_len = len as u64;
         Ok(addr)
     })
@@ -186,7 +234,6 @@ pub(crate) unsafe extern "C" fn jitson_native_extra(
             if bufs.len() <= open {
                 bufs.resize_with(open + 1, Vec::new);
             }
-            bufs[open].clear();
             ctx.open += 1;
         }
         // SAFETY: the pointers come from borrows that live for the whole run.
@@ -202,8 +249,13 @@ pub(crate) unsafe extern "C" fn jitson_native_extra(
         }
         let off = state.count as usize * entry as usize;
         let buf = &mut bufs(ctx)[state.buf as usize];
-        buf.resize(off + entry as usize, 0);
+        let end = off + entry as usize;
+        if buf.len() < end {
+            buf.resize(end, 0);
+        }
+        buf[off..end].fill(0);
         let at = buf[off..].as_mut_ptr().expose_provenance() as u64;
+        sync_view(ctx, state.buf as usize);
         state.count += 1;
         // SAFETY: `at` starts an entry of `entry >= 16` bytes in the buffer just resized.
         unsafe { put_pair(at, key) };

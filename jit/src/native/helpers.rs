@@ -241,7 +241,7 @@ pub(crate) fn callee(c: Callee) -> Helper {
             2,
             d::jitson_native_acquire as *const u8,
         ),
-        Callee::Grow => ("jitson_native_grow", 3, d::jitson_native_grow as *const u8),
+        Callee::Grow => ("jitson_native_grow", 4, d::jitson_native_grow as *const u8),
         Callee::CopyOut => (
             "jitson_native_copy_out",
             3,

@@ -28,8 +28,20 @@ pub fn assert_same_decode(
     input: &[u8],
     options: &ExecOptions,
 ) {
+    assert_same_decode_with(program, native, input, options, &mut Scratch::new());
+}
+
+/// [`assert_same_decode`] with native decode reusing `scratch`, whose buffers earlier runs
+/// (failed ones included) left behind.
+pub fn assert_same_decode_with(
+    program: &Program,
+    native: &NativeCode,
+    input: &[u8],
+    options: &ExecOptions,
+    scratch: &mut Scratch,
+) {
     let expected = interp::decode(program, input, options, &mut InterpScratch::new());
-    let got = native.decode(input, options, &mut Scratch::new());
+    let got = native.decode(input, options, scratch);
     assert_eq!(
         encoded(&got),
         encoded(&expected),

@@ -20,14 +20,14 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I8, I32, I64};
 use cranelift_codegen::ir::{
-    BlockArg, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Value,
+    Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Value,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
 
 use super::Lower;
 use crate::ir::{NO_DST, Program};
 use crate::layout::{Shape, ShapeInfo};
-use crate::native::ctx::off;
+use crate::native::ctx::{BufView, off};
 use crate::native::decode::{EMPTY_ADDR, NO_BUF};
 use crate::native::helpers::Callee;
 
@@ -35,7 +35,8 @@ use crate::native::helpers::Callee;
 const MAX_INLINE_ZERO_WORDS: u32 = 32;
 
 /// Bytes an array's item buffer starts with (one item when items are larger): short
-/// arrays then never call the grow helper.
+/// arrays then never call the grow helper. A multiple of 16: an array of items no larger
+/// than this reuses its buffer inline, zeroing it with 16-byte stores.
 const FIRST_ITEMS_BYTES: u32 = 128;
 
 /// Flags for destination stores: inside a buffer the run owns, maybe unaligned.
@@ -214,20 +215,75 @@ impl Lower<'_> {
     }
 
     /// `ArrBegin` after the empty check: the item buffer with item 0 (and room for more
-    /// short items), the base at it.
+    /// short items), the base at it. Short items reuse the buffer inline when its view is
+    /// long enough (zeroing [`FIRST_ITEMS_BYTES`]); otherwise the acquire helper opens it.
     pub(super) fn arr_first_item(&mut self) {
         let stride = self.stride();
         let open = self.load_ctx(off::OPEN);
-        let size = self.iconst(i64::from(stride.max(FIRST_ITEMS_BYTES)));
+        let size = stride.max(FIRST_ITEMS_BYTES);
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        let ptr = self.b.append_block_param(join, I64);
+        let len = self.b.append_block_param(join, I64);
+        if size == FIRST_ITEMS_BYTES {
+            self.reuse_inline(open, slow, join);
+        } else {
+            self.b.ins().jump(slow, &[]);
+        }
+        self.b.switch_to_block(slow);
         let ctx = self.ctx;
-        let ptr = self.call_checked(Callee::Acquire, &[ctx, size]);
-        let len = self.load_ctx(off::BUF_LEN);
+        let bytes = self.iconst(i64::from(size));
+        let acquired = self.call_checked(Callee::Acquire, &[ctx, bytes]);
+        let acquired_len = self.load_ctx(off::BUF_LEN);
+        self.b.ins().jump(
+            join,
+            &[BlockArg::Value(acquired), BlockArg::Value(acquired_len)],
+        );
+        self.b.switch_to_block(join);
         let d = self.state();
         let (abuf, aptr, alen, base) = (d.abuf, d.aptr, d.alen, d.base);
         self.b.def_var(abuf, open);
         self.b.def_var(aptr, ptr);
         self.b.def_var(alen, len);
         self.b.def_var(base, ptr);
+    }
+
+    /// Buffer `open` reused inline when its view holds [`FIRST_ITEMS_BYTES`]: those bytes
+    /// zeroed, the buffer opened, `(address, FIRST_ITEMS_BYTES)` passed to `join`; else on
+    /// to `slow`.
+    fn reuse_inline(&mut self, open: Value, slow: Block, join: Block) {
+        let (check, reuse) = (self.b.create_block(), self.b.create_block());
+        let count = self.load_ctx(off::VIEWS_LEN);
+        let known = self.b.ins().icmp(IntCC::UnsignedLessThan, open, count);
+        self.b.ins().brif(known, check, &[], slow, &[]);
+        self.b.switch_to_block(check);
+        let views = self.load_ctx(off::VIEWS);
+        let at = self.b.ins().imul_imm_s(open, size_of::<BufView>() as i64);
+        let view = self.b.ins().iadd(views, at);
+        let len = self
+            .b
+            .ins()
+            .load(I64, MemFlagsData::trusted(), view, off::VIEW_LEN);
+        let bytes = i64::from(FIRST_ITEMS_BYTES);
+        let room = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, len, bytes);
+        self.b.ins().brif(room, reuse, &[], slow, &[]);
+        self.b.switch_to_block(reuse);
+        let addr = self
+            .b
+            .ins()
+            .load(I64, MemFlagsData::trusted(), view, off::VIEW_ADDR);
+        let zeros = self.splat(0);
+        for at in (0..FIRST_ITEMS_BYTES).step_by(16) {
+            self.put(zeros, addr, at as i32);
+        }
+        let next = self.b.ins().iadd_imm_s(open, 1);
+        self.store_ctx(next, off::OPEN);
+        let reserved = self.iconst(bytes);
+        self.b
+            .ins()
+            .jump(join, &[BlockArg::Value(addr), BlockArg::Value(reserved)]);
     }
 
     /// `ArrNext` at `,`: reserves item `count` (its bytes are already zero), growing the
@@ -246,7 +302,7 @@ impl Lower<'_> {
         self.b.set_cold_block(grow);
         let buf = self.b.use_var(abuf);
         let ctx = self.ctx;
-        let ptr = self.call_checked(Callee::Grow, &[ctx, buf, need]);
+        let ptr = self.call_checked(Callee::Grow, &[ctx, buf, need, len]);
         let len = self.load_ctx(off::BUF_LEN);
         self.b.def_var(aptr, ptr);
         self.b.def_var(alen, len);
