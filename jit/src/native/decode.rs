@@ -109,6 +109,18 @@ fn sync_view(ctx: &mut Ctx, i: usize) {
     ctx.views_len = views.len() as u64;
 }
 
+/// Opens the next buffer (index `ctx.open`, created when the scratch has none there yet)
+/// and returns its index; its contents are the caller's to set.
+fn open_buffer(ctx: &mut Ctx) -> usize {
+    let open = ctx.open as usize;
+    let bufs = bufs(ctx);
+    if bufs.len() <= open {
+        bufs.resize_with(open + 1, Vec::new);
+    }
+    ctx.open += 1;
+    open
+}
+
 /// Opens a buffer of `len` zero bytes: `value` is its address, `ctx.buf_len` its length;
 /// its index is `ctx.open` before the call.
 ///
@@ -116,17 +128,12 @@ fn sync_view(ctx: &mut Ctx, i: usize) {
 /// `ctx` is the context of a running decode call.
 pub(crate) unsafe extern "C" fn jitson_native_acquire(ctx: *mut Ctx, len: u64) -> FfiResult {
     guarded(ctx, |ctx| {
-        let open = ctx.open as usize;
-        let bufs = bufs(ctx);
-        if bufs.len() <= open {
-            bufs.resize_with(open + 1, Vec::new);
-        }
-        let buf = &mut bufs[open];
+        let open = open_buffer(ctx);
+        let buf = &mut bufs(ctx)[open];
         zeroed_prefix(buf, len as usize);
         let addr = buf.as_mut_ptr().expose_provenance() as u64;
         sync_view(ctx, open);
         ctx.buf_len = len;
-        ctx.open += 1;
         Ok(addr)
     })
 }
@@ -228,13 +235,7 @@ pub(crate) unsafe extern "C" fn jitson_native_extra(
         let state =
             unsafe { &mut *std::ptr::with_exposed_provenance_mut::<Extras>(state as usize) };
         if state.buf == NO_BUF {
-            state.buf = ctx.open;
-            let open = ctx.open as usize;
-            let bufs = bufs(ctx);
-            if bufs.len() <= open {
-                bufs.resize_with(open + 1, Vec::new);
-            }
-            ctx.open += 1;
+            state.buf = open_buffer(ctx) as u64;
         }
         // SAFETY: the pointers come from borrows that live for the whole run.
         let (_, input, scratch) = unsafe { ctx.parts() };

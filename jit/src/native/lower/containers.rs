@@ -17,7 +17,7 @@ impl Lower<'_> {
     fn open(&mut self, bracket: u8, kind: Kinds) {
         self.ws_value();
         let p = self.pos();
-        let (ok, bad) = (self.b.create_block(), self.b.create_block());
+        let [ok, bad] = self.blocks();
         self.branch_byte(p, bracket, ok, bad);
         self.b.switch_to_block(bad);
         self.b.set_cold_block(bad);
@@ -29,7 +29,7 @@ impl Lower<'_> {
             .b
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, depth, max);
-        let (fine, too_deep) = (self.b.create_block(), self.b.create_block());
+        let [fine, too_deep] = self.blocks();
         self.b.ins().brif(deep, too_deep, &[], fine, &[]);
         self.b.switch_to_block(too_deep);
         self.b.set_cold_block(too_deep);
@@ -59,7 +59,7 @@ impl Lower<'_> {
             .b
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, len, cap);
-        let (grow, store) = (self.b.create_block(), self.b.create_block());
+        let [grow, store] = self.blocks();
         self.b.ins().brif(full, grow, &[], store, &[]);
         self.b.switch_to_block(grow);
         self.b.set_cold_block(grow);
@@ -80,7 +80,7 @@ impl Lower<'_> {
     /// Overwrites the path stack's top (if any) with the segment words `(a, b)`.
     pub(super) fn path_top(&mut self, a: Value, b: Value) {
         let len = self.load_ctx(off::PATH_LEN);
-        let (set, done) = (self.b.create_block(), self.b.create_block());
+        let [set, done] = self.blocks();
         self.b.ins().brif(len, set, &[], done, &[]);
         self.b.switch_to_block(set);
         let ptr = self.load_ctx(off::PATH);
@@ -108,12 +108,7 @@ impl Lower<'_> {
     fn separator(&mut self, close: u8, next: Label, on_comma: impl FnOnce(&mut Self)) {
         self.ws();
         let p = self.pos();
-        let (comma, not_comma, closed, bad) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [comma, not_comma, closed, bad] = self.blocks();
         self.branch_byte(p, b',', comma, not_comma);
         self.b.switch_to_block(comma);
         let after = self.b.ins().iadd_imm_s(p, 1);
@@ -135,7 +130,7 @@ impl Lower<'_> {
     fn empty_check(&mut self, close: u8, empty: Label) {
         self.ws();
         let p = self.pos();
-        let (closed, go) = (self.b.create_block(), self.b.create_block());
+        let [closed, go] = self.blocks();
         self.branch_byte(p, close, closed, go);
         self.b.switch_to_block(closed);
         let after = self.b.ins().iadd_imm_s(p, 1);
@@ -197,7 +192,7 @@ impl Lower<'_> {
 
     /// Fails with `v` at `at` when `cond` holds.
     fn fail_if(&mut self, cond: Value, v: Violation, at: Value) {
-        let (bad, ok) = (self.b.create_block(), self.b.create_block());
+        let [bad, ok] = self.blocks();
         self.b.ins().brif(cond, bad, &[], ok, &[]);
         self.b.switch_to_block(bad);
         self.b.set_cold_block(bad);
@@ -252,7 +247,7 @@ impl Lower<'_> {
             let bits = self.b.ins().stack_load(I64, I64, self.bits, (w * 8) as i32);
             let mask = self.iconst(mask as i64);
             let missing = self.b.ins().band_not(mask, bits);
-            let (bad, ok) = (self.b.create_block(), self.b.create_block());
+            let [bad, ok] = self.blocks();
             self.b.ins().brif(missing, bad, &[], ok, &[]);
             self.b.switch_to_block(bad);
             self.b.set_cold_block(bad);

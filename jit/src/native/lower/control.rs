@@ -31,7 +31,7 @@ impl Lower<'_> {
         let dest = self.dest(pc);
         self.ws_value();
         let p = self.pos();
-        let (peek, none) = (self.b.create_block(), self.b.create_block());
+        let [peek, none] = self.blocks();
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
         self.b.ins().brif(more, peek, &[], none, &[]);
         self.b.switch_to_block(none);
@@ -160,11 +160,7 @@ impl Lower<'_> {
         let open = self.decoding().then(|| self.load_ctx(off::OPEN));
         let saved = self.pos();
         let (status, p, boxed) = self.call_codec(pc, f);
-        let (ok, failed, caught) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [ok, failed, caught] = self.blocks();
         self.b.ins().brif(status, failed, &[], ok, &[]);
         self.b.switch_to_block(failed);
         let violation = self
@@ -197,7 +193,7 @@ impl Lower<'_> {
     pub(super) fn one_of_end(&mut self, count: Reg, start: Reg, end: Reg) {
         let n = self.b.use_var(self.regs[count as usize]);
         let one = self.b.ins().icmp_imm_s(IntCC::Equal, n, 1);
-        let (ok, bad) = (self.b.create_block(), self.b.create_block());
+        let [ok, bad] = self.blocks();
         self.b.ins().brif(one, ok, &[], bad, &[]);
         self.b.switch_to_block(bad);
         let at = self.b.use_var(self.regs[start as usize]);

@@ -186,11 +186,7 @@ impl Lower<'_> {
         flags: Value,
         addr: Option<Value>,
     ) {
-        let (plain, escaped, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [plain, escaped, done] = self.blocks();
         self.b.ins().brif(flags, escaped, &[], plain, &[]);
         self.b.switch_to_block(escaped);
         let zero = self.iconst(0);
@@ -221,7 +217,7 @@ impl Lower<'_> {
         let stride = self.stride();
         let open = self.load_ctx(off::OPEN);
         let size = stride.max(FIRST_ITEMS_BYTES);
-        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        let [slow, join] = self.blocks();
         let ptr = self.b.append_block_param(join, I64);
         let len = self.b.append_block_param(join, I64);
         if size == FIRST_ITEMS_BYTES {
@@ -251,7 +247,7 @@ impl Lower<'_> {
     /// zeroed, the buffer opened, `(address, FIRST_ITEMS_BYTES)` passed to `join`; else on
     /// to `slow`.
     fn reuse_inline(&mut self, open: Value, slow: Block, join: Block) {
-        let (check, reuse) = (self.b.create_block(), self.b.create_block());
+        let [check, reuse] = self.blocks();
         let count = self.load_ctx(off::VIEWS_LEN);
         let known = self.b.ins().icmp(IntCC::UnsignedLessThan, open, count);
         self.b.ins().brif(known, check, &[], slow, &[]);
@@ -296,7 +292,7 @@ impl Lower<'_> {
         let need = self.b.ins().iadd_imm_s(at, stride);
         let len = self.b.use_var(alen);
         let full = self.b.ins().icmp(IntCC::UnsignedGreaterThan, need, len);
-        let (grow, ready) = (self.b.create_block(), self.b.create_block());
+        let [grow, ready] = self.blocks();
         self.b.ins().brif(full, grow, &[], ready, &[]);
         self.b.switch_to_block(grow);
         self.b.set_cold_block(grow);
@@ -321,7 +317,7 @@ impl Lower<'_> {
         let (abuf, base, dst) = (d.abuf, d.base, d.dst);
         let buf = self.b.use_var(abuf);
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, buf, NO_BUF as i64);
-        let (copy, join) = (self.b.create_block(), self.b.create_block());
+        let [copy, join] = self.blocks();
         let ptr = self.b.append_block_param(join, I64);
         let empty = self.iconst(EMPTY_ADDR as i64);
         self.b
@@ -379,7 +375,7 @@ impl Lower<'_> {
             self.b
                 .ins()
                 .icmp_imm_s(IntCC::Equal, field, crate::native::helpers::NO_FIELD as i64);
-        let (extra, done) = (self.b.create_block(), self.b.create_block());
+        let [extra, done] = self.blocks();
         let at = self.b.append_block_param(done, I64);
         self.b
             .ins()
@@ -406,11 +402,7 @@ impl Lower<'_> {
         // No extra member (the common case): the empty pair, without a helper call.
         let buf = self.b.ins().stack_load(I64, I64, extras, 0);
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, buf, NO_BUF as i64);
-        let (empty, some, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [empty, some, done] = self.blocks();
         self.b.ins().brif(none, empty, &[], some, &[]);
         self.b.switch_to_block(empty);
         let (addr, zero) = (self.iconst(EMPTY_ADDR as i64), self.iconst(0));

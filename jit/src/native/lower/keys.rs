@@ -34,7 +34,7 @@ impl Lower<'_> {
     pub(super) fn key(&mut self, table: KeyTableId) {
         self.ws();
         let p = self.pos();
-        let (start, bad) = (self.b.create_block(), self.b.create_block());
+        let [start, bad] = self.blocks();
         self.branch_byte(p, b'"', start, bad);
         self.b.switch_to_block(bad);
         self.b.set_cold_block(bad);
@@ -146,7 +146,7 @@ impl Lower<'_> {
     fn colon(&mut self) {
         self.ws();
         let p = self.pos();
-        let (ok, bad) = (self.b.create_block(), self.b.create_block());
+        let [ok, bad] = self.blocks();
         self.branch_byte(p, b':', ok, bad);
         self.b.switch_to_block(bad);
         self.b.set_cold_block(bad);
@@ -162,11 +162,7 @@ impl Lower<'_> {
     fn record_field(&mut self, table: KeyTableId, f: Value, body: Value, end: Value) {
         self.b.def_var(self.field, f);
         let unknown = self.b.ins().icmp_imm_s(IntCC::Equal, f, NO_FIELD as i64);
-        let (named, other, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [named, other, done] = self.blocks();
         self.b.ins().brif(unknown, other, &[], named, &[]);
         self.b.switch_to_block(other);
         let b = self.b.ins().iadd_imm_s(end, 2);
@@ -189,7 +185,7 @@ impl Lower<'_> {
         let deny = self.load_ctx(off::DUP_DENY);
         let deny = self.b.ins().icmp_imm_s(IntCC::NotEqual, deny, 0);
         let dup = self.b.ins().band(seen, deny);
-        let (set, repeated) = (self.b.create_block(), self.b.create_block());
+        let [set, repeated] = self.blocks();
         self.b.ins().brif(dup, repeated, &[], set, &[]);
         self.b.switch_to_block(repeated);
         self.b.set_cold_block(repeated);

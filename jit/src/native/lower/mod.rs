@@ -627,7 +627,7 @@ impl<'a> Lower<'a> {
         };
         self.b.ins().brif(is_ws, spaces, &[], done, &[]);
         if single_space {
-            let (one, past) = (self.b.create_block(), self.b.create_block());
+            let [one, past] = self.blocks();
             self.b.switch_to_block(spaces);
             let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, 32);
             let next = self.b.ins().iadd_imm_s(p, 1);
@@ -691,6 +691,11 @@ impl<'a> Lower<'a> {
         let v = self.call_kernel(Callee::SkipWhitespace, &[input, len, from], None);
         self.set_pos(v);
         self.b.ins().jump(done, &[]);
+    }
+
+    /// `N` new blocks, created in order.
+    fn blocks<const N: usize>(&mut self) -> [Block; N] {
+        std::array::from_fn(|_| self.b.create_block())
     }
 
     /// `byte` in every lane of an `i8x16`.

@@ -61,7 +61,7 @@ impl Lower<'_> {
     pub(super) fn literal(&mut self, pc: usize, word: &[u8]) {
         self.ws_value();
         let p = self.pos();
-        let (cont, slow) = (self.b.create_block(), self.b.create_block());
+        let [cont, slow] = self.blocks();
         self.match_word(p, word, cont, slow);
         self.slow_path(slow, pc, cont);
         self.b.switch_to_block(cont);
@@ -72,11 +72,7 @@ impl Lower<'_> {
         let dest = self.dest(pc);
         self.ws_value();
         let p = self.pos();
-        let (cont, slow, other) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [cont, slow, other] = self.blocks();
         let [yes, no] = match dest {
             Some(_) => [(); 2].map(|_| self.b.create_block()),
             None => [cont; 2],
@@ -112,11 +108,7 @@ impl Lower<'_> {
         let dest = self.dest(pc);
         self.ws_value();
         let p = self.pos();
-        let (scan, slow, cont) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [scan, slow, cont] = self.blocks();
         self.branch_byte(p, b'"', scan, slow);
         self.b.switch_to_block(scan);
         let body = self.b.ins().iadd_imm_s(p, 1);
@@ -142,7 +134,7 @@ impl Lower<'_> {
     pub(super) fn scan_string(&mut self, body: Value) -> Value {
         let end = self.scan_body(body);
         let flags = self.scan_flags();
-        let (check, done) = (self.b.create_block(), self.b.create_block());
+        let [check, done] = self.blocks();
         self.b.ins().brif(flags, check, &[], done, &[]);
         self.b.switch_to_block(check);
         self.b.set_cold_block(check);
@@ -161,11 +153,7 @@ impl Lower<'_> {
     /// quote comes before any backslash, control byte or non-ASCII byte among them, that
     /// quote ends a plain ASCII body (nothing to check); anything else calls the kernel.
     pub(super) fn scan_body(&mut self, body: Value) -> Value {
-        let (fast, call, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [fast, call, done] = self.blocks();
         let end = self.b.append_block_param(done, I64);
         let window = self.b.ins().iadd_imm_s(body, SHORT_STRING as i64);
         let fits = self
@@ -224,7 +212,7 @@ impl Lower<'_> {
     pub(super) fn eof(&mut self) {
         self.ws();
         let p = self.pos();
-        let (ok, trailing) = (self.b.create_block(), self.b.create_block());
+        let [ok, trailing] = self.blocks();
         let end = self.b.ins().icmp(IntCC::Equal, p, self.len);
         self.b.ins().brif(end, ok, &[], trailing, &[]);
         self.b.switch_to_block(trailing);
