@@ -622,3 +622,40 @@ fn decode_with_a_reused_scratch_matches_the_interpreter() {
         inputs.reverse();
     }
 }
+
+/// The inline whitespace window (16 bytes at a time) takes exactly JSON's four whitespace
+/// bytes: every byte value, at every place of a run that fills and overflows the window,
+/// between every kind of token (before a value, a key, a comma, a colon and a close), on
+/// validate and decode; each result must be the interpreter's.
+#[test]
+fn whitespace_windows_take_exactly_the_four_json_spaces() {
+    const RUN: &str = " \n\t\r  \r\n\t\t      \n  \t ";
+    let objects = object_program();
+    let values = any_value_program();
+    let native_objects = jitson_jit::native::compile(&objects).expect("compiles");
+    let native_values = jitson_jit::native::compile(&values).expect("compiles");
+    let options = ExecOptions::default();
+    for byte in 0..=u8::MAX {
+        let space = b" \t\n\r".contains(&byte);
+        for at in 0..RUN.len() {
+            let mut run = RUN.as_bytes().to_vec();
+            run[at] = byte;
+            let join = |parts: &[&[u8]]| parts.concat();
+            // Runs that end at the byte and runs past one window, before each token.
+            for ws in [&run[..=at], &run[..]] {
+                let object = join(&[b"{", ws, b"\"a\"", ws, b":", ws, b"1", ws, b",", ws]);
+                let object = join(&[&object, b"\"b\":[", ws, b"\"x\"", ws, b"]", ws, b","]);
+                let object = join(&[&object, b"\"abcd\":null}", ws]);
+                assert_same(&objects, &native_objects, &object, &options);
+                let array = join(&[b"[", ws, b"1", ws, b",", ws, b"{}", ws, b"]", ws]);
+                assert_same(&values, &native_values, &array, &options);
+                assert_same_decode(&values, &native_values, &array, &options);
+                let mut scratch = jitson_jit::native::Scratch::new();
+                let valid = native_values
+                    .validate(&array, &options, &mut scratch)
+                    .is_ok();
+                assert_eq!(valid, space, "byte {byte:#04x} at {at}");
+            }
+        }
+    }
+}

@@ -2,7 +2,9 @@
 //! kept, the verifier on in debug builds and tests. The validate tier, which a codec waits
 //! for, is compiled at `opt_level=none` (about a quarter less compile time, the same
 //! validate speed within the noise of the measurements); the decode tier, compiled in the
-//! background, at `opt_level=speed` (decode was measurably slower without it).
+//! background, at `opt_level=speed` (decode was measurably slower without it). On x86-64
+//! native code needs SSSE3 (a CPU without it gets [`CompileError::UnsupportedCpu`], and
+//! the engine its interpreter).
 
 use std::sync::OnceLock;
 
@@ -44,7 +46,16 @@ fn build(opt_level: &str) -> Result<OwnedTargetIsa, CompileError> {
     }
     let builder =
         cranelift_native::builder().map_err(|e| CompileError::UnsupportedCpu(e.to_string()))?;
-    builder
+    let isa = builder
         .finish(settings::Flags::new(flags))
-        .map_err(|e| CompileError::UnsupportedCpu(e.to_string()))
+        .map_err(|e| CompileError::UnsupportedCpu(e.to_string()))?;
+    // The whitespace window is a byte shuffle (`swizzle`), which x86-64 (the host, here)
+    // lowers to SSSE3's `pshufb`; without it Cranelift would call a libcall that no module
+    // provides.
+    if cfg!(target_arch = "x86_64") && !isa.has_x86_pshufb_lowering() {
+        return Err(CompileError::UnsupportedCpu(
+            "x86-64 without SSSE3 (native code shuffles bytes with pshufb)".into(),
+        ));
+    }
+    Ok(isa)
 }

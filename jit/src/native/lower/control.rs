@@ -32,7 +32,8 @@ impl Lower<'_> {
         self.ws_value();
         let p = self.pos();
         let [peek, none] = self.blocks();
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
+        let len = self.len();
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
         self.b.ins().brif(more, peek, &[], none, &[]);
         self.b.switch_to_block(none);
         self.b.set_cold_block(none);

@@ -134,7 +134,8 @@ impl Lower<'_> {
 
     /// Stores `(input + start, end - start)` at `addr`.
     pub(super) fn put_span(&mut self, start: Value, end: Value, addr: Value) {
-        let ptr = self.b.ins().iadd(self.input, start);
+        let input = self.input();
+        let ptr = self.b.ins().iadd(input, start);
         let len = self.b.ins().isub(end, start);
         self.put(ptr, addr, 0);
         self.put(len, addr, 8);

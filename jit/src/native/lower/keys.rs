@@ -118,7 +118,8 @@ impl Lower<'_> {
             return self.b.ins().iconst(cranelift_codegen::ir::types::I8, 1);
         }
         let (width, ty) = chunk(name.len());
-        let addr = self.b.ins().iadd(self.input, body);
+        let input = self.input();
+        let addr = self.b.ins().iadd(input, body);
         let mut offsets: Vec<usize> = (0..name.len() - width).step_by(width).collect();
         offsets.push(name.len() - width);
         let mut same = None;

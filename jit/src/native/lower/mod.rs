@@ -19,10 +19,10 @@ mod number;
 mod values;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I8, I8X16, I32, I64};
+use cranelift_codegen::ir::types::{I8X16, I32, I64};
 use cranelift_codegen::ir::{
-    AbiParam, Block, BlockArg, FuncRef, Function, InstBuilder, JumpTableData, MemFlagsData,
-    Signature, StackSlot, StackSlotData, StackSlotKind, Value,
+    AbiParam, Block, BlockArg, ConstantData, FuncRef, Function, InstBuilder, JumpTableData,
+    MemFlagsData, Signature, StackSlot, StackSlotData, StackSlotKind, Value,
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
@@ -196,8 +196,6 @@ struct Lower<'a> {
     index: u32,
     func: &'a Func,
     ctx: Value,
-    input: Value,
-    len: Value,
     pos: Variable,
     regs: [Variable; REGS],
     count: Variable,
@@ -251,8 +249,6 @@ impl<'a> Lower<'a> {
         b.switch_to_block(entry);
         let params = b.block_params(entry).to_vec();
         let (ctx, pos0) = (params[0], params[1]);
-        let input = b.ins().load(I64, trusted(), ctx, off::INPUT);
-        let len = b.ins().load(I64, trusted(), ctx, off::LEN);
         let pos = b.declare_var(I64);
         let regs = std::array::from_fn(|_| b.declare_var(I64));
         let count = b.declare_var(I64);
@@ -278,8 +274,6 @@ impl<'a> Lower<'a> {
             index: index as u32,
             func: f,
             ctx,
-            input,
-            len,
             pos,
             regs,
             count,
@@ -423,6 +417,17 @@ impl<'a> Lower<'a> {
         self.b.ins().iconst(I64, v)
     }
 
+    /// The input's address (loaded from the context where it is used: kept live across
+    /// the function, it would take a callee-saved register from the cursor).
+    fn input(&mut self) -> Value {
+        self.load_ctx(off::INPUT)
+    }
+
+    /// The input's length (loaded where it is used, as [`Lower::input`]).
+    fn len(&mut self) -> Value {
+        self.load_ctx(off::LEN)
+    }
+
     fn load_ctx(&mut self, offset: i32) -> Value {
         self.b.ins().load(I64, trusted(), self.ctx, offset)
     }
@@ -433,7 +438,8 @@ impl<'a> Lower<'a> {
 
     /// The byte at `p` (the caller checked `p < len`), as `I32`.
     fn byte_at(&mut self, p: Value) -> Value {
-        let addr = self.b.ins().iadd(self.input, p);
+        let input = self.input();
+        let addr = self.b.ins().iadd(input, p);
         self.b.ins().uload8(I32, input_flags(), addr, 0)
     }
 
@@ -575,11 +581,12 @@ impl<'a> Lower<'a> {
                 }
                 Cold::Expected(code) => {
                     let p = params[0];
-                    let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
+                    let len = self.len();
+                    let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
                     let k = self.iconst(i64::from(code));
                     let end = self.iconst(i64::from(ErrorKind::UnexpectedEnd.code()));
                     let a = self.b.ins().select(more, k, end);
-                    let offset = self.b.ins().select(more, p, self.len);
+                    let offset = self.b.ins().select(more, p, len);
                     let st = self.iconst(fail::FATAL);
                     let class = self.iconst(CLASS_SYNTAX as i64);
                     let zero = self.iconst(0);
@@ -613,7 +620,8 @@ impl<'a> Lower<'a> {
     fn skip_ws(&mut self, single_space: bool) {
         let p = self.pos();
         let [done, check, call] = [(); 3].map(|_| self.b.create_block());
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
+        let len = self.len();
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
         self.b.ins().brif(more, check, &[], done, &[]);
         self.b.switch_to_block(check);
         let byte = self.byte_at(p);
@@ -631,7 +639,8 @@ impl<'a> Lower<'a> {
             self.b.switch_to_block(spaces);
             let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, 32);
             let next = self.b.ins().iadd_imm_s(p, 1);
-            let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, self.len);
+            let len = self.len();
+            let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, len);
             let single = self.b.ins().band(is_space, room);
             self.b.ins().brif(single, one, &[], call, &[]);
             self.b.switch_to_block(one);
@@ -657,22 +666,20 @@ impl<'a> Lower<'a> {
         let (fast, kernel, found) = [(); 3].map(|_| self.b.create_block()).into();
         let from = self.b.append_block_param(kernel, I64);
         let window = self.b.ins().iadd_imm_s(p, WS_WINDOW as i64);
+        let len = self.len();
         let fits = self
             .b
             .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, window, self.len);
+            .icmp(IntCC::UnsignedLessThanOrEqual, window, len);
         self.b
             .ins()
             .brif(fits, fast, &[], kernel, &[BlockArg::Value(p)]);
 
         self.b.switch_to_block(fast);
-        let addr = self.b.ins().iadd(self.input, p);
+        let input = self.input();
+        let addr = self.b.ins().iadd(input, p);
         let v = self.b.ins().load(I8X16, input_flags(), addr, 0);
-        let mut ws = self.lanes_equal(v, b' ');
-        for byte in [b'\n', b'\t', b'\r'] {
-            let lanes = self.lanes_equal(v, byte);
-            ws = self.b.ins().bor(ws, lanes);
-        }
+        let ws = self.whitespace_lanes(v);
         let ws = self.b.ins().vhigh_bits(I32, ws);
         let other = self.b.ins().bxor_imm_u(ws, (1 << WS_WINDOW) - 1);
         self.b
@@ -687,10 +694,28 @@ impl<'a> Lower<'a> {
         self.b.ins().jump(done, &[]);
 
         self.b.switch_to_block(kernel);
-        let (input, len) = (self.input, self.len);
+        let (input, len) = (self.input(), self.len());
         let v = self.call_kernel(Callee::SkipWhitespace, &[input, len, from], None);
         self.set_pos(v);
         self.b.ins().jump(done, &[]);
+    }
+
+    /// The lanes of `v` (an `i8x16`) that are JSON whitespace, as an all-ones / all-zeros
+    /// mask: a lane is whitespace when the table entry its low nibble picks is the lane
+    /// itself. The table holds space, tab, newline and carriage return at their low
+    /// nibbles and zero elsewhere (zero sits at nibble 0 only as a lane, where the table
+    /// holds space). One shuffle and one compare instead of four compares.
+    fn whitespace_lanes(&mut self, v: Value) -> Value {
+        let mut table = [0u8; 16];
+        for byte in [b' ', b'\t', b'\n', b'\r'] {
+            table[usize::from(byte & 0x0f)] = byte;
+        }
+        let table = self.b.func.dfg.constants.insert(table.to_vec().into());
+        let table = self.b.ins().vconst(I8X16, table);
+        let low = self.splat(0x0f);
+        let nibbles = self.b.ins().band(v, low);
+        let picked = self.b.ins().swizzle(table, nibbles);
+        self.b.ins().icmp(IntCC::Equal, picked, v)
     }
 
     /// `N` new blocks, created in order.
@@ -698,10 +723,12 @@ impl<'a> Lower<'a> {
         std::array::from_fn(|_| self.b.create_block())
     }
 
-    /// `byte` in every lane of an `i8x16`.
+    /// `byte` in every lane of an `i8x16`: a constant-pool load (one instruction where a
+    /// splat of a register takes three, and nothing held in a register across calls).
     fn splat(&mut self, byte: u8) -> Value {
-        let b = self.b.ins().iconst(I8, i64::from(byte));
-        self.b.ins().splat(I8X16, b)
+        let bytes = ConstantData::from(vec![byte; 16]);
+        let constant = self.b.func.dfg.constants.insert(bytes);
+        self.b.ins().vconst(I8X16, constant)
     }
 
     /// The lanes of `v` (an `i8x16`) equal to `byte`, as an all-ones / all-zeros mask.
@@ -712,7 +739,8 @@ impl<'a> Lower<'a> {
 
     /// Branches on whether the byte at `p` is `byte` (false at the end of the input).
     fn branch_byte(&mut self, p: Value, byte: u8, yes: Block, no: Block) {
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, self.len);
+        let len = self.len();
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
         let check = self.b.create_block();
         self.b.ins().brif(more, check, &[], no, &[]);
         self.b.switch_to_block(check);

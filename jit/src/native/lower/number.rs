@@ -82,7 +82,7 @@ impl Lower<'_> {
         .iter()
         .filter(|(on, _)| *on)
         .fold(0, |acc, (_, bit)| acc | bit);
-        let (input, len) = (self.input, self.len);
+        let (input, len) = (self.input(), self.len());
         let min = self.iconst(check.min.to_bits() as i64);
         let max = self.iconst(check.max.to_bits() as i64);
         let flags = self.iconst(flags as i64);
@@ -112,7 +112,7 @@ impl Lower<'_> {
         };
         let kind_out = self.b.ins().stack_addr(I64, slot, 0);
         let end_out = self.b.ins().stack_addr(I64, slot, 8);
-        let (input, len) = (self.input, self.len);
+        let (input, len) = (self.input(), self.len());
         let callee = match integer {
             true => Callee::ParseInteger,
             false => Callee::ParseNumber,

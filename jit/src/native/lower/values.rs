@@ -26,14 +26,13 @@ impl Lower<'_> {
     fn match_word(&mut self, p: Value, word: &[u8], ok: Block, no: Block) {
         let n = word.len() as i64;
         let end = self.b.ins().iadd_imm_s(p, n);
-        let fits = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, end, self.len);
+        let len = self.len();
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
         let cmp = self.b.create_block();
         self.b.ins().brif(fits, cmp, &[], no, &[]);
         self.b.switch_to_block(cmp);
-        let addr = self.b.ins().iadd(self.input, p);
+        let input = self.input();
+        let addr = self.b.ins().iadd(input, p);
         let w = self.b.ins().uload32(input_flags(), addr, 0);
         let mut same = self.b.ins().icmp_imm_s(IntCC::Equal, w, word4(word));
         if let Some(&last) = word.get(4) {
@@ -138,7 +137,8 @@ impl Lower<'_> {
         self.b.ins().brif(flags, check, &[], done, &[]);
         self.b.switch_to_block(check);
         self.b.set_cold_block(check);
-        let ptr = self.b.ins().iadd(self.input, body);
+        let input = self.input();
+        let ptr = self.b.ins().iadd(input, body);
         let n = self.b.ins().isub(end, body);
         self.call_kernel(Callee::ValidateEscapes, &[ptr, n], Some(body));
         self.b.ins().jump(done, &[]);
@@ -156,14 +156,16 @@ impl Lower<'_> {
         let [fast, call, done] = self.blocks();
         let end = self.b.append_block_param(done, I64);
         let window = self.b.ins().iadd_imm_s(body, SHORT_STRING as i64);
+        let len = self.len();
         let fits = self
             .b
             .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, window, self.len);
+            .icmp(IntCC::UnsignedLessThanOrEqual, window, len);
         self.b.ins().brif(fits, fast, &[], call, &[]);
 
         self.b.switch_to_block(fast);
-        let addr = self.b.ins().iadd(self.input, body);
+        let input = self.input();
+        let addr = self.b.ins().iadd(input, body);
         let v = self.b.ins().load(I8X16, input_flags(), addr, 0);
         let quote = self.lanes_equal(v, b'"');
         let backslash = self.lanes_equal(v, b'\\');
@@ -192,7 +194,7 @@ impl Lower<'_> {
             .brif(hit, done, &[BlockArg::Value(quote_at)], call, &[]);
 
         self.b.switch_to_block(call);
-        let (input, len, flags) = (self.input, self.len, self.flags_addr());
+        let (input, len, flags) = (self.input(), self.len(), self.flags_addr());
         let v = self.call_kernel(Callee::ScanString, &[input, len, body, flags], None);
         self.b.ins().jump(done, &[BlockArg::Value(v)]);
         self.b.switch_to_block(done);
@@ -213,7 +215,8 @@ impl Lower<'_> {
         self.ws();
         let p = self.pos();
         let [ok, trailing] = self.blocks();
-        let end = self.b.ins().icmp(IntCC::Equal, p, self.len);
+        let len = self.len();
+        let end = self.b.ins().icmp(IntCC::Equal, p, len);
         self.b.ins().brif(end, ok, &[], trailing, &[]);
         self.b.switch_to_block(trailing);
         self.fail_with(FailKind::Syntax(ErrorKind::TrailingCharacters), p);
