@@ -80,9 +80,9 @@ impl std::fmt::Debug for NativeCode {
     }
 }
 
-/// A fresh module on `half`'s shared ISA that knows every callee's address and `symbols`.
-fn new_module(half: Half, symbols: &[(String, usize)]) -> Result<JITModule, CompileError> {
-    let mut builder = JITBuilder::with_isa(isa(half)?, default_libcall_names());
+/// A fresh module on the shared ISA that knows every callee's address and `symbols`.
+fn new_module(symbols: &[(String, usize)]) -> Result<JITModule, CompileError> {
+    let mut builder = JITBuilder::with_isa(isa()?, default_libcall_names());
     for c in Callee::ALL {
         let h = callee(c);
         builder.symbol(h.name, h.addr);
@@ -155,7 +155,7 @@ fn build(
     half: Half,
     symbols: &[(String, usize)],
 ) -> Result<(JITModule, lower::Decls), CompileError> {
-    let mut module = new_module(half, symbols)?;
+    let mut module = new_module(symbols)?;
     let decls = match define_all(&mut module, program, half) {
         Ok(decls) => decls,
         Err(e) => {
@@ -200,7 +200,7 @@ pub fn clif(program: &Program) -> Result<String, CompileError> {
     program.verify().map_err(CompileError::InvalidProgram)?;
     let mut out = String::new();
     for half in [Half::Validate, Half::Decode] {
-        let mut module = new_module(half, &[])?;
+        let mut module = new_module(&[])?;
         let listing = lower::declare(&mut module, program, half).map(|decls| {
             let mut ctx = module.make_context();
             let mut fbc = FunctionBuilderContext::new();

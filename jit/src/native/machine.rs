@@ -130,7 +130,6 @@ mod tests {
 
     use super::*;
     use crate::native::isa::isa;
-    use crate::native::lower::Half;
 
     /// `fn(x) -> x · c₁ · c₂ · … · cₙ` (`cₖ = k · 0x10001`): a function whose size grows
     /// with `n` and whose code differs for every `n`.
@@ -170,7 +169,7 @@ mod tests {
         ignore = "Cranelift compiles slowly under Miri; machine.rs has no unsafe"
     )]
     fn results_follow_the_input_order_on_any_number_of_threads() {
-        let isa = isa(Half::Validate).expect("host ISA");
+        let isa = isa().expect("host ISA");
         // Each function compiled alone: its code, whatever the order of work.
         let alone: Vec<Vec<u8>> = (jobs(&*isa).into_iter())
             .map(|job| {
@@ -197,7 +196,7 @@ mod tests {
 
     #[test]
     fn threads_stay_within_the_functions_and_the_cap() {
-        let isa = isa(Half::Validate).expect("host ISA");
+        let isa = isa().expect("host ISA");
         assert_eq!(threads_for(&[]), 1);
         let big = |n: usize| -> Vec<(FuncId, Function)> {
             (0..n)
