@@ -3,7 +3,9 @@
 //!
 //! Each op index that is a jump target starts a block; the cursor, the four registers, the
 //! container count and the matched field are frontend variables; the presence bitmap is a
-//! stack slot. Every byte loop is a call (short strings and whitespace runs excepted: one
+//! stack slot; the input's address and length are loaded from the context where they are
+//! used (live across the function they would crowd the cursor out of the callee-saved
+//! registers). Every byte loop is a call (short strings and whitespace runs excepted: one
 //! inline `i8x16` window each): into a kernel entry point, or into
 //! [`super::helpers`] for the checks that are not inlined (numbers, checked strings,
 //! enumerations, raw predicates, skips, discriminators, and the exact error of a failed
@@ -417,13 +419,12 @@ impl<'a> Lower<'a> {
         self.b.ins().iconst(I64, v)
     }
 
-    /// The input's address (loaded from the context where it is used: kept live across
-    /// the function, it would take a callee-saved register from the cursor).
+    /// The input's address, loaded from the context (see the module's documentation).
     fn input(&mut self) -> Value {
         self.load_ctx(off::INPUT)
     }
 
-    /// The input's length (loaded where it is used, as [`Lower::input`]).
+    /// The input's length, loaded from the context as [`Lower::input`].
     fn len(&mut self) -> Value {
         self.load_ctx(off::LEN)
     }
