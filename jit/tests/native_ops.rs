@@ -635,12 +635,12 @@ fn whitespace_windows_take_exactly_the_four_json_spaces() {
     let native_objects = jitson_jit::native::compile(&objects).expect("compiles");
     let native_values = jitson_jit::native::compile(&values).expect("compiles");
     let options = ExecOptions::default();
+    let join = |parts: &[&[u8]]| parts.concat();
     for byte in 0..=u8::MAX {
         let space = b" \t\n\r".contains(&byte);
         for at in 0..RUN.len() {
             let mut run = RUN.as_bytes().to_vec();
             run[at] = byte;
-            let join = |parts: &[&[u8]]| parts.concat();
             // Runs that end at the byte and runs past one window, before each token.
             for ws in [&run[..=at], &run[..]] {
                 let object = join(&[b"{", ws, b"\"a\"", ws, b":", ws, b"1", ws, b",", ws]);

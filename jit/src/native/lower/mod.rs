@@ -640,7 +640,6 @@ impl<'a> Lower<'a> {
             self.b.switch_to_block(spaces);
             let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, 32);
             let next = self.b.ins().iadd_imm_s(p, 1);
-            let len = self.len();
             let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, len);
             let single = self.b.ins().band(is_space, room);
             self.b.ins().brif(single, one, &[], call, &[]);
@@ -704,15 +703,14 @@ impl<'a> Lower<'a> {
     /// The lanes of `v` (an `i8x16`) that are JSON whitespace, as an all-ones / all-zeros
     /// mask: a lane is whitespace when the table entry its low nibble picks is the lane
     /// itself. The table holds space, tab, newline and carriage return at their low
-    /// nibbles and zero elsewhere (zero sits at nibble 0 only as a lane, where the table
-    /// holds space). One shuffle and one compare instead of four compares.
+    /// nibbles and zero elsewhere (a zero lane picks the space at nibble 0, so it never
+    /// matches). One shuffle and one compare instead of four compares.
     fn whitespace_lanes(&mut self, v: Value) -> Value {
         let mut table = [0u8; 16];
         for byte in [b' ', b'\t', b'\n', b'\r'] {
             table[usize::from(byte & 0x0f)] = byte;
         }
-        let table = self.b.func.dfg.constants.insert(table.to_vec().into());
-        let table = self.b.ins().vconst(I8X16, table);
+        let table = self.vector(table);
         let low = self.splat(0x0f);
         let nibbles = self.b.ins().band(v, low);
         let picked = self.b.ins().swizzle(table, nibbles);
@@ -724,11 +722,15 @@ impl<'a> Lower<'a> {
         std::array::from_fn(|_| self.b.create_block())
     }
 
-    /// `byte` in every lane of an `i8x16`: a constant-pool load (one instruction where a
-    /// splat of a register takes three, and nothing held in a register across calls).
+    /// `byte` in every lane of an `i8x16`.
     fn splat(&mut self, byte: u8) -> Value {
-        let bytes = ConstantData::from(vec![byte; 16]);
-        let constant = self.b.func.dfg.constants.insert(bytes);
+        self.vector([byte; 16])
+    }
+
+    /// The `i8x16` constant `lanes`: a constant-pool load (one instruction where a splat
+    /// of a register takes three, and nothing held in a register across calls).
+    fn vector(&mut self, lanes: [u8; 16]) -> Value {
+        let constant = (self.b.func.dfg.constants).insert(ConstantData::from(&lanes[..]));
         self.b.ins().vconst(I8X16, constant)
     }
 
