@@ -659,3 +659,31 @@ fn whitespace_windows_take_exactly_the_four_json_spaces() {
         }
     }
 }
+
+/// Whitespace runs of every length from 0 to 80 (one to five windows, and runs that end in
+/// the input's last 15 bytes, which are skipped a byte at a time) between every kind of
+/// token and at the end of the input, each followed by a byte that is not whitespace where
+/// the grammar allows none: native validate and decode must give the interpreter's answer,
+/// and a document is valid exactly when nothing but whitespace was added.
+#[test]
+fn long_whitespace_runs_cross_windows_and_the_input_end() {
+    const KINDS: &[u8] = b" \n\t\r";
+    let values = any_value_program();
+    let native = jitson_jit::native::compile(&values).expect("compiles");
+    let options = ExecOptions::default();
+    let mut scratch = jitson_jit::native::Scratch::new();
+    for n in 0..=80 {
+        let ws: Vec<u8> = (0..n).map(|i| KINDS[(i * 7 + n) % 4]).collect();
+        for tail in [&b""[..], b"x", b"\x0b", b"\x00"] {
+            let parts: [&[u8]; 16] = [
+                b"[", &ws, b"1", &ws, b",", &ws, b"{", &ws, b"\"k\"", &ws, b":", &ws, b"[]", &ws,
+                b"}]", &ws,
+            ];
+            let doc = [&parts.concat()[..], tail].concat();
+            assert_same(&values, &native, &doc, &options);
+            assert_same_decode(&values, &native, &doc, &options);
+            let valid = native.validate(&doc, &options, &mut scratch).is_ok();
+            assert_eq!(valid, tail.is_empty(), "{n} bytes, tail {tail:?}");
+        }
+    }
+}

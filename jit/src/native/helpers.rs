@@ -283,7 +283,6 @@ pub(crate) fn callee(c: Callee) -> Helper {
             3,
             jitson_native_mismatch as *const u8,
         ),
-        Callee::SkipWhitespace => ("jitson_skip_whitespace", 3, std::ptr::null()),
         Callee::ScanString => ("jitson_scan_string_utf8", 4, std::ptr::null()),
         Callee::ValidateEscapes => ("jitson_validate_escapes", 2, std::ptr::null()),
         Callee::ParseNumber => ("jitson_parse_number", 5, std::ptr::null()),
@@ -331,8 +330,6 @@ pub(crate) enum Callee {
     Zero,
     /// [`jitson_native_mismatch`].
     Mismatch,
-    /// The whitespace kernel.
-    SkipWhitespace,
     /// The string scan + UTF-8 kernel.
     ScanString,
     /// The escape validation kernel.
@@ -347,7 +344,7 @@ pub(crate) enum Callee {
 
 impl Callee {
     /// Every callee.
-    pub const ALL: [Callee; 21] = [
+    pub const ALL: [Callee; 20] = [
         Callee::ValueOp,
         Callee::Number,
         Callee::KeyFind,
@@ -363,7 +360,6 @@ impl Callee {
         Callee::DecodeNumber,
         Callee::Zero,
         Callee::Mismatch,
-        Callee::SkipWhitespace,
         Callee::ScanString,
         Callee::ValidateEscapes,
         Callee::ParseNumber,

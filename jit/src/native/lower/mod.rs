@@ -5,8 +5,9 @@
 //! container count and the matched field are frontend variables; the presence bitmap is a
 //! stack slot; the input's address and length are loaded from the context where they are
 //! used (live across the function they would crowd the cursor out of the callee-saved
-//! registers). Every byte loop is a call (short strings and whitespace runs excepted: one
-//! inline `i8x16` window each): into a kernel entry point, or into
+//! registers). Whitespace is skipped inline (16-byte `i8x16` windows, no call); every other
+//! byte loop is a call (short strings excepted: one inline `i8x16` window): into a kernel
+//! entry point, or into
 //! [`super::helpers`] for the checks that are not inlined (numbers, checked strings,
 //! enumerations, raw predicates, skips, discriminators, and the exact error of a failed
 //! literal or string fast path), which run the interpreter's own code (values that pass
@@ -176,7 +177,7 @@ pub(crate) fn lower(
     l.b.finalize(config);
 }
 
-/// The window of the inline whitespace skip: one `i8x16` load.
+/// The window of the inline whitespace skip: one `i8x16` load per step.
 const WS_WINDOW: u32 = 16;
 
 /// Trusted flags for the context and stack slots.
@@ -606,8 +607,8 @@ impl<'a> Lower<'a> {
     }
 
     /// Skips whitespace at the cursor: nothing when the cursor is on a byte above space
-    /// (or at the end), else the kernel. Between tokens, where a run of whitespace is
-    /// usually a newline and indentation (short inline code: it is at every separator).
+    /// (or at the end), else the inline run skip. Between tokens, where a run of whitespace
+    /// is usually a newline and indentation.
     fn ws(&mut self) {
         self.skip_ws(false);
     }
@@ -659,45 +660,64 @@ impl<'a> Lower<'a> {
         self.b.switch_to_block(done);
     }
 
-    /// Skips the whitespace run at `p` (a byte at or below space) and jumps to `done`: the
-    /// first 16 bytes inline with one `i8x16` load when they lie in the input and the run
-    /// ends among them (a newline and indentation, usually), else the kernel.
+    /// Skips the whitespace run at `p` (a byte at or below space) and jumps to `done`, with
+    /// no call: 16-byte `i8x16` windows while a whole window lies in the input, then (in
+    /// the input's last 15 bytes) one byte at a time.
     fn skip_ws_run(&mut self, p: Value, done: Block) {
-        let (fast, kernel, found) = [(); 3].map(|_| self.b.create_block()).into();
-        let from = self.b.append_block_param(kernel, I64);
-        let window = self.b.ins().iadd_imm_s(p, WS_WINDOW as i64);
+        let [window, fast, found, tail, byte] = self.blocks();
+        let q = self.b.append_block_param(window, I64);
+        self.b.ins().jump(window, &[BlockArg::Value(p)]);
+
+        self.b.switch_to_block(window);
+        let next = self.b.ins().iadd_imm_s(q, WS_WINDOW as i64);
         let len = self.len();
-        let fits = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, window, len);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, next, len);
         self.b
             .ins()
-            .brif(fits, fast, &[], kernel, &[BlockArg::Value(p)]);
+            .brif(fits, fast, &[], tail, &[BlockArg::Value(q)]);
 
         self.b.switch_to_block(fast);
         let input = self.input();
-        let addr = self.b.ins().iadd(input, p);
+        let addr = self.b.ins().iadd(input, q);
         let v = self.b.ins().load(I8X16, input_flags(), addr, 0);
         let ws = self.whitespace_lanes(v);
         let ws = self.b.ins().vhigh_bits(I32, ws);
         let other = self.b.ins().bxor_imm_u(ws, (1 << WS_WINDOW) - 1);
         self.b
             .ins()
-            .brif(other, found, &[], kernel, &[BlockArg::Value(window)]);
+            .brif(other, found, &[], window, &[BlockArg::Value(next)]);
 
         self.b.switch_to_block(found);
         let k = self.b.ins().ctz(other);
         let k = self.b.ins().uextend(I64, k);
-        let end = self.b.ins().iadd(p, k);
+        let end = self.b.ins().iadd(q, k);
         self.set_pos(end);
         self.b.ins().jump(done, &[]);
 
-        self.b.switch_to_block(kernel);
-        let (input, len) = (self.input(), self.len());
-        let v = self.call_kernel(Callee::SkipWhitespace, &[input, len, from], None);
-        self.set_pos(v);
-        self.b.ins().jump(done, &[]);
+        let t = self.b.append_block_param(tail, I64);
+        self.b.switch_to_block(tail);
+        self.set_pos(t);
+        let len = self.len();
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, t, len);
+        self.b.ins().brif(more, byte, &[], done, &[]);
+
+        self.b.switch_to_block(byte);
+        let c = self.byte_at(t);
+        let c = self.b.ins().uextend(I64, c);
+        // Bit `c` of this word is set for the four whitespace bytes (all below 64).
+        let spaces = self.iconst((1 << b' ') | (1 << b'\t') | (1 << b'\n') | (1 << b'\r'));
+        let low = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, c, 32);
+        let bit = self.b.ins().ushr(spaces, c);
+        let bit = self.b.ins().band_imm_s(bit, 1);
+        let is_ws = self.b.ins().icmp_imm_s(IntCC::NotEqual, bit, 0);
+        let is_ws = self.b.ins().band(low, is_ws);
+        let after = self.b.ins().iadd_imm_s(t, 1);
+        self.b
+            .ins()
+            .brif(is_ws, tail, &[BlockArg::Value(after)], done, &[]);
     }
 
     /// The lanes of `v` (an `i8x16`) that are JSON whitespace, as an all-ones / all-zeros
