@@ -32,13 +32,15 @@ pub(crate) fn number_violation(c: &NumCheck, n: NumRef<'_>) -> Option<Violation>
 /// The first check of `c` the (unescaped) string `text` fails: its length in code points
 /// against the bounds, then the pattern.
 pub(crate) fn text_violation(c: &StrCheck, text: &str) -> Option<Violation> {
-    // Code points are the bytes that are not UTF-8 continuation bytes.
-    let length = text.bytes().filter(|&b| (b as i8) >= -0x40).count() as u64;
-    if length < c.min_length {
-        return Some(Violation::MinLength);
-    }
-    if c.max_length.is_some_and(|max| length > max) {
-        return Some(Violation::MaxLength);
+    if c.min_length > 0 || c.max_length.is_some() {
+        // Code points are the bytes that are not UTF-8 continuation bytes.
+        let length = text.bytes().filter(|&b| (b as i8) >= -0x40).count() as u64;
+        if length < c.min_length {
+            return Some(Violation::MinLength);
+        }
+        if c.max_length.is_some_and(|max| length > max) {
+            return Some(Violation::MaxLength);
+        }
     }
     match &c.pattern {
         Some(pred) if !pred(text) => Some(Violation::Pattern),

@@ -16,10 +16,23 @@ struct Item {
     max: u32,
 }
 
-/// A compiled anchored sequence.
+/// One matching step: an item's set as its bit in [`Anchored::classes`], and its count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Step {
+    bit: u32,
+    min: u32,
+    max: u32,
+}
+
+/// A compiled anchored sequence: per byte value, a word with the bit of every distinct set
+/// that holds it (so a step tests a byte with one load and one `and`), and the bounds of
+/// the length of a match (a text outside them is rejected without a look at its bytes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Anchored {
-    items: Vec<Item>,
+    steps: Vec<Step>,
+    classes: Box<[u32; 256]>,
+    min_len: usize,
+    max_len: usize,
 }
 
 /// `\d` in ECMA-262: the ASCII digits.
@@ -39,7 +52,8 @@ const fn range(lo: u8, hi: u8) -> u128 {
 }
 
 impl Anchored {
-    /// The matcher for `source` when it has the supported shape.
+    /// The matcher for `source` when it has the supported shape (and at most 32 distinct
+    /// sets, one bit of a class word each).
     pub(super) fn new(source: &str) -> Option<Anchored> {
         let body = source.strip_prefix('^')?.strip_suffix('$')?;
         let mut bytes = body.as_bytes();
@@ -52,23 +66,56 @@ impl Anchored {
         if !bytes.is_empty() || !greedy_is_exact(&items) {
             return None;
         }
-        Some(Anchored { items })
+        let mut sets: Vec<u128> = Vec::new();
+        let mut classes = Box::new([0u32; 256]);
+        let mut steps = Vec::with_capacity(items.len());
+        for item in &items {
+            let index = match sets.iter().position(|&s| s == item.set) {
+                Some(index) => index,
+                None if sets.len() < 32 => {
+                    sets.push(item.set);
+                    sets.len() - 1
+                }
+                None => return None,
+            };
+            let bit = 1 << index;
+            for (b, class) in classes.iter_mut().enumerate().take(128) {
+                if item.set & (1 << b) != 0 {
+                    *class |= bit;
+                }
+            }
+            steps.push(Step {
+                bit,
+                min: item.min,
+                max: item.max,
+            });
+        }
+        let count = |f: fn(&Item) -> u32| {
+            (items.iter()).fold(0usize, |n, i| n.saturating_add(f(i) as usize))
+        };
+        Some(Anchored {
+            steps,
+            classes,
+            min_len: count(|i| i.min),
+            max_len: count(|i| i.max),
+        })
     }
 
     /// Whether `text` matches as a whole.
     pub(super) fn is_match(&self, text: &str) -> bool {
         let bytes = text.as_bytes();
-        let mut i = 0;
-        for item in &self.items {
+        if bytes.len() < self.min_len || bytes.len() > self.max_len {
+            return false;
+        }
+        let mut i = 0usize;
+        for step in &self.steps {
             let start = i;
-            while i - start < item.max as usize
-                && bytes
-                    .get(i)
-                    .is_some_and(|&b| b < 128 && item.set & (1 << b) != 0)
-            {
+            let limit = bytes.len().min(start.saturating_add(step.max as usize));
+            // Bytes at or above 0x80 are in no set (every set is ASCII).
+            while i < limit && self.classes[usize::from(bytes[i])] & step.bit != 0 {
                 i += 1;
             }
-            if i - start < item.min as usize {
+            if i - start < step.min as usize {
                 return false;
             }
         }
