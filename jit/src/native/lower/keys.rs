@@ -3,7 +3,8 @@
 //! any other key (an alias too: [`KeyTable::find`](crate::ir::KeyTable::find) maps it to its
 //! field, the same answer the interpreter gets), or one with escapes, through the key
 //! table's lookup helper. Then the colon, the path top, the field register and the presence
-//! bit (the field's, whichever of its names the key was).
+//! bit (the field's, whichever of its names the key was), and the whitespace before the
+//! value.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
@@ -67,6 +68,8 @@ impl Lower<'_> {
         if self.decoding() {
             self.key_base(f, body, end, flags);
         }
+        // The member's value starts after this (see `flow`: its own skip is left out).
+        self.ws_value();
     }
 
     /// Jumps to `found(hint)` when the key `body..end` is the name of field `hint`, else

@@ -17,6 +17,7 @@
 mod containers;
 mod control;
 mod decode;
+mod flow;
 mod keys;
 mod number;
 mod values;
@@ -217,6 +218,11 @@ struct Lower<'a> {
     dfunc_refs: Vec<Option<FuncRef>>,
     /// Decode state (see [`decode`]); `None` when lowering validate.
     d: Option<decode::State<'a>>,
+    /// Per op: whether the cursor arrives on a token ([`flow::on_token`]).
+    on_token: Vec<bool>,
+    /// Set at each op's start from `on_token`; the op's first whitespace skip (always its
+    /// first cursor step) takes it and is left out when it was set.
+    skipped: bool,
 }
 
 impl<'a> Lower<'a> {
@@ -292,6 +298,8 @@ impl<'a> Lower<'a> {
             func_refs: vec![None; program.funcs.len()],
             dfunc_refs: vec![None; program.funcs.len()],
             d,
+            on_token: flow::on_token(f),
+            skipped: false,
         };
         l.stack_check();
         l
@@ -329,6 +337,7 @@ impl<'a> Lower<'a> {
                 }
                 None => {}
             }
+            self.skipped = self.on_token[pc];
             open = self.op(pc);
         }
         if open {
@@ -620,6 +629,9 @@ impl<'a> Lower<'a> {
     }
 
     fn skip_ws(&mut self, single_space: bool) {
+        if std::mem::take(&mut self.skipped) {
+            return;
+        }
         let p = self.pos();
         let [done, check, call] = [(); 3].map(|_| self.b.create_block());
         let len = self.len();
