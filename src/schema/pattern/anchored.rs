@@ -33,7 +33,13 @@ pub(super) struct Anchored {
     classes: Box<[u32; 256]>,
     min_len: usize,
     max_len: usize,
+    /// When every count is fixed (a date, a colour), the set bit of each position of the
+    /// one length that matches: one pass over the bytes, no steps.
+    fixed: Option<Box<[u32]>>,
 }
+
+/// The longest fixed-length pattern matched by position (a longer one takes the steps).
+const MAX_FIXED: usize = 256;
 
 /// `\d` in ECMA-262: the ASCII digits.
 const DIGITS: u128 = range(b'0', b'9');
@@ -93,11 +99,18 @@ impl Anchored {
         let count = |f: fn(&Item) -> u32| {
             (items.iter()).fold(0usize, |n, i| n.saturating_add(f(i) as usize))
         };
+        let (min_len, max_len) = (count(|i| i.min), count(|i| i.max));
+        let fixed = (min_len == max_len && max_len <= MAX_FIXED).then(|| {
+            (steps.iter())
+                .flat_map(|s| std::iter::repeat_n(s.bit, s.min as usize))
+                .collect()
+        });
         Some(Anchored {
             steps,
             classes,
-            min_len: count(|i| i.min),
-            max_len: count(|i| i.max),
+            min_len,
+            max_len,
+            fixed,
         })
     }
 
@@ -106,6 +119,11 @@ impl Anchored {
         let bytes = text.as_bytes();
         if bytes.len() < self.min_len || bytes.len() > self.max_len {
             return false;
+        }
+        if let Some(bits) = &self.fixed {
+            // The length bounds above left only `bits.len()`.
+            return (bytes.iter().zip(bits.iter()))
+                .all(|(&b, &bit)| self.classes[usize::from(b)] & bit != 0);
         }
         let mut i = 0usize;
         for step in &self.steps {
