@@ -29,13 +29,20 @@ struct Step {
 /// the length of a match (a text outside them is rejected without a look at its bytes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Anchored {
-    steps: Vec<Step>,
     classes: Box<[u32; 256]>,
     min_len: usize,
     max_len: usize,
-    /// When every count is fixed (a date, a colour), the set bit of each position of the
-    /// one length that matches: one pass over the bytes, no steps.
-    fixed: Option<Box<[u32]>>,
+    walk: Walk,
+}
+
+/// How a text of an admissible length is walked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Walk {
+    /// Item by item, each taking as many bytes of its set as it may.
+    Steps(Vec<Step>),
+    /// When every count is fixed (a date, a colour): the set bit of each position of the
+    /// one length that matches, checked in one pass.
+    Positions(Box<[u32]>),
 }
 
 /// The longest fixed-length pattern matched by position (a longer one takes the steps).
@@ -79,17 +86,18 @@ impl Anchored {
             let index = match sets.iter().position(|&s| s == item.set) {
                 Some(index) => index,
                 None if sets.len() < 32 => {
+                    // A new set: its bit goes into the class word of each of its bytes.
+                    for (b, class) in classes.iter_mut().enumerate().take(128) {
+                        if item.set & (1 << b) != 0 {
+                            *class |= 1 << sets.len();
+                        }
+                    }
                     sets.push(item.set);
                     sets.len() - 1
                 }
                 None => return None,
             };
             let bit = 1 << index;
-            for (b, class) in classes.iter_mut().enumerate().take(128) {
-                if item.set & (1 << b) != 0 {
-                    *class |= bit;
-                }
-            }
             steps.push(Step {
                 bit,
                 min: item.min,
@@ -100,17 +108,19 @@ impl Anchored {
             (items.iter()).fold(0usize, |n, i| n.saturating_add(f(i) as usize))
         };
         let (min_len, max_len) = (count(|i| i.min), count(|i| i.max));
-        let fixed = (min_len == max_len && max_len <= MAX_FIXED).then(|| {
-            (steps.iter())
-                .flat_map(|s| std::iter::repeat_n(s.bit, s.min as usize))
-                .collect()
-        });
+        let walk = match min_len == max_len && max_len <= MAX_FIXED {
+            true => Walk::Positions(
+                (steps.iter())
+                    .flat_map(|s| std::iter::repeat_n(s.bit, s.min as usize))
+                    .collect(),
+            ),
+            false => Walk::Steps(steps),
+        };
         Some(Anchored {
-            steps,
             classes,
             min_len,
             max_len,
-            fixed,
+            walk,
         })
     }
 
@@ -120,13 +130,16 @@ impl Anchored {
         if bytes.len() < self.min_len || bytes.len() > self.max_len {
             return false;
         }
-        if let Some(bits) = &self.fixed {
+        let steps = match &self.walk {
             // The length bounds above left only `bits.len()`.
-            return (bytes.iter().zip(bits.iter()))
-                .all(|(&b, &bit)| self.classes[usize::from(b)] & bit != 0);
-        }
+            Walk::Positions(bits) => {
+                return (bytes.iter().zip(bits.iter()))
+                    .all(|(&b, &bit)| self.classes[usize::from(b)] & bit != 0);
+            }
+            Walk::Steps(steps) => steps,
+        };
         let mut i = 0usize;
-        for step in &self.steps {
+        for step in steps {
             let start = i;
             let limit = bytes.len().min(start.saturating_add(step.max as usize));
             // Bytes at or above 0x80 are in no set (every set is ASCII).

@@ -11,16 +11,18 @@ use crate::ir::{Func, Op};
 /// anywhere; an op nothing reaches is marked true (it never runs).
 pub(super) fn on_token(func: &Func) -> Vec<bool> {
     let n = func.ops.len();
-    // A must-analysis: start from "on a token" everywhere and take away until stable.
-    let mut into = vec![true; n];
-    if n > 0 {
-        into[0] = false;
-    }
-    loop {
-        let mut next = vec![true; n];
-        if n > 0 {
-            next[0] = false;
+    // A must-analysis: start from "on a token" everywhere but the entry and take away
+    // until stable.
+    let start = || {
+        let mut v = vec![true; n];
+        if let Some(entry) = v.first_mut() {
+            *entry = false;
         }
+        v
+    };
+    let mut into = start();
+    loop {
+        let mut next = start();
         for (pc, op) in func.ops.iter().enumerate() {
             for (to, arrives) in edges(op, pc, into[pc]) {
                 if to < n {

@@ -706,10 +706,10 @@ impl<'a> Lower<'a> {
         self.set_pos(end);
         self.b.ins().jump(done, &[]);
 
+        // `window` dominates the tail, so its length load serves the byte loop too.
         let t = self.b.append_block_param(tail, I64);
         self.b.switch_to_block(tail);
         self.set_pos(t);
-        let len = self.len();
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, t, len);
         self.b.ins().brif(more, byte, &[], done, &[]);
 
