@@ -1,9 +1,9 @@
 //! The native backend's fast paths against the interpreter, at their edges: short strings
 //! scanned inline (every special byte at every position of bodies around the 16-byte
-//! window, bodies ending at the end of the input), whitespace runs skipped inline, and the
-//! helpers' fast paths for checked strings (lengths counted in code points, patterns),
-//! string enumerations (near misses) and bounded numbers (bounds at ±1, exclusive bounds,
-//! `multipleOf`). Validate and decode must give exactly the interpreter's results.
+//! window, bodies ending at the end of the input), whitespace runs skipped inline, expected
+//! keys compared before any scan, and the helpers' fast paths for checked strings (lengths
+//! counted in code points, patterns), string enumerations (near misses) and bounded numbers
+//! (bounds at ±1, exclusive bounds, `multipleOf`). Validate and decode must give exactly the interpreter's results.
 
 #![cfg(not(miri))]
 
@@ -254,6 +254,71 @@ fn checked_values_at_the_end_of_the_input() {
             " 100",
         ] {
             agree_around(&program, &code, input.as_bytes(), 30);
+        }
+    }
+}
+
+/// Property names a key op compares inline before any scan (`"name":` as bytes), and the
+/// names it must not: a quote, a backslash or a control byte in the name (the input can
+/// only spell those escaped), a name longer than the inline limit (32 bytes).
+const KEYED: &str = r#"{
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+        "na\"me": {"type": "boolean"},
+        "tab\tkey": {"type": "null"},
+        "back\\slash": {"type": "integer"},
+        "\u00e9t\u00e9": {"type": "string"},
+        "a_name_of_exactly_thirty_two_byt": {"type": "integer"},
+        "a_name_of_exactly_thirty_three_by": {"type": "integer"}
+    },
+    "required": ["id", "name"]
+}"#;
+
+/// Keys in and out of the schema's order, spelled with escapes, with whitespace before the
+/// colon, one byte short or long of a name, cut at every byte: validate and decode are the
+/// interpreter's, with and without unknown members allowed.
+#[test]
+fn expected_keys_compared_before_the_scan() {
+    let closed = KEYED.replacen(
+        r#""required""#,
+        r#""additionalProperties": false, "required""#,
+        1,
+    );
+    for schema in [KEYED, closed.as_str()] {
+        let (program, code) = compiled(schema);
+        let in_order = concat!(
+            r#"{"id":1,"name":"n","na\"me":true,"tab\tkey":null,"back\\slash":2,"#,
+            r#""été":"e","a_name_of_exactly_thirty_two_byt":3,"#,
+            r#""a_name_of_exactly_thirty_three_by":4}"#
+        );
+        let mut docs: Vec<Vec<u8>> = [
+            in_order,
+            r#"{"name":"n","id":1}"#,
+            r#"{"id" :1,"name"
+:"n"}"#,
+            r#"{"i\u0064":1,"n\u0061me":"n","\u00e9t\u00e9":"x"}"#,
+            r#"{"id":1,"names":"n","nam":"n"}"#,
+            r#"{"id":1,"nam":"n"}"#,
+            r#"{"id":1,"name":"a","name":"b"}"#,
+            r#"{"id":1,"name":1}"#,
+            // The names' special bytes unescaped, each where its name is the one expected.
+            r#"{"id":1,"name":"n","na"me":true}"#,
+            "{\"id\":1,\"name\":\"n\",\"na\\\"me\":true,\"tab\tkey\":null}",
+            r#"{"id":1,"name":"n","na\"me":true,"tab\tkey":null,"back\slash":2}"#,
+            r#"{"id":1,"name":"n","a_name_of_exactly_thirty_two_byx":3}"#,
+            r#"{"id":1,"name":"n","a_name_of_exactly_thirty_two_byt_":3}"#,
+            r#"{"id":1,"name":"n","a_name_of_exactly_thirty_three_by":4,"x":0}"#,
+            r#"{"id":1,"name":"n""#,
+        ]
+        .iter()
+        .map(|doc| doc.as_bytes().to_vec())
+        .collect();
+        // The non-ASCII name with its last character cut to an invalid byte.
+        docs.push(b"{\"id\":1,\"name\":\"n\",\"\xc3\xa9t\xc3\":\"x\"}".to_vec());
+        for doc in &docs {
+            agree_around(&program, &code, doc, 40);
         }
     }
 }

@@ -1,10 +1,11 @@
-//! `Key`: the key string by the scan kernel, then the expected name (the field after the
-//! previous match, by a jump table on the hint) compared inline with 1- to 8-byte loads;
-//! any other key (an alias too: [`KeyTable::find`](crate::ir::KeyTable::find) maps it to its
-//! field, the same answer the interpreter gets), or one with escapes, through the key
-//! table's lookup helper. Then the colon, the path top, the field register and the presence
-//! bit (the field's, whichever of its names the key was), and the whitespace before the
-//! value.
+//! `Key`: first, before any scan, the expected name (the field after the previous match,
+//! by a jump table on the hint) with its closing quote and the colon, compared inline with
+//! 1- to 8-byte loads; any other key (an alias too: [`KeyTable::find`](crate::ir::KeyTable::find)
+//! maps it to its field, the same answer the interpreter gets), one with escapes, or one
+//! with whitespace before its colon, is scanned by the string scan and looked up by the key
+//! table's helper, then its colon is read. Then the path top, the field register and the
+//! presence bit (the field's, whichever of its names the key was), and the whitespace
+//! before the value.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
@@ -19,6 +20,11 @@ use crate::native::helpers::{Callee, NO_FIELD};
 const MAX_INLINE_FIELDS: usize = 64;
 /// Longer names are not compared inline.
 const MAX_INLINE_NAME: usize = 32;
+
+/// Whether `c` stands for itself in a JSON string (no escape needed, none possible).
+fn plain_key_byte(c: u8) -> bool {
+    c >= 0x20 && c != b'"' && c != b'\\'
+}
 
 /// The load width for comparing a name of `n` bytes (`n >= 1`).
 fn chunk(n: usize) -> (usize, Type) {
@@ -42,75 +48,91 @@ impl Lower<'_> {
         self.expected(ErrorKind::ExpectedKey, p);
         self.b.switch_to_block(start);
         let body = self.b.ins().iadd_imm_s(p, 1);
-        let end = self.scan_body(body);
-        let flags = self.scan_flags();
+        // `found(field, end[, flags])`, after the colon.
         let found = self.b.create_block();
         let f = self.b.append_block_param(found, I64);
-        let slow = self.b.create_block();
-        self.b.set_cold_block(slow);
+        let end = self.b.append_block_param(found, I64);
+        let flags = self
+            .decoding()
+            .then(|| self.b.append_block_param(found, I64));
         let field = self.b.use_var(self.field);
         let hint = self.b.ins().iadd_imm_s(field, 1);
         let hint = self.b.ins().band_imm_s(hint, i64::from(u32::MAX));
-        let fast = self.b.create_block();
-        self.b.ins().brif(flags, slow, &[], fast, &[]);
-        self.b.switch_to_block(fast);
-        self.expected_name(table, hint, body, end, found, slow);
-        self.b.switch_to_block(slow);
+        let scan = self.b.create_block();
+        self.expected_name(table, hint, body, found, scan);
+
+        self.b.switch_to_block(scan);
+        let quote = self.scan_body(body);
+        let scanned = self.scan_flags();
         let t = self.iconst(i64::from(table));
         let ctx = self.ctx;
-        let v = self.call_checked(Callee::KeyFind, &[ctx, body, end, t, hint, flags]);
-        self.b.ins().jump(found, &[BlockArg::Value(v)]);
-        self.b.switch_to_block(found);
-        let after = self.b.ins().iadd_imm_s(end, 1);
+        let v = self.call_checked(Callee::KeyFind, &[ctx, body, quote, t, hint, scanned]);
+        let after = self.b.ins().iadd_imm_s(quote, 1);
         self.set_pos(after);
         self.colon();
+        let mut args = vec![BlockArg::Value(v), BlockArg::Value(quote)];
+        if flags.is_some() {
+            args.push(BlockArg::Value(scanned));
+        }
+        self.b.ins().jump(found, &args);
+
+        self.b.switch_to_block(found);
         self.record_field(table, f, body, end);
-        if self.decoding() {
+        if let Some(flags) = flags {
             self.key_base(f, body, end, flags);
         }
         // The member's value starts after this (see `flow`: its own skip is left out).
         self.ws_value();
     }
 
-    /// Jumps to `found(hint)` when the key `body..end` is the name of field `hint`, else
-    /// to `slow`.
+    /// Before any scan: when the input at `body` is the name of field `hint`, its closing
+    /// quote and the colon (the usual `"name":`), sets the cursor past the colon and jumps
+    /// to `found(hint, end[, 0])`; anything else (another key, escapes, whitespace before
+    /// the colon, a name not compared inline) jumps to `scan`. A name's bytes match only
+    /// the same key: the names compared contain no quote, backslash or control byte, so
+    /// the input's string ends at the quote compared and has no escapes.
     fn expected_name(
         &mut self,
         table: KeyTableId,
         hint: Value,
         body: Value,
-        end: Value,
         found: Block,
-        slow: Block,
+        scan: Block,
     ) {
         let names: Vec<Box<str>> = self.program.key_tables[table as usize].names().to_vec();
         if names.is_empty() || names.len() > MAX_INLINE_FIELDS {
-            self.b.ins().jump(slow, &[]);
+            self.b.ins().jump(scan, &[]);
             return;
         }
-        let len = self.b.ins().isub(end, body);
         let blocks: Vec<Block> = names.iter().map(|_| self.b.create_block()).collect();
         let index = self.b.ins().ireduce(I32, hint);
-        self.br_table(index, &blocks, slow);
+        self.br_table(index, &blocks, scan);
         for (i, name) in names.iter().enumerate() {
             self.b.switch_to_block(blocks[i]);
             let name = name.as_bytes();
-            if name.len() > MAX_INLINE_NAME {
-                self.b.ins().jump(slow, &[]);
+            if name.len() > MAX_INLINE_NAME || !name.iter().all(|&c| plain_key_byte(c)) {
+                self.b.ins().jump(scan, &[]);
                 continue;
             }
-            let same_len = self
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::Equal, len, name.len() as i64);
+            let mut expect = name.to_vec();
+            expect.extend_from_slice(b"\":");
+            let past = self.b.ins().iadd_imm_s(body, expect.len() as i64);
+            let len = self.len();
+            let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, past, len);
             let cmp = self.b.create_block();
-            self.b.ins().brif(same_len, cmp, &[], slow, &[]);
+            self.b.ins().brif(fits, cmp, &[], scan, &[]);
             self.b.switch_to_block(cmp);
-            let same = self.same_bytes(body, name);
-            let this = self.iconst(i as i64);
-            self.b
-                .ins()
-                .brif(same, found, &[BlockArg::Value(this)], slow, &[]);
+            let same = self.same_bytes(body, &expect);
+            let hit = self.b.create_block();
+            self.b.ins().brif(same, hit, &[], scan, &[]);
+            self.b.switch_to_block(hit);
+            self.set_pos(past);
+            let end = self.b.ins().iadd_imm_s(body, name.len() as i64);
+            let mut args = vec![BlockArg::Value(hint), BlockArg::Value(end)];
+            if self.decoding() {
+                args.push(BlockArg::Value(self.iconst(0)));
+            }
+            self.b.ins().jump(found, &args);
         }
     }
 
