@@ -322,3 +322,40 @@ fn expected_keys_compared_before_the_scan() {
         }
     }
 }
+
+/// Runs of 1 to 17 digits (the inline reader takes up to 15) with and without a leading
+/// zero, followed by every kind of byte that ends or continues a number, inside an array
+/// and alone (where the 16-byte window passes the input's end), under bounds that every
+/// run passes (read without the value), bounds a run can fail (15 nines against a maximum
+/// one below), and plain and non-integer number types.
+#[test]
+fn digit_runs_read_inline() {
+    for schema in [
+        r#"{"type": "integer", "minimum": 0}"#,
+        r#"{"type": "number", "minimum": -1}"#,
+        r#"{"type": "integer", "exclusiveMinimum": -1, "maximum": 999999999999999}"#,
+        r#"{"type": "integer", "maximum": 999999999999998}"#,
+        r#"{"type": "integer", "exclusiveMinimum": 0}"#,
+        r#"{"type": "integer"}"#,
+        r#"{"type": "number"}"#,
+    ] {
+        let (item, item_code) = compiled(schema);
+        let (array, array_code) = compiled(&format!(r#"{{"type": "array", "items": {schema}}}"#));
+        for len in 1..=17 {
+            for run in [
+                "9".repeat(len),
+                format!("1{}", "0".repeat(len - 1)),
+                format!("0{}", "7".repeat(len - 1)),
+            ] {
+                for suffix in ["", ",1", ".5", "e1", "E1", "x", " ", "]", "-", "\u{e9}"] {
+                    let token = format!("{run}{suffix}");
+                    agree(&item, &item_code, token.as_bytes());
+                    let doc = format!("[{token}, {token}]");
+                    agree(&array, &array_code, doc.as_bytes());
+                    let padded = format!("[{token}{}]", " ".repeat(16));
+                    agree(&array, &array_code, padded.as_bytes());
+                }
+            }
+        }
+    }
+}

@@ -178,8 +178,21 @@ pub(crate) fn lower(
     l.b.finalize(config);
 }
 
-/// The window of the inline whitespace skip: one `i8x16` load per step.
-const WS_WINDOW: u32 = 16;
+/// The bytes one `i8x16` load reads: the window of the inline whitespace skip, the short
+/// string scan and the digit run.
+const WINDOW: u32 = 16;
+
+/// A window of [`WINDOW`] input bytes, loaded by [`Lower::window`].
+struct Window {
+    /// The index past the window.
+    next: Value,
+    /// The input's length (loaded for the bounds check).
+    len: Value,
+    /// The address of the window's first byte.
+    addr: Value,
+    /// The bytes, as an `i8x16`.
+    bytes: Value,
+}
 
 /// Trusted flags for the context and stack slots.
 fn trusted() -> MemFlagsData {
@@ -676,25 +689,17 @@ impl<'a> Lower<'a> {
     /// no call: 16-byte `i8x16` windows while a whole window lies in the input, then (in
     /// the input's last 15 bytes) one byte at a time.
     fn skip_ws_run(&mut self, p: Value, done: Block) {
-        let [window, fast, found, tail, byte] = self.blocks();
+        let [window, found, tail, byte] = self.blocks();
         let q = self.b.append_block_param(window, I64);
         self.b.ins().jump(window, &[BlockArg::Value(p)]);
 
         self.b.switch_to_block(window);
-        let next = self.b.ins().iadd_imm_s(q, WS_WINDOW as i64);
-        let len = self.len();
-        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, next, len);
-        self.b
-            .ins()
-            .brif(fits, fast, &[], tail, &[BlockArg::Value(q)]);
-
-        self.b.switch_to_block(fast);
-        let input = self.input();
-        let addr = self.b.ins().iadd(input, q);
-        let v = self.b.ins().load(I8X16, input_flags(), addr, 0);
-        let ws = self.whitespace_lanes(v);
+        let Window {
+            next, len, bytes, ..
+        } = self.window(q, tail, &[BlockArg::Value(q)]);
+        let ws = self.whitespace_lanes(bytes);
         let ws = self.b.ins().vhigh_bits(I32, ws);
-        let other = self.b.ins().bxor_imm_u(ws, (1 << WS_WINDOW) - 1);
+        let other = self.b.ins().bxor_imm_u(ws, (1 << WINDOW) - 1);
         self.b
             .ins()
             .brif(other, found, &[], window, &[BlockArg::Value(next)]);
@@ -730,6 +735,26 @@ impl<'a> Lower<'a> {
         self.b
             .ins()
             .brif(is_ws, tail, &[BlockArg::Value(after)], done, &[]);
+    }
+
+    /// The [`WINDOW`] input bytes at `p`, continuing in a new block when they lie in the
+    /// input; jumps to `short(short_args)` when they do not.
+    fn window(&mut self, p: Value, short: Block, short_args: &[BlockArg]) -> Window {
+        let next = self.b.ins().iadd_imm_s(p, WINDOW as i64);
+        let len = self.len();
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, next, len);
+        let read = self.b.create_block();
+        self.b.ins().brif(fits, read, &[], short, short_args);
+        self.b.switch_to_block(read);
+        let input = self.input();
+        let addr = self.b.ins().iadd(input, p);
+        let bytes = self.b.ins().load(I8X16, input_flags(), addr, 0);
+        Window {
+            next,
+            len,
+            addr,
+            bytes,
+        }
     }
 
     /// The lanes of `v` (an `i8x16`) that are JSON whitespace, as an all-ones / all-zeros

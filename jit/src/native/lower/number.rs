@@ -1,26 +1,48 @@
-//! `Number` ops, their checks run by kernels called from generated code: validate calls
+//! `Number` ops. A short run of digits (a non-negative integer of up to 15 digits) is read
+//! inline: validate takes it without reading its value when every integer such a run spells
+//! passes the bounds (a `minimum` of 0, no `maximum`); decode computes its value under an
+//! `integer` check. Other tokens go to kernels called from generated code: validate calls
 //! the bounds kernel (`jitson_number_within`, which reads the value only when the token's
-//! integer part does not decide), decode calls the number kernel (`jitson_parse_number`, or
-//! `jitson_parse_integer` under an `integer` check), compares the value with the bounds
-//! inline and stores it. Whatever they do not decide —
-//! a kernel error, a failed check, a value not compared exactly (`-0` in decode, an integer
-//! beyond 2^53 against a bound, an infinite float, a big integer, a fraction under an
-//! integer check) — runs the number helper from the token's start, which reads and checks
-//! it with the interpreter's code and makes the exact error. Checks with a `multipleOf`
-//! predicate, or a bound that is not exactly an `f64`, always take the helper.
+//! integer part does not decide), decode calls the number kernel (`jitson_parse_number`,
+//! or `jitson_parse_integer` under an `integer` check). Decode compares the value with the
+//! bounds inline and stores it. Whatever they do not decide — a kernel error, a failed
+//! check, a value not compared exactly (`-0` in decode, an integer beyond 2^53 against a
+//! bound, an infinite float, a big integer, a fraction under an integer check) — runs the
+//! number helper from the token's start, which reads and checks it with the interpreter's
+//! code and makes the exact error. Checks with a `multipleOf` predicate, or a bound that is
+//! not exactly an `f64`, always take the helper.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F64, I64};
+use cranelift_codegen::ir::types::{F64, I32, I64};
 use cranelift_codegen::ir::{
     Block, BlockArg, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value,
 };
 use jitson_kernels::ffi::{bounds_flag, number_kind};
 use jitson_kernels::number_bounds::F64Bounds;
 
-use super::Lower;
+use super::{Lower, Window, input_flags};
 use crate::ir::Op;
 use crate::native::helpers::Callee;
 use crate::number::{EXACT_INT, f64_bounds};
+
+/// The most digits [`Lower::digit_run`] reads: the run and the byte after it fit in one
+/// window.
+const DIGIT_RUN: usize = super::WINDOW as usize - 1;
+
+/// Whether every integer a digit run can spell (`0..10^DIGIT_RUN`) passes `check`'s bounds
+/// (an `integer` check too: a digit run is one).
+fn digit_runs_pass(check: &F64Bounds) -> bool {
+    let largest = 10f64.powi(DIGIT_RUN as i32) - 1.0;
+    let min_ok = match check.min_exclusive {
+        true => check.min < 0.0,
+        false => check.min <= 0.0,
+    };
+    let max_ok = match check.max_exclusive {
+        true => check.max > largest,
+        false => check.max >= largest,
+    };
+    min_ok && max_ok
+}
 
 impl Lower<'_> {
     /// `Number`: whitespace inline, then the number kernel and the checks inline (decode
@@ -38,13 +60,50 @@ impl Lower<'_> {
         let p = self.pos();
         let [slow, cont] = [(); 2].map(|_| self.b.create_block());
         match dest {
-            // Validate: the bounds kernel, which reads the value only when it must.
+            // Validate: a short run of digits inline when every such integer passes, else
+            // the bounds kernel, which reads the value only when it must.
             None => {
-                let end = self.number_within(p, &check, slow);
+                let [kernel, done] = self.blocks();
+                let end = self.b.append_block_param(done, I64);
+                match digit_runs_pass(&check) {
+                    true => {
+                        let (_, n) = self.digit_run(p, kernel);
+                        let end = self.b.ins().iadd(p, n);
+                        self.b.ins().jump(done, &[BlockArg::Value(end)]);
+                    }
+                    false => {
+                        self.b.ins().jump(kernel, &[]);
+                    }
+                }
+                self.b.switch_to_block(kernel);
+                let within = self.number_within(p, &check, slow);
+                self.b.ins().jump(done, &[BlockArg::Value(within)]);
+                self.b.switch_to_block(done);
                 self.set_pos(end);
             }
             Some(addr) => {
-                let (kind, bits, end) = self.parse_number(p, check.integer, slow);
+                let [kernel, parsed] = self.blocks();
+                let [kind, bits, end] = [(); 3].map(|_| self.b.append_block_param(parsed, I64));
+                // Under an `integer` check only: elsewhere fractions are common, and each
+                // would pay for the window before the kernel.
+                match check.integer {
+                    true => {
+                        let (digits, n) = self.digit_run(p, kernel);
+                        let value = self.digits_value(digits, n);
+                        let u64_kind = self.iconst(number_kind::U64 as i64);
+                        let end_of_run = self.b.ins().iadd(p, n);
+                        let args = [u64_kind, value, end_of_run].map(BlockArg::Value);
+                        self.b.ins().jump(parsed, &args);
+                    }
+                    false => {
+                        self.b.ins().jump(kernel, &[]);
+                    }
+                }
+                self.b.switch_to_block(kernel);
+                let read = self.parse_number(p, check.integer, slow);
+                let args = <[Value; 3]>::from(read).map(BlockArg::Value);
+                self.b.ins().jump(parsed, &args);
+                self.b.switch_to_block(parsed);
                 self.number_checks(&check, (kind, bits), slow);
                 // The slot: the tag byte (the kernel's kind: the layout's `NUM_*` tags)
                 // and zeros in the first word, the value's bits in the second.
@@ -69,6 +128,79 @@ impl Lower<'_> {
             Some(addr) => self.op_helper_into(Callee::DecodeNumber, pc, addr),
             None => self.op_helper(Callee::Number, pc),
         }
+    }
+
+    /// Continues when the token at `p` is a run of 1 to [`DIGIT_RUN`] digits without a
+    /// leading zero, ending before a byte that is not a digit, `.`, `e` or `E` (a
+    /// non-negative integer below 10^15, read from one 16-byte window): `(address of the
+    /// first digit, number of digits)`. Anything else, and a window past the input's end,
+    /// jumps to `other`.
+    fn digit_run(&mut self, p: Value, other: Block) -> (Value, Value) {
+        let [check, run] = self.blocks();
+        let Window { addr, bytes, .. } = self.window(p, other, &[]);
+        let zero = self.splat(b'0');
+        let offsets = self.b.ins().isub(bytes, zero);
+        let ten = self.splat(10);
+        let digits = self.b.ins().icmp(IntCC::UnsignedLessThan, offsets, ten);
+        let digits = self.b.ins().vhigh_bits(I32, digits);
+        let others = self.b.ins().bnot(digits);
+        let n = self.b.ins().ctz(others);
+        let n = self.b.ins().uextend(I64, n);
+        let less = self.b.ins().iadd_imm_s(n, -1);
+        let short = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, less, DIGIT_RUN as i64);
+        self.b.ins().brif(short, check, &[], other, &[]);
+
+        self.b.switch_to_block(check);
+        let first = self.b.ins().uload8(I32, input_flags(), addr, 0);
+        let zero_first = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, first, i64::from(b'0'));
+        let more = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, 1);
+        let leading_zero = self.b.ins().band(zero_first, more);
+        let after = self.b.ins().iadd(addr, n);
+        let next = self.b.ins().uload8(I32, input_flags(), after, 0);
+        let dot = self.b.ins().icmp_imm_s(IntCC::Equal, next, i64::from(b'.'));
+        let lower = self.b.ins().bor_imm_s(next, 0x20);
+        let exponent = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, lower, i64::from(b'e'));
+        let more_token = self.b.ins().bor(dot, exponent);
+        let refuse = self.b.ins().bor(leading_zero, more_token);
+        self.b.ins().brif(refuse, other, &[], run, &[]);
+        self.b.switch_to_block(run);
+        (addr, n)
+    }
+
+    /// The value of the `n` (at least one) digits at address `digits`, one digit per step.
+    fn digits_value(&mut self, digits: Value, n: Value) -> Value {
+        let [step, out] = self.blocks();
+        let i = self.b.append_block_param(step, I64);
+        let acc = self.b.append_block_param(step, I64);
+        let value = self.b.append_block_param(out, I64);
+        let zero = self.iconst(0);
+        self.b.ins().jump(step, &[zero, zero].map(BlockArg::Value));
+        self.b.switch_to_block(step);
+        let at = self.b.ins().iadd(digits, i);
+        let byte = self.b.ins().uload8(I64, input_flags(), at, 0);
+        let digit = self.b.ins().iadd_imm_s(byte, -i64::from(b'0'));
+        let tens = self.b.ins().imul_imm_s(acc, 10);
+        let acc = self.b.ins().iadd(tens, digit);
+        let i = self.b.ins().iadd_imm_s(i, 1);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, i, n);
+        self.b.ins().brif(
+            more,
+            step,
+            &[i, acc].map(BlockArg::Value),
+            out,
+            &[BlockArg::Value(acc)],
+        );
+        self.b.switch_to_block(out);
+        value
     }
 
     /// Calls the bounds kernel at `p` with `check`: the index past the token when it

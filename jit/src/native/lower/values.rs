@@ -3,15 +3,12 @@
 //! them (see [`super::decode`]).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I8X16, I32, I64};
+use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 
 use super::{Lower, input_flags};
 use crate::ir::{ErrorKind, FailKind, StrCheckId, Violation};
 use crate::native::helpers::Callee;
-
-/// The window of the inline string scan: one `i8x16` load.
-const SHORT_STRING: usize = 16;
 
 /// `word`'s first four bytes as a little-endian integer.
 fn word4(word: &[u8]) -> i64 {
@@ -153,20 +150,9 @@ impl Lower<'_> {
     /// quote comes before any backslash, control byte or non-ASCII byte among them, that
     /// quote ends a plain ASCII body (nothing to check); anything else calls the kernel.
     pub(super) fn scan_body(&mut self, body: Value) -> Value {
-        let [fast, call, done] = self.blocks();
+        let [call, done] = self.blocks();
         let end = self.b.append_block_param(done, I64);
-        let window = self.b.ins().iadd_imm_s(body, SHORT_STRING as i64);
-        let len = self.len();
-        let fits = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, window, len);
-        self.b.ins().brif(fits, fast, &[], call, &[]);
-
-        self.b.switch_to_block(fast);
-        let input = self.input();
-        let addr = self.b.ins().iadd(input, body);
-        let v = self.b.ins().load(I8X16, input_flags(), addr, 0);
+        let v = self.window(body, call, &[]).bytes;
         let quote = self.lanes_equal(v, b'"');
         let backslash = self.lanes_equal(v, b'\\');
         let top = self.splat(0xe0);
