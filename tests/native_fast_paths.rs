@@ -323,11 +323,13 @@ fn expected_keys_compared_before_the_scan() {
     }
 }
 
-/// Runs of 1 to 17 digits (the inline reader takes up to 15) with and without a leading
-/// zero, followed by every kind of byte that ends or continues a number, inside an array
-/// and alone (where the 16-byte window passes the input's end), under bounds that every
-/// run passes (read without the value), bounds a run can fail (15 nines against a maximum
-/// one below), and plain and non-integer number types.
+/// Runs of 1 to 17 digits (the inline reader takes up to 15, and up to 3 before a
+/// fraction) with and without a sign and a leading zero, followed by every kind of byte that
+/// ends or continues a number (fractions of every length among them), inside an array and
+/// alone (where the 16-byte window passes the input's end), under bounds that every run
+/// passes (read without the value), bounds a run can fail (15 nines against a maximum one
+/// below; integer parts at and around ±90 and ±180, inclusive and exclusive; a minimum above
+/// zero), and plain and non-integer number types.
 #[test]
 fn digit_runs_read_inline() {
     for schema in [
@@ -338,17 +340,42 @@ fn digit_runs_read_inline() {
         r#"{"type": "integer", "exclusiveMinimum": 0}"#,
         r#"{"type": "integer"}"#,
         r#"{"type": "number"}"#,
+        r#"{"type": "number", "minimum": -180, "maximum": 180}"#,
+        r#"{"type": "number", "exclusiveMinimum": -90, "exclusiveMaximum": 90}"#,
+        r#"{"type": "number", "minimum": 0.5, "maximum": 99.5}"#,
     ] {
         let (item, item_code) = compiled(schema);
         let (array, array_code) = compiled(&format!(r#"{{"type": "array", "items": {schema}}}"#));
-        for len in 1..=17 {
-            for run in [
-                "9".repeat(len),
-                format!("1{}", "0".repeat(len - 1)),
-                format!("0{}", "7".repeat(len - 1)),
-            ] {
-                for suffix in ["", ",1", ".5", "e1", "E1", "x", " ", "]", "-", "\u{e9}"] {
-                    let token = format!("{run}{suffix}");
+        let mut runs: Vec<String> = (1..=17)
+            .flat_map(|len| {
+                [
+                    "9".repeat(len),
+                    format!("1{}", "0".repeat(len - 1)),
+                    format!("0{}", "7".repeat(len - 1)),
+                ]
+            })
+            .collect();
+        runs.extend(["89", "90", "91", "179", "180", "181"].map(String::from));
+        for run in &runs {
+            for sign in ["", "-"] {
+                for suffix in [
+                    "",
+                    ",1",
+                    ".5",
+                    ".",
+                    ".5e1",
+                    ".5.",
+                    ".0000000000001",
+                    ".00000000000001",
+                    "e1",
+                    "E1",
+                    "x",
+                    " ",
+                    "]",
+                    "-",
+                    "\u{e9}",
+                ] {
+                    let token = format!("{sign}{run}{suffix}");
                     agree(&item, &item_code, token.as_bytes());
                     let doc = format!("[{token}, {token}]");
                     agree(&array, &array_code, doc.as_bytes());

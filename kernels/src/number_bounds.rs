@@ -52,7 +52,7 @@ impl F64Bounds {
     };
 
     /// Whether every value in `lo..=hi` meets both bounds.
-    fn holds(&self, lo: f64, hi: f64) -> bool {
+    pub fn holds(&self, lo: f64, hi: f64) -> bool {
         let above = if self.min_exclusive {
             lo > self.min
         } else {

@@ -1,7 +1,10 @@
 //! `Number` ops. A short run of digits (a non-negative integer of up to 15 digits) is read
 //! inline: validate takes it without reading its value when every integer such a run spells
 //! passes the bounds (a `minimum` of 0, no `maximum`); decode computes its value under an
-//! `integer` check. Other tokens go to kernels called from generated code: validate calls
+//! `integer` check. Validate under other bounds without `integer` reads a short decimal
+//! inline (an integer part of up to 3 digits, any fraction within two windows) and decides
+//! it from its integer part, as the bounds kernel would. Other tokens go to kernels called
+//! from generated code: validate calls
 //! the bounds kernel (`jitson_number_within`, which reads the value only when the token's
 //! integer part does not decide), decode calls the number kernel (`jitson_parse_number`,
 //! or `jitson_parse_integer` under an `integer` check). Decode compares the value with the
@@ -44,6 +47,35 @@ fn digit_runs_pass(check: &F64Bounds) -> bool {
     min_ok && max_ok
 }
 
+/// The last index of a window.
+const WINDOW_LAST: i64 = super::WINDOW as i64 - 1;
+
+/// For a [`Lower::short_decimal`] token, by shape (positive integer, positive with a
+/// fraction, negative integer, negative with a fraction): the largest integer part up to
+/// which every such token passes the bounds, as the bounds kernel decides a token from its
+/// integer part (a fraction lies strictly between its integer part and the next), or -1.
+struct Thresholds([i64; 4]);
+
+impl Thresholds {
+    fn new(check: &F64Bounds) -> Thresholds {
+        let shapes: [fn(f64) -> (f64, f64); 4] = [
+            |w| (w, w),
+            |w| (w, w + 1.0),
+            |w| (-w, -w),
+            |w| (-(w + 1.0), -w),
+        ];
+        Thresholds(shapes.map(|range| {
+            (0..1000)
+                .take_while(|&w| {
+                    let (lo, hi) = range(f64::from(w));
+                    check.holds(lo, hi)
+                })
+                .last()
+                .map_or(-1, i64::from)
+        }))
+    }
+}
+
 impl Lower<'_> {
     /// `Number`: whitespace inline, then the number kernel and the checks inline (decode
     /// stores the value), the helper for the rest (see the module docs).
@@ -65,15 +97,14 @@ impl Lower<'_> {
             None => {
                 let [kernel, done] = self.blocks();
                 let end = self.b.append_block_param(done, I64);
-                match digit_runs_pass(&check) {
-                    true => {
-                        let (_, n) = self.digit_run(p, kernel);
-                        let end = self.b.ins().iadd(p, n);
-                        self.b.ins().jump(done, &[BlockArg::Value(end)]);
-                    }
-                    false => {
-                        self.b.ins().jump(kernel, &[]);
-                    }
+                if digit_runs_pass(&check) {
+                    let (_, n) = self.digit_run(p, kernel);
+                    let end = self.b.ins().iadd(p, n);
+                    self.b.ins().jump(done, &[BlockArg::Value(end)]);
+                } else if !check.integer {
+                    self.short_decimal(p, &check, done, kernel);
+                } else {
+                    self.b.ins().jump(kernel, &[]);
                 }
                 self.b.switch_to_block(kernel);
                 let within = self.number_within(p, &check, slow);
@@ -138,11 +169,7 @@ impl Lower<'_> {
     fn digit_run(&mut self, p: Value, other: Block) -> (Value, Value) {
         let [check, run] = self.blocks();
         let Window { addr, bytes, .. } = self.window(p, other, &[]);
-        let zero = self.splat(b'0');
-        let offsets = self.b.ins().isub(bytes, zero);
-        let ten = self.splat(10);
-        let digits = self.b.ins().icmp(IntCC::UnsignedLessThan, offsets, ten);
-        let digits = self.b.ins().vhigh_bits(I32, digits);
+        let digits = self.digit_lanes(bytes);
         let others = self.b.ins().bnot(digits);
         let n = self.b.ins().ctz(others);
         let n = self.b.ins().uextend(I64, n);
@@ -154,26 +181,148 @@ impl Lower<'_> {
         self.b.ins().brif(short, check, &[], other, &[]);
 
         self.b.switch_to_block(check);
-        let first = self.b.ins().uload8(I32, input_flags(), addr, 0);
-        let zero_first = self
+        let leading_zero = self.leading_zero(addr, n);
+        let after = self.b.ins().iadd(addr, n);
+        let more_token = self.continues_number(after);
+        let refuse = self.b.ins().bor(leading_zero, more_token);
+        self.b.ins().brif(refuse, other, &[], run, &[]);
+        self.b.switch_to_block(run);
+        (addr, n)
+    }
+
+    /// Jumps to `done(end)` when the token at `p` is `-?(0|[1-9][0-9]{0,2})(\.[0-9]+)?`
+    /// ending inside one window before a byte that is not a digit, `.`, `e` or `E`, and
+    /// its integer part decides `check` as the bounds kernel decides it ([`Thresholds`]);
+    /// anything else jumps to `other` (the kernel).
+    fn short_decimal(&mut self, p: Value, check: &F64Bounds, done: Block, other: Block) {
+        let limits = Thresholds::new(check);
+        let Window { addr, bytes, .. } = self.window(p, other, &[]);
+        let digits = self.digit_lanes(bytes);
+        let digits = self.b.ins().uextend(I64, digits);
+        let first = self.b.ins().uload8(I64, input_flags(), addr, 0);
+        let minus = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, first, i64::from(b'-'));
+        let sign = self.b.ins().uextend(I64, minus);
+        // The integer part: 1 to 3 digits after the sign, no leading zero.
+        let int_digits = self.b.ins().ushr(digits, sign);
+        let int_digits = self.b.ins().bnot(int_digits);
+        let n = self.b.ins().ctz(int_digits);
+        let less = self.b.ins().iadd_imm_s(n, -1);
+        let mut refuse = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, less, 3);
+        let whole_at = self.b.ins().iadd(addr, sign);
+        let leading_zero = self.leading_zero(whole_at, n);
+        refuse = self.b.ins().bor(refuse, leading_zero);
+        // A fraction: a dot, then at least one digit.
+        let dot_at = self.b.ins().iadd(sign, n);
+        let last = self.iconst(WINDOW_LAST);
+        let dot_at = self.b.ins().umin(dot_at, last);
+        let dot_addr = self.b.ins().iadd(addr, dot_at);
+        let dot = self.b.ins().uload8(I64, input_flags(), dot_addr, 0);
+        let is_dot = self.b.ins().icmp_imm_s(IntCC::Equal, dot, i64::from(b'.'));
+        let fraction_at = self.b.ins().iadd_imm_s(dot_at, 1);
+        let fraction_digits = self.b.ins().ushr(digits, fraction_at);
+        let fraction_digits = self.b.ins().bnot(fraction_digits);
+        let k = self.b.ins().ctz(fraction_digits);
+        let no_digit = self.b.ins().icmp_imm_s(IntCC::Equal, k, 0);
+        let bare_dot = self.b.ins().band(is_dot, no_digit);
+        refuse = self.b.ins().bor(refuse, bare_dot);
+        let fraction_end = self.b.ins().iadd(fraction_at, k);
+        let end = self.b.ins().select(is_dot, fraction_end, dot_at);
+        let [shaped, inside, spills, run_on] = self.blocks();
+        let token_end = self.b.append_block_param(shaped, I64);
+        self.b.ins().brif(refuse, other, &[], inside, &[]);
+
+        // The fraction's digits may run on into the next window (canada's 15-digit ones).
+        self.b.switch_to_block(inside);
+        let past = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, end, WINDOW_LAST);
+        self.b.ins().brif(past, spills, &[], run_on, &[]);
+        self.b.switch_to_block(run_on);
+        let next_addr = self.b.ins().iadd(addr, end);
+        self.token_ends(next_addr, end, shaped, other);
+
+        self.b.switch_to_block(spills);
+        let second = self.b.ins().iadd_imm_s(p, i64::from(super::WINDOW));
+        let Window { addr, bytes, .. } = self.window(second, other, &[]);
+        let more_digits = self.digit_lanes(bytes);
+        let more_digits = self.b.ins().bnot(more_digits);
+        let k = self.b.ins().ctz(more_digits);
+        let k = self.b.ins().uextend(I64, k);
+        let [tail] = self.blocks();
+        let full = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, k, WINDOW_LAST);
+        self.b.ins().brif(full, other, &[], tail, &[]);
+        self.b.switch_to_block(tail);
+        let next_addr = self.b.ins().iadd(addr, k);
+        let end = self.b.ins().iadd_imm_s(k, i64::from(super::WINDOW));
+        self.token_ends(next_addr, end, shaped, other);
+
+        // The integer part's value against the threshold of the token's shape.
+        self.b.switch_to_block(shaped);
+        let whole = self.digits_value(whole_at, n);
+        let [pi, pf, ni, nf] = limits.0.map(|t| self.iconst(t));
+        let positive = self.b.ins().select(is_dot, pf, pi);
+        let negative = self.b.ins().select(is_dot, nf, ni);
+        let limit = self.b.ins().select(minus, negative, positive);
+        let within = self
+            .b
+            .ins()
+            .icmp(IntCC::SignedLessThanOrEqual, whole, limit);
+        let end = self.b.ins().iadd(p, token_end);
+        self.b
+            .ins()
+            .brif(within, done, &[BlockArg::Value(end)], other, &[]);
+    }
+
+    /// The lanes of `bytes` that are ASCII digits, as a 16-bit mask.
+    fn digit_lanes(&mut self, bytes: Value) -> Value {
+        let zero = self.splat(b'0');
+        let offsets = self.b.ins().isub(bytes, zero);
+        let ten = self.splat(10);
+        let digits = self.b.ins().icmp(IntCC::UnsignedLessThan, offsets, ten);
+        self.b.ins().vhigh_bits(I32, digits)
+    }
+
+    /// Whether the `n` digits at `digits` have a leading zero (`0` and more digits).
+    fn leading_zero(&mut self, digits: Value, n: Value) -> Value {
+        let first = self.b.ins().uload8(I64, input_flags(), digits, 0);
+        let zero = self
             .b
             .ins()
             .icmp_imm_s(IntCC::Equal, first, i64::from(b'0'));
         let more = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, 1);
-        let leading_zero = self.b.ins().band(zero_first, more);
-        let after = self.b.ins().iadd(addr, n);
-        let next = self.b.ins().uload8(I32, input_flags(), after, 0);
+        self.b.ins().band(zero, more)
+    }
+
+    /// Whether the byte at `next_addr` (in bounds), after a digit, continues a number token
+    /// past what the inline readers take: `.`, `e` or `E`.
+    fn continues_number(&mut self, next_addr: Value) -> Value {
+        let next = self.b.ins().uload8(I64, input_flags(), next_addr, 0);
         let dot = self.b.ins().icmp_imm_s(IntCC::Equal, next, i64::from(b'.'));
         let lower = self.b.ins().bor_imm_s(next, 0x20);
         let exponent = self
             .b
             .ins()
             .icmp_imm_s(IntCC::Equal, lower, i64::from(b'e'));
-        let more_token = self.b.ins().bor(dot, exponent);
-        let refuse = self.b.ins().bor(leading_zero, more_token);
-        self.b.ins().brif(refuse, other, &[], run, &[]);
-        self.b.switch_to_block(run);
-        (addr, n)
+        self.b.ins().bor(dot, exponent)
+    }
+
+    /// Jumps to `shaped(end)` when the byte at `next_addr` (in bounds: it follows a digit
+    /// inside a window) ends a number token here, to `other` when it is `.`, `e` or `E`.
+    fn token_ends(&mut self, next_addr: Value, end: Value, shaped: Block, other: Block) {
+        let more_token = self.continues_number(next_addr);
+        self.b
+            .ins()
+            .brif(more_token, other, &[], shaped, &[BlockArg::Value(end)]);
     }
 
     /// The value of the `n` (at least one) digits at address `digits`, one digit per step.
