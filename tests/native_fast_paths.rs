@@ -331,7 +331,7 @@ fn expected_keys_compared_before_the_scan() {
 /// below; integer parts at and around ±90 and ±180, inclusive and exclusive; a minimum above
 /// zero), and plain and non-integer number types.
 #[test]
-fn digit_runs_read_inline() {
+fn numbers_read_inline() {
     for schema in [
         r#"{"type": "integer", "minimum": 0}"#,
         r#"{"type": "number", "minimum": -1}"#,

@@ -170,9 +170,7 @@ impl Lower<'_> {
         let [check, run] = self.blocks();
         let Window { addr, bytes, .. } = self.window(p, other, &[]);
         let digits = self.digit_lanes(bytes);
-        let others = self.b.ins().bnot(digits);
-        let n = self.b.ins().ctz(others);
-        let n = self.b.ins().uextend(I64, n);
+        let n = self.digits_from(digits, None);
         let less = self.b.ins().iadd_imm_s(n, -1);
         let short = self
             .b
@@ -198,7 +196,6 @@ impl Lower<'_> {
         let limits = Thresholds::new(check);
         let Window { addr, bytes, .. } = self.window(p, other, &[]);
         let digits = self.digit_lanes(bytes);
-        let digits = self.b.ins().uextend(I64, digits);
         let first = self.b.ins().uload8(I64, input_flags(), addr, 0);
         let minus = self
             .b
@@ -206,9 +203,7 @@ impl Lower<'_> {
             .icmp_imm_s(IntCC::Equal, first, i64::from(b'-'));
         let sign = self.b.ins().uextend(I64, minus);
         // The integer part: 1 to 3 digits after the sign, no leading zero.
-        let int_digits = self.b.ins().ushr(digits, sign);
-        let int_digits = self.b.ins().bnot(int_digits);
-        let n = self.b.ins().ctz(int_digits);
+        let n = self.digits_from(digits, Some(sign));
         let less = self.b.ins().iadd_imm_s(n, -1);
         let mut refuse = self
             .b
@@ -225,9 +220,7 @@ impl Lower<'_> {
         let dot = self.b.ins().uload8(I64, input_flags(), dot_addr, 0);
         let is_dot = self.b.ins().icmp_imm_s(IntCC::Equal, dot, i64::from(b'.'));
         let fraction_at = self.b.ins().iadd_imm_s(dot_at, 1);
-        let fraction_digits = self.b.ins().ushr(digits, fraction_at);
-        let fraction_digits = self.b.ins().bnot(fraction_digits);
-        let k = self.b.ins().ctz(fraction_digits);
+        let k = self.digits_from(digits, Some(fraction_at));
         let no_digit = self.b.ins().icmp_imm_s(IntCC::Equal, k, 0);
         let bare_dot = self.b.ins().band(is_dot, no_digit);
         refuse = self.b.ins().bor(refuse, bare_dot);
@@ -252,10 +245,8 @@ impl Lower<'_> {
         let second = self.b.ins().iadd_imm_s(p, i64::from(super::WINDOW));
         let Window { addr, bytes, .. } = self.window(second, other, &[]);
         let more_digits = self.digit_lanes(bytes);
-        let more_digits = self.b.ins().bnot(more_digits);
-        let k = self.b.ins().ctz(more_digits);
-        let k = self.b.ins().uextend(I64, k);
-        let [tail] = self.blocks();
+        let k = self.digits_from(more_digits, None);
+        let tail = self.b.create_block();
         let full = self
             .b
             .ins()
@@ -283,13 +274,25 @@ impl Lower<'_> {
             .brif(within, done, &[BlockArg::Value(end)], other, &[]);
     }
 
-    /// The lanes of `bytes` that are ASCII digits, as a 16-bit mask.
+    /// The lanes of `bytes` that are ASCII digits, as a 16-bit mask in an `I64`.
     fn digit_lanes(&mut self, bytes: Value) -> Value {
         let zero = self.splat(b'0');
         let offsets = self.b.ins().isub(bytes, zero);
         let ten = self.splat(10);
         let digits = self.b.ins().icmp(IntCC::UnsignedLessThan, offsets, ten);
-        self.b.ins().vhigh_bits(I32, digits)
+        let mask = self.b.ins().vhigh_bits(I32, digits);
+        self.b.ins().uextend(I64, mask)
+    }
+
+    /// How many lanes of the digit mask `digits` are digits in a row from lane `at` (from
+    /// lane 0 when `None`); at most the window's width, as the mask is zero above it.
+    fn digits_from(&mut self, digits: Value, at: Option<Value>) -> Value {
+        let digits = match at {
+            Some(at) => self.b.ins().ushr(digits, at),
+            None => digits,
+        };
+        let others = self.b.ins().bnot(digits);
+        self.b.ins().ctz(others)
     }
 
     /// Whether the `n` digits at `digits` have a leading zero (`0` and more digits).
