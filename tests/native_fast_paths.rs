@@ -343,6 +343,12 @@ fn numbers_read_inline() {
         r#"{"type": "number", "minimum": -180, "maximum": 180}"#,
         r#"{"type": "number", "exclusiveMinimum": -90, "exclusiveMaximum": 90}"#,
         r#"{"type": "number", "minimum": 0.5, "maximum": 99.5}"#,
+        r#"{"type": "integer", "minimum": -2147483648, "maximum": 2147483647}"#,
+        r#"{"type": "integer", "minimum": 1}"#,
+        r#"{"type": "integer", "exclusiveMinimum": -100, "exclusiveMaximum": 100}"#,
+        r#"{"type": "number", "exclusiveMaximum": 123456789012}"#,
+        r#"{"type": "number", "minimum": -123456789012.5, "maximum": 5e14}"#,
+        r#"{"type": "number", "minimum": 1e300}"#,
     ] {
         let (item, item_code) = compiled(schema);
         let (array, array_code) = compiled(&format!(r#"{{"type": "array", "items": {schema}}}"#));
@@ -355,7 +361,29 @@ fn numbers_read_inline() {
                 ]
             })
             .collect();
-        runs.extend(["89", "90", "91", "179", "180", "181"].map(String::from));
+        runs.extend(
+            [
+                "89",
+                "90",
+                "91",
+                "99",
+                "100",
+                "101",
+                "179",
+                "180",
+                "181",
+                "2147483647",
+                "2147483648",
+                "2147483649",
+                "123456789011",
+                "123456789012",
+                "123456789013",
+                "499999999999999",
+                "500000000000000",
+                "500000000000001",
+            ]
+            .map(String::from),
+        );
         for run in &runs {
             for sign in ["", "-"] {
                 for suffix in [
@@ -367,6 +395,8 @@ fn numbers_read_inline() {
                     ".5.",
                     ".0000000000001",
                     ".00000000000001",
+                    ".1234567890123456789012345678901",
+                    ".12345678901234567890123456789012",
                     "e1",
                     "E1",
                     "x",

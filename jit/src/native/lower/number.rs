@@ -1,10 +1,11 @@
 //! `Number` ops. A short run of digits (a non-negative integer of up to 15 digits) is read
-//! inline: validate takes it without reading its value when every integer such a run spells
-//! passes the bounds (a `minimum` of 0, no `maximum`); decode computes its value under an
-//! `integer` check. Validate under other bounds without `integer` reads a short decimal
-//! inline (an integer part of up to 3 digits, any fraction within two windows) and decides
-//! it from its integer part, as the bounds kernel would. Other tokens go to kernels called
-//! from generated code: validate calls
+//! inline: validate takes it without reading its value under an `integer` check every such
+//! integer passes (a `minimum` of 0, no `maximum`); decode computes its value under an
+//! `integer` check. Validate under other checks reads a short decimal inline (a sign, an
+//! integer part of up to 15 digits, a fraction within two windows) and decides it from its
+//! integer part, as the bounds kernel would: by its digit count when every integer part of
+//! that many digits passes (any count without bounds), else by its value. Other tokens go
+//! to kernels called from generated code: validate calls
 //! the bounds kernel (`jitson_number_within`, which reads the value only when the token's
 //! integer part does not decide), decode calls the number kernel (`jitson_parse_number`,
 //! or `jitson_parse_integer` under an `integer` check). Decode compares the value with the
@@ -50,29 +51,123 @@ fn digit_runs_pass(check: &F64Bounds) -> bool {
 /// The last index of a window.
 const WINDOW_LAST: i64 = super::WINDOW as i64 - 1;
 
-/// For a [`Lower::short_decimal`] token, by shape (positive integer, positive with a
-/// fraction, negative integer, negative with a fraction): the largest integer part up to
-/// which every such token passes the bounds, as the bounds kernel decides a token from its
-/// integer part (a fraction lies strictly between its integer part and the next), or -1.
-struct Thresholds([i64; 4]);
+/// The largest integer part [`Lower::short_decimal`] reads ([`DIGIT_RUN`] digits): below
+/// 2^53, so exact as an `f64`, and so is the next integer.
+const WHOLE_MAX: i64 = 10i64.pow(DIGIT_RUN as u32) - 1;
 
-impl Thresholds {
-    fn new(check: &F64Bounds) -> Thresholds {
+/// Which [`Lower::short_decimal`] tokens pass the bounds, as the bounds kernel decides a
+/// token from its integer part `w` (a fraction lies strictly between `w` and the next
+/// integer). Shapes are indexed `2 × negative + fraction`.
+struct Passing {
+    /// Per shape, the integer parts that pass: `(first, last)`, empty when `first > last`.
+    /// Each bound alone is monotonic in `w`, so together they pass an interval.
+    wholes: [(i64, i64); 4],
+    /// Bit `16 × shape + n` is set when every integer part of `n` digits passes.
+    digit_counts: u64,
+}
+
+impl Passing {
+    fn new(check: &F64Bounds) -> Passing {
+        // The values a token of each shape may have, from its integer part.
         let shapes: [fn(f64) -> (f64, f64); 4] = [
             |w| (w, w),
             |w| (w, w + 1.0),
             |w| (-w, -w),
             |w| (-(w + 1.0), -w),
         ];
-        Thresholds(shapes.map(|range| {
-            (0..1000)
-                .take_while(|&w| {
-                    let (lo, hi) = range(f64::from(w));
-                    check.holds(lo, hi)
+        let min_side = F64Bounds {
+            max: f64::INFINITY,
+            max_exclusive: false,
+            ..*check
+        };
+        let max_side = F64Bounds {
+            min: f64::NEG_INFINITY,
+            min_exclusive: false,
+            ..*check
+        };
+        let mut digit_counts = 0;
+        let wholes = std::array::from_fn(|shape| {
+            // The kernel leaves a fraction under an `integer` check undecided.
+            if check.integer && shape % 2 == 1 {
+                return (1, 0);
+            }
+            let range = shapes[shape];
+            let side = |bounds: F64Bounds| {
+                monotone_range(move |w| {
+                    let (lo, hi) = range(w as f64);
+                    bounds.holds(lo, hi)
                 })
-                .last()
-                .map_or(-1, i64::from)
-        }))
+            };
+            let (first, last) = side(min_side);
+            let (from, to) = side(max_side);
+            let (first, last) = (first.max(from), last.min(to));
+            for n in 1..=DIGIT_RUN {
+                let (low, high) = digit_count_range(n);
+                if first <= low && high <= last {
+                    digit_counts |= 1 << (16 * shape + n);
+                }
+            }
+            (first, last)
+        });
+        Passing {
+            wholes,
+            digit_counts,
+        }
+    }
+
+    /// Whether no token of these shapes passes (the kernel decides all).
+    fn none(&self) -> bool {
+        self.wholes.iter().all(|(first, last)| first > last)
+    }
+
+    /// Whether some integer part passes while others of its digit count do not: then the
+    /// integer part's value decides, else its digit count.
+    fn needs_value(&self) -> bool {
+        self.wholes
+            .iter()
+            .enumerate()
+            .any(|(shape, &(first, last))| {
+                (1..=DIGIT_RUN).any(|n| {
+                    let (low, high) = digit_count_range(n);
+                    let all = self.digit_counts >> (16 * shape + n) & 1 == 1;
+                    !all && low <= last && first <= high
+                })
+            })
+    }
+}
+
+/// The integer parts of `n` digits: `(0, 9)`, `(10, 99)`, …
+fn digit_count_range(n: usize) -> (i64, i64) {
+    let high = 10i64.pow(n as u32) - 1;
+    let low = match n {
+        1 => 0,
+        _ => (high + 1) / 10,
+    };
+    (low, high)
+}
+
+/// The `w` in `0..=WHOLE_MAX` where the monotonic `pred` holds, `(first, last)`: a prefix
+/// or a suffix of the range, empty when `first > last`.
+fn monotone_range(pred: impl Fn(i64) -> bool) -> (i64, i64) {
+    let at_start = pred(0);
+    if at_start == pred(WHOLE_MAX) {
+        return match at_start {
+            true => (0, WHOLE_MAX),
+            false => (1, 0),
+        };
+    }
+    // `pred(lo) == at_start`, `pred(hi) != at_start`.
+    let (mut lo, mut hi) = (0, WHOLE_MAX);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        match pred(mid) == at_start {
+            true => lo = mid,
+            false => hi = mid,
+        }
+    }
+    match at_start {
+        true => (0, lo),
+        false => (hi, WHOLE_MAX),
     }
 }
 
@@ -92,19 +187,18 @@ impl Lower<'_> {
         let p = self.pos();
         let [slow, cont] = [(); 2].map(|_| self.b.create_block());
         match dest {
-            // Validate: a short run of digits inline when every such integer passes, else
-            // the bounds kernel, which reads the value only when it must.
+            // Validate: a short run of digits inline under an `integer` check every such
+            // integer passes, else a short decimal, else the bounds kernel, which reads
+            // the value only when it must.
             None => {
                 let [kernel, done] = self.blocks();
                 let end = self.b.append_block_param(done, I64);
-                if digit_runs_pass(&check) {
+                if check.integer && digit_runs_pass(&check) {
                     let (_, n) = self.digit_run(p, kernel);
                     let end = self.b.ins().iadd(p, n);
                     self.b.ins().jump(done, &[BlockArg::Value(end)]);
-                } else if !check.integer {
-                    self.short_decimal(p, &check, done, kernel);
                 } else {
-                    self.b.ins().jump(kernel, &[]);
+                    self.short_decimal(p, &check, done, kernel);
                 }
                 self.b.switch_to_block(kernel);
                 let within = self.number_within(p, &check, slow);
@@ -188,12 +282,18 @@ impl Lower<'_> {
         (addr, n)
     }
 
-    /// Jumps to `done(end)` when the token at `p` is `-?(0|[1-9][0-9]{0,2})(\.[0-9]+)?`
-    /// ending inside one window before a byte that is not a digit, `.`, `e` or `E`, and
-    /// its integer part decides `check` as the bounds kernel decides it ([`Thresholds`]);
+    /// Jumps to `done(end)` when the token at `p` is `-?(0|[1-9][0-9]*)(\.[0-9]+)?` with an
+    /// integer part that ends inside one window (at most [`DIGIT_RUN`] bytes with the
+    /// sign), a fraction that ends inside the next one, before a byte that is not a digit,
+    /// `.`, `e` or `E`, and its integer part decides `check` as the bounds kernel decides it
+    /// ([`Passing`]: by its digit count when that decides every token, else by its value);
     /// anything else jumps to `other` (the kernel).
     fn short_decimal(&mut self, p: Value, check: &F64Bounds, done: Block, other: Block) {
-        let limits = Thresholds::new(check);
+        let passing = Passing::new(check);
+        if passing.none() {
+            self.b.ins().jump(other, &[]);
+            return;
+        }
         let Window { addr, bytes, .. } = self.window(p, other, &[]);
         let digits = self.digit_lanes(bytes);
         let first = self.b.ins().uload8(I64, input_flags(), addr, 0);
@@ -202,18 +302,20 @@ impl Lower<'_> {
             .ins()
             .icmp_imm_s(IntCC::Equal, first, i64::from(b'-'));
         let sign = self.b.ins().uextend(I64, minus);
-        // The integer part: 1 to 3 digits after the sign, no leading zero.
+        // The integer part: at least one digit after the sign, no leading zero, and the
+        // byte after it inside the window.
         let n = self.digits_from(digits, Some(sign));
-        let less = self.b.ins().iadd_imm_s(n, -1);
-        let mut refuse = self
+        let mut refuse = self.b.ins().icmp_imm_s(IntCC::Equal, n, 0);
+        let dot_at = self.b.ins().iadd(sign, n);
+        let long = self
             .b
             .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, less, 3);
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, dot_at, DIGIT_RUN as i64);
+        refuse = self.b.ins().bor(refuse, long);
         let whole_at = self.b.ins().iadd(addr, sign);
         let leading_zero = self.leading_zero(whole_at, n);
         refuse = self.b.ins().bor(refuse, leading_zero);
         // A fraction: a dot, then at least one digit.
-        let dot_at = self.b.ins().iadd(sign, n);
         let last = self.iconst(WINDOW_LAST);
         let dot_at = self.b.ins().umin(dot_at, last);
         let dot_addr = self.b.ins().iadd(addr, dot_at);
@@ -257,17 +359,48 @@ impl Lower<'_> {
         let end = self.b.ins().iadd_imm_s(k, i64::from(super::WINDOW));
         self.token_ends(next_addr, end, shaped, other);
 
-        // The integer part's value against the threshold of the token's shape.
+        // Decided by the integer part's digit count when that decides every token (no
+        // bounds: any count), else by its value.
         self.b.switch_to_block(shaped);
+        if !passing.needs_value() {
+            let end = self.b.ins().iadd(p, token_end);
+            let fraction = self.b.ins().uextend(I64, is_dot);
+            let shape = self.b.ins().ishl_imm_s(sign, 1);
+            let shape = self.b.ins().iadd(shape, fraction);
+            let bit = self.b.ins().ishl_imm_s(shape, 4);
+            let bit = self.b.ins().iadd(bit, n);
+            let counts = self.iconst(passing.digit_counts as i64);
+            let counts = self.b.ins().ushr(counts, bit);
+            let count_passes = self.b.ins().band_imm_s(counts, 1);
+            self.b
+                .ins()
+                .brif(count_passes, done, &[BlockArg::Value(end)], other, &[]);
+            return;
+        }
         let whole = self.digits_value(whole_at, n);
-        let [pi, pf, ni, nf] = limits.0.map(|t| self.iconst(t));
-        let positive = self.b.ins().select(is_dot, pf, pi);
-        let negative = self.b.ins().select(is_dot, nf, ni);
-        let limit = self.b.ins().select(minus, negative, positive);
-        let within = self
-            .b
-            .ins()
-            .icmp(IntCC::SignedLessThanOrEqual, whole, limit);
+        // A side no shape limits (0 below, `WHOLE_MAX` above: bounds around 0) is not
+        // compared.
+        let mut within = None;
+        for (side, unlimited, cc) in [
+            (0, 0, IntCC::SignedGreaterThanOrEqual),
+            (1, WHOLE_MAX, IntCC::SignedLessThanOrEqual),
+        ] {
+            let limits = passing.wholes.map(|w| [w.0, w.1][side]);
+            if limits.iter().all(|&w| w == unlimited) {
+                continue;
+            }
+            let [pi, pf, ni, nf] = limits.map(|w| self.iconst(w));
+            let positive = self.b.ins().select(is_dot, pf, pi);
+            let negative = self.b.ins().select(is_dot, nf, ni);
+            let limit = self.b.ins().select(minus, negative, positive);
+            let holds = self.b.ins().icmp(cc, whole, limit);
+            within = Some(match within {
+                Some(other_side) => self.b.ins().band(other_side, holds),
+                None => holds,
+            });
+        }
+        // `needs_value` holds, so some shape limits a side.
+        let within = within.expect("a limited side");
         let end = self.b.ins().iadd(p, token_end);
         self.b
             .ins()
