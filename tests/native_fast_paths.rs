@@ -1,7 +1,8 @@
 //! The native backend's fast paths against the interpreter, at their edges: short strings
 //! scanned inline (every special byte at every position of bodies around the 16-byte
 //! window, bodies ending at the end of the input), whitespace runs skipped inline, expected
-//! keys compared before any scan, and the helpers' fast paths for checked strings (lengths
+//! keys compared before any scan, numbers and strings checked by a run of one ASCII class
+//! read inline, and the helpers' fast paths for checked strings (lengths
 //! counted in code points, patterns), string enumerations (near misses) and bounded numbers
 //! (bounds at ±1, exclusive bounds, `multipleOf`). Validate and decode must give exactly the interpreter's results.
 
@@ -413,6 +414,49 @@ fn numbers_read_inline() {
                     agree(&array, &array_code, padded.as_bytes());
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn ascii_class_runs_read_inline() {
+    for pattern in [
+        r#""pattern": "^[0-9]+$""#,
+        r#""pattern": "^[0-9A-Fa-f]{6}$""#,
+        r#""pattern": "^[a-z]{2,4}$", "minLength": 3"#,
+        r#""pattern": "^[ -~]*$", "maxLength": 14"#,
+        r#""pattern": "^[0-9]{0,20}$""#,
+        r#""pattern": "^\\d{15,}$""#,
+        r#""pattern": "^x?$""#,
+        r#""pattern": "^[ax\\\\]+$""#,
+        r#""pattern": "^[\u0001-~]*$""#,
+    ] {
+        let schema = format!(r#"{{"type": "string", {pattern}}}"#);
+        let (item, item_code) = compiled(&schema);
+        let (array, array_code) = compiled(&format!(r#"{{"type": "array", "items": {schema}}}"#));
+        let mut bodies: Vec<Vec<u8>> = Vec::new();
+        for len in 0..=18 {
+            for fill in [b'7', b'a', b'F', b'x', b' '] {
+                let plain = vec![fill; len];
+                for at in 0..len {
+                    for special in SPECIALS {
+                        let mut body = plain[..at].to_vec();
+                        body.extend_from_slice(special);
+                        body.extend_from_slice(&plain[at + 1..]);
+                        bodies.push(body);
+                    }
+                }
+                bodies.push(plain);
+            }
+        }
+        for body in &bodies {
+            let string = [&b"\""[..], body, b"\""].concat();
+            agree(&item, &item_code, &string);
+            agree(&item, &item_code, &string[..string.len() - 1]);
+            let doc = [&b"["[..], &string, b", ", &string, b"]"].concat();
+            agree(&array, &array_code, &doc);
+            let padded = [&b"["[..], &string, &[b' '; 16], b"]"].concat();
+            agree(&array, &array_code, &padded);
         }
     }
 }

@@ -220,6 +220,22 @@ pub struct StrCheck {
     pub max_length: Option<u64>,
     /// A last check ([`Violation::Pattern`] when it says no).
     pub pattern: Option<StrPred>,
+    /// The whole check as a run of one ASCII class, when it is one.
+    pub ascii_run: Option<AsciiRun>,
+}
+
+/// A [`StrCheck`] that is a run of one ASCII class (a `pattern` such as `^[0-9]+$` or
+/// `^[0-9a-f]{6}$`, with the check's length bounds folded in): it accepts exactly the texts
+/// of `min..=max` bytes, each in `set`. Native code decides such strings from their bytes;
+/// the check's `pattern` and lengths stay its definition, and make its errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AsciiRun {
+    /// Bit `b` is set when byte `b` may appear (ASCII bytes only).
+    pub set: u128,
+    /// Fewest bytes.
+    pub min: u64,
+    /// Most bytes.
+    pub max: u64,
 }
 
 impl StrCheck {

@@ -176,9 +176,12 @@ fn growth(n: usize) -> usize {
     grown
 }
 
+/// The smaller growth of two rounds of 500 programs: a leak grows both, while the
+/// allocator's one-time growth (a new per-thread arena when compile threads contend on a
+/// loaded machine: 2.3 MB once, in a full `cargo test` beside other builds) does not recur.
 #[test]
 fn compile_and_drop_keeps_memory_flat() {
-    let grown = growth(500);
+    let grown = growth(500).min(growth(500));
     assert!(
         grown < 2 << 20,
         "RSS grew by {grown} bytes over 500 programs"

@@ -35,8 +35,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use jitson_jit::ir::{
-    BigInt, BigInts, Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds, Label, Limit,
-    NO_DST, NumCheck, NumRef, Number, Op, Program, StrCheck, Violation,
+    AsciiRun, BigInt, BigInts, Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds,
+    Label, Limit, NO_DST, NumCheck, NumRef, Number, Op, Program, StrCheck, Violation,
 };
 use jitson_jit::layout::{FuncLayout, Layout, PAIR, UNION_PAYLOAD};
 use serde_json::Value;
@@ -45,7 +45,7 @@ use emit::Emit;
 
 use crate::schema::num::is_big_multiple_of;
 use crate::schema::{
-    Bound, IntegerDesc, Num, NumberDesc, ObjectDesc, Schema, StringDesc, TypeDesc, TypeId,
+    Bound, IntegerDesc, Num, NumberDesc, ObjectDesc, Pattern, Schema, StringDesc, TypeDesc, TypeId,
     UnionDesc, UnknownFields,
 };
 
@@ -470,6 +470,13 @@ impl Resolver<'_> {
     }
 
     fn string_check(&mut self, d: &StringDesc) -> u32 {
+        // An ASCII text has as many code points as bytes, so the lengths fold into the run.
+        let ascii_run =
+            (d.pattern.as_ref().and_then(Pattern::ascii_run)).map(|(set, min, max)| AsciiRun {
+                set,
+                min: u64::from(min).max(d.min_length),
+                max: u64::from(max).min(d.max_length.unwrap_or(u64::MAX)),
+            });
         let pattern = d
             .pattern
             .clone()
@@ -478,6 +485,7 @@ impl Resolver<'_> {
             min_length: d.min_length,
             max_length: d.max_length,
             pattern,
+            ascii_run,
         });
         (self.prog.str_checks.len() - 1) as u32
     }

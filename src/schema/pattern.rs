@@ -24,8 +24,8 @@ use std::fmt;
 pub struct Pattern {
     source: String,
     regex: Regex,
-    /// The byte matcher, when the pattern has its shape.
-    anchored: Option<Anchored>,
+    /// The byte matcher, when the pattern has its shape (boxed: schema nodes hold patterns).
+    anchored: Option<Box<Anchored>>,
 }
 
 impl Pattern {
@@ -36,7 +36,7 @@ impl Pattern {
             Ok(regex) => Ok(Pattern {
                 source: source.to_owned(),
                 regex,
-                anchored: Anchored::new(source),
+                anchored: Anchored::new(source).map(Box::new),
             }),
             Err(e) => Err(SchemaError::new(
                 SchemaErrorKind::InvalidPattern {
@@ -51,6 +51,13 @@ impl Pattern {
     /// The pattern as written in the schema.
     pub fn source(&self) -> &str {
         &self.source
+    }
+
+    /// `(set, min, max)` when the pattern matches exactly the texts of `min..=max` bytes,
+    /// each in the ASCII `set` (bit `b` for byte `b`): an anchored run of one class, such
+    /// as `^[0-9]+$` or `^[0-9a-f]{6}$` (`u32::MAX` for no upper count).
+    pub fn ascii_run(&self) -> Option<(u128, u32, u32)> {
+        self.anchored.as_ref()?.single_run()
     }
 
     /// Whether the pattern matches somewhere in `text`.
@@ -212,6 +219,35 @@ mod tests {
                     regex.is_match(text),
                     "{source} {text:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn single_runs_are_their_definition() {
+        let runs = [
+            ("^[0-9]+$", Some((1, u32::MAX))),
+            ("^[0-9A-Fa-f]{6}$", Some((6, 6))),
+            (r"^\d{2,4}$", Some((2, 4))),
+            ("^x?$", Some((0, 1))),
+            ("^[0-9]+[0-9]$", None),
+            ("^a?bc*d{1,}$", None),
+            ("^$", None),
+            ("[0-9]+", None),
+        ];
+        let texts = [
+            "", "0", "12", "123", "1234", "12345", "a0F9c1", "a0F9c", "x", "xx", "1a", "١",
+        ];
+        for (source, counts) in runs {
+            let pattern = Pattern::new(source).unwrap();
+            let run = pattern.ascii_run();
+            assert_eq!(run.map(|(_, min, max)| (min, max)), counts, "{source}");
+            let Some((set, min, max)) = run else { continue };
+            for text in texts {
+                let n = text.len() as u64;
+                let by_definition = (u64::from(min)..=u64::from(max)).contains(&n)
+                    && text.bytes().all(|b| b < 128 && set >> b & 1 == 1);
+                assert_eq!(pattern.is_match(text), by_definition, "{source} {text:?}");
             }
         }
     }

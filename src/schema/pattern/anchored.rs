@@ -33,6 +33,8 @@ pub(super) struct Anchored {
     min_len: usize,
     max_len: usize,
     walk: Walk,
+    /// The one item, when the pattern is one (`^[0-9]+$`, `^[0-9a-f]{6}$`).
+    single: Option<Item>,
 }
 
 /// How a text of an admissible length is walked.
@@ -121,7 +123,17 @@ impl Anchored {
             min_len,
             max_len,
             walk,
+            single: match items[..] {
+                [item] => Some(item),
+                _ => None,
+            },
         })
+    }
+
+    /// `(set, min, max)` when the pattern is one item: it matches exactly the texts of
+    /// `min..=max` bytes, each in the ASCII `set` (bit `b` for byte `b`).
+    pub(super) fn single_run(&self) -> Option<(u128, u32, u32)> {
+        self.single.map(|i| (i.set, i.min, i.max))
     }
 
     /// Whether `text` matches as a whole.

@@ -1,14 +1,17 @@
-//! Scalar value ops: literals and plain strings inline (their errors, and every other
-//! scalar check, through the interpreter helper), `Fail` and `Eof`; decode's stores for
-//! them (see [`super::decode`]).
+//! Scalar value ops: literals, plain strings and short strings checked by a run of one
+//! ASCII class inline (their errors, and every other scalar check, through the interpreter
+//! helper), `Fail` and `Eof`; decode's stores for them (see [`super::decode`]).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 
 use super::{Lower, input_flags};
-use crate::ir::{ErrorKind, FailKind, StrCheckId, Violation};
+use crate::ir::{AsciiRun, ErrorKind, FailKind, StrCheckId, Violation};
 use crate::native::helpers::Callee;
+
+/// The bytes of an inline window, as a count of string bytes.
+const WINDOW_BYTES: u64 = super::WINDOW as u64;
 
 /// `word`'s first four bytes as a little-endian integer.
 fn word4(word: &[u8]) -> i64 {
@@ -95,10 +98,16 @@ impl Lower<'_> {
     }
 
     /// `String`: a plain string by the scan and escape kernels; checked strings (length,
-    /// pattern) through the helper.
+    /// pattern) through the helper, a run of one ASCII class inline when it is short.
     pub(super) fn string(&mut self, pc: usize, check: StrCheckId) {
-        if self.program.str_checks[check as usize].needs_text() {
-            self.checked_value_op(pc);
+        let check = &self.program.str_checks[check as usize];
+        if check.needs_text() {
+            match check.ascii_run {
+                Some(run) if run.min <= run.max && run.min < WINDOW_BYTES => {
+                    self.ascii_run(pc, run)
+                }
+                _ => self.checked_value_op(pc),
+            }
             return;
         }
         let dest = self.dest(pc);
@@ -123,6 +132,83 @@ impl Lower<'_> {
         self.b.ins().jump(cont, &[]);
         self.slow_path(slow, pc, cont);
         self.b.switch_to_block(cont);
+    }
+
+    /// A string checked by a run of one ASCII class ([`AsciiRun`]): inline when its body is
+    /// such a run of an admitted length ending before a quote inside one window, so plain
+    /// ASCII with nothing to unescape. Anything else (a longer body, an escape, a byte outside
+    /// the class, a count outside the bounds) takes the helper, which makes the errors.
+    fn ascii_run(&mut self, pc: usize, run: AsciiRun) {
+        let dest = self.dest(pc);
+        self.ws_value();
+        let p = self.pos();
+        let [open, done, slow, cont] = self.blocks();
+        self.branch_byte(p, b'"', open, slow);
+        self.b.switch_to_block(open);
+        let body = self.b.ins().iadd_imm_s(p, 1);
+        let v = self.window(body, slow, &[]).bytes;
+        let others = self.lanes_outside(v, run.set);
+        let others = self.b.ins().vhigh_bits(I32, others);
+        // Lane 16 counts as outside: a run of the whole window ends there.
+        let others = self.b.ins().bor_imm_u(others, 1 << WINDOW_BYTES);
+        let n = self.b.ins().ctz(others);
+        let quotes = self.lanes_equal(v, b'"');
+        let quotes = self.b.ins().vhigh_bits(I32, quotes);
+        let closes = self.b.ins().ushr(quotes, n);
+        let closes = self.b.ins().band_imm_u(closes, 1);
+        let n = self.b.ins().uextend(I64, n);
+        // `min <= n <= max` as one unsigned compare.
+        let over = self.b.ins().iadd_imm_s(n, -(run.min as i64));
+        let span = (run.max - run.min).min(WINDOW_BYTES) as i64;
+        let counted = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, over, span);
+        let counted = self.b.ins().uextend(I32, counted);
+        let passes = self.b.ins().band(closes, counted);
+        self.b.ins().brif(passes, done, &[], slow, &[]);
+
+        self.b.switch_to_block(done);
+        let end = self.b.ins().iadd(body, n);
+        if let Some(addr) = dest {
+            self.put_span(body, end, addr);
+        }
+        let after = self.b.ins().iadd_imm_s(end, 1);
+        self.set_pos(after);
+        self.b.ins().jump(cont, &[]);
+
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        self.decode_value_op(pc);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// The lanes of `v` (an `i8x16`) that are not in the ASCII `set` or are a quote, a
+    /// backslash or a control byte (which end or escape a body), as an all-ones mask: each
+    /// lane's low nibble picks a row of the class's bitmap (a bit per high nibble), its high
+    /// nibble the bit (none for non-ASCII bytes).
+    fn lanes_outside(&mut self, v: Value, set: u128) -> Value {
+        let stops = (1u128 << b'"') | (1 << b'\\') | ((1 << 0x20) - 1);
+        let set = set & !stops;
+        let mut rows = [0u8; 16];
+        for (low, row) in rows.iter_mut().enumerate() {
+            for high in 0..8 {
+                if set >> (high << 4 | low) & 1 == 1 {
+                    *row |= 1 << high;
+                }
+            }
+        }
+        let bits = std::array::from_fn(|high| if high < 8 { 1 << high } else { 0 });
+        let (rows, bits) = (self.vector(rows), self.vector(bits));
+        let low = self.splat(0x0f);
+        let low = self.b.ins().band(v, low);
+        let high = self.b.ins().ushr_imm_u(v, 4);
+        let row = self.b.ins().swizzle(rows, low);
+        let bit = self.b.ins().swizzle(bits, high);
+        let member = self.b.ins().band(row, bit);
+        let zero = self.splat(0);
+        self.b.ins().icmp(IntCC::Equal, member, zero)
     }
 
     /// Scans the string body at `body`: checks control bytes, UTF-8 and escapes; returns
