@@ -29,8 +29,8 @@ use crate::ir::Op;
 use crate::native::helpers::Callee;
 use crate::number::{EXACT_INT, f64_bounds};
 
-/// The most digits [`Lower::digit_run`] reads: the run and the byte after it fit in one
-/// window.
+/// The most digits [`Lower::digit_run`] reads, and the most bytes of a sign and an integer
+/// part [`Lower::short_decimal`] reads: they and the byte after them fit in one window.
 const DIGIT_RUN: usize = super::WINDOW as usize - 1;
 
 /// Whether every integer a digit run can spell (`0..10^DIGIT_RUN`) passes `check`'s bounds
