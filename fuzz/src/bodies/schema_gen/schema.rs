@@ -50,7 +50,20 @@ const TAGS: &[&str] = &["circle", "square", "dot", "é", ""];
 
 /// Regular expressions for `pattern`.
 const PATTERNS: &[&str] = &[
-    "^a", "b$", "^[a-z]*$", "\\d", "^.{2,4}$", "é", "^(ab)+$", "[^x]", "^$", "\\p{L}", "(",
+    "^a",
+    "b$",
+    "^[a-z]*$",
+    "\\d",
+    "^.{2,4}$",
+    "é",
+    "^(ab)+$",
+    "[^x]",
+    "^$",
+    "\\p{L}",
+    "(",
+    "^\\d+$",
+    "^[0-9a-f]{2,6}$",
+    "^[ -~]{0,3}$",
 ];
 
 /// Annotations the loader accepts and ignores (or keeps, for `format`).
