@@ -1,8 +1,8 @@
 //! The native backend's fast paths against the interpreter, at their edges: short strings
 //! scanned inline (every special byte at every position of bodies around the 16-byte
 //! window, bodies ending at the end of the input), whitespace runs skipped inline, expected
-//! keys compared before any scan, numbers and strings checked by a run of one ASCII class
-//! read inline, and the helpers' fast paths for checked strings (lengths
+//! keys compared before any scan, numbers and strings checked by a shape of ASCII classes
+//! (one class run, or classes with fixed counts) read inline, and the helpers' fast paths for checked strings (lengths
 //! counted in code points, patterns), string enumerations (near misses) and bounded numbers
 //! (bounds at ±1, exclusive bounds, `multipleOf`). Validate and decode must give exactly the interpreter's results.
 
@@ -419,35 +419,59 @@ fn numbers_read_inline() {
 }
 
 #[test]
-fn ascii_class_runs_read_inline() {
-    for pattern in [
-        r#""pattern": "^[0-9]+$""#,
-        r#""pattern": "^[0-9A-Fa-f]{6}$""#,
-        r#""pattern": "^[a-z]{2,4}$", "minLength": 3"#,
-        r#""pattern": "^[ -~]*$", "maxLength": 14"#,
-        r#""pattern": "^[0-9]{0,20}$""#,
-        r#""pattern": "^\\d{15,}$""#,
-        r#""pattern": "^x?$""#,
-        r#""pattern": "^[ax\\\\]+$""#,
-        r#""pattern": "^[\u0001-~]*$""#,
+fn ascii_shapes_read_inline() {
+    let created_at = "Sun Aug 31 00:29:15 +0000 2014";
+    for (pattern, samples) in [
+        (r#""pattern": "^[0-9]+$""#, &[][..]),
+        (r#""pattern": "^[0-9A-Fa-f]{6}$""#, &["c0FFee"]),
+        (r#""pattern": "^[a-z]{2,4}$", "minLength": 3"#, &[]),
+        (r#""pattern": "^[ -~]*$", "maxLength": 14"#, &[]),
+        (r#""pattern": "^[0-9]{0,20}$""#, &[]),
+        (r#""pattern": "^\\d{15,}$""#, &[]),
+        (r#""pattern": "^x?$""#, &[]),
+        (r#""pattern": "^[ax\\\\]+$""#, &[]),
+        (r#""pattern": "^[\\u0001-~]*$""#, &[]),
+        (r#""pattern": "^\\d{4}-\\d{2}-\\d{2}$""#, &["2024-01-31"]),
+        (r#""pattern": "^[0-9]{15}-$""#, &["123456789012345-"]),
+        (
+            r#""pattern": "^[A-Z][a-z]{2} [A-Z][a-z]{2} [0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} [+-][0-9]{4} [0-9]{4}$""#,
+            &[created_at],
+        ),
+        (
+            r#""pattern": "^[a-f]{15}\\d{16}$""#,
+            &["abcdefabcdefabc0123456789012345"],
+        ),
+        (
+            r#""pattern": "^[a-f]{16}\\d{16}$""#,
+            &["abcdefabcdefabcd0123456789012345"],
+        ),
+        (r#""pattern": "^\\d{2}-[a-z]$", "minLength": 5"#, &["12-x"]),
+        // Windows read at the wrong place would accept a shorter body, closed early.
+        (
+            r#""pattern": "^x\\d{30}$""#,
+            &["x012345678901234567890123456789"],
+        ),
     ] {
         let schema = format!(r#"{{"type": "string", {pattern}}}"#);
         let (item, item_code) = compiled(&schema);
         let (array, array_code) = compiled(&format!(r#"{{"type": "array", "items": {schema}}}"#));
-        let mut bodies: Vec<Vec<u8>> = Vec::new();
-        for len in 0..=18 {
-            for fill in [b'7', b'a', b'F', b'x', b' '] {
-                let plain = vec![fill; len];
-                for at in 0..len {
-                    for special in SPECIALS {
-                        let mut body = plain[..at].to_vec();
-                        body.extend_from_slice(special);
-                        body.extend_from_slice(&plain[at + 1..]);
-                        bodies.push(body);
-                    }
+        let mut seeds: Vec<Vec<u8>> = (0..=18)
+            .flat_map(|len| [b'7', b'a', b'F', b'x', b' '].map(|fill| vec![fill; len]))
+            .collect();
+        for sample in samples {
+            let sample = sample.as_bytes();
+            seeds.extend((0..sample.len()).map(|end| sample[..end].to_vec()));
+            seeds.push([sample, b"0"].concat());
+            seeds.push(sample.to_vec());
+        }
+        let mut bodies = Vec::new();
+        for seed in &seeds {
+            for at in 0..seed.len() {
+                for special in SPECIALS {
+                    bodies.push([&seed[..at], special, &seed[at + 1..]].concat());
                 }
-                bodies.push(plain);
             }
+            bodies.push(seed.clone());
         }
         for body in &bodies {
             let string = [&b"\""[..], body, b"\""].concat();

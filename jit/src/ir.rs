@@ -220,22 +220,30 @@ pub struct StrCheck {
     pub max_length: Option<u64>,
     /// A last check ([`Violation::Pattern`] when it says no).
     pub pattern: Option<StrPred>,
-    /// The whole check as a run of one ASCII class, when it is one.
-    pub ascii_run: Option<AsciiRun>,
+    /// The whole check as a simple shape of ASCII bytes, when it is one.
+    pub ascii: Option<AsciiShape>,
 }
 
-/// A [`StrCheck`] that is a run of one ASCII class (a `pattern` such as `^[0-9]+$` or
-/// `^[0-9a-f]{6}$`, with the check's length bounds folded in): it accepts exactly the texts
-/// of `min..=max` bytes, each in `set`. Native code decides such strings from their bytes;
-/// the check's `pattern` and lengths stay its definition, and make its errors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AsciiRun {
-    /// Bit `b` is set when byte `b` may appear (ASCII bytes only).
-    pub set: u128,
-    /// Fewest bytes.
-    pub min: u64,
-    /// Most bytes.
-    pub max: u64,
+/// A [`StrCheck`] that only ASCII texts of a simple shape pass: a `pattern` of ASCII classes
+/// the anchored byte matcher takes, with the check's length bounds folded in (an ASCII text
+/// has as many code points as bytes). Native code decides such strings from their bytes; the
+/// check's `pattern` and lengths stay its definition, and make its errors. Sets have bit `b`
+/// set when byte `b` may appear (ASCII bytes only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AsciiShape {
+    /// A run of one class (`^[0-9]+$`, `^[0-9a-f]{6}$`): the texts of `min..=max` bytes,
+    /// each in `set`.
+    Run {
+        /// The class.
+        set: u128,
+        /// Fewest bytes.
+        min: u64,
+        /// Most bytes.
+        max: u64,
+    },
+    /// Classes with fixed counts (`^[0-9]{4}-[0-9]{2}$`): the texts of one byte per entry,
+    /// each in its entry's set.
+    Fixed(Box<[u128]>),
 }
 
 impl StrCheck {

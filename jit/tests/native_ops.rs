@@ -97,7 +97,7 @@ fn dispatch_program() -> Program {
             min_length: 2,
             max_length: Some(5),
             pattern: Some(Arc::new(|s: &str| !s.contains('x'))),
-            ascii_run: None,
+            ascii: None,
         }],
         str_enums: vec![vec!["red".into(), "gr\u{e9}en".into(), "".into()]],
         ..Program::default()

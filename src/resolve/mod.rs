@@ -35,7 +35,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use jitson_jit::ir::{
-    AsciiRun, BigInt, BigInts, Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds,
+    AsciiShape, BigInt, BigInts, Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds,
     Label, Limit, NO_DST, NumCheck, NumRef, Number, Op, Program, StrCheck, Violation,
 };
 use jitson_jit::layout::{FuncLayout, Layout, PAIR, UNION_PAYLOAD};
@@ -470,13 +470,7 @@ impl Resolver<'_> {
     }
 
     fn string_check(&mut self, d: &StringDesc) -> u32 {
-        // An ASCII text has as many code points as bytes, so the lengths fold into the run.
-        let ascii_run =
-            (d.pattern.as_ref().and_then(Pattern::ascii_run)).map(|(set, min, max)| AsciiRun {
-                set,
-                min: u64::from(min).max(d.min_length),
-                max: u64::from(max).min(d.max_length.unwrap_or(u64::MAX)),
-            });
+        let ascii = d.pattern.as_ref().and_then(|p| ascii_shape(p, d));
         let pattern = d
             .pattern
             .clone()
@@ -485,7 +479,7 @@ impl Resolver<'_> {
             min_length: d.min_length,
             max_length: d.max_length,
             pattern,
-            ascii_run,
+            ascii,
         });
         (self.prog.str_checks.len() - 1) as u32
     }
@@ -558,4 +552,21 @@ fn node_name(node: &TypeDesc) -> &'static str {
         TypeDesc::AllOf(_) => "allOf",
         TypeDesc::Not(_) => "not",
     }
+}
+
+/// `d`'s check as a shape of ASCII bytes, when its pattern is one (see [`AsciiShape`]); the
+/// lengths fold in, as an ASCII text has as many code points as bytes.
+fn ascii_shape(pattern: &Pattern, d: &StringDesc) -> Option<AsciiShape> {
+    let max_length = d.max_length.unwrap_or(u64::MAX);
+    if let Some((set, min, max)) = pattern.ascii_run() {
+        return Some(AsciiShape::Run {
+            set,
+            min: u64::from(min).max(d.min_length),
+            max: u64::from(max).min(max_length),
+        });
+    }
+    let sets = pattern.ascii_positions()?;
+    (d.min_length..=max_length)
+        .contains(&(sets.len() as u64))
+        .then(|| AsciiShape::Fixed(sets.into()))
 }

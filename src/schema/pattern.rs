@@ -60,6 +60,13 @@ impl Pattern {
         self.anchored.as_ref()?.single_run()
     }
 
+    /// The set of each byte (bit `b` for byte `b`) when the pattern matches exactly the texts
+    /// of that many ASCII bytes, each in its position's set: an anchored sequence of classes
+    /// with fixed counts, such as `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`.
+    pub fn ascii_positions(&self) -> Option<Vec<u128>> {
+        self.anchored.as_ref()?.fixed_sets()
+    }
+
     /// Whether the pattern matches somewhere in `text`.
     pub fn is_match(&self, text: &str) -> bool {
         match &self.anchored {
@@ -250,6 +257,17 @@ mod tests {
                 assert_eq!(pattern.is_match(text), by_definition, "{source} {text:?}");
             }
         }
+    }
+
+    #[test]
+    fn fixed_positions_are_their_definition() {
+        let range = |lo: u8, hi: u8| (lo..=hi).fold(0u128, |set, b| set | 1 << b);
+        let (digit, dash, hex) = (range(b'0', b'9'), range(b'-', b'-'), range(b'a', b'f'));
+        let p = Pattern::new(r"^\d{2}-[a-f]$").unwrap();
+        assert_eq!(p.ascii_positions(), Some(vec![digit, digit, dash, hex]));
+        assert_eq!(Pattern::new("^[0-9]+-$").unwrap().ascii_positions(), None);
+        assert_eq!(Pattern::new("^a?b$").unwrap().ascii_positions(), None);
+        assert_eq!(Pattern::new("^$").unwrap().ascii_positions(), Some(vec![]));
     }
 
     #[test]

@@ -33,8 +33,8 @@ pub(super) struct Anchored {
     min_len: usize,
     max_len: usize,
     walk: Walk,
-    /// The one item, when the pattern is one (`^[0-9]+$`, `^[0-9a-f]{6}$`).
-    single: Option<Item>,
+    /// The items, in order.
+    items: Box<[Item]>,
 }
 
 /// How a text of an admissible length is walked.
@@ -123,17 +123,26 @@ impl Anchored {
             min_len,
             max_len,
             walk,
-            single: match items[..] {
-                [item] => Some(item),
-                _ => None,
-            },
+            items: items.into(),
         })
     }
 
     /// `(set, min, max)` when the pattern is one item: it matches exactly the texts of
     /// `min..=max` bytes, each in the ASCII `set` (bit `b` for byte `b`).
     pub(super) fn single_run(&self) -> Option<(u128, u32, u32)> {
-        self.single.map(|i| (i.set, i.min, i.max))
+        match *self.items {
+            [i] => Some((i.set, i.min, i.max)),
+            _ => None,
+        }
+    }
+
+    /// The set of each position when every count is fixed (`^[0-9]{4}-[0-9]{2}$`): the
+    /// pattern matches exactly the texts of that many bytes, each in its position's set.
+    pub(super) fn fixed_sets(&self) -> Option<Vec<u128>> {
+        (self.items.iter())
+            .map(|i| (i.min == i.max).then(|| std::iter::repeat_n(i.set, i.min as usize)))
+            .collect::<Option<Vec<_>>>()
+            .map(|runs| runs.into_iter().flatten().collect())
     }
 
     /// Whether `text` matches as a whole.

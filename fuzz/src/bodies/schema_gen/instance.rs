@@ -17,7 +17,7 @@ const DOC_DEPTH: usize = 6;
 /// Strings tried for string schemas (lengths 0 to 6, escapes, non-ASCII, pattern-shaped).
 const STRINGS: &[&str] = &[
     "", "a", "ab", "abab", "b", "x", "é", "éé", "1", "a1", "zz", "abcdef", "\"", "\\", "\n", "😀",
-    "\u{2028}", "circle", "square", "dot", "<&>", "ab9", "123", "c0ffee",
+    "\u{2028}", "circle", "square", "dot", "<&>", "ab9", "123", "c0ffee", "12-c",
 ];
 
 /// A document built to fit `schema` (a generated schema, the root for `$ref`s).

@@ -64,6 +64,7 @@ const PATTERNS: &[&str] = &[
     "^\\d+$",
     "^[0-9a-f]{2,6}$",
     "^[ -~]{0,3}$",
+    "^\\d{2}-[a-f]$",
 ];
 
 /// Annotations the loader accepts and ignores (or keeps, for `format`).

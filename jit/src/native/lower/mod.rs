@@ -6,8 +6,8 @@
 //! stack slot; the input's address and length are loaded from the context where they are
 //! used (live across the function they would crowd the cursor out of the callee-saved
 //! registers). Whitespace is skipped inline (16-byte `i8x16` windows, no call); every other
-//! byte loop is a call (short strings excepted, plain or checked by a run of one ASCII
-//! class: one inline `i8x16` window): into a kernel
+//! byte loop is a call (short strings excepted, plain or checked by a shape of ASCII
+//! classes: one or two inline `i8x16` windows): into a kernel
 //! entry point, or into
 //! [`super::helpers`] for the checks that are not inlined (numbers, checked strings,
 //! enumerations, raw predicates, skips, discriminators, and the exact error of a failed

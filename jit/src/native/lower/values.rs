@@ -1,5 +1,5 @@
-//! Scalar value ops: literals, plain strings and short strings checked by a run of one
-//! ASCII class inline (their errors, and every other scalar check, through the interpreter
+//! Scalar value ops: literals, plain strings and short strings checked by a shape of ASCII
+//! classes inline (their errors, and every other scalar check, through the interpreter
 //! helper), `Fail` and `Eof`; decode's stores for them (see [`super::decode`]).
 
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -7,11 +7,15 @@ use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 
 use super::{Lower, input_flags};
-use crate::ir::{AsciiRun, ErrorKind, FailKind, StrCheckId, Violation};
+use crate::ir::{AsciiShape, ErrorKind, FailKind, StrCheckId, Violation};
 use crate::native::helpers::Callee;
 
 /// The bytes of an inline window, as a count of string bytes.
 const WINDOW_BYTES: u64 = super::WINDOW as u64;
+
+/// The longest [`AsciiShape::Fixed`] body checked inline: two windows hold it and the
+/// closing quote.
+const MAX_FIXED: usize = 2 * super::WINDOW as usize - 1;
 
 /// `word`'s first four bytes as a little-endian integer.
 fn word4(word: &[u8]) -> i64 {
@@ -98,14 +102,17 @@ impl Lower<'_> {
     }
 
     /// `String`: a plain string by the scan and escape kernels; checked strings (length,
-    /// pattern) through the helper, a run of one ASCII class inline when it is short.
+    /// pattern) through the helper, a shape of ASCII classes inline when it is short.
     pub(super) fn string(&mut self, pc: usize, check: StrCheckId) {
         let check = &self.program.str_checks[check as usize];
         if check.needs_text() {
-            match check.ascii_run {
-                Some(run) if run.min <= run.max && run.min < WINDOW_BYTES => {
-                    self.ascii_run(pc, run)
-                }
+            let inline = match &check.ascii {
+                Some(AsciiShape::Run { min, max, .. }) => min <= max && *min < WINDOW_BYTES,
+                Some(AsciiShape::Fixed(sets)) => (1..=MAX_FIXED).contains(&sets.len()),
+                None => false,
+            };
+            match (inline, &check.ascii) {
+                (true, Some(shape)) => self.ascii_string(pc, shape),
                 _ => self.checked_value_op(pc),
             }
             return;
@@ -134,11 +141,13 @@ impl Lower<'_> {
         self.b.switch_to_block(cont);
     }
 
-    /// A string checked by a run of one ASCII class ([`AsciiRun`]): inline when its body is
-    /// such a run of an admitted length ending before a quote inside one window, so plain
-    /// ASCII with nothing to unescape. Anything else (a longer body, an escape, a byte outside
-    /// the class, a count outside the bounds) takes the helper, which makes the errors.
-    fn ascii_run(&mut self, pc: usize, run: AsciiRun) {
+    /// A string checked by a shape of ASCII bytes ([`AsciiShape`]): inline when its body
+    /// has the shape within the windows over it (a run ending inside one window; fixed
+    /// counts within two) and the closing quote follows, so it is plain ASCII with nothing to
+    /// unescape. Anything else (a longer body, an escape, a byte outside its class, a count
+    /// outside the bounds, a window past the input's end) takes the helper, which makes the
+    /// errors.
+    fn ascii_string(&mut self, pc: usize, shape: &AsciiShape) {
         let dest = self.dest(pc);
         self.ws_value();
         let p = self.pos();
@@ -146,30 +155,14 @@ impl Lower<'_> {
         self.branch_byte(p, b'"', open, slow);
         self.b.switch_to_block(open);
         let body = self.b.ins().iadd_imm_s(p, 1);
-        let v = self.window(body, slow, &[]).bytes;
-        let others = self.lanes_outside(v, run.set);
-        let others = self.b.ins().vhigh_bits(I32, others);
-        // Lane 16 counts as outside: a run of the whole window ends there.
-        let others = self.b.ins().bor_imm_u(others, 1 << WINDOW_BYTES);
-        let n = self.b.ins().ctz(others);
-        let quotes = self.lanes_equal(v, b'"');
-        let quotes = self.b.ins().vhigh_bits(I32, quotes);
-        let closes = self.b.ins().ushr(quotes, n);
-        let closes = self.b.ins().band_imm_u(closes, 1);
-        let n = self.b.ins().uextend(I64, n);
-        // `min <= n <= max` as one unsigned compare.
-        let over = self.b.ins().iadd_imm_s(n, -(run.min as i64));
-        let span = (run.max - run.min).min(WINDOW_BYTES) as i64;
-        let counted = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, over, span);
-        let counted = self.b.ins().uextend(I32, counted);
-        let passes = self.b.ins().band(closes, counted);
+        let (passes, len) = match shape {
+            &AsciiShape::Run { set, min, max } => self.ascii_run(body, set, min, max, slow),
+            AsciiShape::Fixed(sets) => self.ascii_fixed(body, sets, slow),
+        };
         self.b.ins().brif(passes, done, &[], slow, &[]);
 
         self.b.switch_to_block(done);
-        let end = self.b.ins().iadd(body, n);
+        let end = self.b.ins().iadd(body, len);
         if let Some(addr) = dest {
             self.put_span(body, end, addr);
         }
@@ -182,6 +175,83 @@ impl Lower<'_> {
         self.decode_value_op(pc);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(cont);
+    }
+
+    /// Whether the body at `body` is `min..=max` bytes of `set` closed by a quote inside
+    /// one window (a window past the input's end jumps to `slow`), and its length.
+    fn ascii_run(
+        &mut self,
+        body: Value,
+        set: u128,
+        min: u64,
+        max: u64,
+        slow: Block,
+    ) -> (Value, Value) {
+        let v = self.window(body, slow, &[]).bytes;
+        let others = self.lanes_outside(v, set);
+        let others = self.b.ins().vhigh_bits(I32, others);
+        // Lane 16 counts as outside: a run of the whole window ends there.
+        let others = self.b.ins().bor_imm_u(others, 1 << WINDOW_BYTES);
+        let n = self.b.ins().ctz(others);
+        let quotes = self.lanes_equal(v, b'"');
+        let quotes = self.b.ins().vhigh_bits(I32, quotes);
+        let closes = self.b.ins().ushr(quotes, n);
+        let closes = self.b.ins().band_imm_u(closes, 1);
+        let n = self.b.ins().uextend(I64, n);
+        // `min <= n <= max` as one unsigned compare.
+        let over = self.b.ins().iadd_imm_s(n, -(min as i64));
+        let span = (max - min).min(WINDOW_BYTES) as i64;
+        let counted = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, over, span);
+        let counted = self.b.ins().uextend(I32, counted);
+        (self.b.ins().band(closes, counted), n)
+    }
+
+    /// Whether the body at `body` is one byte of each of `sets` (at most [`MAX_FIXED`])
+    /// closed by a quote, from one window or two (one past the input's end jumps to
+    /// `slow`), and its length. Each distinct set is looked up once per window, against the
+    /// mask of the lanes that need it.
+    fn ascii_fixed(&mut self, body: Value, sets: &[u128], slow: Block) -> (Value, Value) {
+        let len = sets.len();
+        let width = super::WINDOW as usize;
+        let mut missed = None;
+        let mut closes = None;
+        for base in (0..=len).step_by(width) {
+            let at = self.b.ins().iadd_imm_s(body, base as i64);
+            let v = self.window(at, slow, &[]).bytes;
+            let lanes = &sets[base..len.min(base + width)];
+            let mut distinct: Vec<u128> = Vec::new();
+            for &set in lanes {
+                if !distinct.contains(&set) {
+                    distinct.push(set);
+                }
+            }
+            for set in distinct {
+                let required = (lanes.iter().enumerate())
+                    .filter(|&(_, &s)| s == set)
+                    .fold(0i64, |mask, (lane, _)| mask | 1 << lane);
+                let others = self.lanes_outside(v, set);
+                let others = self.b.ins().vhigh_bits(I32, others);
+                let miss = self.b.ins().band_imm_s(others, required);
+                missed = Some(match missed {
+                    Some(before) => self.b.ins().bor(before, miss),
+                    None => miss,
+                });
+            }
+            if len < base + width {
+                let quotes = self.lanes_equal(v, b'"');
+                let quotes = self.b.ins().vhigh_bits(I32, quotes);
+                closes = Some(self.b.ins().band_imm_s(quotes, 1 << (len - base)));
+            }
+        }
+        let missed = missed.expect("at least one byte");
+        let closes = closes.expect("the last window holds the quote's lane");
+        let clean = self.b.ins().icmp_imm_s(IntCC::Equal, missed, 0);
+        let closed = self.b.ins().icmp_imm_s(IntCC::NotEqual, closes, 0);
+        let passes = self.b.ins().band(clean, closed);
+        (passes, self.iconst(len as i64))
     }
 
     /// The lanes of `v` (an `i8x16`) that are not in the ASCII `set` or are a quote, a
