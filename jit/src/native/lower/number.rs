@@ -36,16 +36,7 @@ const DIGIT_RUN: usize = super::WINDOW as usize - 1;
 /// Whether every integer a digit run can spell (`0..10^DIGIT_RUN`) passes `check`'s bounds
 /// (an `integer` check too: a digit run is one).
 fn digit_runs_pass(check: &F64Bounds) -> bool {
-    let largest = 10f64.powi(DIGIT_RUN as i32) - 1.0;
-    let min_ok = match check.min_exclusive {
-        true => check.min < 0.0,
-        false => check.min <= 0.0,
-    };
-    let max_ok = match check.max_exclusive {
-        true => check.max > largest,
-        false => check.max >= largest,
-    };
-    min_ok && max_ok
+    check.holds(0.0, WHOLE_MAX as f64)
 }
 
 /// The last index of a window.

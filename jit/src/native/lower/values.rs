@@ -17,6 +17,15 @@ const WINDOW_BYTES: u64 = super::WINDOW as u64;
 /// closing quote.
 const MAX_FIXED: usize = 2 * super::WINDOW as usize - 1;
 
+/// Whether a body of `shape` can pass from the windows [`Lower::ascii_string`] reads: a run
+/// that may end inside one window, or at most [`MAX_FIXED`] fixed bytes.
+fn fits_windows(shape: &AsciiShape) -> bool {
+    match shape {
+        AsciiShape::Run { min, max, .. } => min <= max && *min < WINDOW_BYTES,
+        AsciiShape::Fixed(sets) => (1..=MAX_FIXED).contains(&sets.len()),
+    }
+}
+
 /// `word`'s first four bytes as a little-endian integer.
 fn word4(word: &[u8]) -> i64 {
     i64::from(u32::from_le_bytes(
@@ -106,13 +115,8 @@ impl Lower<'_> {
     pub(super) fn string(&mut self, pc: usize, check: StrCheckId) {
         let check = &self.program.str_checks[check as usize];
         if check.needs_text() {
-            let inline = match &check.ascii {
-                Some(AsciiShape::Run { min, max, .. }) => min <= max && *min < WINDOW_BYTES,
-                Some(AsciiShape::Fixed(sets)) => (1..=MAX_FIXED).contains(&sets.len()),
-                None => false,
-            };
-            match (inline, &check.ascii) {
-                (true, Some(shape)) => self.ascii_string(pc, shape),
+            match &check.ascii {
+                Some(shape) if fits_windows(shape) => self.ascii_string(pc, shape),
                 _ => self.checked_value_op(pc),
             }
             return;
