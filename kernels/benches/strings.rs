@@ -328,11 +328,18 @@ fn validate_utf8(c: &mut Criterion) {
         .into_iter()
         .map(|(s, e)| &twitter[s..e])
         .collect();
+    // What the string scan hands to the validator: bodies holding a non-ASCII byte.
+    let twitter_non_ascii: Vec<&[u8]> = twitter_bodies
+        .iter()
+        .copied()
+        .filter(|b| !b.is_ascii())
+        .collect();
     let long = long_ascii();
     for (name, inputs) in [
         ("twitter_whole", vec![&twitter[..]]),
         ("long_ascii_64k", vec![&long[..]]),
         ("twitter_strings", twitter_bodies),
+        ("twitter_non_ascii_strings", twitter_non_ascii),
     ] {
         let mut group = c.benchmark_group(format!("validate_utf8/{name}"));
         group.throughput(Throughput::Bytes(

@@ -67,6 +67,57 @@ fn every_special_byte_at_every_position() {
     }
 }
 
+/// Every byte where some UTF-8 class begins or ends, and one byte inside each class.
+const CLASS_EDGES: &[u8] = &[
+    0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xcf, 0xd0, 0xdf, 0xe0,
+    0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xf7, 0xf8, 0xfe, 0xff,
+];
+
+/// Where a short input's sequences are placed: at the start, across the boundary of the two
+/// 32-byte blocks the AVX2 path checks below 64 bytes, and at the end.
+fn short_placements(seq: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
+    [seq.len(), 31, 32, 33, 63]
+        .into_iter()
+        .flat_map(move |len| {
+            let ends = [0, 29, 30, 31, 32, len - seq.len()];
+            ends.into_iter()
+                .filter(move |&at| at + seq.len() <= len)
+                .map(move |at| {
+                    let mut v = vec![b'a'; len];
+                    v[at..at + seq.len()].copy_from_slice(seq);
+                    v
+                })
+        })
+}
+
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "aimed at the AVX2 short-input check, which Miri does not run; too slow there"
+)]
+fn every_byte_pair_and_class_triple_in_short_inputs() {
+    let pairs = (0..=255u8).flat_map(|a| (0..=255u8).map(move |b| vec![a, b]));
+    let edges = || CLASS_EDGES.iter().copied();
+    let triples =
+        edges().flat_map(|a| edges().flat_map(move |b| edges().map(move |c| vec![a, b, c])));
+    for seq in pairs.chain(triples) {
+        for input in short_placements(&seq) {
+            check(&input);
+        }
+    }
+    // Four-byte sequences (the only ones with a third continuation) from the class edges
+    // past `0xe0`, across the block boundary.
+    for lead in edges().filter(|&b| b >= 0xe0) {
+        let tails =
+            edges().flat_map(|b| edges().flat_map(move |c| edges().map(move |d| [b, c, d])));
+        for [b, c, d] in tails {
+            for input in short_placements(&[lead, b, c, d]) {
+                check(&input);
+            }
+        }
+    }
+}
+
 #[test]
 fn every_sequence_at_every_position() {
     let max_len = if cfg!(miri) { 8 } else { 130 };

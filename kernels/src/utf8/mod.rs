@@ -2,10 +2,14 @@
 //!
 //! On failure the error offset is the length of the longest valid prefix (what
 //! [`std::str::Utf8Error::valid_up_to`] reports), so both twins agree byte for byte. The AVX2
-//! twin is `simdutf8`'s AVX2 implementation (its compat API, which reports that prefix); the
+//! twin is `simdutf8`'s AVX2 implementation (its compat API, which reports that prefix) for
+//! inputs of 64 bytes and more, and [`lookup`]'s one- or two-block check below that; the
 //! scalar twin is the standard library's validator behind an ASCII check.
 
 use crate::error::{ErrorKind, KernelError};
+
+#[cfg(target_arch = "x86_64")]
+mod lookup;
 
 /// Checks that `bytes` are valid UTF-8.
 ///
@@ -43,16 +47,16 @@ pub mod scalar {
     }
 }
 
-/// The AVX2 implementation: `simdutf8`'s AVX2 validator, 64 bytes per step (short inputs
-/// go to the scalar twin).
+/// The AVX2 implementation: `simdutf8`'s AVX2 validator, 64 bytes per step, and the lookup
+/// check on one or two 32-byte blocks for shorter inputs.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
-    use super::invalid_after;
+    use super::{invalid_after, lookup};
     use crate::error::KernelError;
 
-    /// Inputs shorter than this go to the scalar twin: simdutf8 works in 64-byte blocks and
-    /// first copies a partial block to the stack, which costs more than std's check of a
-    /// short input (measured on twitter.json's strings).
+    /// Inputs shorter than this take the lookup check: simdutf8's setup for one 64-byte
+    /// block (its tail copied to the stack) costs more than std's check of a short input,
+    /// which itself decodes character by character (measured on twitter.json's strings).
     const SHORT: usize = 64;
 
     /// See [`super::validate_utf8`].
@@ -62,6 +66,11 @@ pub mod avx2 {
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
     pub unsafe fn validate_utf8(bytes: &[u8]) -> Result<(), KernelError> {
         if bytes.len() < SHORT {
+            // SAFETY: the caller guarantees AVX2.
+            if unsafe { lookup::is_valid(bytes) } {
+                return Ok(());
+            }
+            // Invalid input: the scalar twin finds the error's offset.
             return super::scalar::validate_utf8(bytes);
         }
         // SAFETY: the caller guarantees AVX2, the only feature simdutf8's AVX2 code needs; it
