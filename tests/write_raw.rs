@@ -315,3 +315,38 @@ fn random_number_tokens() {
         "{copied} tokens are their own written form"
     );
 }
+
+/// Tokens, strings and whitespace at every offset around the first 64-byte block's end:
+/// where `write_raw` switches between copying whole blocks and walking tokens, and where a
+/// block's end cuts a number, a literal or a string.
+#[test]
+fn tokens_across_block_boundaries() {
+    let mut rng = Rng::new(0xb10c_c0de);
+    let mut tokens: Vec<String> = EDGE_TOKENS.iter().map(|t| t.to_string()).collect();
+    tokens.extend((0..if cfg!(miri) { 2 } else { 100 }).map(|_| number_token(&mut rng)));
+    tokens.extend(
+        [
+            r#""a b""#,
+            "\"\u{e9}  x\"",
+            r#""x\"y z""#,
+            r#""\u00e9 \/""#,
+            "true",
+            "false",
+            "null",
+            "[ ]",
+            r#"{ "k" : 1 , "e": true }"#,
+        ]
+        .map(String::from),
+    );
+    tokens.push(format!("\"{}\"", "w ".repeat(40)));
+    tokens.push("1234567890123456789".into());
+    tokens.push("-123456789012345678".into());
+    for token in &tokens {
+        for pad in 0..if cfg!(miri) { 3 } else { 70 } {
+            for sep in [" ", "\n  ", ""] {
+                let raw = format!("[{}{token},{sep}{token}{sep}]", " ".repeat(pad));
+                check(token, raw.as_bytes());
+            }
+        }
+    }
+}

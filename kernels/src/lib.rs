@@ -12,6 +12,7 @@
 //! stack blocks or finished by the scalar twin, and the test suite places inputs against a guard page to prove it.
 
 pub mod append;
+pub mod byte_classes;
 pub mod dispatch;
 pub mod error;
 pub mod escape;

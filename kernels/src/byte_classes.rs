@@ -1,0 +1,176 @@
+//! 64 bytes of JSON text classified at once: one bit per byte for each class a copying
+//! writer needs to know about (quotes, backslashes, whitespace, and the bytes of number
+//! tokens), so it can copy whole blocks instead of walking them token by token; and the
+//! bytes a mask keeps appended to an output.
+
+/// Bytes per classified block.
+pub const BLOCK: usize = 64;
+
+/// The classes of the bytes of one block: bit `k` of each mask stands for byte `k`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ByteClasses {
+    /// `"`.
+    pub quote: u64,
+    /// `\`.
+    pub backslash: u64,
+    /// Space, tab, line feed, carriage return.
+    pub whitespace: u64,
+    /// `0` to `9`.
+    pub digit: u64,
+    /// `0`.
+    pub zero: u64,
+    /// `-`.
+    pub minus: u64,
+    /// `.`, `E`, `+`: bytes that only a fraction or an exponent puts in a number token.
+    pub fraction_or_exponent: u64,
+    /// `e`: an exponent after a digit or a fraction, else part of `true` or `false`.
+    pub small_e: u64,
+}
+
+/// Classifies the bytes of `block`.
+#[inline]
+pub fn classify(block: &[u8; BLOCK]) -> ByteClasses {
+    #[cfg(target_arch = "x86_64")]
+    if crate::dispatch::use_avx2() {
+        // SAFETY: `use_avx2` is true only after every feature in `AVX2_FEATURES` was detected.
+        return unsafe { avx2::classify(block) };
+    }
+    scalar::classify(block)
+}
+
+/// Appends the bytes of `block` whose bit is set in `keep` to `out`, in order.
+#[inline]
+pub fn append_kept(block: &[u8; BLOCK], keep: u64, out: &mut Vec<u8>) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::dispatch::use_avx2() {
+        // SAFETY: `use_avx2` is true only after every feature in `AVX2_FEATURES` was detected.
+        return unsafe { avx2::append_kept(block, keep, out) };
+    }
+    scalar::append_kept(block, keep, out)
+}
+
+/// `keep` without its lowest run of set bits, and that run's start and end.
+#[inline]
+fn next_run(keep: u64) -> (u64, usize, usize) {
+    let start = keep.trailing_zeros() as usize;
+    let end = start + (keep >> start).trailing_ones() as usize;
+    let rest = keep & u64::MAX.checked_shl(end as u32).unwrap_or(0);
+    (rest, start, end)
+}
+
+/// The portable twin: one byte at a time.
+pub mod scalar {
+    use super::{BLOCK, ByteClasses, next_run};
+
+    /// See [`super::classify`].
+    pub fn classify(block: &[u8; BLOCK]) -> ByteClasses {
+        let mut c = ByteClasses::default();
+        for (k, &b) in block.iter().enumerate() {
+            let bit = 1u64 << k;
+            let set = |mask: &mut u64, on: bool| *mask |= if on { bit } else { 0 };
+            set(&mut c.quote, b == b'"');
+            set(&mut c.backslash, b == b'\\');
+            set(&mut c.whitespace, matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+            set(&mut c.digit, b.is_ascii_digit());
+            set(&mut c.zero, b == b'0');
+            set(&mut c.minus, b == b'-');
+            set(&mut c.fraction_or_exponent, matches!(b, b'.' | b'E' | b'+'));
+            set(&mut c.small_e, b == b'e');
+        }
+        c
+    }
+
+    /// See [`super::append_kept`]: one slice copy per run of kept bytes.
+    pub fn append_kept(block: &[u8; BLOCK], mut keep: u64, out: &mut Vec<u8>) {
+        while keep != 0 {
+            let (rest, start, end) = next_run(keep);
+            out.extend_from_slice(&block[start..end]);
+            keep = rest;
+        }
+    }
+}
+
+/// The AVX2 twin: two 32-byte halves, one compare (or range check) per class.
+#[cfg(target_arch = "x86_64")]
+pub mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{BLOCK, ByteClasses, next_run};
+    use crate::simd::{CHUNK, eq_mask, load_full, whitespace_mask};
+
+    /// See [`super::classify`].
+    ///
+    /// # Safety
+    /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub unsafe fn classify(block: &[u8; BLOCK]) -> ByteClasses {
+        // SAFETY: AVX2 is enabled here and both halves lie inside the 64-byte block.
+        let (low, high) = unsafe { (load_full(block, 0), load_full(block, CHUNK)) };
+        let join = |low: u32, high: u32| u64::from(low) | u64::from(high) << 32;
+        let eq = |b: u8| join(eq_mask(low, b), eq_mask(high, b));
+        ByteClasses {
+            quote: eq(b'"'),
+            backslash: eq(b'\\'),
+            whitespace: join(whitespace_mask(low), whitespace_mask(high)),
+            digit: join(digit_mask(low), digit_mask(high)),
+            zero: eq(b'0'),
+            minus: eq(b'-'),
+            fraction_or_exponent: eq(b'.') | eq(b'E') | eq(b'+'),
+            small_e: eq(b'e'),
+        }
+    }
+
+    /// See [`super::append_kept`]: each run of kept bytes is copied as 64 bytes (two
+    /// 32-byte stores) from a zero-padded copy of the block, to where the bytes kept so far
+    /// end; the next run's copy overwrites what the previous one wrote past its run.
+    ///
+    /// # Safety
+    /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub unsafe fn append_kept(block: &[u8; BLOCK], mut keep: u64, out: &mut Vec<u8>) {
+        if keep == u64::MAX {
+            out.extend_from_slice(block);
+            return;
+        }
+        let mut padded = [0u8; 2 * BLOCK];
+        padded[..BLOCK].copy_from_slice(block);
+        out.reserve(2 * BLOCK);
+        let spare = out.spare_capacity_mut();
+        let mut written = 0;
+        while keep != 0 {
+            let (rest, start, end) = next_run(keep);
+            // SAFETY: AVX2 is enabled here. `start < 64`, so the 64 bytes read from
+            // `padded` (128 bytes) are inside it. Before this run at most 63 bytes were kept
+            // (the run holds at least one of the 64), so the 64 bytes written start at
+            // `written <= 63` and end inside `spare`, which holds at least 128.
+            unsafe {
+                let src = padded.as_ptr().add(start);
+                let dst = spare.as_mut_ptr().add(written).cast::<u8>();
+                let (low, high) = (
+                    _mm256_loadu_si256(src.cast()),
+                    _mm256_loadu_si256(src.add(CHUNK).cast()),
+                );
+                _mm256_storeu_si256(dst.cast(), low);
+                _mm256_storeu_si256(dst.add(CHUNK).cast(), high);
+            }
+            written += end - start;
+            keep = rest;
+        }
+        // SAFETY: the first `written` bytes of the spare capacity were written above: each
+        // run's bytes land right after the previous run's, and a later store starts at or
+        // after the end of every earlier run's bytes, so it never overwrites them.
+        unsafe { out.set_len(out.len() + written) };
+    }
+
+    /// Bit `k` set when byte `k` of `v` is an ASCII digit.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn digit_mask(v: __m256i) -> u32 {
+        // `v - '0'` is at most 9 (unsigned) exactly for the digits.
+        let offset = _mm256_sub_epi8(v, _mm256_set1_epi8(b'0' as i8));
+        let nine = _mm256_set1_epi8(9);
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(offset, nine), offset)) as u32
+    }
+}

@@ -1,0 +1,109 @@
+//! Block classification and kept-byte appending: the scalar twin against the classes'
+//! definitions, and the AVX2 twin against the scalar one, on every byte value at every
+//! position, random blocks, and kept masks of every shape.
+
+mod common;
+
+use common::{Rng, avx2};
+use jitson_kernels::byte_classes::{self, BLOCK, ByteClasses};
+
+/// The classes of `block` from their definitions, one byte at a time.
+fn reference(block: &[u8; BLOCK]) -> ByteClasses {
+    let bits =
+        |f: &dyn Fn(u8) -> bool| (0..BLOCK).fold(0u64, |m, k| m | u64::from(f(block[k])) << k);
+    ByteClasses {
+        quote: bits(&|b| b == b'"'),
+        backslash: bits(&|b| b == b'\\'),
+        whitespace: bits(&|b| b" \t\n\r".contains(&b)),
+        digit: bits(&|b| b.is_ascii_digit()),
+        zero: bits(&|b| b == b'0'),
+        minus: bits(&|b| b == b'-'),
+        fraction_or_exponent: bits(&|b| b".E+".contains(&b)),
+        small_e: bits(&|b| b == b'e'),
+    }
+}
+
+fn check_classes(block: &[u8; BLOCK]) {
+    let want = reference(block);
+    assert_eq!(
+        byte_classes::scalar::classify(block),
+        want,
+        "scalar {block:x?}"
+    );
+    assert_eq!(byte_classes::classify(block), want, "dispatch {block:x?}");
+    if avx2() {
+        // SAFETY: AVX2 support was checked.
+        let got = unsafe { byte_classes::avx2::classify(block) };
+        assert_eq!(got, want, "avx2 {block:x?}");
+    }
+}
+
+#[test]
+fn every_byte_at_every_position() {
+    let fillers: &[u8] = if cfg!(miri) { b"a" } else { b"a \"0" };
+    for &filler in fillers {
+        for b in 0..=255u8 {
+            for k in (0..BLOCK).step_by(if cfg!(miri) { 21 } else { 1 }) {
+                let mut block = [filler; BLOCK];
+                block[k] = b;
+                check_classes(&block);
+            }
+        }
+    }
+}
+
+#[test]
+fn random_blocks() {
+    let mut rng = Rng::new(0xc1a5);
+    let alphabet = b" \t\n\r\"\\0123456789-+.eEtrufalsn,:[]{}x\x80\xff";
+    for _ in 0..if cfg!(miri) { 20 } else { 20_000 } {
+        let block: [u8; BLOCK] = std::array::from_fn(|_| alphabet[rng.below(alphabet.len())]);
+        check_classes(&block);
+    }
+}
+
+fn check_kept(block: &[u8; BLOCK], keep: u64) {
+    let mut want = b"prefix".to_vec();
+    want.extend((0..BLOCK).filter(|&k| keep >> k & 1 != 0).map(|k| block[k]));
+    let run = |append: &dyn Fn(&mut Vec<u8>)| {
+        let mut out = b"prefix".to_vec();
+        append(&mut out);
+        out
+    };
+    assert_eq!(
+        run(&|out| byte_classes::scalar::append_kept(block, keep, out)),
+        want,
+        "scalar {keep:#x}"
+    );
+    assert_eq!(
+        run(&|out| byte_classes::append_kept(block, keep, out)),
+        want,
+        "dispatch {keep:#x}"
+    );
+    if avx2() {
+        // SAFETY: AVX2 support was checked.
+        let got = run(&|out| unsafe { byte_classes::avx2::append_kept(block, keep, out) });
+        assert_eq!(got, want, "avx2 {keep:#x}");
+    }
+}
+
+#[test]
+fn kept_bytes_of_every_mask_shape() {
+    let block: [u8; BLOCK] = std::array::from_fn(|k| b'!' + k as u8);
+    let mut masks = vec![0, u64::MAX, u64::MAX - 1, u64::MAX >> 1, 1, 1 << 63];
+    masks.extend([
+        0x5555_5555_5555_5555,
+        0xaaaa_aaaa_aaaa_aaaa,
+        0x00ff_00ff_00ff_00ff,
+    ]);
+    masks.extend((0..BLOCK).map(|k| 1u64 << k));
+    masks.extend((0..BLOCK).map(|k| !(1u64 << k)));
+    masks.extend((1..BLOCK).map(|k| u64::MAX >> k));
+    masks.extend((1..BLOCK).map(|k| u64::MAX << k));
+    let mut rng = Rng::new(0x6e97);
+    masks
+        .extend((0..if cfg!(miri) { 20 } else { 20_000 }).map(|_| rng.next_u64() & rng.next_u64()));
+    for keep in masks {
+        check_kept(&block, keep);
+    }
+}
