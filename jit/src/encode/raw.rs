@@ -53,7 +53,7 @@ pub fn write_raw(raw: &[u8], mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) 
         usize::MAX
     };
     let mut misses = 0;
-    while let Some(&b) = raw.get(i) {
+    'text: while i < raw.len() {
         if i >= tokens_until {
             out.extend_from_slice(&raw[run..i]);
             let taken = copy_block(raw, i, out);
@@ -67,55 +67,60 @@ pub fn write_raw(raw: &[u8], mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) 
             }
             continue;
         }
-        match b {
-            b' ' | b'\t' | b'\n' | b'\r' => {
-                out.extend_from_slice(&raw[run..i]);
-                i = skip_whitespace(raw, i);
-                run = i;
-            }
-            b'"' => {
-                if mode == EscapeMode::Minimal
-                    && let Some(end) = plain_string_end(raw, i + 1)
-                {
-                    i = end + 1;
-                    continue;
-                }
-                let Ok(scan) = scan_string(raw, i + 1) else {
-                    break;
-                };
-                if !scan.has_escapes && mode == EscapeMode::Minimal {
-                    i = scan.end + 1;
-                    continue;
-                }
-                out.extend_from_slice(&raw[run..i]);
-                if !string(
-                    &raw[i + 1..scan.end],
-                    scan.has_escapes,
-                    mode,
-                    &mut text,
-                    out,
-                ) {
-                    return;
-                }
-                i = scan.end + 1;
-                run = i;
-            }
-            b'-' | b'0'..=b'9' => {
-                if let Some(end) = short_integer(raw, i) {
-                    i = end;
-                    continue;
-                }
-                let Ok((n, end)) = read_number(raw, i, big) else {
-                    break;
-                };
-                if !is_written_form(&raw[i..end], n) {
+        // Token by token up to where the next block is tried: one bound per step.
+        let stop = tokens_until.min(raw.len());
+        while i < stop {
+            let b = raw[i];
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => {
                     out.extend_from_slice(&raw[run..i]);
-                    num_ref(n, out);
-                    run = end;
+                    i = skip_whitespace(raw, i);
+                    run = i;
                 }
-                i = end;
+                b'"' => {
+                    if mode == EscapeMode::Minimal
+                        && let Some(end) = plain_string_end(raw, i + 1)
+                    {
+                        i = end + 1;
+                        continue;
+                    }
+                    let Ok(scan) = scan_string(raw, i + 1) else {
+                        break 'text;
+                    };
+                    if !scan.has_escapes && mode == EscapeMode::Minimal {
+                        i = scan.end + 1;
+                        continue;
+                    }
+                    out.extend_from_slice(&raw[run..i]);
+                    if !string(
+                        &raw[i + 1..scan.end],
+                        scan.has_escapes,
+                        mode,
+                        &mut text,
+                        out,
+                    ) {
+                        return;
+                    }
+                    i = scan.end + 1;
+                    run = i;
+                }
+                b'-' | b'0'..=b'9' => {
+                    if let Some(end) = short_integer(raw, i) {
+                        i = end;
+                        continue;
+                    }
+                    let Ok((n, end)) = read_number(raw, i, big) else {
+                        break 'text;
+                    };
+                    if !is_written_form(&raw[i..end], n) {
+                        out.extend_from_slice(&raw[run..i]);
+                        num_ref(n, out);
+                        run = end;
+                    }
+                    i = end;
+                }
+                _ => i += 1,
             }
-            _ => i += 1,
         }
     }
     out.extend_from_slice(&raw[run..i]);
