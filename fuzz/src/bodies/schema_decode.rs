@@ -6,6 +6,8 @@
 //!   `serde_json::Value` and encoding, or the same error);
 //! - `decode` succeeds exactly when it does, with the same error otherwise; a decoded
 //!   document encodes to JSON that validates and decodes to the same value (a fixed point);
+//! - native `transcode` (native validate, then the raw rewrite) writes exactly the
+//!   interpreter's bytes, or gives its error;
 //! - `transcode` succeeds exactly when it does, with the same error otherwise, leaves the
 //!   output buffer untouched on error, and transcoding its output gives the same bytes.
 
@@ -59,6 +61,14 @@ fn operations_agree(interp: &Codec, native: &Codec, data: &[u8]) -> Result<(), S
     if got != expected {
         return Err(format!("native decode {got:?}, interpreter {expected:?}"));
     }
+    let (got, expected) = (transcoded(native, data), transcoded(interp, data));
+    if got != expected {
+        return Err(format!(
+            "native transcode {:?}, interpreter {:?}",
+            got.map(|out| show(&out)),
+            expected.map(|out| show(&out))
+        ));
+    }
     interpreter_operations_agree(interp, data)
 }
 
@@ -70,6 +80,14 @@ fn decoded(codec: &Codec, data: &[u8]) -> Result<(serde_json::Value, Vec<u8>), E
         codec.encode(&doc, &mut out);
         (doc.to_serde_json(), out)
     })
+}
+
+/// A codec's transcode of `data` with the default options: the bytes written, or the error.
+fn transcoded(codec: &Codec, data: &[u8]) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    codec
+        .transcode(data, &TranscodeOptions::new(), &mut out)
+        .map(|()| out)
 }
 
 /// `decode` and `transcode` against `validate` on the interpreter (also run by
