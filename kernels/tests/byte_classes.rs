@@ -40,10 +40,15 @@ fn check_classes(block: &[u8; BLOCK]) {
 
 #[test]
 fn every_byte_at_every_position() {
-    let fillers: &[u8] = if cfg!(miri) { b"a" } else { b"a \"0" };
+    // Under Miri, one byte of each class and its neighbours, at both halves' edges.
+    let (fillers, bytes): (&[u8], Vec<u8>) = if cfg!(miri) {
+        (b"a", b" \t\n\r\"\\/09:-,+.eEfx\x80".to_vec())
+    } else {
+        (b"a \"0", (0..=255).collect())
+    };
     for &filler in fillers {
-        for b in 0..=255u8 {
-            for k in (0..BLOCK).step_by(if cfg!(miri) { 21 } else { 1 }) {
+        for &b in &bytes {
+            for k in (0..BLOCK).step_by(if cfg!(miri) { 31 } else { 1 }) {
                 let mut block = [filler; BLOCK];
                 block[k] = b;
                 check_classes(&block);
@@ -96,10 +101,11 @@ fn kept_bytes_of_every_mask_shape() {
         0xaaaa_aaaa_aaaa_aaaa,
         0x00ff_00ff_00ff_00ff,
     ]);
-    masks.extend((0..BLOCK).map(|k| 1u64 << k));
-    masks.extend((0..BLOCK).map(|k| !(1u64 << k)));
-    masks.extend((1..BLOCK).map(|k| u64::MAX >> k));
-    masks.extend((1..BLOCK).map(|k| u64::MAX << k));
+    let step = if cfg!(miri) { 9 } else { 1 };
+    masks.extend((0..BLOCK).step_by(step).map(|k| 1u64 << k));
+    masks.extend((0..BLOCK).step_by(step).map(|k| !(1u64 << k)));
+    masks.extend((1..BLOCK).step_by(step).map(|k| u64::MAX >> k));
+    masks.extend((1..BLOCK).step_by(step).map(|k| u64::MAX << k));
     let mut rng = Rng::new(0x6e97);
     masks
         .extend((0..if cfg!(miri) { 20 } else { 20_000 }).map(|_| rng.next_u64() & rng.next_u64()));
