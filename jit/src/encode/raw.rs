@@ -155,11 +155,11 @@ fn copy_block(raw: &[u8], i: usize, out: &mut Vec<u8>) -> usize {
         let others = !numeric & below(take);
         take = BLOCK - others.leading_zeros() as usize;
     }
-    let region = below(take) & outside;
-    if take == 0 || needs_rewrite(&c, region) {
+    let taken = below(take);
+    if take == 0 || needs_rewrite(&c, taken & outside) {
         return 0;
     }
-    append_kept(block, below(take) & !(c.whitespace & outside), out);
+    append_kept(block, taken & !(c.whitespace & outside), out);
     take
 }
 
@@ -170,7 +170,7 @@ fn copy_block(raw: &[u8], i: usize, out: &mut Vec<u8>) -> usize {
 fn needs_rewrite(c: &ByteClasses, region: u64) -> bool {
     let exponent = c.small_e & c.digit << 1;
     let minus_zero = c.minus & c.zero >> 1;
-    // Bit `k` of `runs[n]` is set when bytes `k..k + 2^n` are all digits.
+    // Bit `k` of `at_least_n` is set when bytes `k..k + n` of the region are all digits.
     let d = c.digit & region;
     let at_least_2 = d & d >> 1;
     let at_least_4 = at_least_2 & at_least_2 >> 2;
