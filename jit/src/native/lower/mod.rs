@@ -3,9 +3,9 @@
 //!
 //! Each op index that is a jump target starts a block; the cursor, the four registers, the
 //! container count and the matched field are frontend variables; the presence bitmap is a
-//! stack slot; the input's address and length are loaded from the context where they are
-//! used (live across the function they would crowd the cursor out of the callee-saved
-//! registers). Whitespace is skipped inline (16-byte `i8x16` windows, no call); every other
+//! stack slot; the input's address and length are loaded from the context once per op, at
+//! the top of the op's first block (live across the function they would crowd the cursor
+//! out of the callee-saved registers). Whitespace is skipped inline (16-byte `i8x16` windows, no call); every other
 //! byte loop is a call (short strings excepted, plain or checked by a shape of ASCII
 //! classes: one or two inline `i8x16` windows): into a kernel
 //! entry point, or into
@@ -23,6 +23,7 @@ mod keys;
 mod number;
 mod values;
 
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I8X16, I32, I64};
 use cranelift_codegen::ir::{
@@ -237,6 +238,21 @@ struct Lower<'a> {
     /// Set at each op's start from `on_token`; the op's first whitespace skip (always its
     /// first cursor step) takes it and is left out when it was set.
     skipped: bool,
+    /// The input's address and length for the op being lowered (see [`InputCache`]).
+    io: InputCache,
+}
+
+/// The input's address and length, loaded at most once per op: at the top of the block
+/// the op starts in, which dominates every block the op makes, so each use in the op
+/// shares one load. Ops are short, so the values do not stay live across the function
+/// (where they would crowd the cursor out of the callee-saved registers).
+#[derive(Default)]
+struct InputCache {
+    /// The block the current op starts in; `None` outside ops (the shared cold blocks
+    /// built after the body load again at each use).
+    start: Option<Block>,
+    input: Option<Value>,
+    len: Option<Value>,
 }
 
 impl<'a> Lower<'a> {
@@ -314,6 +330,7 @@ impl<'a> Lower<'a> {
             d,
             on_token: flow::on_token(f),
             skipped: false,
+            io: InputCache::default(),
         };
         l.stack_check();
         l
@@ -352,8 +369,15 @@ impl<'a> Lower<'a> {
                 None => {}
             }
             self.skipped = self.on_token[pc];
+            // The op's first block must be in the layout for a load to go at its top.
+            self.b.ensure_inserted_block();
+            self.io = InputCache {
+                start: self.b.current_block(),
+                ..InputCache::default()
+            };
             open = self.op(pc);
         }
+        self.io = InputCache::default();
         if open {
             // `Program::verify` guarantees a final jump or return; stay well-formed anyway.
             self.ret();
@@ -443,14 +467,38 @@ impl<'a> Lower<'a> {
         self.b.ins().iconst(I64, v)
     }
 
-    /// The input's address, loaded from the context (see the module's documentation).
+    /// The input's address, loaded from the context once per op ([`InputCache`]).
     fn input(&mut self) -> Value {
-        self.load_ctx(off::INPUT)
+        if let Some(v) = self.io.input {
+            return v;
+        }
+        let v = self.load_ctx_at_op_start(off::INPUT);
+        if self.io.start.is_some() {
+            self.io.input = Some(v);
+        }
+        v
     }
 
     /// The input's length, loaded from the context as [`Lower::input`].
     fn len(&mut self) -> Value {
-        self.load_ctx(off::LEN)
+        if let Some(v) = self.io.len {
+            return v;
+        }
+        let v = self.load_ctx_at_op_start(off::LEN);
+        if self.io.start.is_some() {
+            self.io.len = Some(v);
+        }
+        v
+    }
+
+    /// Loads a context word at the top of the current op's first block (here, outside ops).
+    fn load_ctx_at_op_start(&mut self, offset: i32) -> Value {
+        let Some(block) = self.io.start else {
+            return self.load_ctx(offset);
+        };
+        let ctx = self.ctx;
+        let mut cursor = FuncCursor::new(self.b.func).at_first_insertion_point(block);
+        cursor.ins().load(I64, trusted(), ctx, offset)
     }
 
     fn load_ctx(&mut self, offset: i32) -> Value {
