@@ -12,7 +12,7 @@
 mod native_support;
 
 use jitson::Schema;
-use jitson::jit::ir::{ExecOptions, Program};
+use jitson::jit::ir::{DuplicateKeys, ExecOptions, Program};
 use jitson::jit::native::{self, NativeCode};
 use jitson::resolve::resolve;
 use native_support::{assert_same, assert_same_decode, mutations};
@@ -322,6 +322,49 @@ fn expected_keys_compared_before_the_scan() {
             agree_around(&program, &code, doc, 40);
         }
     }
+}
+
+/// A key compared inline goes straight to its field's value, with the field recorded from
+/// constants: repeated there (the last one kept, and denied at the repeated key's quote), its value
+/// right after the colon, after whitespace, at the input's end, or of the wrong type
+/// (the path names the field); validate and decode are the interpreter's.
+#[test]
+fn expected_keys_go_straight_to_their_value() {
+    let (program, code) = compiled(KEYED);
+    let docs = [
+        r#"{"id":1,"name":"n","id":2,"name":"m"}"#,
+        r#"{"id":1,"name":"n","na\"me":true,"id":2}"#,
+        r#"{"id": 1,"name":  "n","na\"me":\ttrue}"#,
+        "{\"id\":\n1,\"name\":\r\n\"n\"}",
+        r#"{"id":"1","name":"n"}"#,
+        r#"{"id":1,"name":2}"#,
+        r#"{"id":1,"name":"#,
+        r#"{"id":1,"name": "#,
+        r#"{"id":1,"name":}"#,
+    ];
+    for duplicate_keys in [DuplicateKeys::LastWins, DuplicateKeys::Deny] {
+        let options = ExecOptions {
+            duplicate_keys,
+            ..ExecOptions::default()
+        };
+        for doc in docs {
+            for end in 0..=doc.len() {
+                let input = &doc.as_bytes()[..end];
+                assert_same(&program, &code, input, &options);
+                assert_same_decode(&program, &code, input, &options);
+            }
+        }
+    }
+    // The repeated field is found at its second spelling's quote when denied.
+    let options = ExecOptions {
+        duplicate_keys: DuplicateKeys::Deny,
+        ..ExecOptions::default()
+    };
+    let doc = br#"{"id":1,"name":"n","id":2}"#;
+    let err = code
+        .validate(doc, &options, &mut native::Scratch::new())
+        .expect_err("a repeated key is denied");
+    assert_eq!(err.offset, 19, "{err:?}");
 }
 
 /// Runs of 1 to 17 digits (the inline reader takes up to 15, and up to 3 before a

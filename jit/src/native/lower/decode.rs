@@ -390,6 +390,13 @@ impl Lower<'_> {
         self.b.def_var(base, at);
     }
 
+    /// [`Lower::key_base`] for a named field: the base stays the record.
+    pub(super) fn key_base_named(&mut self) {
+        let d = self.state();
+        let (dst, base) = (d.dst, d.base);
+        self.b.def_var(base, dst);
+    }
+
     /// `ObjEnd` before its checks: the presence bitmap (`words` words) into the record,
     /// the extra members to the arena, the base back at the record.
     pub(super) fn obj_finish(&mut self, words: usize) {

@@ -5,14 +5,15 @@
 //! with whitespace before its colon, is scanned by the string scan and looked up by the key
 //! table's helper, then its colon is read. Then the path top, the field register and the
 //! presence bit (the field's, whichever of its names the key was), and the whitespace
-//! before the value.
+//! before the value. A name matched inline, when the field switch follows, records its
+//! field from constants and goes straight to the field's value (no switch).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Type, Value};
 
 use super::{Lower, input_flags};
-use crate::ir::{ErrorKind, FailKind, KeyTableId};
+use crate::ir::{ErrorKind, FailKind, KeyTableId, Label, Op};
 use crate::native::ctx::off;
 use crate::native::helpers::{Callee, NO_FIELD};
 
@@ -37,8 +38,8 @@ fn chunk(n: usize) -> (usize, Type) {
 }
 
 impl Lower<'_> {
-    /// `Key`.
-    pub(super) fn key(&mut self, table: KeyTableId) {
+    /// `Key` (op `pc`).
+    pub(super) fn key(&mut self, pc: usize, table: KeyTableId) {
         self.ws();
         let p = self.pos();
         let [start, bad] = self.blocks();
@@ -59,7 +60,22 @@ impl Lower<'_> {
         let hint = self.b.ins().iadd_imm_s(field, 1);
         let hint = self.b.ins().band_imm_s(hint, i64::from(u32::MAX));
         let scan = self.b.create_block();
-        self.expected_name(table, hint, body, found, scan);
+        // Where the value's whitespace is skipped, then the next op (a `SwitchField` by the
+        // field register) runs.
+        let valued = self.b.create_block();
+        let targets = match self.func.ops.get(pc + 1) {
+            Some(Op::SwitchField(targets)) => Some(targets.clone()),
+            _ => None,
+        };
+        let expected = Expected {
+            table,
+            hint,
+            body,
+            found,
+            scan,
+            valued,
+        };
+        self.expected_name(&expected, targets.as_deref());
 
         self.b.switch_to_block(scan);
         let quote = self.scan_body(body);
@@ -81,58 +97,71 @@ impl Lower<'_> {
         if let Some(flags) = flags {
             self.key_base(f, body, end, flags);
         }
+        self.b.ins().jump(valued, &[]);
+        self.b.switch_to_block(valued);
         // The member's value starts after this (see `flow`: its own skip is left out).
         self.ws_value();
     }
 
     /// Before any scan: when the input at `body` is the name of field `hint`, its closing
-    /// quote and the colon (the usual `"name":`), sets the cursor past the colon and jumps
-    /// to `found(hint, end[, 0])`; anything else (another key, escapes, whitespace before
-    /// the colon, a name not compared inline) jumps to `scan`. A name's bytes match only
-    /// the same key: the names compared contain no quote, backslash or control byte, so
-    /// the input's string ends at the quote compared and has no escapes.
-    fn expected_name(
-        &mut self,
-        table: KeyTableId,
-        hint: Value,
-        body: Value,
-        found: Block,
-        scan: Block,
-    ) {
-        let names: Vec<Box<str>> = self.program.key_tables[table as usize].names().to_vec();
+    /// quote and the colon (the usual `"name":`), sets the cursor past the colon; anything
+    /// else (another key, escapes, whitespace before the colon, a name not compared inline)
+    /// jumps to `scan`. A name's bytes match only the same key: the names compared contain
+    /// no quote, backslash or control byte, so the input's string ends at the quote
+    /// compared and has no escapes.
+    ///
+    /// A match jumps to `found(hint, end[, 0])`; or, when the next op is the field switch
+    /// (`targets`), records the field (known here) and goes on to the value: straight to
+    /// the field's target when the value starts right after the colon, else to `valued`
+    /// (which skips the whitespace before the switch), so the usual member pays no switch
+    /// and no field arithmetic.
+    fn expected_name(&mut self, at: &Expected, targets: Option<&[Label]>) {
+        let names: Vec<Box<str>> = self.program.key_tables[at.table as usize].names().to_vec();
         if names.is_empty() || names.len() > MAX_INLINE_FIELDS {
-            self.b.ins().jump(scan, &[]);
+            self.b.ins().jump(at.scan, &[]);
             return;
         }
         let blocks: Vec<Block> = names.iter().map(|_| self.b.create_block()).collect();
-        let index = self.b.ins().ireduce(I32, hint);
-        self.br_table(index, &blocks, scan);
+        let index = self.b.ins().ireduce(I32, at.hint);
+        self.br_table(index, &blocks, at.scan);
         for (i, name) in names.iter().enumerate() {
             self.b.switch_to_block(blocks[i]);
             let name = name.as_bytes();
             if name.len() > MAX_INLINE_NAME || !name.iter().all(|&c| plain_key_byte(c)) {
-                self.b.ins().jump(scan, &[]);
+                self.b.ins().jump(at.scan, &[]);
                 continue;
             }
             let mut expect = name.to_vec();
             expect.extend_from_slice(b"\":");
-            let past = self.b.ins().iadd_imm_s(body, expect.len() as i64);
+            let past = self.b.ins().iadd_imm_s(at.body, expect.len() as i64);
             let len = self.len();
             let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, past, len);
             let cmp = self.b.create_block();
-            self.b.ins().brif(fits, cmp, &[], scan, &[]);
+            self.b.ins().brif(fits, cmp, &[], at.scan, &[]);
             self.b.switch_to_block(cmp);
-            let same = self.same_bytes(body, &expect);
+            let same = self.same_bytes(at.body, &expect);
             let hit = self.b.create_block();
-            self.b.ins().brif(same, hit, &[], scan, &[]);
+            self.b.ins().brif(same, hit, &[], at.scan, &[]);
             self.b.switch_to_block(hit);
             self.set_pos(past);
-            let end = self.b.ins().iadd_imm_s(body, name.len() as i64);
-            let mut args = vec![BlockArg::Value(hint), BlockArg::Value(end)];
-            if self.decoding() {
-                args.push(BlockArg::Value(self.iconst(0)));
+            match targets.and_then(|t| t.get(i)) {
+                Some(&target) => {
+                    self.record_named(at.table, i as u32, at.body);
+                    if self.decoding() {
+                        self.key_base_named();
+                    }
+                    let target = self.label(target);
+                    self.branch_on_token(past, target, at.valued);
+                }
+                None => {
+                    let end = self.b.ins().iadd_imm_s(at.body, name.len() as i64);
+                    let mut args = vec![BlockArg::Value(at.hint), BlockArg::Value(end)];
+                    if self.decoding() {
+                        args.push(BlockArg::Value(self.iconst(0)));
+                    }
+                    self.b.ins().jump(at.found, &args);
+                }
             }
-            self.b.ins().jump(found, &args);
         }
     }
 
@@ -202,10 +231,31 @@ impl Lower<'_> {
         let word = self.b.ins().ishl_imm_s(word, 3);
         let base = self.b.ins().stack_addr(I64, self.bits, 0);
         let addr = self.b.ins().iadd(base, word);
-        let bits = self.b.ins().load(I64, super::trusted(), addr, 0);
         let shift = self.b.ins().band_imm_s(f, 63);
         let one = self.iconst(1);
         let bit = self.b.ins().ishl(one, shift);
+        self.mark_present(addr, bit, body);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// [`Lower::record_field`] for named field `f`, known when lowered: the path top, the
+    /// field register and the presence bit from constants.
+    fn record_named(&mut self, table: KeyTableId, f: u32, body: Value) {
+        let field = self.iconst(i64::from(f));
+        self.b.def_var(self.field, field);
+        let a = self.iconst((i64::from(table) << 32) + i64::from(f));
+        let one = self.iconst(1);
+        self.path_top(a, one);
+        let addr = (self.b.ins()).stack_addr(I64, self.bits, (f / 64 * 8) as i32);
+        let bit = self.iconst(1i64 << (f % 64));
+        self.mark_present(addr, bit, body);
+    }
+
+    /// Sets `bit` in the presence word at `addr`; when it was set and duplicates are
+    /// denied, `DuplicateKey` at the key's quote (before `body`).
+    fn mark_present(&mut self, addr: Value, bit: Value, body: Value) {
+        let bits = self.b.ins().load(I64, super::trusted(), addr, 0);
         let seen = self.b.ins().band(bits, bit);
         let seen = self.b.ins().icmp_imm_s(IntCC::NotEqual, seen, 0);
         let deny = self.load_ctx(off::DUP_DENY);
@@ -220,7 +270,19 @@ impl Lower<'_> {
         self.b.switch_to_block(set);
         let bits = self.b.ins().bor(bits, bit);
         self.b.ins().store(super::trusted(), bits, addr, 0);
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
     }
+}
+
+/// What [`Lower::expected_name`] works with: the key table, the hinted field, the name's
+/// first byte, and the blocks a key goes on to.
+struct Expected {
+    table: KeyTableId,
+    hint: Value,
+    body: Value,
+    /// `found(field, end[, flags])`, after the colon.
+    found: Block,
+    /// The scan of any other key.
+    scan: Block,
+    /// The whitespace before the value, then the next op.
+    valued: Block,
 }

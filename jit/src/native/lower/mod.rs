@@ -443,7 +443,7 @@ impl<'a> Lower<'a> {
             Op::ArrNext { next } => self.arr_next(*next),
             Op::ArrEnd { min, max } => self.arr_end(*min, *max),
             Op::ObjBegin { empty, table } => self.obj_begin(*empty, *table),
-            Op::Key(table) => self.key(*table),
+            Op::Key(table) => self.key(pc, *table),
             Op::SwitchField(targets) => return self.switch(self.field, targets),
             Op::ObjNext { next } => self.obj_next(*next),
             Op::ObjEnd(table) => self.obj_end(*table),
@@ -856,6 +856,19 @@ impl<'a> Lower<'a> {
         let v = self.byte_at(p);
         let is = self.b.ins().icmp_imm_s(IntCC::Equal, v, i64::from(byte));
         self.b.ins().brif(is, yes, &[], no, &[]);
+    }
+
+    /// Jumps to `token` when the byte at `p` is in the input and above space (not
+    /// whitespace), else to `other`.
+    fn branch_on_token(&mut self, p: Value, token: Block, other: Block) {
+        let len = self.len();
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
+        let check = self.b.create_block();
+        self.b.ins().brif(more, check, &[], other, &[]);
+        self.b.switch_to_block(check);
+        let v = self.byte_at(p);
+        let above = (self.b.ins()).icmp_imm_s(IntCC::UnsignedGreaterThan, v, 32);
+        self.b.ins().brif(above, token, &[], other, &[]);
     }
 
     /// A `br_table` on `index` (`I64`, clamped to the last target).
