@@ -257,14 +257,15 @@ impl Lower<'_> {
     fn mark_present(&mut self, addr: Value, bit: Value, body: Value) {
         let bits = self.b.ins().load(I64, super::trusted(), addr, 0);
         let seen = self.b.ins().band(bits, bit);
-        let seen = self.b.ins().icmp_imm_s(IntCC::NotEqual, seen, 0);
-        let deny = self.load_ctx(off::DUP_DENY);
-        let deny = self.b.ins().icmp_imm_s(IntCC::NotEqual, deny, 0);
-        let dup = self.b.ins().band(seen, deny);
-        let [set, repeated] = self.blocks();
-        self.b.ins().brif(dup, repeated, &[], set, &[]);
+        let [set, repeated, denied] = self.blocks();
+        self.b.ins().brif(seen, repeated, &[], set, &[]);
+        // A repeated key (rare) reads the policy.
         self.b.switch_to_block(repeated);
         self.b.set_cold_block(repeated);
+        let deny = self.load_ctx(off::DUP_DENY);
+        self.b.ins().brif(deny, denied, &[], set, &[]);
+        self.b.switch_to_block(denied);
+        self.b.set_cold_block(denied);
         let at = self.b.ins().iadd_imm_s(body, -1);
         self.fail_with(FailKind::DuplicateKey, at);
         self.b.switch_to_block(set);
