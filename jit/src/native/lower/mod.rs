@@ -858,17 +858,31 @@ impl<'a> Lower<'a> {
         self.b.ins().brif(is, yes, &[], no, &[]);
     }
 
-    /// Jumps to `token` when the byte at `p` is in the input and above space (not
-    /// whitespace), else to `other`.
+    /// Jumps to `token` with the cursor on the token at `p`, or after one space before it
+    /// (the usual `": "`); anything else (more whitespace, the input's end) jumps to
+    /// `other` with the cursor at `p`. The cursor is at `p` on entry.
     fn branch_on_token(&mut self, p: Value, token: Block, other: Block) {
+        let [check, spaced, second, after_space] = self.blocks();
         let len = self.len();
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
-        let check = self.b.create_block();
         self.b.ins().brif(more, check, &[], other, &[]);
         self.b.switch_to_block(check);
         let v = self.byte_at(p);
         let above = (self.b.ins()).icmp_imm_s(IntCC::UnsignedGreaterThan, v, 32);
-        self.b.ins().brif(above, token, &[], other, &[]);
+        self.b.ins().brif(above, token, &[], spaced, &[]);
+        self.b.switch_to_block(spaced);
+        let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, v, 32);
+        let next = self.b.ins().iadd_imm_s(p, 1);
+        let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, len);
+        let single = self.b.ins().band(is_space, room);
+        self.b.ins().brif(single, second, &[], other, &[]);
+        self.b.switch_to_block(second);
+        let w = self.byte_at(next);
+        let above = (self.b.ins()).icmp_imm_s(IntCC::UnsignedGreaterThan, w, 32);
+        self.b.ins().brif(above, after_space, &[], other, &[]);
+        self.b.switch_to_block(after_space);
+        self.set_pos(next);
+        self.b.ins().jump(token, &[]);
     }
 
     /// A `br_table` on `index` (`I64`, clamped to the last target).
