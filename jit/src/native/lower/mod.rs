@@ -711,23 +711,8 @@ impl<'a> Lower<'a> {
         };
         self.b.ins().brif(is_ws, spaces, &[], done, &[]);
         if single_space {
-            let [one, past] = self.blocks();
             self.b.switch_to_block(spaces);
-            let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, 32);
-            let next = self.b.ins().iadd_imm_s(p, 1);
-            let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, len);
-            let single = self.b.ins().band(is_space, room);
-            self.b.ins().brif(single, one, &[], call, &[]);
-            self.b.switch_to_block(one);
-            let after = self.byte_at(next);
-            let is_end = self
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::UnsignedGreaterThan, after, 32);
-            self.b.ins().brif(is_end, past, &[], call, &[]);
-            self.b.switch_to_block(past);
-            self.set_pos(next);
-            self.b.ins().jump(done, &[]);
+            self.one_space(p, byte, done, call);
         }
         self.b.switch_to_block(call);
         self.skip_ws_run(p, done);
@@ -862,7 +847,7 @@ impl<'a> Lower<'a> {
     /// (the usual `": "`); anything else (more whitespace, the input's end) jumps to
     /// `other` with the cursor at `p`. The cursor is at `p` on entry.
     fn branch_on_token(&mut self, p: Value, token: Block, other: Block) {
-        let [check, spaced, second, after_space] = self.blocks();
+        let [check, spaced] = self.blocks();
         let len = self.len();
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
         self.b.ins().brif(more, check, &[], other, &[]);
@@ -871,16 +856,25 @@ impl<'a> Lower<'a> {
         let above = (self.b.ins()).icmp_imm_s(IntCC::UnsignedGreaterThan, v, 32);
         self.b.ins().brif(above, token, &[], spaced, &[]);
         self.b.switch_to_block(spaced);
-        let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, v, 32);
+        self.one_space(p, v, token, other);
+    }
+
+    /// With `byte` (at `p`, in the input) not above space: when it is one space before a
+    /// byte above space, moves the cursor past the space and jumps to `token`; else jumps to
+    /// `other` (the cursor unchanged).
+    fn one_space(&mut self, p: Value, byte: Value, token: Block, other: Block) {
+        let [second, past] = self.blocks();
+        let len = self.len();
+        let is_space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, 32);
         let next = self.b.ins().iadd_imm_s(p, 1);
         let room = self.b.ins().icmp(IntCC::UnsignedLessThan, next, len);
         let single = self.b.ins().band(is_space, room);
         self.b.ins().brif(single, second, &[], other, &[]);
         self.b.switch_to_block(second);
-        let w = self.byte_at(next);
-        let above = (self.b.ins()).icmp_imm_s(IntCC::UnsignedGreaterThan, w, 32);
-        self.b.ins().brif(above, after_space, &[], other, &[]);
-        self.b.switch_to_block(after_space);
+        let after = self.byte_at(next);
+        let above = (self.b.ins()).icmp_imm_s(IntCC::UnsignedGreaterThan, after, 32);
+        self.b.ins().brif(above, past, &[], other, &[]);
+        self.b.switch_to_block(past);
         self.set_pos(next);
         self.b.ins().jump(token, &[]);
     }
