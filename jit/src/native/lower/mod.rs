@@ -5,15 +5,14 @@
 //! container count and the matched field are frontend variables; the presence bitmap is a
 //! stack slot; the input's address and length are loaded from the context once per op, at
 //! the top of the op's first block (live across the function they would crowd the cursor
-//! out of the callee-saved registers). Whitespace is skipped inline (16-byte `i8x16` windows, no call); every other
-//! byte loop is a call (short strings excepted, plain or checked by a shape of ASCII
-//! classes: one or two inline `i8x16` windows): into a kernel
-//! entry point, or into
-//! [`super::helpers`] for the checks that are not inlined (numbers, checked strings,
-//! enumerations, raw predicates, skips, discriminators, and the exact error of a failed
-//! literal or string fast path), which run the interpreter's own code (values that pass
-//! take the helpers' fast paths). Errors jump to one
-//! block per function that writes the context's error record and returns.
+//! out of the callee-saved registers). Whitespace is skipped inline (16-byte `i8x16`
+//! windows, no call); every other byte loop is a call (short strings excepted, plain or
+//! checked by a shape of ASCII classes: one or two inline `i8x16` windows): into a kernel
+//! entry point, or into [`super::helpers`] for the checks that are not inlined (numbers,
+//! checked strings, enumerations, raw predicates, skips, discriminators, and the exact
+//! error of a failed literal or string fast path), which run the interpreter's own code
+//! (values that pass take the helpers' fast paths). Errors jump to one block per function
+//! that writes the context's error record and returns.
 
 mod containers;
 mod control;
