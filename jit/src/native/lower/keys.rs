@@ -63,8 +63,9 @@ impl Lower<'_> {
         // Where the value's whitespace is skipped, then the next op (a `SwitchField` by the
         // field register) runs.
         let valued = self.b.create_block();
-        let targets = match self.func.ops.get(pc + 1) {
-            Some(Op::SwitchField(targets)) => Some(targets.clone()),
+        let func = self.func;
+        let targets = match func.ops.get(pc + 1) {
+            Some(Op::SwitchField(targets)) => Some(&targets[..]),
             _ => None,
         };
         let expected = Expected {
@@ -75,7 +76,7 @@ impl Lower<'_> {
             scan,
             valued,
         };
-        self.expected_name(&expected, targets.as_deref());
+        self.expected_name(&expected, targets);
 
         self.b.switch_to_block(scan);
         let quote = self.scan_body(body);

@@ -468,36 +468,28 @@ impl<'a> Lower<'a> {
 
     /// The input's address, loaded from the context once per op ([`InputCache`]).
     fn input(&mut self) -> Value {
-        if let Some(v) = self.io.input {
-            return v;
-        }
-        let v = self.load_ctx_at_op_start(off::INPUT);
-        if self.io.start.is_some() {
-            self.io.input = Some(v);
-        }
-        v
+        self.op_word(off::INPUT, |io| &mut io.input)
     }
 
     /// The input's length, loaded from the context as [`Lower::input`].
     fn len(&mut self) -> Value {
-        if let Some(v) = self.io.len {
-            return v;
-        }
-        let v = self.load_ctx_at_op_start(off::LEN);
-        if self.io.start.is_some() {
-            self.io.len = Some(v);
-        }
-        v
+        self.op_word(off::LEN, |io| &mut io.len)
     }
 
-    /// Loads a context word at the top of the current op's first block (here, outside ops).
-    fn load_ctx_at_op_start(&mut self, offset: i32) -> Value {
+    /// The context word at `offset`, kept in `slot` of the [`InputCache`]: loaded at the
+    /// top of the current op's first block on first use (outside ops, here at each use).
+    fn op_word(&mut self, offset: i32, slot: fn(&mut InputCache) -> &mut Option<Value>) -> Value {
+        if let Some(v) = *slot(&mut self.io) {
+            return v;
+        }
         let Some(block) = self.io.start else {
             return self.load_ctx(offset);
         };
         let ctx = self.ctx;
         let mut cursor = FuncCursor::new(self.b.func).at_first_insertion_point(block);
-        cursor.ins().load(I64, trusted(), ctx, offset)
+        let v = cursor.ins().load(I64, trusted(), ctx, offset);
+        *slot(&mut self.io) = Some(v);
+        v
     }
 
     fn load_ctx(&mut self, offset: i32) -> Value {
