@@ -62,18 +62,20 @@ fn avx2_escape_into(s: &str, mode: EscapeMode, out: &mut [u8]) -> usize {
 
 /// The twins available on this machine.
 fn twins() -> Vec<Twin> {
-    let mut twins = vec![
-        Twin {
-            name: "scalar",
-            escape_str: escape::scalar::escape_str,
-            escape_into: escape::scalar::escape_into,
-        },
-        Twin {
+    let mut twins = vec![Twin {
+        name: "scalar",
+        escape_str: escape::scalar::escape_str,
+        escape_into: escape::scalar::escape_into,
+    }];
+    // Under Miri the dispatcher picks the scalar twin (Miri reports no AVX2): checking it
+    // again would double the slowest Miri tests and check nothing new.
+    if !cfg!(miri) {
+        twins.push(Twin {
             name: "dispatch",
             escape_str: escape::escape_str,
             escape_into: escape::escape_into,
-        },
-    ];
+        });
+    }
     if avx2() {
         twins.push(Twin {
             name: "avx2",
@@ -100,7 +102,8 @@ fn check_twin(twin: &Twin, s: &str, mode: EscapeMode, want: &[u8]) {
 }
 
 /// Checks every twin in every mode against the reference, the reference against serde_json,
-/// and that no byte the mode forbids is left.
+/// and that no byte the mode forbids is left. Miri leaves out the last two: they check the
+/// reference model, not the kernels, and the native run checks them on the same inputs.
 fn check(s: &str) {
     let twins = twins();
     for mode in MODES {
@@ -108,7 +111,9 @@ fn check(s: &str) {
         for twin in &twins {
             check_twin(twin, s, mode, &want);
         }
-        check_against_serde(s, mode, &want);
+        if !cfg!(miri) {
+            check_against_serde(s, mode, &want);
+        }
     }
 }
 
