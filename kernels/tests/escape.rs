@@ -196,7 +196,9 @@ fn every_special_character_at_every_position() {
 #[test]
 fn special_runs_across_chunk_boundaries() {
     let max_len = if cfg!(miri) { 1 } else { 70 };
-    for &c in SPECIALS {
+    // Under Miri every third special: each one is checked at every position of short
+    // strings by `every_special_character_at_every_position`.
+    for &c in SPECIALS.iter().step_by(if cfg!(miri) { 3 } else { 1 }) {
         for prefix in 0..=max_len {
             for run in 1..=3 {
                 let s = format!("{}{}tail", "x".repeat(prefix), c.to_string().repeat(run));
