@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{GuardedRegion, Rng, avx2};
+use common::{GuardedRegion, Rng, avx2, check_dispatch};
 use jitson_kernels::escape::{self, EscapeMode, max_escaped_len};
 
 const MODES: [EscapeMode; 3] = [EscapeMode::Minimal, EscapeMode::Ascii, EscapeMode::Html];
@@ -67,9 +67,7 @@ fn twins() -> Vec<Twin> {
         escape_str: escape::scalar::escape_str,
         escape_into: escape::scalar::escape_into,
     }];
-    // Under Miri the dispatcher picks the scalar twin (Miri reports no AVX2): checking it
-    // again would double the slowest Miri tests and check nothing new.
-    if !cfg!(miri) {
+    if check_dispatch() {
         twins.push(Twin {
             name: "dispatch",
             escape_str: escape::escape_str,

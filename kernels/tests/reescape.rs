@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Rng, avx2, for_each_guarded_suffix, special_byte_inputs};
+use common::{Rng, avx2, check_dispatch, for_each_guarded_suffix, special_byte_inputs};
 use jitson_kernels::KernelError;
 use jitson_kernels::escape::{EscapeMode, escape_str};
 use jitson_kernels::reescape;
@@ -22,9 +22,7 @@ fn avx2_reescape(body: &[u8], out: &mut Vec<u8>, s: Surrogates) -> Result<(), Ke
 fn twins() -> Vec<(&'static str, ReescapeFn)> {
     let mut twins: Vec<(&'static str, ReescapeFn)> =
         vec![("scalar", reescape::scalar::reescape_minimal)];
-    // Under Miri the dispatcher picks the scalar twin (Miri reports no AVX2): checking it
-    // again would double the slowest Miri tests and check nothing new.
-    if !cfg!(miri) {
+    if check_dispatch() {
         twins.push(("dispatch", reescape::reescape_minimal));
     }
     if avx2() && !cfg!(miri) {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{GuardedRegion, Rng, avx2, for_each_guarded_suffix};
+use common::{GuardedRegion, Rng, avx2, check_dispatch, for_each_guarded_suffix};
 use jitson_kernels::unescape::{self, Surrogates};
 use jitson_kernels::{ErrorKind, KernelError};
 
@@ -105,9 +105,7 @@ fn twins() -> Vec<Twin> {
         unescape_into: unescape::scalar::unescape_into,
         validate: unescape::scalar::validate_escapes,
     }];
-    // Under Miri the dispatcher picks the scalar twin (Miri reports no AVX2): checking it
-    // again would double the slowest Miri tests and check nothing new.
-    if !cfg!(miri) {
+    if check_dispatch() {
         twins.push(Twin {
             name: "dispatch",
             unescape: unescape::unescape,

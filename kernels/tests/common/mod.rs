@@ -43,3 +43,10 @@ pub fn for_each_guarded_suffix(bytes: &[u8], mut check: impl FnMut(&[u8])) {
 pub fn avx2() -> bool {
     jitson_kernels::avx2_supported()
 }
+
+/// Whether to check the dispatch entry points beside the scalar twin: not under Miri, where
+/// the dispatcher picks the scalar twin (Miri reports no AVX2), so checking it again would
+/// double the slowest Miri tests and check nothing new.
+pub fn check_dispatch() -> bool {
+    !cfg!(miri)
+}
