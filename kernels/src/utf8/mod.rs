@@ -3,8 +3,8 @@
 //! On failure the error offset is the length of the longest valid prefix (what
 //! [`std::str::Utf8Error::valid_up_to`] reports), so both twins agree byte for byte. The AVX2
 //! twin is `simdutf8`'s AVX2 implementation (its compat API, which reports that prefix) for
-//! inputs of 64 bytes and more, and [`lookup`]'s one- or two-block check below that; the
-//! scalar twin is the standard library's validator behind an ASCII check.
+//! inputs of 64 bytes and more, and the `lookup` module's one- or two-block check below
+//! that; the scalar twin is the standard library's validator behind an ASCII check.
 
 use crate::error::{ErrorKind, KernelError};
 
