@@ -101,8 +101,10 @@ fn kept_bytes_of_every_mask_shape() {
         0xaaaa_aaaa_aaaa_aaaa,
         0x00ff_00ff_00ff_00ff,
     ]);
-    // Every 8-bit pattern in every 8-byte group at once.
-    masks.extend((0..=u8::MAX).map(|m| u64::from(m) * 0x0101_0101_0101_0101));
+    // Every 8-bit pattern in every 8-byte group at once; under Miri every 17th (all 256 took
+    // the test to 33 s there, these 16 to under 5 s).
+    let patterns = (0..=u8::MAX).step_by(if cfg!(miri) { 17 } else { 1 });
+    masks.extend(patterns.map(|m| u64::from(m) * 0x0101_0101_0101_0101));
     let step = if cfg!(miri) { 9 } else { 1 };
     masks.extend((0..BLOCK).step_by(step).map(|k| 1u64 << k));
     masks.extend((0..BLOCK).step_by(step).map(|k| !(1u64 << k)));
