@@ -10,7 +10,6 @@
 //! cache with tiering; lazy access to raw JSON by path ([`lazy`]); and Rust types with a
 //! JSON shape, `#[derive(jitson::Schema)]` ([`typed`]).
 
-#![warn(missing_docs)]
 pub use jitson_jit as jit;
 pub use jitson_kernels as kernels;
 

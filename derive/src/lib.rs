@@ -57,7 +57,6 @@
 //! `JsonObject` bound fails on the field's type); a field type without a schema (the
 //! `JsonType` bound fails on the field's type).
 
-#![warn(missing_docs)]
 mod attr;
 mod case;
 mod decode;

@@ -31,7 +31,6 @@
 //! replacement = '"***"'           # ... with this JSON (default null)
 //! ```
 
-#![warn(missing_docs)]
 mod admin;
 pub mod config;
 pub mod echo;

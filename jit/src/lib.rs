@@ -5,7 +5,6 @@
 //! ([`symbols`]). It knows JSON, not any schema language: producers (the facade's
 //! resolver) lower schemas to [`ir::Program`]s.
 
-#![warn(missing_docs)]
 pub mod encode;
 pub mod interp;
 pub mod ir;

@@ -11,7 +11,6 @@
 //! No kernel reads a byte outside the slice it is given: AVX2 tails are copied into padded
 //! stack blocks or finished by the scalar twin, and the test suite places inputs against a guard page to prove it.
 
-#![warn(missing_docs)]
 pub mod append;
 pub mod byte_classes;
 pub mod dispatch;

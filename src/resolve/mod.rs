@@ -9,8 +9,8 @@
 //!
 //! What the IR cannot say natively comes in as predicates built from the schema itself, so
 //! their meaning is the reference validator's by construction: `pattern` is the schema's
-//! compiled [`Pattern`]; `multipleOf` and non-string `enum`s run
-//! [`Schema::validate_value`] on a one-node schema holding just that keyword.
+//! compiled [`Pattern`]; `multipleOf` and non-string `enum`s run [`Schema::validate_value`]
+//! on a one-node schema holding just that keyword.
 //!
 //! Lowerings (`r0..r2` are frame registers):
 //!
