@@ -1,4 +1,4 @@
 //! jitson's fuzz targets: the bodies ([`bodies`]) that the libFuzzer binaries in
-//! `fuzz_targets/` run, shared with the stable smoke run in `tests/fuzz_smoke.rs`.
+//! `fuzz_targets/` run, shared with the stable smoke run in `tests/fuzz/smoke.rs`.
 
 pub mod bodies;

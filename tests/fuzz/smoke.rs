@@ -1,19 +1,12 @@
-//! The fuzz targets' bodies on the stable toolchain: every body (fuzz/src/bodies, included
-//! here by path — the libFuzzer binaries run the very same functions) over the seed corpus
-//! (fuzz/seeds, testdata/jsontestsuite) and a few thousand deterministic pseudo-random
-//! inputs: seeds mutated with bytes and tokens from fuzz/json.dict, and for `schema_gen`
-//! random byte strings. A disagreement panics with the input in the message.
-
-#[path = "../fuzz/src/bodies/mod.rs"]
-mod bodies;
+//! The smoke run: every fuzz body over the seed corpus (fuzz/seeds, testdata/jsontestsuite)
+//! and a few thousand deterministic pseudo-random inputs: seeds mutated with bytes and tokens
+//! from fuzz/json.dict, and for `schema_gen` random byte strings. A disagreement panics with
+//! the input in the message.
 
 use std::path::{Path, PathBuf};
 
-// The workspace's one deterministic test generator, so every run sees the same inputs.
-#[path = "../kernels/tests/common/rng.rs"]
-mod rng;
-
-use rng::Rng;
+use crate::bodies;
+use crate::rng::Rng;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

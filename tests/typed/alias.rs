@@ -6,18 +6,16 @@
 //! emitted JSON Schema accepts and rejects what the codec does (jitson's loader and the
 //! `jsonschema` crate); two types differing by an alias have different keys.
 
-mod typed_support;
-
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
+use crate::typed_support::engines::{engines, error, refused, same};
 use jitson::ErrorKind;
 use jitson::schema::builder::{integer, object, string};
 use jitson::schema::{Schema, SchemaErrorKind, TypeDesc, TypeKey};
 use jitson::typed::JsonType;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use typed_support::engines::{engines, error, refused, same};
 
 #[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

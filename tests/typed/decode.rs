@@ -4,18 +4,16 @@
 //! carry the exact message, position and path; a failed decode at any position leaks and
 //! double-drops nothing.
 
-mod typed_support;
-
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 
+use crate::typed_support::counted::{Counted, live};
+use crate::typed_support::engines::{engines, error, refused, same};
+use crate::typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
 use jitson::typed::JsonType;
 use jitson::{ErrorKind, RawValue};
 use serde::Deserialize;
-use typed_support::counted::{Counted, live};
-use typed_support::engines::{engines, error, refused, same};
-use typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
 
 fn testdata(name: &str) -> Vec<u8> {
     let path = format!("{}/testdata/bench/{name}", env!("CARGO_MANIFEST_DIR"));

@@ -5,9 +5,6 @@
 
 #![cfg(not(miri))]
 
-mod engine_support;
-mod typed_support;
-
 use jitson::engine::{Backend, Options};
 use jitson::typed::JsonType;
 use jitson::{Codec, RawValue, Schema, TypeKey};
@@ -858,7 +855,7 @@ fn json_schema_documents() {
 
 #[test]
 fn corpus_types_validate_the_corpus() {
-    use typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
+    use crate::typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
     for (name, schema) in [
         ("book", Book::schema()),
         ("twitter", Twitter::schema()),
@@ -866,7 +863,7 @@ fn corpus_types_validate_the_corpus() {
         ("citm_catalog", CitmCatalog::schema()),
         ("canada", Canada::schema()),
     ] {
-        let bytes = engine_support::testdata(&format!("bench/{name}.json"));
+        let bytes = crate::engine_support::testdata(&format!("bench/{name}.json"));
         let serde_ok = match name {
             "book" => serde_json::from_slice::<Book>(&bytes).map(drop),
             "citm_catalog" => serde_json::from_slice::<CitmCatalog>(&bytes).map(drop),

@@ -5,9 +5,6 @@
 
 #![cfg(not(miri))]
 
-mod engine_support;
-mod typed_support;
-
 use jitson::RawValue;
 use jitson::typed::{JsonEncode, JsonMembers};
 use serde::Serialize;
@@ -599,7 +596,7 @@ fn generics_lifetimes_and_recursion() {
 
 /// serde_json decodes the document into `T`; jitson's encode of that value is serde_json's.
 fn corpus<T: DeserializeOwned + Serialize + JsonEncode>(name: &str) {
-    let bytes = engine_support::testdata(&format!("bench/{name}.json"));
+    let bytes = crate::engine_support::testdata(&format!("bench/{name}.json"));
     let value: T = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let want = serde_json::to_vec(&value).unwrap();
     let mut out = Vec::new();
@@ -609,7 +606,7 @@ fn corpus<T: DeserializeOwned + Serialize + JsonEncode>(name: &str) {
 
 #[test]
 fn corpus_documents_encode_as_serde_json() {
-    use typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
+    use crate::typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
     corpus::<Book>("book");
     corpus::<Twitter>("twitter");
     corpus::<Twitter>("twitterescaped");

@@ -3,18 +3,16 @@
 //! of mutations of the corpus), and the inputs it leaves to the codec decode exactly as the
 //! two-pass decode decodes them, errors included.
 
-mod typed_support;
-
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
+use crate::typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
 use jitson::engine::{EngineOptions, Options, Tiering, TypedDecode};
 use jitson::jit::ir::ExecOptions;
 use jitson::typed::decode::{self, Bail};
 use jitson::typed::{JsonDecode, JsonType};
 use jitson::{Engine, Error};
 use serde::Deserialize;
-use typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
 
 fn testdata(name: &str) -> Vec<u8> {
     let path = format!("{}/testdata/bench/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -133,7 +131,7 @@ where
 fn mutations_of_book_agree_with_the_two_pass_decode() {
     let count = if cfg!(miri) { 20 } else { 4000 };
     // Embedded, so that Miri (no file system) runs it too.
-    let input = include_bytes!("../testdata/bench/book.json");
+    let input = include_bytes!("../../testdata/bench/book.json");
     let taken = mutations_agree::<Book>(input, count, 0x9e37_79b9);
     // Whitespace and digit edits keep many inputs valid: the reader must have built values.
     assert!(taken * 10 > count, "the reader took {taken} of {count}");

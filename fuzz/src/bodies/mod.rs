@@ -1,5 +1,5 @@
 //! The fuzz targets' bodies: one plain function per target, called by the libFuzzer binaries
-//! (`fuzz/fuzz_targets/*.rs`, nightly) and by the stable smoke run (`tests/fuzz_smoke.rs`,
+//! (`fuzz/fuzz_targets/*.rs`, nightly) and by the stable smoke run (`tests/fuzz/smoke.rs`,
 //! which includes this module by path), so both check exactly the same oracles.
 //!
 //! Each body takes arbitrary bytes and panics, with the input in the message, when an oracle
