@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Rng, avx2};
+use common::{MiriSample, Rng, avx2, check_dispatch};
 use jitson_kernels::int_format::{self, MAX_INT_LEN};
 
 /// Formats with `f` into a buffer pre-filled with junk; returns the written prefix.
@@ -16,7 +16,9 @@ fn run<T>(f: impl Fn(T, &mut [u8; MAX_INT_LEN]) -> usize, v: T) -> String {
 fn check_u64(v: u64) {
     let want = v.to_string();
     assert_eq!(run(int_format::scalar::format_u64, v), want, "scalar");
-    assert_eq!(run(int_format::format_u64, v), want, "dispatch");
+    if check_dispatch() {
+        assert_eq!(run(int_format::format_u64, v), want, "dispatch");
+    }
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: AVX2 support was checked.
@@ -28,7 +30,9 @@ fn check_u64(v: u64) {
 fn check_i64(v: i64) {
     let want = v.to_string();
     assert_eq!(run(int_format::scalar::format_i64, v), want, "scalar");
-    assert_eq!(run(int_format::format_i64, v), want, "dispatch");
+    if check_dispatch() {
+        assert_eq!(run(int_format::format_i64, v), want, "dispatch");
+    }
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: AVX2 support was checked.
@@ -90,7 +94,8 @@ fn around_every_power_of_ten() {
 #[test]
 fn every_value_below_100_000() {
     let end = if cfg!(miri) { 500 } else { 100_000 };
-    for v in 0..end {
+    let mut sample = MiriSample::default();
+    for v in (0..end).filter(|_| sample.next_runs()) {
         check_bits(v);
     }
 }
