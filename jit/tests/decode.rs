@@ -1,6 +1,6 @@
 //! Decode, encode and transcode on a hand-written program and layout, at the interpreter
 //! level (small documents: this test also runs under Miri,
-//! `cargo +nightly miri test -p jitson-jit --test decode`).
+//! `cargo +nightly miri test -p jitson-jit --no-default-features --test decode`).
 
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! resident memory flat. Each program validates and decodes once before it is dropped.
 
 // Miri cannot run JIT code (`mprotect` is unsupported); the interpreter is its target.
-#![cfg(not(miri))]
+#![cfg(all(feature = "native", not(miri)))]
 
 use jitson_jit::ir::{ExecOptions, Func, KeyTable, Limit, NumCheck, Number, Op, Program, StrCheck};
 use jitson_jit::layout::{FuncLayout, Layout, Shape, ShapeInfo};

@@ -4,7 +4,7 @@
 //! several option sets.
 
 // Miri cannot run JIT code (`mprotect` is unsupported); the interpreter is its target.
-#![cfg(not(miri))]
+#![cfg(all(feature = "native", not(miri)))]
 
 mod native_support;
 
