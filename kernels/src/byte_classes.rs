@@ -49,6 +49,20 @@ pub fn append_kept(block: &[u8; BLOCK], keep: u64, out: &mut Vec<u8>) {
     scalar::append_kept(block, keep, out)
 }
 
+/// [`append_kept`] of the block that starts `window`, for a block followed by at least
+/// [`BLOCK`] more bytes of the same text: the window's second half is read, never kept. The
+/// AVX2 twin then copies each run straight from the text, not from a padded copy of the
+/// block that it would read back before the copy's stores retire (a store-forwarding stall).
+#[inline]
+pub fn append_kept_ahead(window: &[u8; 2 * BLOCK], keep: u64, out: &mut Vec<u8>) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::dispatch::use_avx2() {
+        // SAFETY: `use_avx2` is true only after every feature in `AVX2_FEATURES` was detected.
+        return unsafe { avx2::append_kept_ahead(window, keep, out) };
+    }
+    scalar::append_kept_ahead(window, keep, out)
+}
+
 /// `keep` without its lowest run of set bits, and that run's start and end.
 #[inline]
 fn next_run(keep: u64) -> (u64, usize, usize) {
@@ -88,6 +102,12 @@ pub mod scalar {
             keep = rest;
         }
     }
+
+    /// See [`super::append_kept_ahead`]: [`append_kept`] of the window's first half.
+    pub fn append_kept_ahead(window: &[u8; 2 * BLOCK], keep: u64, out: &mut Vec<u8>) {
+        let (block, _) = window.split_first_chunk::<BLOCK>().expect("two blocks");
+        append_kept(block, keep, out);
+    }
 }
 
 /// The AVX2 twin: two 32-byte halves, one compare (or range check) per class.
@@ -121,36 +141,65 @@ pub mod avx2 {
         }
     }
 
-    /// See [`super::append_kept`]: each run of kept bytes is copied as 64 bytes (two
-    /// 32-byte stores) from a zero-padded copy of the block, to where the bytes kept so far
-    /// end; the next run's copy overwrites what the previous one wrote past its run.
+    /// See [`super::append_kept`]: the runs are copied from a zero-padded copy of the block
+    /// ([`append_runs`]).
     ///
     /// # Safety
     /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
-    pub unsafe fn append_kept(block: &[u8; BLOCK], mut keep: u64, out: &mut Vec<u8>) {
+    pub unsafe fn append_kept(block: &[u8; BLOCK], keep: u64, out: &mut Vec<u8>) {
         if keep == u64::MAX {
             out.extend_from_slice(block);
             return;
         }
         let mut padded = [0u8; 2 * BLOCK];
         padded[..BLOCK].copy_from_slice(block);
+        // SAFETY: AVX2 is enabled here (this function's own precondition).
+        unsafe { append_runs(&padded, keep, out) }
+    }
+
+    /// See [`super::append_kept_ahead`]: the runs are copied from the window itself
+    /// ([`append_runs`]).
+    ///
+    /// # Safety
+    /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub unsafe fn append_kept_ahead(window: &[u8; 2 * BLOCK], keep: u64, out: &mut Vec<u8>) {
+        if keep == u64::MAX {
+            out.extend_from_slice(&window[..BLOCK]);
+            return;
+        }
+        // SAFETY: AVX2 is enabled here (this function's own precondition).
+        unsafe { append_runs(window, keep, out) }
+    }
+
+    /// Appends the bytes of `src`'s first [`BLOCK`] whose bit is set in `keep`: each run of
+    /// kept bytes is copied as 64 bytes (two 32-byte stores) from `src`, to where the bytes
+    /// kept so far end; the next run's copy overwrites what the previous one wrote past its
+    /// run. `src`'s second half is only read.
+    ///
+    /// # Safety
+    /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    unsafe fn append_runs(src: &[u8; 2 * BLOCK], mut keep: u64, out: &mut Vec<u8>) {
         out.reserve(2 * BLOCK);
         let spare = out.spare_capacity_mut();
         let mut written = 0;
         while keep != 0 {
             let (rest, start, end) = next_run(keep);
-            // SAFETY: AVX2 is enabled here. `start < 64`, so the 64 bytes read from
-            // `padded` (128 bytes) are inside it. Before this run at most 63 bytes were kept
-            // (the run holds at least one of the 64), so the 64 bytes written start at
+            // SAFETY: AVX2 is enabled here. `start < 64`, so the 64 bytes read from `src`
+            // (128 bytes) are inside it. Before this run at most 63 bytes were kept (the run
+            // holds at least one of the 64), so the 64 bytes written start at
             // `written <= 63` and end inside `spare`, which holds at least 128.
             unsafe {
-                let src = padded.as_ptr().add(start);
+                let from = src.as_ptr().add(start);
                 let dst = spare.as_mut_ptr().add(written).cast::<u8>();
                 let (low, high) = (
-                    _mm256_loadu_si256(src.cast()),
-                    _mm256_loadu_si256(src.add(CHUNK).cast()),
+                    _mm256_loadu_si256(from.cast()),
+                    _mm256_loadu_si256(from.add(CHUNK).cast()),
                 );
                 _mm256_storeu_si256(dst.cast(), low);
                 _mm256_storeu_si256(dst.add(CHUNK).cast(), high);

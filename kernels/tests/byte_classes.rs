@@ -94,6 +94,26 @@ fn check_kept(block: &[u8; BLOCK], keep: u64) {
         let got = run(&|out| unsafe { byte_classes::avx2::append_kept(block, keep, out) });
         assert_eq!(got, want, "avx2 {keep:#x}");
     }
+    // The same block followed by another, whose bytes must never be kept.
+    let mut window = [b'#'; 2 * BLOCK];
+    window[..BLOCK].copy_from_slice(block);
+    assert_eq!(
+        run(&|out| byte_classes::scalar::append_kept_ahead(&window, keep, out)),
+        want,
+        "scalar ahead {keep:#x}"
+    );
+    if check_dispatch() {
+        assert_eq!(
+            run(&|out| byte_classes::append_kept_ahead(&window, keep, out)),
+            want,
+            "dispatch ahead {keep:#x}"
+        );
+    }
+    if avx2() {
+        // SAFETY: AVX2 support was checked.
+        let got = run(&|out| unsafe { byte_classes::avx2::append_kept_ahead(&window, keep, out) });
+        assert_eq!(got, want, "avx2 ahead {keep:#x}");
+    }
 }
 
 #[test]

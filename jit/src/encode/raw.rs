@@ -10,7 +10,7 @@
 //! [`EscapeMode::Minimal`], 64-byte blocks that need nothing but their whitespace dropped
 //! are found from their byte classes ([`jitson_kernels::byte_classes`]) and copied whole.
 
-use jitson_kernels::byte_classes::{BLOCK, ByteClasses, append_kept, classify};
+use jitson_kernels::byte_classes::{BLOCK, ByteClasses, append_kept, append_kept_ahead, classify};
 use jitson_kernels::escape::{EscapeMode, escape_str};
 use jitson_kernels::plain_string::plain_string_end;
 use jitson_kernels::reescape::reescape_minimal;
@@ -159,7 +159,11 @@ fn copy_block(raw: &[u8], i: usize, out: &mut Vec<u8>) -> usize {
     if take == 0 || needs_rewrite(&c, taken & outside) {
         return 0;
     }
-    append_kept(block, taken & !(c.whitespace & outside), out);
+    let keep = taken & !(c.whitespace & outside);
+    match raw[i..].first_chunk::<{ 2 * BLOCK }>() {
+        Some(window) => append_kept_ahead(window, keep, out),
+        None => append_kept(block, keep, out),
+    }
     take
 }
 
