@@ -2,11 +2,13 @@
 //! scalar twin, on the input placed so that it ends exactly at an inaccessible guard page
 //! (any read past the end faults) and on an ordinary heap copy (where AddressSanitizer sees
 //! an over-read), at many start offsets; plus each kernel against an independent oracle
-//! (`str::parse`, `std::str::from_utf8`, serde_json).
+//! (`str::parse`, `std::str::from_utf8`, serde_json); and the block kernels of transcode's copy
+//! on every 64-byte block.
 //!
 //! Start offsets: every one for short inputs, otherwise the first sixteen, the end, and the
 //! places a kernel is naturally called at (after a quote, at a sign or digit).
 
+use jitson::kernels::byte_classes::{self, BLOCK};
 use jitson::kernels::escape::{self, EscapeMode, max_escaped_len};
 use jitson::kernels::float_format::{MAX_FLOAT_LEN, format_f64};
 use jitson::kernels::float_parse::{self, FloatOverflow};
@@ -35,6 +37,7 @@ pub fn run(data: &[u8]) {
         check_all(data, output);
     });
     formatting(data);
+    blocks(data);
 }
 
 /// Every kernel on `buf` (placed at a guard page, or on the heap); output buffers are
@@ -461,5 +464,37 @@ fn formatting(data: &[u8]) {
             Ok(bits),
             "format_f64 {float:e} round trip"
         );
+    }
+}
+
+/// The block kernels of transcode's copy on every 64-byte block of the input: the classes,
+/// and the bytes a mask keeps (the block's non-whitespace bytes, and a mask made of its first
+/// eight bytes), dispatched against scalar; and the window entry point, where 128 bytes
+/// remain, against the block one.
+fn blocks(data: &[u8]) {
+    for at in 0..data.len().saturating_sub(BLOCK - 1) {
+        let block = data[at..]
+            .first_chunk::<BLOCK>()
+            .expect("a block from `at`");
+        let classes = byte_classes::classify(block);
+        twins(
+            "classify",
+            data,
+            at,
+            classes,
+            byte_classes::scalar::classify(block),
+        );
+        let first_bytes = u64::from_le_bytes(*block.first_chunk::<8>().expect("eight bytes"));
+        for keep in [!classes.whitespace, first_bytes] {
+            let (mut fast, mut scalar) = (b"[".to_vec(), b"[".to_vec());
+            byte_classes::append_kept(block, keep, &mut fast);
+            byte_classes::scalar::append_kept(block, keep, &mut scalar);
+            twins("append_kept", data, at, &fast, &scalar);
+            if let Some(window) = data[at..].first_chunk::<{ 2 * BLOCK }>() {
+                let mut ahead = b"[".to_vec();
+                byte_classes::append_kept_ahead(window, keep, &mut ahead);
+                twins("append_kept_ahead", data, at, &ahead, &scalar);
+            }
+        }
     }
 }
