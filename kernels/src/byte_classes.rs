@@ -142,7 +142,7 @@ pub mod avx2 {
     }
 
     /// See [`super::append_kept`]: the runs are copied from a zero-padded copy of the block
-    /// ([`append_runs`]).
+    /// (`append_runs`).
     ///
     /// # Safety
     /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
@@ -160,7 +160,7 @@ pub mod avx2 {
     }
 
     /// See [`super::append_kept_ahead`]: the runs are copied from the window itself
-    /// ([`append_runs`]).
+    /// (`append_runs`).
     ///
     /// # Safety
     /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
