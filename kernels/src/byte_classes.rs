@@ -149,10 +149,6 @@ pub mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
     pub unsafe fn append_kept(block: &[u8; BLOCK], keep: u64, out: &mut Vec<u8>) {
-        if keep == u64::MAX {
-            out.extend_from_slice(block);
-            return;
-        }
         let mut padded = [0u8; 2 * BLOCK];
         padded[..BLOCK].copy_from_slice(block);
         // SAFETY: AVX2 is enabled here (this function's own precondition).
@@ -167,10 +163,6 @@ pub mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
     pub unsafe fn append_kept_ahead(window: &[u8; 2 * BLOCK], keep: u64, out: &mut Vec<u8>) {
-        if keep == u64::MAX {
-            out.extend_from_slice(&window[..BLOCK]);
-            return;
-        }
         // SAFETY: AVX2 is enabled here (this function's own precondition).
         unsafe { append_runs(window, keep, out) }
     }
@@ -185,6 +177,10 @@ pub mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
     unsafe fn append_runs(src: &[u8; 2 * BLOCK], mut keep: u64, out: &mut Vec<u8>) {
+        if keep == u64::MAX {
+            out.extend_from_slice(&src[..BLOCK]);
+            return;
+        }
         out.reserve(2 * BLOCK);
         let spare = out.spare_capacity_mut();
         let mut written = 0;

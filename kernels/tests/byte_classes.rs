@@ -72,47 +72,47 @@ fn random_blocks() {
 fn check_kept(block: &[u8; BLOCK], keep: u64) {
     let mut want = b"prefix".to_vec();
     want.extend((0..BLOCK).filter(|&k| keep >> k & 1 != 0).map(|k| block[k]));
-    let run = |append: &dyn Fn(&mut Vec<u8>)| {
-        let mut out = b"prefix".to_vec();
-        append(&mut out);
-        out
-    };
-    assert_eq!(
-        run(&|out| byte_classes::scalar::append_kept(block, keep, out)),
-        want,
-        "scalar {keep:#x}"
-    );
-    if check_dispatch() {
-        assert_eq!(
-            run(&|out| byte_classes::append_kept(block, keep, out)),
-            want,
-            "dispatch {keep:#x}"
-        );
-    }
-    if avx2() {
-        // SAFETY: AVX2 support was checked.
-        let got = run(&|out| unsafe { byte_classes::avx2::append_kept(block, keep, out) });
-        assert_eq!(got, want, "avx2 {keep:#x}");
-    }
     // The same block followed by another, whose bytes must never be kept.
     let mut window = [b'#'; 2 * BLOCK];
     window[..BLOCK].copy_from_slice(block);
-    assert_eq!(
-        run(&|out| byte_classes::scalar::append_kept_ahead(&window, keep, out)),
-        want,
-        "scalar ahead {keep:#x}"
-    );
+    let window = &window;
+    type Append<'a> = Box<dyn Fn(&mut Vec<u8>) + 'a>;
+    let mut twins: Vec<(&str, Append<'_>)> = vec![
+        (
+            "scalar",
+            Box::new(|out| byte_classes::scalar::append_kept(block, keep, out)),
+        ),
+        (
+            "scalar ahead",
+            Box::new(|out| byte_classes::scalar::append_kept_ahead(window, keep, out)),
+        ),
+    ];
     if check_dispatch() {
-        assert_eq!(
-            run(&|out| byte_classes::append_kept_ahead(&window, keep, out)),
-            want,
-            "dispatch ahead {keep:#x}"
-        );
+        twins.push((
+            "dispatch",
+            Box::new(|out| byte_classes::append_kept(block, keep, out)),
+        ));
+        twins.push((
+            "dispatch ahead",
+            Box::new(|out| byte_classes::append_kept_ahead(window, keep, out)),
+        ));
     }
     if avx2() {
-        // SAFETY: AVX2 support was checked.
-        let got = run(&|out| unsafe { byte_classes::avx2::append_kept_ahead(&window, keep, out) });
-        assert_eq!(got, want, "avx2 ahead {keep:#x}");
+        twins.push((
+            "avx2",
+            // SAFETY: AVX2 support was checked.
+            Box::new(|out| unsafe { byte_classes::avx2::append_kept(block, keep, out) }),
+        ));
+        twins.push((
+            "avx2 ahead",
+            // SAFETY: AVX2 support was checked.
+            Box::new(|out| unsafe { byte_classes::avx2::append_kept_ahead(window, keep, out) }),
+        ));
+    }
+    for (name, append) in twins {
+        let mut out = b"prefix".to_vec();
+        append(&mut out);
+        assert_eq!(out, want, "{name} {keep:#x}");
     }
 }
 
