@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{MiriSample, Rng, avx2, check_dispatch, for_each_guarded_suffix};
+use common::{MiriSample, Rng, avx2, check_dispatch, for_each_guarded_suffix, token_in_contexts};
 use jitson_kernels::int_parse;
 use jitson_kernels::number::scan_number;
 use jitson_kernels::{ErrorKind, KernelError};
@@ -102,11 +102,8 @@ fn check_token(token: &str) {
             ",1234567890123456",
         ]
     };
-    for suffix in suffixes {
-        for prefix in ["", "[", "  :"] {
-            let buf = format!("{prefix}{token}{suffix}");
-            check_at(buf.as_bytes(), prefix.len());
-        }
+    for (buf, pos) in token_in_contexts(token, &["", "[", "  :"], suffixes) {
+        check_at(&buf, pos);
     }
 }
 

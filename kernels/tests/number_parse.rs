@@ -6,7 +6,10 @@
 
 mod common;
 
-use common::{GuardedRegion, MiriSample, Rng, avx2, check_dispatch, for_each_guarded_suffix};
+use common::{
+    GuardedRegion, MiriSample, Rng, avx2, check_dispatch, for_each_guarded_suffix,
+    token_in_contexts,
+};
 use jitson_kernels::float_parse::{self, FloatOverflow};
 use jitson_kernels::int_parse;
 use jitson_kernels::number::scan_number;
@@ -96,11 +99,8 @@ fn check_token(token: &str) {
             ",12345678901234567",
         ]
     };
-    for suffix in suffixes {
-        for prefix in ["", "[", "  :"] {
-            let buf = format!("{prefix}{token}{suffix}");
-            check_at(buf.as_bytes(), prefix.len());
-        }
+    for (buf, pos) in token_in_contexts(token, &["", "[", "  :"], suffixes) {
+        check_at(&buf, pos);
     }
 }
 
