@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use bumpalo::Bump;
 
-use crate::ir::{BigInts, ExecOptions, Failure, FuncId, NumRef, Program};
-use crate::layout::{Layout, NO_DST, PAIR, Shape, ShapeId};
+use crate::ir::{BigInts, ExecOptions, Failure, FuncId, NumRef, Number, Program};
+use crate::layout::{Layout, NO_DST, NUM_F64, NUM_I64, NUM_RAW, NUM_U64, PAIR, Shape, ShapeId};
 use crate::view::View;
 
 use super::Scratch;
@@ -130,6 +130,7 @@ impl<'a> Decoded<'a> {
     /// `root` is the address of the root slot (of shape `shape` in `layout`) in `arena`,
     /// and every record reachable from it follows the layout format, lies in `arena` or
     /// borrows `input`.
+    #[cfg(feature = "native")]
     pub(crate) unsafe fn from_parts(
         arena: Bump,
         root: usize,
@@ -346,7 +347,7 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
 
     fn number(&mut self, at: At, value: NumRef<'a>) {
         let at = self.loc(at);
-        self.put(at, &super::number_slot(value));
+        self.put(at, &number_slot(value));
     }
 
     fn string(&mut self, at: At, text: Text<'a, '_>) {
@@ -461,6 +462,25 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         self.put_pair(f.dst.plus(extras), addr, f.extras);
         self.top().base = f.dst;
     }
+}
+
+/// The 16 bytes of a number slot (the interpreter's decoder and native decode write them).
+pub(crate) fn number_slot(value: NumRef<'_>) -> [u8; 16] {
+    let mut slot = [0u8; 16];
+    let (tag, bits) = match value {
+        NumRef::Number(Number::U64(u)) => (NUM_U64, u),
+        NumRef::Number(Number::I64(i)) => (NUM_I64, i as u64),
+        NumRef::Number(Number::F64(f)) => (NUM_F64, f.to_bits()),
+        NumRef::BigInt(b) => {
+            // The reader checked that the length fits a `u32`.
+            let text = b.as_str();
+            slot[4..8].copy_from_slice(&(text.len() as u32).to_ne_bytes());
+            (NUM_RAW, text.as_ptr().expose_provenance() as u64)
+        }
+    };
+    slot[0] = tag;
+    slot[8..].copy_from_slice(&bits.to_ne_bytes());
+    slot
 }
 
 #[cfg(test)]

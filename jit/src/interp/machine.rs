@@ -9,7 +9,9 @@ use crate::ir::{
 use crate::number::{f64_bounds, read_number};
 
 use super::checks::{number_violation, text_violation};
-use super::sink::{At, Check, Sink, Text};
+#[cfg(feature = "native")]
+use super::sink::Check;
+use super::sink::{At, Sink, Text};
 
 /// The field register's value when the last key matched no named field.
 const NO_FIELD: u32 = u32::MAX;
@@ -843,6 +845,7 @@ enum Tag {
     Absent,
 }
 
+#[cfg(feature = "native")]
 impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     /// Runs the value op at `site` alone at `pos` with `depth` containers open (see
     /// [`run_value_op`]), reporting what it reads to the sink.
@@ -874,6 +877,7 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
 /// returns the index of the label taken (`targets.len()` for `unmatched`, one more for
 /// `absent`). Generated code calls it for the checks it does not inline, so both backends
 /// share one implementation.
+#[cfg(feature = "native")]
 pub(crate) fn run_value_op(
     program: &Program,
     input: &[u8],
@@ -887,6 +891,7 @@ pub(crate) fn run_value_op(
 
 /// [`run_value_op`] in decode mode (strings are unescaped as decode does), reporting the
 /// value it reads to `sink`.
+#[cfg(feature = "native")]
 pub(crate) fn run_value_op_with<'a, S: Sink<'a>>(
     program: &'a Program,
     input: &'a [u8],

@@ -12,6 +12,7 @@ mod checks;
 mod decode;
 mod machine;
 mod sink;
+#[cfg(feature = "native")]
 mod slot;
 mod transcode;
 
@@ -19,11 +20,16 @@ pub use decode::{Decoded, decode};
 pub use transcode::{MAX_POINTERS, TranscodeSpec, Unknown, transcode};
 
 use crate::ir::{ExecOptions, Failure, Program};
+#[cfg(feature = "native")]
 pub(crate) use checks::{number_violation, text_violation};
+#[cfg(feature = "native")]
+pub(crate) use decode::number_slot;
+#[cfg(feature = "native")]
 pub(crate) use machine::kind_slot;
 use machine::{Core, Machine};
 use sink::Check;
-pub(crate) use slot::{number_slot, run_value_op_into};
+#[cfg(feature = "native")]
+pub(crate) use slot::run_value_op_into;
 
 /// Reusable buffers of the interpreter. Keep one per thread and pass it to every run to
 /// avoid allocating per document.
@@ -71,6 +77,7 @@ pub fn validate_all(
 
 /// Runs the value op at `site` alone on the interpreter (the native backend's helper for the
 /// checks it does not inline; see `machine::run_value_op`).
+#[cfg(feature = "native")]
 pub(crate) fn run_value_op(
     program: &Program,
     input: &[u8],

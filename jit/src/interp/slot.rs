@@ -7,10 +7,10 @@ use std::marker::PhantomData;
 
 use bumpalo::Bump;
 
-use crate::ir::{ExecOptions, FailKind, NumRef, Number, Program};
-use crate::layout::{NUM_F64, NUM_I64, NUM_RAW, NUM_U64};
+use crate::ir::{ExecOptions, FailKind, NumRef, Program};
 
 use super::Scratch;
+use super::decode::number_slot;
 use super::machine::run_value_op_with;
 use super::sink::{At, Sink, Text};
 
@@ -79,25 +79,6 @@ impl<'a> Sink<'a> for Slot<'a, '_> {
     fn raw(&mut self, _at: At, raw: &'a [u8]) {
         self.put_text(Text::Input(raw));
     }
-}
-
-/// The 16 bytes of a number slot (the interpreter's decoder writes the same).
-pub(crate) fn number_slot(value: NumRef<'_>) -> [u8; 16] {
-    let mut slot = [0u8; 16];
-    let (tag, bits) = match value {
-        NumRef::Number(Number::U64(u)) => (NUM_U64, u),
-        NumRef::Number(Number::I64(i)) => (NUM_I64, i as u64),
-        NumRef::Number(Number::F64(f)) => (NUM_F64, f.to_bits()),
-        NumRef::BigInt(b) => {
-            // The reader checked that the length fits a `u32`.
-            let text = b.as_str();
-            slot[4..8].copy_from_slice(&(text.len() as u32).to_ne_bytes());
-            (NUM_RAW, text.as_ptr().expose_provenance() as u64)
-        }
-    };
-    slot[0] = tag;
-    slot[8..].copy_from_slice(&bits.to_ne_bytes());
-    slot
 }
 
 /// Runs the value op at `site` alone at `at` (cursor, depth) as decode does, writing its
