@@ -20,7 +20,7 @@ use jitson::Schema;
 use jitson::jit::ir::{DuplicateKeys, ExecOptions, Program};
 use jitson::jit::native::{self, NativeCode};
 use jitson::resolve::resolve;
-use native_support::{assert_same, assert_same_decode, mutations};
+use native_support::{Rng, assert_same, assert_same_decode, mutations};
 
 fn compiled(schema: &str) -> (Program, NativeCode) {
     let schema = Schema::from_json_slice(schema.as_bytes()).expect("schema loads");
@@ -46,7 +46,7 @@ fn agree(program: &Program, code: &NativeCode, input: &[u8]) {
 /// sample still spreads over every edge position of every shape. Natively (`cargo test`)
 /// every input is checked.
 fn in_sample(input: &[u8]) -> bool {
-    static ONE_IN: OnceLock<u64> = OnceLock::new();
+    static ONE_IN: OnceLock<usize> = OnceLock::new();
     let one_in =
         *ONE_IN.get_or_init(|| match std::env::var("JITSON_NATIVE_SAMPLE") {
             Ok(n) => n.parse().ok().filter(|&n| n > 0).unwrap_or_else(|| {
@@ -54,13 +54,7 @@ fn in_sample(input: &[u8]) -> bool {
             }),
             Err(_) => 1,
         });
-    // FNV-1a, then a finalizer: FNV's low bits alone follow the bytes' low bits (its parity
-    // is theirs), which would pick inputs by length.
-    let fnv = input.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    let mixed = (fnv ^ fnv >> 33).wrapping_mul(0xff51_afd7_ed55_8ccd);
-    (mixed ^ mixed >> 33) % one_in == 0
+    Rng::for_bytes(input).one_in(one_in)
 }
 
 /// `input`, every prefix of it, and a few seeded mutations.

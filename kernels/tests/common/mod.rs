@@ -85,10 +85,7 @@ impl MiriSample {
     /// A sample seeded by `bytes`, so that calls on different inputs of one length pick
     /// different cases.
     pub fn for_input(bytes: &[u8]) -> MiriSample {
-        let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-        MiriSample(Rng::new(hash))
+        MiriSample(Rng::for_bytes(bytes))
     }
 
     /// Whether the next case runs.

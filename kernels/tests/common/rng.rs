@@ -13,6 +13,16 @@ impl Rng {
         Rng(seed.max(1))
     }
 
+    /// A generator seeded by a hash (FNV-1a) of `bytes`, so different inputs draw different
+    /// streams. (The first draw's shifts bring FNV's well-mixed high bits down to the low
+    /// bits `below` reads.)
+    pub fn for_bytes(bytes: &[u8]) -> Rng {
+        let fnv = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        Rng::new(fnv)
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
