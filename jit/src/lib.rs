@@ -1,10 +1,10 @@
 //! jitson's execution layer: the opcode IR ([`ir`], where every op is documented), the
 //! decoded memory format ([`layout`]) and its safe read-only views ([`view`]), the portable
-//! interpreter ([`interp`]: validate, decode, transcode), the Cranelift backend ([`native`]:
-//! validate, decode; the default `native` feature), the encoder over the layout
-//! ([`encode`]) and the link table between generated code and the byte kernels
-//! ([`symbols`]). It knows JSON, not any schema language: producers (the facade's
-//! resolver) lower schemas to [`ir::Program`]s.
+//! interpreter ([`interp`]: validate, decode, transcode), the Cranelift backend (the
+//! `native` module, present with the default `native` feature: validate, decode), the
+//! encoder over the layout ([`encode`]) and the link table between generated code and the
+//! byte kernels ([`symbols`]). It knows JSON, not any schema language: producers (the
+//! facade's resolver) lower schemas to [`ir::Program`]s.
 
 pub mod encode;
 pub mod interp;
