@@ -1,9 +1,10 @@
 //! Numbers appended to a growing output: each formatting kernel writes straight into bytes
-//! added at the end of the `Vec`, and the excess is cut off. No intermediate buffer: copying a
-//! kernel's output out of one costs a variable-length copy (or a store-forwarding stall) per
-//! number, as much as the formatting of a short number.
+//! at the end of the `Vec` (integers into bytes added and then cut to the length written,
+//! floats into zmij's buffer placed in the spare capacity). No intermediate buffer: copying
+//! a kernel's output out of one costs a variable-length copy (or a store-forwarding stall)
+//! per number, as much as the formatting of a short number.
 
-use crate::float_format::{MAX_FLOAT_LEN, format_f32, format_f64};
+use crate::float_format::append_shortest;
 use crate::int_format::{MAX_INT_LEN, format_i64, format_u64};
 
 /// Runs `format` on `N` bytes added at the end of `out`, keeping the length it returns.
@@ -30,16 +31,18 @@ pub fn append_i64(v: i64, out: &mut Vec<u8>) {
     append::<MAX_INT_LEN>(out, |buf| format_i64(v, buf));
 }
 
-/// Appends `v` as serde_json writes an `f64` ([`format_f64`]; `null` when not finite).
+/// Appends `v` as serde_json writes an `f64` (the text of
+/// [`format_f64`](crate::float_format::format_f64); `null` when not finite).
 #[inline]
 pub fn append_f64(v: f64, out: &mut Vec<u8>) {
-    append::<MAX_FLOAT_LEN>(out, |buf| format_f64(v, buf));
+    append_shortest(v, v.is_finite(), out);
 }
 
-/// Appends `v` as serde_json writes an `f32` ([`format_f32`]; `null` when not finite).
+/// Appends `v` as serde_json writes an `f32` (the text of
+/// [`format_f32`](crate::float_format::format_f32); `null` when not finite).
 #[inline]
 pub fn append_f32(v: f32, out: &mut Vec<u8>) {
-    append::<MAX_FLOAT_LEN>(out, |buf| format_f32(v, buf));
+    append_shortest(v, v.is_finite(), out);
 }
 
 #[cfg(test)]

@@ -41,6 +41,49 @@ fn format<F: zmij::Float>(v: F, finite: bool, out: &mut [u8; MAX_FLOAT_LEN]) -> 
     text.len()
 }
 
+/// Appends `null` when not `finite`, else zmij's shortest form of `v`, to `out`: zmij
+/// formats into a [`zmij::Buffer`] placed in `out`'s spare capacity, so the text is written
+/// where it stays. Formatting into a buffer on the stack and copying the text out costs a
+/// store-forwarding stall per number: the copy's wide loads span zmij's narrower stores
+/// (the sign byte, the digit block, the moved integer part), which must retire first.
+#[inline(always)]
+pub(crate) fn append_shortest<F: zmij::Float>(v: F, finite: bool, out: &mut Vec<u8>) {
+    const {
+        assert!(align_of::<zmij::Buffer>() == 1 && !std::mem::needs_drop::<zmij::Buffer>());
+    }
+    if !finite {
+        out.extend_from_slice(b"null");
+        return;
+    }
+    out.reserve(size_of::<zmij::Buffer>());
+    let at = out.len();
+    let spare = out.spare_capacity_mut().as_mut_ptr().cast::<u8>();
+    // SAFETY: `spare` points to at least `size_of::<Buffer>()` bytes of `out`'s spare
+    // capacity (reserved above), which nothing else references while `buffer` lives, and
+    // `Buffer` needs no alignment (checked above). The buffer is a value made by
+    // `Buffer::new` and written there, so the reference is to a valid `Buffer`; it needs
+    // no drop, so leaving it in the spare capacity leaks nothing.
+    let buffer = unsafe {
+        let place = spare.cast::<zmij::Buffer>();
+        place.write(zmij::Buffer::new());
+        &mut *place
+    };
+    let text = buffer.format_finite(v).as_bytes();
+    let len = text.len();
+    if !std::ptr::eq(text.as_ptr(), spare) {
+        // zmij's text does not start at the buffer's first byte (its layout is its own):
+        // move it there. The text lies inside the buffer, so this stays in the spare
+        // capacity.
+        // SAFETY: both ranges hold `len <= size_of::<Buffer>()` bytes inside the reserved
+        // spare capacity; `copy` allows them to overlap.
+        unsafe { std::ptr::copy(text.as_ptr(), spare, len) };
+    }
+    // SAFETY: the `len` bytes after the old end were written: zmij's text is initialized
+    // (a `&str`), either where it was formatted or where it was moved to; `len` is within
+    // the reserved capacity.
+    unsafe { out.set_len(at + len) };
+}
+
 /// Copies `src` (at most [`MAX_FLOAT_LEN`] bytes) to the start of `out` with two overlapping
 /// fixed-size moves, instead of a variable-length `memcpy` call that would cost as much as the
 /// formatting.

@@ -4,6 +4,7 @@
 mod common;
 
 use common::Rng;
+use jitson_kernels::append::{append_f32, append_f64};
 use jitson_kernels::float_format::{MAX_FLOAT_LEN, format_f32, format_f64};
 
 fn format(v: f64) -> String {
@@ -82,6 +83,43 @@ fn identical_to_serde_json() {
         };
         assert_eq!(format(v), serde_json::to_string(&v).unwrap(), "{v:?}");
     }
+}
+
+/// `append_f64` and `append_f32` (which format in the vector's spare capacity) write
+/// serde_json's text after what the vector holds, whatever its length and spare capacity
+/// (none, a few bytes, plenty), and leave the bytes before it alone.
+#[test]
+fn appended_text_is_serde_jsons_after_any_prefix() {
+    let mut rng = Rng::new(0xa99e);
+    let rounds = if cfg!(miri) { 100 } else { 100_000 };
+    for i in 0..rounds {
+        let prefix: Vec<u8> = (0..rng.below(40)).map(|k| b'a' + (k % 26) as u8).collect();
+        let mut out = Vec::with_capacity(prefix.len() + rng.below(3) * rng.below(30));
+        out.extend_from_slice(&prefix);
+        let bits = rng.next_u64();
+        let v = match i % 4 {
+            // Any bit pattern, NaN and infinities included.
+            0 => f64::from_bits(bits),
+            // Short decimals at every scale (a point inside, before or after the digits).
+            1 => (rng.below(1_000_000) as f64) * 10f64.powi(rng.below(50) as i32 - 25),
+            // Coordinates with 17 significant digits, as in canada.json.
+            2 => (rng.below(360) as f64 - 180.0) + (bits >> 12) as f64 / (1u64 << 52) as f64,
+            _ => {
+                let v = f32::from_bits(bits as u32);
+                append_f32(v, &mut out);
+                check_appended(&out, &prefix, &serde_json::to_string(&v).unwrap(), bits);
+                continue;
+            }
+        };
+        append_f64(v, &mut out);
+        check_appended(&out, &prefix, &serde_json::to_string(&v).unwrap(), bits);
+    }
+}
+
+/// `out` holds `prefix`, then `want`.
+fn check_appended(out: &[u8], prefix: &[u8], want: &str, bits: u64) {
+    assert_eq!(&out[..prefix.len()], prefix, "prefix of {bits:#x}");
+    assert_eq!(&out[prefix.len()..], want.as_bytes(), "{bits:#x}");
 }
 
 fn format32(v: f32) -> String {
