@@ -13,10 +13,9 @@ use std::error::Error;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use jitson::kernels::append::{append_f64, append_i64, append_u64};
 use jitson::kernels::escape::{EscapeMode, escape_str};
-use jitson::kernels::float_format::{MAX_FLOAT_LEN, format_f64};
 use jitson::kernels::float_parse::{FloatOverflow, parse_f64};
-use jitson::kernels::int_format::{MAX_INT_LEN, format_i64, format_u64};
 use jitson::kernels::int_parse::{parse_i64, parse_u64};
 use jitson::kernels::number::scan_number;
 use jitson::kernels::skip::{DEFAULT_MAX_DEPTH, validate_document};
@@ -69,9 +68,7 @@ fn minify(input: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) -> Result<Coun
                     counts.integers += 1;
                 } else {
                     let (v, _) = parse_f64(input, i, FloatOverflow::Error)?;
-                    let mut buf = [0; MAX_FLOAT_LEN];
-                    let len = format_f64(v, &mut buf);
-                    out.extend_from_slice(&buf[..len]);
+                    append_f64(v, out);
                     counts.floats += 1;
                 }
                 i = token.end;
@@ -94,15 +91,13 @@ fn minify(input: &[u8], out: &mut Vec<u8>, scratch: &mut Vec<u8>) -> Result<Coun
 
 /// Re-formats the integer at `pos`: as i64 when it fits, else as u64.
 fn write_integer(input: &[u8], pos: usize, out: &mut Vec<u8>) -> Result<(), KernelError> {
-    let mut buf = [0; MAX_INT_LEN];
-    let len = match parse_i64(input, pos) {
-        Ok((v, _)) => format_i64(v, &mut buf),
+    match parse_i64(input, pos) {
+        Ok((v, _)) => append_i64(v, out),
         Err(e) if e.kind == ErrorKind::NumberOutOfRange => {
-            format_u64(parse_u64(input, pos)?.0, &mut buf)
+            append_u64(parse_u64(input, pos)?.0, out)
         }
         Err(e) => return Err(e),
-    };
-    out.extend_from_slice(&buf[..len]);
+    }
     Ok(())
 }
 

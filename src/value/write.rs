@@ -6,9 +6,8 @@
 //! own `Value` sorts keys). Pretty form is serde_json's `to_vec_pretty`: two-space indent,
 //! `"key": value`, and `[]` / `{}` for empty containers.
 
+use jitson_kernels::append::{append_f64, append_i64, append_u64};
 use jitson_kernels::escape::{EscapeMode, escape_str};
-use jitson_kernels::float_format::{MAX_FLOAT_LEN, format_f64};
-use jitson_kernels::int_format::{MAX_INT_LEN, format_i64, format_u64};
 
 use super::{Member, Value};
 
@@ -104,21 +103,9 @@ impl<'v, 'a> Writer<'_, 'v, 'a> {
             Value::Null => self.out.extend_from_slice(b"null"),
             Value::Bool(true) => self.out.extend_from_slice(b"true"),
             Value::Bool(false) => self.out.extend_from_slice(b"false"),
-            Value::U64(n) => {
-                let mut buf = [0; MAX_INT_LEN];
-                let len = format_u64(n, &mut buf);
-                self.out.extend_from_slice(&buf[..len]);
-            }
-            Value::I64(n) => {
-                let mut buf = [0; MAX_INT_LEN];
-                let len = format_i64(n, &mut buf);
-                self.out.extend_from_slice(&buf[..len]);
-            }
-            Value::F64(x) => {
-                let mut buf = [0; MAX_FLOAT_LEN];
-                let len = format_f64(x, &mut buf);
-                self.out.extend_from_slice(&buf[..len]);
-            }
+            Value::U64(n) => append_u64(n, self.out),
+            Value::I64(n) => append_i64(n, self.out),
+            Value::F64(x) => append_f64(x, self.out),
             Value::BigNumber(raw) => self.out.extend_from_slice(raw.as_bytes()),
             Value::String(s) => escape_str(&s, self.options.escape, self.out),
             Value::Array([]) => self.out.extend_from_slice(b"[]"),
