@@ -71,16 +71,16 @@ pub(crate) fn append_shortest<F: zmij::Float>(v: F, finite: bool, out: &mut Vec<
     let text = buffer.format_finite(v).as_bytes();
     let len = text.len();
     if !std::ptr::eq(text.as_ptr(), spare) {
-        // zmij's text does not start at the buffer's first byte (its layout is its own):
-        // move it there. The text lies inside the buffer, so this stays in the spare
-        // capacity.
-        // SAFETY: both ranges hold `len <= size_of::<Buffer>()` bytes inside the reserved
-        // spare capacity; `copy` allows them to overlap.
-        unsafe { std::ptr::copy(text.as_ptr(), spare, len) };
+        // The text does not start at the buffer's first byte. The buffer's layout is
+        // zmij's own; with zmij 1.0 the text starts there and this branch is never taken.
+        // Append a copy instead.
+        let text = text.to_vec();
+        out.extend_from_slice(&text);
+        return;
     }
-    // SAFETY: the `len` bytes after the old end were written: zmij's text is initialized
-    // (a `&str`), either where it was formatted or where it was moved to; `len` is within
-    // the reserved capacity.
+    // SAFETY: the `len` bytes after the old end are zmij's text: initialized (a `&str`), and
+    // within `out`'s capacity, since a reference that starts at `spare` lies in the
+    // allocation `spare` points into.
     unsafe { out.set_len(at + len) };
 }
 
