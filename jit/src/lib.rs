@@ -18,4 +18,4 @@ pub mod view;
 
 pub use interp::{Decoded, Scratch, decode, validate, validate_all};
 pub use ir::{ExecOptions, FailKind, Failure, Program};
-pub use number::{cmp_int_float, read_number};
+pub use number::{check_skipped_numbers, cmp_int_float, read_number};

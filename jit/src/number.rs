@@ -1,10 +1,12 @@
-//! Numbers for the machine: reading one number token, and exact comparison.
+//! Numbers for the machine: reading one number token, checking the numbers of a skipped
+//! value, and exact comparison.
 
 use std::cmp::Ordering;
 
 use jitson_kernels::float_parse::{FloatOverflow, parse_f64};
 use jitson_kernels::number_bounds::F64Bounds;
 use jitson_kernels::number_parse::{NumberValue, parse_number};
+use jitson_kernels::string_scan::scan_string;
 
 use crate::ir::{BigInt, BigInts, FailKind, Limit, NumCheck, NumRef, Number};
 
@@ -69,6 +71,41 @@ pub fn read_number(
         NumberValue::BigInt => return read_big_int(input, pos, end, big),
     };
     Ok((NumRef::Number(number), end))
+}
+
+/// Checks the numbers of the value `input[start..end]`, which the skip kernel has checked as
+/// JSON (it checks the number grammar only): a skipped number must fit as a read one must,
+/// an `f64` (and 64 bits, with [`BigInts::Error`]). The error is [`read_number`]'s for the
+/// first number that does not. Only values that can hold such a number (an exponent, or
+/// 309 bytes or more; with `Error`, 20 bytes or more: the shortest integers beyond 64 bits)
+/// are walked: strings by the scan kernel, numbers read.
+pub fn check_skipped_numbers(
+    input: &[u8],
+    start: usize,
+    end: usize,
+    big: BigInts,
+) -> Result<(), (FailKind, usize)> {
+    let value = &input[start..end];
+    let short = match big {
+        BigInts::Error => 20,
+        BigInts::F64 | BigInts::Raw => 309,
+    };
+    if value.len() < short && !value.iter().any(|&b| b | 0x20 == b'e') {
+        return Ok(());
+    }
+    let mut i = start;
+    while i < end {
+        match input[i] {
+            b'"' => {
+                let scan =
+                    scan_string(input, i + 1).map_err(|e| (FailKind::Syntax(e.kind), e.offset))?;
+                i = scan.end + 1;
+            }
+            b'-' | b'0'..=b'9' => i = read_number(input, i, big)?.1,
+            _ => i += 1,
+        }
+    }
+    Ok(())
 }
 
 /// Reads the integer token `start..end`, beyond 64 bits, as `big` says.

@@ -325,6 +325,55 @@ fn errors_name_the_value_its_position_and_path() {
     }
 }
 
+/// Takes unknown members, and any value in `raw`.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Open {
+    id: u32,
+    #[serde(default)]
+    raw: Option<RawValue>,
+}
+
+/// Regression (typed fuzz target): a number beyond `f64` in a value the codec skips (an
+/// unknown member) or keeps raw is an error, as it is for a number the codec reads. The
+/// one-pass reader skipped such values checking the grammar only, so it took inputs every
+/// two-pass engine refuses. (serde_json's own decode ignores unknown members unread.)
+#[test]
+fn numbers_out_of_range_in_skipped_and_raw_values_are_errors() {
+    let cases: [(&[u8], &str); 4] = [
+        (
+            br#"{"id": 1, "other": 1e400}"#,
+            "number out of range at line 1 column 24, path $.other",
+        ),
+        (
+            br#"{"other": {"a": [true, "1e400", -1e999]}, "id": 1}"#,
+            "number out of range at line 1 column 38, path $.other.a[2]",
+        ),
+        (
+            br#"{"id": 1, "raw": [1, 2e308]}"#,
+            "number out of range at line 1 column 26, path $.raw[1]",
+        ),
+        (
+            br#"{"id": 1, "raw": {"k": 1e400}}"#,
+            "number out of range at line 1 column 28, path $.raw.k",
+        ),
+    ];
+    for (input, message) in cases {
+        let shown = String::from_utf8_lossy(input);
+        assert_eq!(
+            jitson::typed::decode::read::<Open>(input, &Default::default()),
+            Err(jitson::typed::decode::Bail),
+            "{shown}"
+        );
+        assert_eq!(
+            error::<Open>(input),
+            (ErrorKind::NumberOutOfRange, message.to_owned()),
+            "{shown}"
+        );
+    }
+    // In range, the same shapes decode.
+    same::<Open>(br#"{"other": {"a": [true, "1e400", -1e300]}, "id": 1, "raw": [1, 2e307]}"#);
+}
+
 /// Every integer width: its bounds decode, one past them is a `minimum` / `maximum` error.
 #[test]
 fn integer_widths_are_range_checked() {

@@ -3,10 +3,10 @@
 use jitson_kernels::{ErrorKind, number_bounds, skip, string_scan, unescape, whitespace};
 
 use crate::ir::{
-    BigInts, ExecOptions, FailKind, Failure, FuncId, KeyTableId, Kinds, Label, Op, PathSeg,
-    Program, REGS, StrCheck, Violation,
+    ExecOptions, FailKind, Failure, FuncId, KeyTableId, Kinds, Label, Op, PathSeg, Program, REGS,
+    StrCheck, Violation,
 };
-use crate::number::{f64_bounds, read_number};
+use crate::number::{check_skipped_numbers, f64_bounds, read_number};
 
 use super::checks::{number_violation, text_violation};
 #[cfg(feature = "native")]
@@ -325,41 +325,9 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         let start = self.pos;
         let end = skip::skip_value(self.input, start, remaining)
             .map_err(|e| Stop::syntax(e.kind, e.offset))?;
-        self.check_number_ranges(start, end)?;
+        check_skipped_numbers(self.input, start, end, self.opts.big_ints)
+            .map_err(|(kind, offset)| Stop::fatal(kind, offset))?;
         self.pos = end;
-        Ok(())
-    }
-
-    /// The skip kernel checks the number grammar only; a skipped number must also fit an
-    /// `f64` (and 64 bits, with [`BigInts::Error`]), as a read one must. Only values that
-    /// can hold such a number (an exponent, or 309 bytes or more; with `Error`, 20 bytes or
-    /// more: the shortest integers beyond 64 bits) are walked: strings by the scan kernel,
-    /// numbers read.
-    fn check_number_ranges(&self, start: usize, end: usize) -> Result<(), Stop> {
-        let value = &self.input[start..end];
-        let short = match self.opts.big_ints {
-            BigInts::Error => 20,
-            BigInts::F64 | BigInts::Raw => 309,
-        };
-        if value.len() < short && !value.iter().any(|&b| b | 0x20 == b'e') {
-            return Ok(());
-        }
-        let mut i = start;
-        while i < end {
-            match self.input[i] {
-                b'"' => {
-                    let scan = string_scan::scan_string(self.input, i + 1)
-                        .map_err(|e| Stop::syntax(e.kind, e.offset))?;
-                    i = scan.end + 1;
-                }
-                b'-' | b'0'..=b'9' => {
-                    let (_, token_end) = read_number(self.input, i, self.opts.big_ints)
-                        .map_err(|(kind, offset)| Stop::fatal(kind, offset))?;
-                    i = token_end;
-                }
-                _ => i += 1,
-            }
-        }
         Ok(())
     }
 

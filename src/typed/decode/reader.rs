@@ -7,7 +7,7 @@
 //! codec checks them: no raw control byte, UTF-8, strict escapes (a lone surrogate bails).
 
 use jitson_jit::ir::{BigInts, ExecOptions, NumRef};
-use jitson_jit::read_number;
+use jitson_jit::{check_skipped_numbers, read_number};
 use jitson_kernels::skip::skip_value;
 use jitson_kernels::string_scan::scan_str;
 use jitson_kernels::unescape::{Surrogates, unescape_str};
@@ -263,20 +263,24 @@ impl<'de> Reader<'de> {
         self.next(b']')
     }
 
-    /// Reads one whole value of any kind (checked as JSON, within the nesting budget) and
-    /// returns its text.
+    /// Reads one whole value of any kind (see [`Reader::skip`]) and returns its text.
     pub fn raw_value(&mut self) -> Result<&'de str, Bail> {
         self.peek();
         let start = self.pos;
-        let end = skip_value(self.input, start, self.depth as usize).map_err(|_| Bail)?;
-        self.pos = end;
-        std::str::from_utf8(&self.input[start..end]).map_err(|_| Bail)
+        self.skip()?;
+        std::str::from_utf8(&self.input[start..self.pos]).map_err(|_| Bail)
     }
 
-    /// Skips one whole value of any kind (checked as JSON, within the nesting budget).
+    /// Skips one whole value of any kind, checked as the codec checks a value it skips: as
+    /// JSON, within the nesting budget, and each number within range (an `f64`, and 64
+    /// bits under [`BigInts::Error`](jitson_jit::ir::BigInts::Error)).
     #[inline]
     pub fn skip(&mut self) -> Result<(), Bail> {
-        self.pos = skip_value(self.input, self.pos, self.depth as usize).map_err(|_| Bail)?;
+        self.peek();
+        let start = self.pos;
+        let end = skip_value(self.input, start, self.depth as usize).map_err(|_| Bail)?;
+        check_skipped_numbers(self.input, start, end, self.big_ints).map_err(|_| Bail)?;
+        self.pos = end;
         Ok(())
     }
 }
