@@ -265,10 +265,8 @@ impl<'de> Reader<'de> {
 
     /// Reads one whole value of any kind (see [`Reader::skip`]) and returns its text.
     pub fn raw_value(&mut self) -> Result<&'de str, Bail> {
-        self.peek();
-        let start = self.pos;
-        self.skip()?;
-        std::str::from_utf8(&self.input[start..self.pos]).map_err(|_| Bail)
+        let (start, end) = self.value_span()?;
+        std::str::from_utf8(&self.input[start..end]).map_err(|_| Bail)
     }
 
     /// Skips one whole value of any kind, checked as the codec checks a value it skips: as
@@ -276,11 +274,18 @@ impl<'de> Reader<'de> {
     /// bits under [`BigInts::Error`](jitson_jit::ir::BigInts::Error)).
     #[inline]
     pub fn skip(&mut self) -> Result<(), Bail> {
+        self.value_span().map(drop)
+    }
+
+    /// Moves past the value at the cursor, checked as [`Reader::skip`] says; returns where
+    /// its text starts (after whitespace) and ends.
+    #[inline]
+    fn value_span(&mut self) -> Result<(usize, usize), Bail> {
         self.peek();
         let start = self.pos;
         let end = skip_value(self.input, start, self.depth as usize).map_err(|_| Bail)?;
         check_skipped_numbers(self.input, start, end, self.big_ints).map_err(|_| Bail)?;
         self.pos = end;
-        Ok(())
+        Ok((start, end))
     }
 }
