@@ -1,7 +1,7 @@
 //! String kernels against their scalar twins and the usual alternative crates, in MB/s:
-//! whitespace skipping, string scanning, unescaping, re-escaping, escaping and UTF-8
-//! validation, on long synthetic runs and on the real corpus (twitter.json,
-//! twitterescaped.json, citm_catalog.json).
+//! whitespace skipping, string scanning, unescaping, re-escaping, escaping, UTF-8
+//! validation and minifying, on long synthetic runs and on the real corpus (twitter.json,
+//! twitterescaped.json, citm_catalog.json, canada.json).
 
 use std::hint::black_box;
 
@@ -10,7 +10,7 @@ use criterion::{
 };
 use jitson_kernels::escape::{self, EscapeMode};
 use jitson_kernels::unescape::{self, Surrogates};
-use jitson_kernels::{avx2_supported, reescape, string_scan, utf8, whitespace};
+use jitson_kernels::{avx2_supported, minify, reescape, string_scan, utf8, whitespace};
 
 /// Length of the long synthetic inputs.
 const LONG: usize = 64 * 1024;
@@ -367,6 +367,31 @@ fn validate_utf8(c: &mut Criterion) {
     }
 }
 
+/// Whole documents minified (whitespace outside strings dropped), into a reused buffer.
+fn minify_documents(c: &mut Criterion) {
+    for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+        let doc = corpus(name);
+        let mut group = c.benchmark_group(format!("minify/{name}"));
+        group.throughput(Throughput::Bytes(doc.len() as u64));
+        let mut out = Vec::with_capacity(doc.len());
+        bench_avx2(&mut group, || {
+            out.clear();
+            // SAFETY: registered only when AVX2 is supported.
+            unsafe { minify::avx2::minify(black_box(&doc), &mut out) };
+            black_box(&out);
+        });
+        let mut out = Vec::with_capacity(doc.len());
+        group.bench_function("scalar", |b| {
+            b.iter(|| {
+                out.clear();
+                minify::scalar::minify(black_box(&doc), &mut out);
+                black_box(&out);
+            })
+        });
+        group.finish();
+    }
+}
+
 criterion_group!(
     benches,
     skip_whitespace,
@@ -374,6 +399,7 @@ criterion_group!(
     unescape,
     reescape,
     escape,
-    validate_utf8
+    validate_utf8,
+    minify_documents
 );
 criterion_main!(benches);

@@ -23,6 +23,7 @@ pub mod float_parse;
 pub mod guard;
 pub mod int_format;
 pub mod int_parse;
+pub mod minify;
 pub mod number;
 pub mod number_bounds;
 pub mod number_parse;
@@ -32,6 +33,8 @@ pub mod reescape;
 mod simd;
 mod sink;
 pub mod skip;
+#[cfg(target_arch = "x86_64")]
+mod string_mask;
 pub mod string_scan;
 mod swar;
 pub mod unescape;
