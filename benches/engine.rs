@@ -1,9 +1,9 @@
 //! The engine on the corpus, against its peers in the same run: jitson's interpreter and
 //! native (Cranelift) `validate` beside `serde_json` `Value` parsing, `serde_json` parsing +
 //! `jsonschema` validation, and `sonic-rs` `Value` parsing; interpreter and native `decode`,
-//! `encode`, interpreter and native `transcode` (groups `DOC/decode`, `DOC/encode`,
-//! `DOC/transcode`) beside the same peers' parse, serialize, and parse (+ `jsonschema`
-//! validation) + serialize; native compile time
+//! `encode`, interpreter and native `transcode`, tokens rewritten and verbatim (groups
+//! `DOC/decode`, `DOC/encode`, `DOC/transcode`) beside the same peers' parse, serialize, and
+//! parse (+ `jsonschema` validation) + serialize; native compile time
 //! (`native_compile`: the validate tier, and `SCHEMA+decode` both tiers); the `Engine` (`engine_cache`: a cache hit by key and by schema, and
 //! the tier check on the hot path — a codec's `validate` against its bare native code, a
 //! tiered codec against a plain one, on native code and, still pending, on the
@@ -17,7 +17,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::time::Duration;
 
 use jitson::engine::{
-    Backend, BackendStatus, Engine, EngineOptions, Options, Tiering, TranscodeOptions,
+    Backend, BackendStatus, Engine, EngineOptions, Options, Tiering, Tokens, TranscodeOptions,
 };
 use jitson::jit::ir::ExecOptions;
 use jitson::jit::native::{self, NativeCode};
@@ -144,6 +144,19 @@ fn codec_groups(
         b.iter(|| {
             out.clear();
             native_codec.transcode_with(&mut cache, black_box(bytes), &options, &mut out)
+        })
+    });
+    let verbatim = TranscodeOptions::new().tokens(Tokens::Verbatim);
+    group.bench_function("jitson_interp_transcode_verbatim", |b| {
+        b.iter(|| {
+            out.clear();
+            codec.transcode_with(&mut cache, black_box(bytes), &verbatim, &mut out)
+        })
+    });
+    group.bench_function("jitson_native_transcode_verbatim", |b| {
+        b.iter(|| {
+            out.clear();
+            native_codec.transcode_with(&mut cache, black_box(bytes), &verbatim, &mut out)
         })
     });
     group.bench_function("serde_json_value_round_trip", |b| {

@@ -1,13 +1,14 @@
 //! Transcode: validated compact JSON in one pass, with unknown members kept / dropped /
-//! denied, picks and redactions; nothing written on error.
+//! denied, picks and redactions, tokens rewritten or verbatim; nothing written on error.
 
 mod engine_support;
 #[path = "value_support/mod.rs"]
 mod value_support;
 
 use engine_support::{CORPUS, corpus_schema, suite_support, testdata};
-use jitson::engine::{Backend, BigInts, EscapeMode, Options, TranscodeOptions, Unknown};
+use jitson::engine::{Backend, BigInts, EscapeMode, Options, Tokens, TranscodeOptions, Unknown};
 use jitson::{Cache, Codec, Schema};
+use jitson_kernels::minify::minify;
 use serde_json::Value;
 
 fn codec(schema: &str) -> Codec {
@@ -113,6 +114,82 @@ fn unions_roll_back_failed_branches() {
 }
 
 #[test]
+fn verbatim_tokens_keep_the_inputs_text() {
+    let c = codec(USER);
+    let verbatim = || TranscodeOptions::new().tokens(Tokens::Verbatim);
+    assert_eq!(
+        run(&c, INPUT, &verbatim()).unwrap(),
+        r#"{"x":{"deep":[1,2.50]},"id":7,"name":"a\u0041","tags":["t1","t2"],"meta":{"k":1},"y":null}"#
+    );
+    assert_eq!(
+        run(&c, INPUT, &verbatim().unknown(Unknown::Drop)).unwrap(),
+        r#"{"id":7,"name":"a\u0041","tags":["t1","t2"],"meta":{"k":1}}"#
+    );
+    let shaped = verbatim()
+        .pick("/x")
+        .unwrap()
+        .pick("/tags")
+        .unwrap()
+        .redact("/tags/0")
+        .unwrap();
+    assert_eq!(
+        run(&c, INPUT, &shaped).unwrap(),
+        r#"{"x":{"deep":[1,2.50]},"tags":[null,"t2"]}"#
+    );
+    // A key with escapes still names its field, and is written as it came; so is a number
+    // beyond an `f64`'s digits, and one beyond 64 bits (read as an `f64` to be checked).
+    let input = r#"{ "n\u0061me" : "\/", "id" : 1.0000000000000000000001e30, "meta": {"\"": 123456789012345678901234567890 } }"#;
+    assert_eq!(
+        run(&c, input, &verbatim()).unwrap(),
+        r#"{"n\u0061me":"\/","id":1.0000000000000000000001e30,"meta":{"\"":123456789012345678901234567890}}"#
+    );
+    assert_eq!(
+        run(&c, input, &TranscodeOptions::new()).unwrap(),
+        r#"{"name":"/","id":1e+30,"meta":{"\"":1.2345678901234568e+29}}"#
+    );
+    // The escape mode does not apply to verbatim tokens.
+    let ascii = Codec::with_options(
+        &Schema::from_json_str(r#"{"type": "string"}"#).unwrap(),
+        Options::new().escape(EscapeMode::Ascii),
+    );
+    assert_eq!(
+        run(&ascii, r#" "é\u00e9" "#, &verbatim()).unwrap(),
+        r#""é\u00e9""#
+    );
+    assert_eq!(
+        run(&ascii, r#" "é\u00e9" "#, &TranscodeOptions::new()).unwrap(),
+        r#""\u00e9\u00e9""#
+    );
+    // Errors are the same, and write nothing.
+    assert_eq!(
+        run(&c, r#"{"id": 1.5}"#, &verbatim()).unwrap_err(),
+        run(&c, r#"{"id": 1.5}"#, &TranscodeOptions::new()).unwrap_err()
+    );
+}
+
+/// Verbatim transcode of a valid document is the minified document, on both backends, with
+/// the corpus schemas and with `{}` (every value raw).
+#[test]
+fn corpus_verbatim_transcode_is_the_minified_input() {
+    let verbatim = TranscodeOptions::new().tokens(Tokens::Verbatim);
+    let any = Schema::from_json_str("{}").unwrap();
+    for (doc, schema) in CORPUS {
+        let bytes = testdata(&format!("bench/{doc}.json"));
+        let mut minified = Vec::new();
+        minify(&bytes, &mut minified);
+        for schema in [corpus_schema(schema), any.clone()] {
+            let (interp, native) = backends(&schema, Options::new());
+            for c in [interp, native] {
+                let mut out = Vec::new();
+                c.transcode(&bytes, &verbatim, &mut out)
+                    .unwrap_or_else(|e| panic!("{doc}: {e}"));
+                assert!(out == minified, "{doc}");
+            }
+        }
+    }
+}
+
+#[test]
 fn corpus_transcodes_to_serde_json_values() {
     for (doc, schema) in CORPUS {
         let c = Codec::new(&corpus_schema(schema));
@@ -171,13 +248,29 @@ fn corpus_mutations_transcode_exactly_when_they_validate() {
     }
 }
 
-/// Transcodes `input` with the interpreter codec and the native one: the same bytes, or the
-/// same error with nothing written.
+/// Transcodes `input` with the interpreter codec and the native one, with tokens rewritten and
+/// verbatim: the same bytes, or the same error with nothing written.
 fn same_transcode(interp: &Codec, native: &Codec, input: &[u8], what: &str) -> bool {
-    let options = TranscodeOptions::new();
+    let verbatim = TranscodeOptions::new().tokens(Tokens::Verbatim);
+    let valid = same_transcode_with(interp, native, input, &verbatim, what);
+    assert_eq!(
+        same_transcode_with(interp, native, input, &TranscodeOptions::new(), what),
+        valid
+    );
+    valid
+}
+
+/// [`same_transcode`] with these options.
+fn same_transcode_with(
+    interp: &Codec,
+    native: &Codec,
+    input: &[u8],
+    options: &TranscodeOptions,
+    what: &str,
+) -> bool {
     let (mut a, mut b) = (b"prefix".to_vec(), b"prefix".to_vec());
-    let expected = interp.transcode(input, &options, &mut a);
-    let got = native.transcode_with(&mut Cache::new(), input, &options, &mut b);
+    let expected = interp.transcode(input, options, &mut a);
+    let got = native.transcode_with(&mut Cache::new(), input, options, &mut b);
     assert_eq!(
         got,
         expected,
@@ -199,8 +292,9 @@ fn backends(schema: &Schema, options: Options) -> (Codec, Codec) {
     (interp, native)
 }
 
-/// A native codec transcodes a valid input by native validate and a plain rewrite when the
-/// options keep everything: exactly the interpreter's bytes, in every escape mode and
+/// A native codec transcodes a valid input by native validate and a plain rewrite (or the
+/// minify kernel) when the options keep everything: exactly the interpreter's bytes, with
+/// tokens rewritten and verbatim, in every escape mode and
 /// big-integer policy, on the corpus, its mutations, JSONTestSuite and the
 /// JSON-Schema-Test-Suite (compact and pretty); invalid inputs give the interpreter's error.
 #[test]

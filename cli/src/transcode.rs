@@ -10,7 +10,7 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use clap::{Args, ValueEnum};
-use jitson::engine::{TranscodeOptions, Unknown};
+use jitson::engine::{Tokens, TranscodeOptions, Unknown};
 use jitson::{Cache, Codec};
 
 use crate::RunOptions;
@@ -41,6 +41,11 @@ pub struct TranscodeArgs {
     #[arg(long, value_name = "JSON", default_value = "null")]
     replacement: String,
 
+    /// How kept strings, numbers and keys are written: rewritten as serde_json writes their
+    /// values, or verbatim (byte for byte; only whitespace between tokens is dropped).
+    #[arg(long, value_enum, default_value_t = TokensArg::Rewritten)]
+    tokens: TokensArg,
+
     /// Each line of the input is one document (blank lines are skipped).
     #[arg(long)]
     ndjson: bool,
@@ -59,6 +64,15 @@ enum UnknownArg {
     Drop,
     /// Reject the document.
     Deny,
+}
+
+/// The `--tokens` choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TokensArg {
+    /// As serde_json writes the value: shortest numbers, minimal escapes.
+    Rewritten,
+    /// As the input has them: numbers keep every digit, strings their escapes.
+    Verbatim,
 }
 
 /// Transcodes the input; returns the exit status.
@@ -107,8 +121,13 @@ fn options(args: &TranscodeArgs) -> Option<TranscodeOptions> {
     let replacement: serde_json::Value = serde_json::from_str(&args.replacement)
         .map_err(|e| trouble(&format!("--replacement is not JSON: {e}")))
         .ok()?;
+    let tokens = match args.tokens {
+        TokensArg::Rewritten => Tokens::Rewritten,
+        TokensArg::Verbatim => Tokens::Verbatim,
+    };
     let mut options = TranscodeOptions::new()
         .unknown(unknown)
+        .tokens(tokens)
         .replacement(&replacement);
     for pointer in &args.pick {
         options = options

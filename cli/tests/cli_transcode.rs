@@ -23,7 +23,7 @@ fn transcode(schema: &str, args: &[&str], stdin: &[u8]) -> (i32, String, String)
 fn options_shape_the_output() {
     let dir = scratch("transcode-options");
     let schema = write(&dir, "s.json", SCHEMA.as_bytes());
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &[],
             "{\"id\":7,\"pw\":\"s3cret\",\"tags\":[\"a\",\"b\"],\"extra\":{\"x\":[1,2.5]}}\n",
@@ -54,6 +54,21 @@ fn options_shape_the_output() {
         (
             &["--backend", "jit"],
             "{\"id\":7,\"pw\":\"s3cret\",\"tags\":[\"a\",\"b\"],\"extra\":{\"x\":[1,2.5]}}\n",
+        ),
+        (
+            &["--tokens", "verbatim"],
+            "{\"id\":7,\"pw\":\"s3cret\",\"tags\":[\"a\",\"b\"],\"extra\":{\"x\":[1,2.50]}}\n",
+        ),
+        (
+            &[
+                "--tokens",
+                "verbatim",
+                "--backend",
+                "jit",
+                "--redact",
+                "/pw",
+            ],
+            "{\"id\":7,\"pw\":null,\"tags\":[\"a\",\"b\"],\"extra\":{\"x\":[1,2.50]}}\n",
         ),
     ];
     for (args, expected) in cases {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::{fmt, fs, io};
 
 use hyper::{Method, Uri};
-use jitson::engine::{TranscodeOptions, Unknown};
+use jitson::engine::{Tokens, TranscodeOptions, Unknown};
 use serde::Deserialize;
 
 /// The whole configuration.
@@ -126,6 +126,16 @@ struct RawTranscode {
     redact: Vec<String>,
     /// JSON text of the value redacted values become (default `null`).
     replacement: Option<String>,
+    #[serde(default)]
+    tokens: RawTokens,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+enum RawTokens {
+    #[default]
+    Rewritten,
+    Verbatim,
 }
 
 #[derive(Deserialize, Default)]
@@ -232,7 +242,11 @@ fn transcode_options(raw: RawTranscode) -> Result<TranscodeOptions, String> {
         RawUnknown::Drop => Unknown::Drop,
         RawUnknown::Deny => Unknown::Deny,
     };
-    let mut options = TranscodeOptions::new().unknown(unknown);
+    let tokens = match raw.tokens {
+        RawTokens::Rewritten => Tokens::Rewritten,
+        RawTokens::Verbatim => Tokens::Verbatim,
+    };
+    let mut options = TranscodeOptions::new().unknown(unknown).tokens(tokens);
     if let Some(text) = raw.replacement {
         let value: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| format!("replacement is not JSON: {e}"))?;
@@ -269,6 +283,7 @@ mod tests {
             unknown = "drop"
             redact = ["/password"]
             replacement = '"***"'
+            tokens = "verbatim"
             [[routes]]
             method = "GET"
             path = "/static/*"
@@ -281,7 +296,14 @@ mod tests {
         assert!(config.routes[0].matches(&Method::POST, "/users"));
         assert!(!config.routes[0].matches(&Method::POST, "/users/1"));
         assert!(!config.routes[0].matches(&Method::GET, "/users"));
-        assert!(config.routes[0].transcode.is_some());
+        let options = config.routes[0].transcode.as_ref().unwrap();
+        let schema = r#"{"properties": {"password": {}, "x": {"type": "number"}}}"#;
+        let codec = jitson::Codec::new(&jitson::Schema::from_json_str(schema).unwrap());
+        let mut out = Vec::new();
+        codec
+            .transcode(br#"{"password": 1, "x": 1.50}"#, options, &mut out)
+            .unwrap();
+        assert_eq!(out, br#"{"password":"***","x":1.50}"#);
         assert!(config.routes[1].transcode.is_none());
         assert!(config.routes[1].matches(&Method::GET, "/static"));
         assert!(config.routes[1].matches(&Method::GET, "/static/a/b"));

@@ -29,6 +29,7 @@
 //! pick = ["/id", "/name"]         # keep only these values (JSON Pointers) and their ancestors
 //! redact = ["/password"]          # replace these values (after validating them) ...
 //! replacement = '"***"'           # ... with this JSON (default null)
+//! tokens = "verbatim"             # rewritten (default: as serde_json writes) | verbatim (as sent)
 //! ```
 
 mod admin;

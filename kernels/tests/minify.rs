@@ -98,6 +98,7 @@ fn random_text_of_quotes_backslashes_and_whitespace() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "mmap and mprotect are not supported under Miri")]
 fn reads_nothing_past_the_end() {
     let text = br#" { "a b" : [ 1 , "\" x" , true ] ,"c\\": null }  "#.repeat(4);
     for_each_guarded_suffix(&text, check);

@@ -42,7 +42,7 @@ pub use jitson_jit::ir::{BigInts, DuplicateKeys};
 pub use jitson_jit::native::CompileError;
 pub use jitson_kernels::escape::EscapeMode;
 pub use tier::Tiering;
-pub use transcode::{TranscodeOptions, Unknown};
+pub use transcode::{Tokens, TranscodeOptions, Unknown};
 pub use typed::{TypeList, global};
 pub(crate) use worker::Worker;
 
@@ -50,6 +50,7 @@ use jitson_jit::encode::{EncodePlan, write_raw};
 use jitson_jit::interp::{self, Scratch};
 use jitson_jit::ir::{ExecOptions, Program};
 use jitson_jit::native;
+use jitson_kernels::minify::minify;
 use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
@@ -272,10 +273,11 @@ impl Codec {
     }
 
     /// Validates `input` and appends it to `out` as compact JSON in one pass, shaped by
-    /// `options` (unknown members, picks, redactions; strings escaped per
-    /// [`Options::escape`]). On error `out` is left as it was. With native code and options
-    /// that keep everything, native validate checks the input and a plain rewrite writes it
-    /// (the same bytes).
+    /// `options` (unknown members, picks, redactions; tokens rewritten as `serde_json`
+    /// writes them, strings escaped per [`Options::escape`], or kept byte for byte with
+    /// [`Tokens::Verbatim`]). On error `out` is left as it was. With native code and options
+    /// that keep everything, native validate checks the input and a plain rewrite (or the
+    /// minify kernel) writes it: the same bytes.
     pub fn transcode(
         &self,
         input: &[u8],
@@ -299,13 +301,17 @@ impl Codec {
         }
         let exec = &self.options.exec;
         // With native code and a spec that keeps everything, a valid input is checked by the
-        // native code and rewritten by `write_raw` (the interpreter's transcode writes the
-        // same bytes); an invalid one is run on the interpreter, which gives the error.
+        // native code, then rewritten by `write_raw` or minified (the interpreter's transcode
+        // writes the same bytes); an invalid one is run on the interpreter, which gives the
+        // error.
         if spec.keeps_everything()
             && let Some(code) = self.native.code()
             && code.validate(input, exec, &mut cache.native).is_ok()
         {
-            write_raw(input, spec.escape, exec.big_ints, out);
+            match spec.tokens {
+                Tokens::Rewritten => write_raw(input, spec.escape, exec.big_ints, out),
+                Tokens::Verbatim => minify(input, out),
+            }
             return Ok(());
         }
         interp::transcode(&self.program, input, exec, &spec, &mut cache.scratch, out)

@@ -1,9 +1,9 @@
 //! Options of [`Codec::transcode`](super::Codec::transcode): unknown members, pick and
-//! redaction lists.
+//! redaction lists, and how tokens are written.
 
 use jitson_jit::interp::{MAX_POINTERS, TranscodeSpec};
 
-pub use jitson_jit::interp::Unknown;
+pub use jitson_jit::interp::{Tokens, Unknown};
 
 use crate::document::PathError;
 use crate::schema::pointer::tokens;
@@ -40,6 +40,30 @@ impl TranscodeOptions {
     /// [`Unknown::Keep`]).
     pub fn unknown(mut self, policy: Unknown) -> TranscodeOptions {
         self.spec.unknown = policy;
+        self
+    }
+
+    /// How kept strings, numbers and keys are written (default [`Tokens::Rewritten`]: as
+    /// `serde_json` writes the value). [`Tokens::Verbatim`] makes transcode a validating
+    /// minifier: every token as the input has it, only whitespace between tokens dropped, so
+    /// numbers keep every digit and strings their escapes.
+    ///
+    /// ```
+    /// use jitson::{Codec, Schema};
+    /// use jitson::engine::{Tokens, TranscodeOptions};
+    ///
+    /// let schema = Schema::from_json_str(r#"{"type": "array", "items": {"type": "number"}}"#).unwrap();
+    /// let input = b"[ 1.50, 0.30000000000000000001, 1E2 ]";
+    /// let codec = Codec::new(&schema);
+    /// let mut out = Vec::new();
+    /// codec.transcode(input, &TranscodeOptions::new(), &mut out).unwrap();
+    /// assert_eq!(out, b"[1.5,0.3,100.0]");
+    /// out.clear();
+    /// codec.transcode(input, &TranscodeOptions::new().tokens(Tokens::Verbatim), &mut out).unwrap();
+    /// assert_eq!(out, b"[1.50,0.30000000000000000001,1E2]");
+    /// ```
+    pub fn tokens(mut self, tokens: Tokens) -> TranscodeOptions {
+        self.spec.tokens = tokens;
         self
     }
 

@@ -345,17 +345,17 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         self.put(at, &[value as u8]);
     }
 
-    fn number(&mut self, at: At, value: NumRef<'a>) {
+    fn number(&mut self, at: At, value: NumRef<'a>, _token: &'a [u8]) {
         let at = self.loc(at);
         self.put(at, &number_slot(value));
     }
 
-    fn string(&mut self, at: At, text: Text<'a, '_>) {
+    fn string(&mut self, at: At, text: Text<'a, '_>, _token: &'a [u8]) {
         let at = self.loc(at);
         self.put_text(at, text);
     }
 
-    fn str_enum(&mut self, at: At, index: u32, _text: Text<'a, '_>) {
+    fn str_enum(&mut self, at: At, index: u32, _text: Text<'a, '_>, _token: &'a [u8]) {
         self.index(at, index);
     }
 
@@ -424,7 +424,7 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         top.base = f.dst;
     }
 
-    fn key(&mut self, field: Option<u32>, text: Text<'a, '_>) -> bool {
+    fn key(&mut self, field: Option<u32>, text: Text<'a, '_>, _token: &'a [u8]) -> bool {
         let f = *self.top();
         if f.dst.is_none() {
             return true;

@@ -575,7 +575,7 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         let (n, end) = read_number(self.input, start, self.opts.big_ints)
             .map_err(|(kind, offset)| Stop::fatal(kind, offset))?;
         self.pos = end;
-        self.sink.number(at, n);
+        self.sink.number(at, n, &self.input[start..end]);
         match number_violation(c, n) {
             Some(v) => Err(Stop::violation(v, start, Resume::Continue)),
             None => Ok(()),
@@ -630,7 +630,7 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         }
         self.text(span)?;
         let text = text_of(self.input, &self.s.text, span);
-        self.sink.string(at, text);
+        self.sink.string(at, text, &self.input[start..self.pos]);
         let text = match text {
             Text::Input(t) | Text::Scratch(t) => t,
         };
@@ -663,7 +663,8 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         {
             Some(index) => {
                 let text = text_of(self.input, &self.s.text, span);
-                self.sink.str_enum(at, index as u32, text);
+                self.sink
+                    .str_enum(at, index as u32, text, &self.input[start..self.pos]);
                 Ok(())
             }
             None => Err(Stop::violation(Violation::Enum, start, Resume::Continue)),
@@ -745,7 +746,7 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             self.s.bits[word] |= bit;
         }
         let text = text_of(self.input, &self.s.text, span);
-        match self.sink.key(found, text) {
+        match self.sink.key(found, text, &self.input[key_at..=span.end]) {
             true => Ok(()),
             false => Err(Stop::violation(
                 Violation::UnknownField,

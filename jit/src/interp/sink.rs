@@ -32,12 +32,12 @@ pub(crate) trait Sink<'a> {
     fn null(&mut self, _at: At) {}
     /// A boolean was read.
     fn boolean(&mut self, _at: At, _value: bool) {}
-    /// A number was read (a big integer's text is the input's).
-    fn number(&mut self, _at: At, _value: NumRef<'a>) {}
-    /// A string was read.
-    fn string(&mut self, _at: At, _text: Text<'a, '_>) {}
-    /// A string of a string enumeration was read: its index and text.
-    fn str_enum(&mut self, _at: At, _index: u32, _text: Text<'a, '_>) {}
+    /// A number was read (a big integer's text is the input's); `token` is its text.
+    fn number(&mut self, _at: At, _value: NumRef<'a>, _token: &'a [u8]) {}
+    /// A string was read; `token` is the input's, quotes and escapes included.
+    fn string(&mut self, _at: At, _text: Text<'a, '_>, _token: &'a [u8]) {}
+    /// A string of a string enumeration was read: its index, text and token.
+    fn str_enum(&mut self, _at: At, _index: u32, _text: Text<'a, '_>, _token: &'a [u8]) {}
     /// A union tag (kind slot or branch index) is known.
     fn index(&mut self, _at: At, _value: u32) {}
     /// A value was skipped: its raw text.
@@ -50,9 +50,9 @@ pub(crate) trait Sink<'a> {
     fn arr_end(&mut self, _count: u64) {}
     /// An object opened.
     fn obj_begin(&mut self) {}
-    /// A key was read: the named field it matched, or its text. `false` refuses the
-    /// member (an `UnknownField` violation).
-    fn key(&mut self, _field: Option<u32>, _text: Text<'a, '_>) -> bool {
+    /// A key was read: the named field it matched, or its text; `token` is the input's,
+    /// quotes and escapes included. `false` refuses the member (an `UnknownField` violation).
+    fn key(&mut self, _field: Option<u32>, _text: Text<'a, '_>, _token: &'a [u8]) -> bool {
         true
     }
     /// The object closed with these presence bits.

@@ -64,15 +64,15 @@ impl<'a> Sink<'a> for Slot<'a, '_> {
         self.put(&[value as u8]);
     }
 
-    fn number(&mut self, _at: At, value: NumRef<'a>) {
+    fn number(&mut self, _at: At, value: NumRef<'a>, _token: &'a [u8]) {
         self.put(&number_slot(value));
     }
 
-    fn string(&mut self, _at: At, text: Text<'a, '_>) {
+    fn string(&mut self, _at: At, text: Text<'a, '_>, _token: &'a [u8]) {
         self.put_text(text);
     }
 
-    fn str_enum(&mut self, _at: At, index: u32, _text: Text<'a, '_>) {
+    fn str_enum(&mut self, _at: At, index: u32, _text: Text<'a, '_>, _token: &'a [u8]) {
         self.put(&index.to_ne_bytes());
     }
 

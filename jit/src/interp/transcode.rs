@@ -3,7 +3,8 @@
 //!
 //! Values are written as [encode](crate::encode) writes them (strings escaped per the mode,
 //! numbers formatted as `serde_json` does, big integers read with
-//! [`BigInts::Raw`] copied verbatim, raw values rewritten). What a value looks like is
+//! [`BigInts::Raw`] copied verbatim, raw values rewritten), or with [`Tokens::Verbatim`] as
+//! the input writes them (raw values [minified](jitson_kernels::minify)). What a value looks like is
 //! decided when it starts: a member's key (or an item's index) is matched against the pick
 //! and redact pointers, one token per container level, as bit sets of the pointers still
 //! matching. Ops with no decode destination (`allOf` parts after the first, `not`'s inner
@@ -11,6 +12,7 @@
 //! when the caught frame was entered.
 
 use jitson_kernels::escape::{EscapeMode, escape_str};
+use jitson_kernels::minify::minify;
 
 use crate::encode::{num_ref, write_raw};
 use crate::ir::{BigInts, ExecOptions, Failure, FuncId, NumRef, Program};
@@ -36,6 +38,20 @@ pub enum Unknown {
     Deny,
 }
 
+/// How transcode writes the scalars, keys and raw values it keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tokens {
+    /// As `serde_json` writes the value it reads from them: strings and keys escaped per
+    /// [`TranscodeSpec::escape`], numbers in the formatter's shortest form, raw values
+    /// rewritten likewise ([`write_raw`]).
+    #[default]
+    Rewritten,
+    /// Byte for byte as the input writes them: only the whitespace between tokens is
+    /// dropped. Numbers keep their exact text (no digit lost to an `f64`), strings and keys
+    /// their escapes; [`TranscodeSpec::escape`] does not apply.
+    Verbatim,
+}
+
 /// What to write: the options of one transcode.
 #[derive(Clone, Debug, Default)]
 pub struct TranscodeSpec {
@@ -47,8 +63,10 @@ pub struct TranscodeSpec {
     pub redact: Vec<Vec<Box<str>>>,
     /// Raw JSON written for redacted values.
     pub replacement: Vec<u8>,
-    /// String escaping.
+    /// String escaping (with [`Tokens::Rewritten`]).
     pub escape: EscapeMode,
+    /// How kept tokens are written.
+    pub tokens: Tokens,
 }
 
 impl TranscodeSpec {
@@ -252,8 +270,9 @@ impl Transcoder<'_, '_> {
         }
     }
 
-    /// A member or item starts: decide it, write the separator (and the key).
-    fn member(&mut self, token: &[u8], key: Option<&[u8]>, dropped: bool) {
+    /// A member or item starts: decide it, write the separator (and the key, given as its
+    /// text and its token).
+    fn member(&mut self, token: &[u8], key: Option<(&[u8], &[u8])>, dropped: bool) {
         let c = *self.conts.last().expect("an open container");
         self.next = self.select(c.sel, Some(token));
         self.next.quiet |= c.quiet || dropped;
@@ -264,12 +283,15 @@ impl Transcoder<'_, '_> {
             self.out.push(b',');
         }
         self.conts.last_mut().expect("an open container").first = false;
-        if let Some(key) = key {
-            escape_str(
-                std::str::from_utf8(key).unwrap_or(""),
-                self.spec.escape,
-                self.out,
-            );
+        if let Some((text, token)) = key {
+            match self.spec.tokens {
+                Tokens::Rewritten => escape_str(
+                    std::str::from_utf8(text).unwrap_or(""),
+                    self.spec.escape,
+                    self.out,
+                ),
+                Tokens::Verbatim => self.out.extend_from_slice(token),
+            }
             self.out.push(b':');
         }
     }
@@ -282,6 +304,15 @@ impl Transcoder<'_, '_> {
     fn scalar(&mut self, at: At, write: impl FnOnce(&mut Vec<u8>, EscapeMode)) {
         if self.writes(at) && self.start() {
             write(self.out, self.spec.escape);
+        }
+    }
+
+    /// A scalar whose `token` the input holds: written as it is with [`Tokens::Verbatim`],
+    /// else by `rewrite`.
+    fn token(&mut self, at: At, token: &[u8], rewrite: impl FnOnce(&mut Vec<u8>, EscapeMode)) {
+        match self.spec.tokens {
+            Tokens::Rewritten => self.scalar(at, rewrite),
+            Tokens::Verbatim => self.scalar(at, |out, _| out.extend_from_slice(token)),
         }
     }
 }
@@ -354,22 +385,25 @@ impl<'a> Sink<'a> for Transcoder<'_, '_> {
         self.scalar(at, |out, _| out.extend_from_slice(word));
     }
 
-    fn number(&mut self, at: At, value: NumRef<'a>) {
-        self.scalar(at, |out, _| num_ref(value, out));
+    fn number(&mut self, at: At, value: NumRef<'a>, token: &'a [u8]) {
+        self.token(at, token, |out, _| num_ref(value, out));
     }
 
-    fn string(&mut self, at: At, text: Text<'a, '_>) {
+    fn string(&mut self, at: At, text: Text<'a, '_>, token: &'a [u8]) {
         let text = std::str::from_utf8(bytes(text)).unwrap_or("");
-        self.scalar(at, |out, mode| escape_str(text, mode, out));
+        self.token(at, token, |out, mode| escape_str(text, mode, out));
     }
 
-    fn str_enum(&mut self, at: At, _index: u32, text: Text<'a, '_>) {
-        self.string(at, text);
+    fn str_enum(&mut self, at: At, _index: u32, text: Text<'a, '_>, token: &'a [u8]) {
+        self.string(at, text, token);
     }
 
     fn raw(&mut self, at: At, raw: &'a [u8]) {
         let big = self.big_ints;
-        self.scalar(at, |out, mode| write_raw(raw, mode, big, out));
+        match self.spec.tokens {
+            Tokens::Rewritten => self.scalar(at, |out, mode| write_raw(raw, mode, big, out)),
+            Tokens::Verbatim => self.scalar(at, |out, _| minify(raw, out)),
+        }
     }
 
     fn arr_begin(&mut self, empty: bool) {
@@ -400,7 +434,7 @@ impl<'a> Sink<'a> for Transcoder<'_, '_> {
         }
     }
 
-    fn key(&mut self, field: Option<u32>, text: Text<'a, '_>) -> bool {
+    fn key(&mut self, field: Option<u32>, text: Text<'a, '_>, token: &'a [u8]) -> bool {
         if !self.live() {
             return true;
         }
@@ -417,7 +451,7 @@ impl<'a> Sink<'a> for Transcoder<'_, '_> {
         let key = bytes(text);
         self.member(
             key,
-            Some(key),
+            Some((key, token)),
             unknown && self.spec.unknown == Unknown::Drop,
         );
         true
