@@ -90,6 +90,70 @@ fn redact_replaces_validated_values() {
     );
 }
 
+/// Regression: a pick or redaction pointing inside a value the schema leaves open (an
+/// unknown member, `{}`) was ignored, so a redacted password inside one was written out.
+#[test]
+fn pointers_reach_into_values_the_schema_leaves_open() {
+    let input = r#" {"user": {"name": "a", "password": "s3cret"}, "list": [ {"k": 1.50}, 2, {"k": "x"} ], "n\u0061me": 1} "#;
+    let redact = |options: TranscodeOptions| {
+        options
+            .redact("/user/password")
+            .unwrap()
+            .redact("/list/0/k")
+            .unwrap()
+            .redact("/name")
+            .unwrap()
+    };
+    let pick =
+        |options: TranscodeOptions| options.pick("/user/name").unwrap().pick("/list/2").unwrap();
+    let cases = [
+        (
+            redact(TranscodeOptions::new()),
+            r#"{"user":{"name":"a","password":null},"list":[{"k":null},2,{"k":"x"}],"name":null}"#,
+        ),
+        (
+            redact(TranscodeOptions::new().tokens(Tokens::Verbatim)),
+            r#"{"user":{"name":"a","password":null},"list":[{"k":null},2,{"k":"x"}],"n\u0061me":null}"#,
+        ),
+        (
+            pick(TranscodeOptions::new()),
+            r#"{"user":{"name":"a"},"list":[{"k":"x"}]}"#,
+        ),
+        (
+            pick(TranscodeOptions::new().tokens(Tokens::Verbatim))
+                .redact("/list/2/k")
+                .unwrap(),
+            r#"{"user":{"name":"a"},"list":[{"k":null}]}"#,
+        ),
+    ];
+    let named = r#"{"properties": {"user": {"type": "object"}, "list": {"type": "array"}}}"#;
+    for schema in ["{}", r#"{"type": "object"}"#, named] {
+        let schema = Schema::from_json_str(schema).unwrap();
+        let (interp, native) = backends(&schema, Options::new());
+        for c in [&interp, &native] {
+            for (options, expected) in &cases {
+                assert_eq!(run(c, input, options).unwrap(), *expected, "{options:?}");
+            }
+        }
+    }
+    // Empty containers, nesting, and pointers that reach nothing.
+    let any = codec("{}");
+    let options = TranscodeOptions::new()
+        .redact("/a/0/b/1")
+        .unwrap()
+        .redact("/z/y")
+        .unwrap();
+    assert_eq!(
+        run(
+            &any,
+            r#"{"a": [ {"b": [[], {}, "q"]}, [] ], "z": 5}"#,
+            &options
+        )
+        .unwrap(),
+        r#"{"a":[{"b":[[],null,"q"]},[]],"z":5}"#
+    );
+}
+
 #[test]
 fn unions_roll_back_failed_branches() {
     let c = codec(

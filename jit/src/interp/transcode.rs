@@ -13,6 +13,9 @@
 
 use jitson_kernels::escape::{EscapeMode, escape_str};
 use jitson_kernels::minify::minify;
+use jitson_kernels::string_scan::scan_string;
+use jitson_kernels::unescape::{Surrogates, unescape};
+use jitson_kernels::whitespace::skip_whitespace;
 
 use crate::encode::{num_ref, write_raw};
 use crate::ir::{BigInts, ExecOptions, Failure, FuncId, NumRef, Program};
@@ -317,6 +320,125 @@ impl Transcoder<'_, '_> {
     }
 }
 
+/// Raw values (those the schema leaves open) that pick or redact pointers reach into: walked
+/// token by token so that the pointers apply inside them as they do in values the schema
+/// describes.
+impl Transcoder<'_, '_> {
+    /// Whether the value starting next is written and some pointer goes on below it (a
+    /// pick that has not yet kept a whole value, or a redaction).
+    fn points_inside(&self) -> bool {
+        let next = &self.next;
+        !next.quiet && !next.redacted && (next.sel.pick != ALL || next.sel.redact != 0)
+    }
+
+    /// Writes the raw container `raw` (one well-formed value: the machine's validating skip
+    /// read it) through the same container, member and value steps as the machine's ops
+    /// take, with an explicit stack (no recursion, whatever its depth).
+    fn raw_pointed(&mut self, raw: &[u8]) {
+        // Per open container: whether it is an object, and its items so far.
+        let mut open: Vec<(bool, u64)> = Vec::new();
+        let mut key_text = Vec::new();
+        let mut i = 0;
+        loop {
+            i = skip_whitespace(raw, i);
+            match raw[i] {
+                bracket @ (b'{' | b'[') => {
+                    self.open(bracket);
+                    i = skip_whitespace(raw, i + 1);
+                    if matches!(raw[i], b'}' | b']') {
+                        self.close(raw[i]);
+                        i += 1;
+                    } else {
+                        let object = bracket == b'{';
+                        open.push((object, 0));
+                        i = self.raw_member(raw, i, object, 0, &mut key_text);
+                        continue;
+                    }
+                }
+                _ => {
+                    let end = scalar_end(raw, i);
+                    self.raw_scalar(&raw[i..end]);
+                    i = end;
+                }
+            }
+            // After a value: the next member or item, or closing brackets.
+            loop {
+                let Some((object, count)) = open.last_mut() else {
+                    return;
+                };
+                i = skip_whitespace(raw, i);
+                if raw[i] == b',' {
+                    *count += 1;
+                    let (object, count) = (*object, *count);
+                    i = self.raw_member(raw, i + 1, object, count, &mut key_text);
+                    break;
+                }
+                self.close(raw[i]);
+                i += 1;
+                open.pop();
+            }
+        }
+    }
+
+    /// Starts item `index` of a raw array, or reads the key at `i` (after whitespace) of a
+    /// raw object's member and starts it; returns where its value begins.
+    fn raw_member(
+        &mut self,
+        raw: &[u8],
+        i: usize,
+        object: bool,
+        index: u64,
+        key_text: &mut Vec<u8>,
+    ) -> usize {
+        if !object {
+            self.item(index);
+            return i;
+        }
+        let start = skip_whitespace(raw, i);
+        let Ok(scan) = scan_string(raw, start + 1) else {
+            unreachable!("a raw value is well-formed");
+        };
+        let token = &raw[start..=scan.end];
+        let body = &raw[start + 1..scan.end];
+        let text = if scan.has_escapes {
+            key_text.clear();
+            let unescaped = unescape(body, key_text, Surrogates::Strict);
+            debug_assert!(unescaped.is_ok(), "a raw value is well-formed");
+            key_text.as_slice()
+        } else {
+            body
+        };
+        self.member(text, Some((text, token)), false);
+        let colon = skip_whitespace(raw, scan.end + 1);
+        colon + 1
+    }
+
+    /// Writes the scalar `token` of a raw value (after its pick and redact decision).
+    fn raw_scalar(&mut self, token: &[u8]) {
+        if self.start() {
+            match self.spec.tokens {
+                Tokens::Rewritten => write_raw(token, self.spec.escape, self.big_ints, self.out),
+                Tokens::Verbatim => self.out.extend_from_slice(token),
+            }
+        }
+    }
+}
+
+/// The end of the scalar token at `i` in well-formed JSON: past a string's closing quote, or
+/// at the byte that ends a number or literal.
+fn scalar_end(raw: &[u8], i: usize) -> usize {
+    if raw[i] == b'"' {
+        let Ok(scan) = scan_string(raw, i + 1) else {
+            unreachable!("a raw value is well-formed");
+        };
+        return scan.end + 1;
+    }
+    raw[i..]
+        .iter()
+        .position(|b| matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
+        .map_or(raw.len(), |k| i + k)
+}
+
 /// The decimal text of an array index (for matching pointer tokens).
 struct IndexText {
     buf: [u8; 20],
@@ -399,6 +521,10 @@ impl<'a> Sink<'a> for Transcoder<'_, '_> {
     }
 
     fn raw(&mut self, at: At, raw: &'a [u8]) {
+        if self.writes(at) && self.points_inside() && matches!(raw.first(), Some(b'{' | b'[')) {
+            self.raw_pointed(raw);
+            return;
+        }
         let big = self.big_ints;
         match self.spec.tokens {
             Tokens::Rewritten => self.scalar(at, |out, mode| write_raw(raw, mode, big, out)),
