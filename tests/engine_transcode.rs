@@ -136,6 +136,21 @@ fn pointers_reach_into_values_the_schema_leaves_open() {
             }
         }
     }
+    // A redaction that matches nothing walks every open value token by token and writes
+    // what writing them whole writes, in both token modes, on the corpus documents.
+    let any = Schema::from_json_str("{}").unwrap();
+    let (interp, _) = backends(&any, Options::new().escape(EscapeMode::Ascii));
+    for (doc, _) in CORPUS {
+        let bytes = testdata(&format!("bench/{doc}.json"));
+        for tokens in [Tokens::Rewritten, Tokens::Verbatim] {
+            let whole = TranscodeOptions::new().tokens(tokens);
+            let walked = whole.clone().redact("/no/such/value").unwrap();
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            interp.transcode(&bytes, &whole, &mut a).unwrap();
+            interp.transcode(&bytes, &walked, &mut b).unwrap();
+            assert!(a == b, "{doc} {tokens:?}");
+        }
+    }
     // Empty containers, nesting, and pointers that reach nothing.
     let any = codec("{}");
     let options = TranscodeOptions::new()

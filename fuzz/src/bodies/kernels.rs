@@ -15,6 +15,7 @@ use jitson::kernels::float_parse::{self, FloatOverflow};
 use jitson::kernels::guard::GuardedRegion;
 use jitson::kernels::int_format::{self, MAX_INT_LEN};
 use jitson::kernels::int_parse;
+use jitson::kernels::minify;
 use jitson::kernels::number::scan_number;
 use jitson::kernels::number_parse::{self, NumberValue};
 use jitson::kernels::skip::{self, DEFAULT_MAX_DEPTH};
@@ -377,6 +378,19 @@ fn whole_input(buf: &[u8], output: &mut GuardedRegion) {
                 show(buf)
             );
         }
+    }
+    // Minify takes any bytes; on a well-formed document its output is one too.
+    let (mut fast, mut slow) = (Vec::new(), Vec::new());
+    minify::minify(buf, &mut fast);
+    minify::scalar::minify(buf, &mut slow);
+    twins("minify", buf, 0, &fast, &slow);
+    if skip::validate_document(buf, SERDE_DEPTH).is_ok() {
+        assert!(
+            skip::validate_document(&fast, SERDE_DEPTH).is_ok(),
+            "minify of {} gave {}",
+            show(buf),
+            show(&fast)
+        );
     }
     // Any bytes are a body: only the twins (and the guard page) have a say here.
     let _strict = unescape_twins(buf, 0, buf, output);

@@ -6,14 +6,18 @@
 //!   `serde_json::Value` and encoding, or the same error);
 //! - `decode` succeeds exactly when it does, with the same error otherwise; a decoded
 //!   document encodes to JSON that validates and decodes to the same value (a fixed point);
-//! - native `transcode` (native validate, then the raw rewrite) writes exactly the
-//!   interpreter's bytes, or gives its error;
+//! - native `transcode` (native validate, then the raw rewrite or the minify kernel) writes
+//!   exactly the interpreter's bytes, or gives its error, with tokens rewritten and verbatim;
 //! - `transcode` succeeds exactly when it does, with the same error otherwise, leaves the
-//!   output buffer untouched on error, and transcoding its output gives the same bytes.
+//!   output buffer untouched on error, and transcoding its output gives the same bytes;
+//!   with verbatim tokens it writes the minified input; and a redaction that matches
+//!   nothing (which walks every value the schema leaves open, token by token) changes no
+//!   byte in either token mode.
 
 use std::sync::OnceLock;
 
-use jitson::engine::{Backend, BackendStatus, Cache, Options, TranscodeOptions};
+use jitson::engine::{Backend, BackendStatus, Cache, Options, Tokens, TranscodeOptions};
+use jitson::kernels::minify::minify;
 use jitson::{Codec, Error};
 
 use super::oracle::{SERDE_DEPTH, show};
@@ -61,13 +65,19 @@ fn operations_agree(interp: &Codec, native: &Codec, data: &[u8]) -> Result<(), S
     if got != expected {
         return Err(format!("native decode {got:?}, interpreter {expected:?}"));
     }
-    let (got, expected) = (transcoded(native, data), transcoded(interp, data));
-    if got != expected {
-        return Err(format!(
-            "native transcode {:?}, interpreter {:?}",
-            got.map(|out| show(&out)),
-            expected.map(|out| show(&out))
-        ));
+    for tokens in [Tokens::Rewritten, Tokens::Verbatim] {
+        let options = TranscodeOptions::new().tokens(tokens);
+        let (got, expected) = (
+            transcoded(native, data, &options),
+            transcoded(interp, data, &options),
+        );
+        if got != expected {
+            return Err(format!(
+                "native transcode ({tokens:?}) {:?}, interpreter {:?}",
+                got.map(|out| show(&out)),
+                expected.map(|out| show(&out))
+            ));
+        }
     }
     interpreter_operations_agree(interp, data)
 }
@@ -82,12 +92,10 @@ fn decoded(codec: &Codec, data: &[u8]) -> Result<(serde_json::Value, Vec<u8>), E
     })
 }
 
-/// A codec's transcode of `data` with the default options: the bytes written, or the error.
-fn transcoded(codec: &Codec, data: &[u8]) -> Result<Vec<u8>, Error> {
+/// A codec's transcode of `data` with `options`: the bytes written, or the error.
+fn transcoded(codec: &Codec, data: &[u8], options: &TranscodeOptions) -> Result<Vec<u8>, Error> {
     let mut out = Vec::new();
-    codec
-        .transcode(data, &TranscodeOptions::new(), &mut out)
-        .map(|()| out)
+    codec.transcode(data, options, &mut out).map(|()| out)
 }
 
 /// `decode` and `transcode` against `validate` on the interpreter (also run by
@@ -152,12 +160,43 @@ fn transcode_agrees(
     codec
         .transcode_with(cache, &first, &options, &mut second)
         .map_err(|e| format!("transcoded {} does not transcode: {e}", show(&first)))?;
-    match second == first {
-        true => Ok(()),
-        false => Err(format!(
+    if second != first {
+        return Err(format!(
             "transcode is not idempotent: {} then {}",
             show(&first),
             show(&second)
+        ));
+    }
+    let verbatim = TranscodeOptions::new().tokens(Tokens::Verbatim);
+    let mut minified = Vec::new();
+    minify(data, &mut minified);
+    for (options, expected) in [(&options, &first), (&verbatim, &minified)] {
+        writes_exactly(codec, cache, data, options, expected)?;
+        // A pointer that matches nothing walks the open values and writes the same bytes.
+        let walked = options.clone().redact("/\u{1}/\u{2}").expect("a pointer");
+        writes_exactly(codec, cache, data, &walked, expected)?;
+    }
+    Ok(())
+}
+
+/// Transcodes the valid `data` with `options`, expecting exactly `expected`.
+fn writes_exactly(
+    codec: &Codec,
+    cache: &mut Cache,
+    data: &[u8],
+    options: &TranscodeOptions,
+    expected: &[u8],
+) -> Result<(), String> {
+    let mut out = Vec::new();
+    codec
+        .transcode_with(cache, data, options, &mut out)
+        .map_err(|e| format!("{options:?}: {e}"))?;
+    match out == expected {
+        true => Ok(()),
+        false => Err(format!(
+            "{options:?} wrote {}, not {}",
+            show(&out),
+            show(expected)
         )),
     }
 }
