@@ -2,9 +2,10 @@
 //!
 //! For every document in `testdata/bench/` (or the files named on the command line) this
 //! validates the document, then rewrites it as compact JSON with every string unescaped and
-//! re-escaped and every number parsed and re-formatted (shortest round-trip floats), checks
-//! that serde_json reads the same value from the input and from the output, and reports the
-//! minifier's throughput in MB/s on the kernel backend this CPU selected.
+//! re-escaped and every number parsed and re-formatted (shortest round-trip floats), and
+//! minifies it with the `minify` kernel (whitespace dropped, every token kept as written);
+//! checks that serde_json reads the same value from the input and from both outputs, and
+//! reports both throughputs in MB/s on the kernel backend this CPU selected.
 //!
 //! Run: `cargo run --release --example minify_corpus` (set `JITSON_KERNELS=scalar` to force
 //! the scalar twins and compare).
@@ -17,6 +18,7 @@ use jitson::kernels::append::{append_f64, append_i64, append_u64};
 use jitson::kernels::escape::{EscapeMode, escape_str};
 use jitson::kernels::float_parse::{FloatOverflow, parse_f64};
 use jitson::kernels::int_parse::{parse_i64, parse_u64};
+use jitson::kernels::minify::minify as minify_verbatim;
 use jitson::kernels::number::scan_number;
 use jitson::kernels::skip::{DEFAULT_MAX_DEPTH, validate_document};
 use jitson::kernels::string_scan::scan_string;
@@ -129,14 +131,18 @@ fn same_value(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     }
 }
 
-/// Median time of `runs` minifications of `input`.
-fn median_time(input: &[u8], runs: usize) -> Result<Duration, KernelError> {
-    let (mut out, mut scratch) = (Vec::with_capacity(input.len()), Vec::new());
+/// Median time of `runs` calls of `pass` on `input`, each into an emptied output.
+fn median_time(
+    input: &[u8],
+    runs: usize,
+    mut pass: impl FnMut(&[u8], &mut Vec<u8>) -> Result<(), KernelError>,
+) -> Result<Duration, KernelError> {
+    let mut out = Vec::with_capacity(input.len());
     let mut times = Vec::with_capacity(runs);
     for _ in 0..runs {
         out.clear();
         let start = Instant::now();
-        minify(input, &mut out, &mut scratch)?;
+        pass(input, &mut out)?;
         times.push(start.elapsed());
     }
     times.sort_unstable();
@@ -160,8 +166,17 @@ fn corpus_files() -> Result<Vec<PathBuf>, Box<dyn Error>> {
 fn main() -> Result<(), Box<dyn Error>> {
     println!("kernel backend: {:?}", backend());
     println!(
-        "{:<22} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {:>10}  same value",
-        "document", "bytes", "minified", "strings", "escaped", "ints", "floats", "MB/s"
+        "{:<22} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {:>10} {:>10} {:>10}  same value",
+        "document",
+        "bytes",
+        "rewritten",
+        "strings",
+        "escaped",
+        "ints",
+        "floats",
+        "MB/s",
+        "verbatim",
+        "MB/s"
     );
     let mut all_same = true;
     for path in corpus_files()? {
@@ -178,22 +193,32 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
         let (mut out, mut scratch) = (Vec::new(), Vec::new());
         let counts = minify(&input, &mut out, &mut scratch)?;
-        let same = same_value(
-            &serde_json::from_slice(&input)?,
-            &serde_json::from_slice(&out)?,
-        );
+        let mut verbatim = Vec::new();
+        minify_verbatim(&input, &mut verbatim);
+        let value = serde_json::from_slice(&input)?;
+        let same = same_value(&value, &serde_json::from_slice(&out)?)
+            && same_value(&value, &serde_json::from_slice(&verbatim)?);
         all_same &= same;
         let runs = (50_000_000 / input.len().max(1)).clamp(5, 2001);
-        let secs = median_time(&input, runs)?.as_secs_f64();
-        let mbps = input.len() as f64 / secs / 1e6;
+        let mbps = |time: Duration| input.len() as f64 / time.as_secs_f64() / 1e6;
+        let rewrite = median_time(&input, runs, |input, out| {
+            minify(input, out, &mut scratch).map(|_| ())
+        })?;
+        let kernel = median_time(&input, runs, |input, out| {
+            minify_verbatim(input, out);
+            Ok(())
+        })?;
         println!(
-            "{name:<22} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {mbps:>10.0}  {}",
+            "{name:<22} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {:>10.0} {:>10} {:>10.0}  {}",
             input.len(),
             out.len(),
             counts.strings,
             counts.escaped_strings,
             counts.integers,
             counts.floats,
+            mbps(rewrite),
+            verbatim.len(),
+            mbps(kernel),
             if same { "yes" } else { "NO" }
         );
     }
