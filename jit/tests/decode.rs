@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use jitson_jit::encode::encode;
-use jitson_jit::interp::{Scratch, TranscodeSpec, Unknown, decode, transcode};
+use jitson_jit::interp::{Scratch, Tokens, TranscodeSpec, Unknown, decode, transcode};
 use jitson_jit::ir::{
     BigInt, BigInts, ExecOptions, FailKind, Func, KeyTable, Limit, NumCheck, NumRef, Number, Op,
     Program, StrCheck, Violation,
@@ -208,6 +208,45 @@ fn transcode_writes_compact_json() {
     assert_eq!(
         out, br#"x{"a":-5,"b":[0,"y\n",""],"b":[0]}"#,
         "unchanged on error"
+    );
+}
+
+/// Verbatim tokens: keys, strings and numbers as written, open values minified; pointers
+/// reach into open values, which are then walked token by token.
+#[test]
+fn transcode_verbatim_keeps_tokens_and_reaches_into_open_values() {
+    let p = program();
+    let mut scratch = Scratch::new();
+    let input = br#" { "a" : 1.0e0 , "b": ["\u0079", "z"], "c": {"k": [1.50, "\n"], "m": {}}, "\u0064": [ ] } "#;
+    let run = |spec: &TranscodeSpec, scratch: &mut Scratch| {
+        let mut out = Vec::new();
+        transcode(&p, input, &ExecOptions::default(), spec, scratch, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let verbatim = TranscodeSpec {
+        tokens: Tokens::Verbatim,
+        ..TranscodeSpec::default()
+    };
+    assert_eq!(
+        run(&verbatim, &mut scratch),
+        r#"{"a":1.0e0,"b":["\u0079","z"],"c":{"k":[1.50,"\n"],"m":{}},"\u0064":[]}"#
+    );
+    let pointed = TranscodeSpec {
+        redact: vec![vec!["c".into(), "k".into(), "0".into()], vec!["d".into()]],
+        replacement: b"0".to_vec(),
+        ..verbatim.clone()
+    };
+    assert_eq!(
+        run(&pointed, &mut scratch),
+        r#"{"a":1.0e0,"b":["\u0079","z"],"c":{"k":[0,"\n"],"m":{}},"\u0064":0}"#
+    );
+    let rewritten = TranscodeSpec {
+        tokens: Tokens::Rewritten,
+        ..pointed
+    };
+    assert_eq!(
+        run(&rewritten, &mut scratch),
+        r#"{"a":1.0,"b":["y","z"],"c":{"k":[0,"\n"],"m":{}},"d":0}"#
     );
 }
 
