@@ -51,9 +51,9 @@ pub mod scalar {
     }
 }
 
-/// The AVX2 twin: 64 bytes per step, their string state from
-/// [`StringTracker`](crate::string_mask::StringTracker), the kept bytes appended with
-/// [`byte_classes`](crate::byte_classes)' compaction.
+/// The AVX2 twin: 64 bytes per step, their string state from the masks of escaped bytes and
+/// of unescaped quotes (simdjson's scheme, as the unchecked skip uses it), the kept bytes
+/// appended with [`byte_classes`](crate::byte_classes)' compaction.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
     use crate::byte_classes::BLOCK;

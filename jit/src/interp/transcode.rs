@@ -74,8 +74,9 @@ pub struct TranscodeSpec {
 
 impl TranscodeSpec {
     /// True when the spec writes every value as it is (unknown members kept, no pick, no
-    /// redaction): the output is then the input rewritten compactly in its own order,
-    /// [`write_raw`]'s output, once the input is known to be valid.
+    /// redaction): the output is then the input written compactly in its own order,
+    /// [`write_raw`]'s output ([`minify`]'s with [`Tokens::Verbatim`]), once the input is
+    /// known to be valid.
     pub fn keeps_everything(&self) -> bool {
         self.unknown == Unknown::Keep && self.pick.is_empty() && self.redact.is_empty()
     }
