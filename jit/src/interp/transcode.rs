@@ -13,6 +13,7 @@
 
 use jitson_kernels::escape::{EscapeMode, escape_str};
 use jitson_kernels::minify::minify;
+use jitson_kernels::skip::skip_value_unchecked;
 use jitson_kernels::string_scan::scan_string;
 use jitson_kernels::unescape::{Surrogates, unescape};
 use jitson_kernels::whitespace::skip_whitespace;
@@ -357,7 +358,9 @@ impl Transcoder<'_, '_> {
                     }
                 }
                 _ => {
-                    let end = scalar_end(raw, i);
+                    let Ok(end) = skip_value_unchecked(raw, i) else {
+                        unreachable!("a raw value is well-formed");
+                    };
                     self.raw_scalar(&raw[i..end]);
                     i = end;
                 }
@@ -423,21 +426,6 @@ impl Transcoder<'_, '_> {
             }
         }
     }
-}
-
-/// The end of the scalar token at `i` in well-formed JSON: past a string's closing quote, or
-/// at the byte that ends a number or literal.
-fn scalar_end(raw: &[u8], i: usize) -> usize {
-    if raw[i] == b'"' {
-        let Ok(scan) = scan_string(raw, i + 1) else {
-            unreachable!("a raw value is well-formed");
-        };
-        return scan.end + 1;
-    }
-    raw[i..]
-        .iter()
-        .position(|b| matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
-        .map_or(raw.len(), |k| i + k)
 }
 
 /// The decimal text of an array index (for matching pointer tokens).
