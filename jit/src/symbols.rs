@@ -1,13 +1,12 @@
 //! The symbols generated code may call: the byte kernels' `extern "C"` entry points by name.
 
-use jitson_kernels::ffi::ENTRY_POINTS;
+use jitson_kernels::ffi::{ENTRY_POINTS, entry_point};
 
-/// The address of the kernel entry point called `name`, if there is one.
+/// The address of the kernel entry point called `name`, if there is one: on a CPU the AVX2
+/// kernels run on, the number readers' entries that call the AVX2 twin directly
+/// ([`jitson_kernels::ffi::entry_point`]).
 pub fn kernel_symbol(name: &str) -> Option<*const u8> {
-    ENTRY_POINTS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|&(_, p)| p)
+    entry_point(name)
 }
 
 /// Every kernel entry point as `(name, address)`, for registering with a JIT module builder.

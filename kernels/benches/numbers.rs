@@ -124,6 +124,15 @@ impl Rng {
     }
 }
 
+/// The signature of the number entry points of `jitson_kernels::ffi`.
+type NumberEntry = unsafe extern "C" fn(
+    *const u8,
+    usize,
+    usize,
+    *mut u64,
+    *mut u64,
+) -> jitson_kernels::ffi::FfiResult;
+
 /// Runs `parse` on every token start of `tokens`, summing the values' bits.
 fn parse_all(tokens: &Tokens, parse: impl Fn(&[u8], usize) -> u128) -> u128 {
     let buf = tokens.buf.as_slice();
@@ -390,6 +399,34 @@ fn bench_float_parse(c: &mut Criterion) {
             })
         })
     });
+    // The entry generated code calls (through a function pointer, as it does): the
+    // dispatching one (entry, dispatch, twin) against the one calling the AVX2 twin directly.
+    let entries: [(&str, *const u8); 2] = [
+        (
+            "ffi_dispatching",
+            jitson_kernels::ffi::jitson_parse_number as *const u8,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (
+            "ffi_direct_avx2",
+            jitson_kernels::ffi::entry_point("jitson_parse_number").expect("listed"),
+        ),
+    ];
+    for (name, entry) in entries {
+        // SAFETY: both addresses are of entry points with this signature; `entry_point` gives
+        // the direct AVX2 entry only where the AVX2 kernels run.
+        let entry: NumberEntry = unsafe { std::mem::transmute(entry) };
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                parse_all(&tokens, |buf, pos| {
+                    let (mut kind, mut end) = (0u64, 0u64);
+                    // SAFETY: `buf` is readable for its length; both outputs are live locals.
+                    let r = unsafe { entry(buf.as_ptr(), buf.len(), pos, &mut kind, &mut end) };
+                    u128::from(r.value ^ kind ^ end)
+                })
+            })
+        });
+    }
     // The integer-first reading on float tokens: what it costs where integers were wrong.
     group.bench_function("parse_integer", |b| {
         b.iter(|| {

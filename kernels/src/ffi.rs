@@ -377,16 +377,14 @@ pub unsafe extern "C" fn jitson_parse_integer(
     }
 }
 
-/// A reader of one number token (the kernels of [`number_parse`]).
-type NumberReader = fn(&[u8], usize) -> Result<(NumberValue, usize), KernelError>;
-
-/// Runs a number reader at `pos` and writes its answer as [`jitson_parse_number`] documents.
+/// Runs `read`, a reader of one number token (the kernels of [`number_parse`]), at `pos`
+/// and writes its answer as [`jitson_parse_number`] documents.
 ///
 /// # Safety
 /// As [`jitson_parse_number`].
 #[inline(always)]
 unsafe fn number_out(
-    read: NumberReader,
+    read: impl FnOnce(&[u8], usize) -> Result<(NumberValue, usize), KernelError>,
     ptr: *const u8,
     len: usize,
     pos: usize,
@@ -482,6 +480,92 @@ pub unsafe extern "C" fn jitson_number_within(
         let (within, end) = number_bounds::number_within(buf, pos, &bounds)?;
         Ok(if within { end as u64 } else { 0 })
     })
+}
+
+/// The entry points that call an AVX2 twin directly, for CPUs the AVX2 kernels run on (see
+/// [`entry_point`]).
+#[cfg(target_arch = "x86_64")]
+pub mod avx2 {
+    use super::{FfiResult, number_out};
+    use crate::number_parse;
+
+    /// [`super::jitson_parse_number`] without the dispatch: one call from generated code
+    /// into the AVX2 reader (the dispatching entry is three: the entry, the dispatch, the
+    /// twin).
+    ///
+    /// # Safety
+    /// As [`super::jitson_parse_number`]; the CPU must support every feature in
+    /// [`crate::dispatch::AVX2_FEATURES`].
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub unsafe extern "C" fn jitson_parse_number_avx2(
+        ptr: *const u8,
+        len: usize,
+        pos: usize,
+        kind_out: *mut u64,
+        end_out: *mut u64,
+    ) -> FfiResult {
+        // SAFETY: forwarded caller contract (which includes the CPU features).
+        unsafe {
+            number_out(
+                |buf, pos| number_parse::avx2::parse_number(buf, pos),
+                ptr,
+                len,
+                pos,
+                kind_out,
+                end_out,
+            )
+        }
+    }
+
+    /// [`super::jitson_parse_integer`] without the dispatch, as
+    /// [`jitson_parse_number_avx2`].
+    ///
+    /// # Safety
+    /// As [`jitson_parse_number_avx2`].
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub unsafe extern "C" fn jitson_parse_integer_avx2(
+        ptr: *const u8,
+        len: usize,
+        pos: usize,
+        kind_out: *mut u64,
+        end_out: *mut u64,
+    ) -> FfiResult {
+        // SAFETY: forwarded caller contract (which includes the CPU features).
+        unsafe {
+            number_out(
+                |buf, pos| number_parse::avx2::parse_integer(buf, pos),
+                ptr,
+                len,
+                pos,
+                kind_out,
+                end_out,
+            )
+        }
+    }
+
+    /// The entries above by the name of the dispatching entry they stand in for.
+    pub(super) const ENTRY_POINTS: &[(&str, *const u8)] = &[
+        ("jitson_parse_number", jitson_parse_number_avx2 as *const u8),
+        (
+            "jitson_parse_integer",
+            jitson_parse_integer_avx2 as *const u8,
+        ),
+    ];
+}
+
+/// The address generated code should call for entry point `name`: where the AVX2 kernels
+/// run (see [`crate::dispatch::backend`]), an entry of [`avx2`] that calls the AVX2 twin
+/// directly when there is one; else the dispatching entry of [`ENTRY_POINTS`]. `None` for
+/// an unknown name.
+pub fn entry_point(name: &str) -> Option<*const u8> {
+    let find = |list: &[(&str, *const u8)]| list.iter().find(|(n, _)| *n == name).map(|e| e.1);
+    #[cfg(target_arch = "x86_64")]
+    if crate::dispatch::use_avx2()
+        && let Some(direct) = find(avx2::ENTRY_POINTS)
+    {
+        return Some(direct);
+    }
+    find(ENTRY_POINTS)
 }
 
 /// Every entry point by symbol name, for registering with a JIT module.

@@ -158,7 +158,7 @@ pub mod scalar {
 /// [`crate::float_parse::avx2`] does.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
-    use super::{NumberValue, finish, read_decimal};
+    use super::{NumberValue, finish, read_decimal, short_integer};
     use crate::error::KernelError;
     use crate::float_parse::avx2::fraction_run;
 
@@ -173,5 +173,21 @@ pub mod avx2 {
     ) -> Result<(NumberValue, usize), KernelError> {
         let decimal = read_decimal(buf, pos, |buf, i| fraction_run(buf, i));
         finish(buf, pos, decimal)
+    }
+
+    /// See [`super::parse_integer`].
+    ///
+    /// # Safety
+    /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub unsafe fn parse_integer(
+        buf: &[u8],
+        pos: usize,
+    ) -> Result<(NumberValue, usize), KernelError> {
+        match short_integer(buf, pos) {
+            Some(done) => Ok(done),
+            // SAFETY: this function's own contract.
+            None => unsafe { parse_number(buf, pos) },
+        }
     }
 }

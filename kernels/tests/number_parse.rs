@@ -76,6 +76,9 @@ fn check_at(buf: &[u8], pos: usize) {
         // SAFETY: AVX2 support was checked.
         let got = comparable(unsafe { number_parse::avx2::parse_number(buf, pos) });
         assert_eq!(got, want, "avx2 {show:?} @{pos}");
+        // SAFETY: AVX2 support was checked.
+        let got = comparable(unsafe { number_parse::avx2::parse_integer(buf, pos) });
+        assert_eq!(got, want, "avx2 integer first {show:?} @{pos}");
     }
 }
 
@@ -384,6 +387,28 @@ fn ffi_entry_points_report_kind_value_and_end() {
     for entry in [jitson_parse_number, jitson_parse_integer] {
         check_number_entry(entry);
     }
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        use jitson_kernels::ffi::avx2::{jitson_parse_integer_avx2, jitson_parse_number_avx2};
+        for entry in [jitson_parse_number_avx2, jitson_parse_integer_avx2] {
+            check_number_entry(entry);
+        }
+    }
+}
+
+/// Generated code calls the direct AVX2 entries exactly where the dispatching functions
+/// run the AVX2 twins, and the dispatching entries everywhere else.
+#[test]
+fn entry_point_picks_the_direct_avx2_entries_only_with_the_avx2_kernels() {
+    use jitson_kernels::dispatch::{Backend, backend};
+    use jitson_kernels::ffi::{ENTRY_POINTS, entry_point};
+    for &(name, dispatching) in ENTRY_POINTS {
+        let chosen = entry_point(name).expect("a listed entry point");
+        let direct = matches!(name, "jitson_parse_number" | "jitson_parse_integer")
+            && backend() == Backend::Avx2;
+        assert_eq!(chosen != dispatching, direct, "{name}");
+    }
+    assert_eq!(entry_point("jitson_no_such_entry"), None);
 }
 
 /// The signature of the number entry points.
