@@ -76,7 +76,6 @@
 //! | [`SetReg`](Op::SetReg) / [`IncReg`](Op::IncReg) | register, value | `r = v` / `r += 1` | |
 //! | [`OneOfEnd`](Op::OneOfEnd) | count, start, end registers | if `count == 1` then `pos = end`, else fail at `start` | `OneOf { matched }` |
 //! | [`ArrBegin`](Op::ArrBegin) **value start** | label `empty` | skip whitespace, `[`, `depth += 1`, push path index 0, `count = 0`; if `]` follows consume it and jump to `empty` | `Type`, depth |
-//! | [`SwitchIndex`](Op::SwitchIndex) | labels | jump to `targets[min(count, len - 1)]` (tuple prefix, then the items label) | |
 //! | [`ArrNext`](Op::ArrNext) | label `next` | `count += 1`; skip whitespace; `,` sets the path index to `count` and jumps to `next`; `]` falls through | `ExpectedCommaOrEnd` |
 //! | [`ArrEnd`](Op::ArrEnd) | min, max | `depth -= 1`, pop path; check `min <= count <= max` | `MinItems`, `MaxItems` |
 //! | [`ObjBegin`](Op::ObjBegin) **value start** | label `empty`, [`KeyTableId`] | skip whitespace, `{`, `depth += 1`, push path, clear the presence bitmap, `field = none`; if `}` follows consume it and jump to `empty` | `Type`, depth |
@@ -99,7 +98,7 @@
 //!
 //! | op | decode effect |
 //! |---|---|
-//! | `Null`, `Fail`, `Jump`, register ops, `OneOfEnd`, `SwitchIndex`, `SwitchField`, `ObjNext`, `Eof`, `Discriminate` | nothing |
+//! | `Null`, `Fail`, `Jump`, register ops, `OneOfEnd`, `SwitchField`, `ObjNext`, `Eof`, `Discriminate` | nothing |
 //! | `Bool` | `u8` 0 / 1 |
 //! | `Number` | the [`Number`] (tag + 8 bytes), or a [`BigInts::Raw`] big integer's text (`NUM_RAW`: tag, `u32` length, pointer into the input) |
 //! | `String` | `(ptr, len)` of the unescaped text (the input when it has no escapes, else an arena copy) |
@@ -644,8 +643,6 @@ pub enum Op {
         /// Where an empty array goes.
         empty: Label,
     },
-    /// Jumps by item index.
-    SwitchIndex(Box<[Label]>),
     /// After an item: loop or fall through at `]`.
     ArrNext {
         /// The loop head.
@@ -791,7 +788,6 @@ impl Program {
             Op::Call(f) | Op::Try { func: f, .. } => lt(*f, self.funcs.len()),
             Op::ObjBegin { table, .. } | Op::ObjEnd(table) => lt(*table, self.key_tables.len()),
             Op::Key(table) => lt(*table, self.key_tables.len()),
-            Op::SwitchIndex(t) => !t.is_empty(),
             Op::SwitchField(_) => true,
             _ => true,
         }
@@ -812,7 +808,7 @@ impl Op {
             Op::Try { on_fail, .. } => (&[], [Some(*on_fail), None]),
             Op::Jump(l) => (&[], [Some(*l), None]),
             Op::ArrBegin { empty } | Op::ObjBegin { empty, .. } => (&[], [Some(*empty), None]),
-            Op::SwitchIndex(t) | Op::SwitchField(t) => (t, [None, None]),
+            Op::SwitchField(t) => (t, [None, None]),
             Op::ArrNext { next } | Op::ObjNext { next } => (&[], [Some(*next), None]),
             _ => (&[], [None, None]),
         };
@@ -919,7 +915,6 @@ impl Program {
                 write!(f, "one-of-end count:r{count} start:r{start} end:r{end}")
             }
             Op::ArrBegin { empty } => write!(f, "arr-begin empty:@{empty}"),
-            Op::SwitchIndex(t) => write!(f, "switch-index {}", labels(t)),
             Op::ArrNext { next } => write!(f, "arr-next @{next}"),
             Op::ArrEnd { min, max } => {
                 let max = max.map_or(String::new(), |m| m.to_string());

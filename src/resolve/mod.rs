@@ -17,7 +17,8 @@
 //! - object: `obj-begin; L: key; switch-field (one block per field: its value op; unknown
 //!   members: skip / fail / the extra type); obj-next L; obj-end` — map: the same with no
 //!   named fields;
-//! - array: `arr-begin; L: [switch-index over the tuple prefix] item op; arr-next L; arr-end`;
+//! - array: `arr-begin`, per tuple prefix item `item op; arr-next (on to the next); jump E`,
+//!   then `L: item op; arr-next L; E: arr-end`;
 //! - nullable and per-kind unions: `dispatch` on the first byte, one block per kind, a
 //!   `fail type` block for kinds not allowed;
 //! - `anyOf`: `r0 = pos`, then per branch `pos = r0; try branch else next; jump end`, and a
@@ -205,6 +206,11 @@ impl Resolver<'_> {
         }
     }
 
+    /// An array: the tuple prefix peeled into straight-line code, one item op and one
+    /// `arr-next` per prefix item (each `arr-next` jumps on to the next item's op, or falls
+    /// through to the jump to `arr-end` at `]`), then the loop over the other items. Peeled,
+    /// each position has its own code and no item pays a jump table on its index
+    /// (canada's `[longitude, latitude]` positions: two indirect jumps each).
     fn array(
         &mut self,
         ops: &mut Emit,
@@ -214,23 +220,17 @@ impl Resolver<'_> {
         max: Option<u64>,
     ) {
         ops.push(Op::ArrBegin { empty: 0 });
-        let head = ops.len() as Label;
-        let mut ends = Vec::new();
-        if prefix.is_empty() {
-            self.value(ops, items);
-        } else {
-            let switch_at = ops.len();
-            ops.push(Op::Return);
-            let mut targets = Vec::new();
-            for &ty in prefix.iter().chain([&items]) {
-                targets.push(ops.len() as Label);
-                self.value(ops, ty);
-                ends.push(self.jump(ops));
-            }
-            ops[switch_at] = Op::SwitchIndex(targets.into());
+        let mut closes = Vec::new();
+        for &ty in prefix {
+            self.value(ops, ty);
+            let next = ops.len() as Label + 2;
+            ops.push(Op::ArrNext { next });
+            closes.push(self.jump(ops));
         }
-        self.land(ops, ends);
+        let head = ops.len() as Label;
+        self.value(ops, items);
         ops.push(Op::ArrNext { next: head });
+        self.land(ops, closes);
         ops[0] = Op::ArrBegin {
             empty: ops.len() as Label,
         };

@@ -451,11 +451,6 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
                     self.jump(*empty);
                 }
             }
-            Op::SwitchIndex(targets) => {
-                let count = self.frame().count;
-                let i = (count as usize).min(targets.len() - 1);
-                self.jump(targets[i]);
-            }
             Op::ArrNext { next } => {
                 self.frame().count += 1;
                 if self.separator(b']', ErrorKind::ExpectedCommaOrEnd)? {

@@ -45,9 +45,7 @@ fn edges(op: &Op, pc: usize, at: bool) -> Vec<(usize, bool)> {
         // Peeks at the first byte after whitespace; the cursor stays on it.
         Op::Dispatch(targets) => targets.iter().map(|l| (to(l), true)).collect(),
         // Jumps that leave the cursor where it is.
-        Op::SwitchField(targets) | Op::SwitchIndex(targets) => {
-            targets.iter().map(|l| (to(l), at)).collect()
-        }
+        Op::SwitchField(targets) => targets.iter().map(|l| (to(l), at)).collect(),
         Op::Jump(l) => vec![(to(l), at)],
         // After the opening bracket and whitespace: on the first item or key (the close
         // bracket, consumed, jumps to `empty`).
@@ -77,7 +75,6 @@ fn falls_through(op: &Op) -> bool {
             | Op::Dispatch(_)
             | Op::Discriminate { .. }
             | Op::SwitchField(_)
-            | Op::SwitchIndex(_)
     )
 }
 

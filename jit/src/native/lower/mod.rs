@@ -438,7 +438,6 @@ impl<'a> Lower<'a> {
             }
             Op::OneOfEnd { count, start, end } => self.one_of_end(*count, *start, *end),
             Op::ArrBegin { empty } => self.arr_begin(*empty),
-            Op::SwitchIndex(targets) => return self.switch(self.count, targets),
             Op::ArrNext { next } => self.arr_next(*next),
             Op::ArrEnd { min, max } => self.arr_end(*min, *max),
             Op::ObjBegin { empty, table } => self.obj_begin(*empty, *table),
