@@ -4,7 +4,7 @@ use jitson_jit::ir::{BigInt, Number};
 use jitson_jit::view::{Node, View};
 use serde_json::{Map, Value};
 
-use crate::value::{self, Bump, ParseOptions};
+use crate::value;
 
 /// The `serde_json` value of a view. Recursion is bounded by the decoded depth (at most the
 /// codec's `max_depth`).
@@ -32,9 +32,7 @@ pub(super) fn to_json(view: View<'_>) -> Value {
 /// `serde_json` is built with (its default float parsing is not always correctly rounded).
 /// The codec validated the text, so the parse succeeds; its depth is what the codec allowed.
 fn raw_json(raw: &[u8]) -> Value {
-    let arena = Bump::new();
-    let options = ParseOptions::new().max_depth(usize::MAX);
-    value::parse_with(raw, &arena, &options).map_or(Value::Null, |v| v.to_serde())
+    value::serde_of_text(raw).unwrap_or(Value::Null)
 }
 
 fn number(n: Number) -> Value {

@@ -499,15 +499,15 @@ impl Resolver<'_> {
         self.prog
             .raw_preds
             .push(Arc::new(move |raw: &[u8], big_ints: BigInts| {
-                // A big integer kept raw is compared by its digits; anything else as `serde_json`
-                // reads it (the nearest `f64`, with the other policies).
+                // A big integer kept raw is compared by its digits; anything else as the engine
+                // reads it (the correctly rounded nearest `f64`, with the other policies).
                 let big = std::str::from_utf8(raw).ok().and_then(BigInt::new);
                 match big {
                     Some(b) if big_ints == BigInts::Raw => {
                         numbers.iter().any(|&n| b.cmp_exact(n).is_eq())
                     }
-                    _ => serde_json::from_slice::<Value>(raw)
-                        .is_ok_and(|v| oracle.validate_value(&v).is_ok()),
+                    _ => crate::value::serde_of_text(raw)
+                        .is_some_and(|v| oracle.validate_value(&v).is_ok()),
                 }
             }));
         Op::RawCheck((self.prog.raw_preds.len() - 1) as u32, Violation::Enum)

@@ -3,6 +3,7 @@
 
 use crate::schema::pointer;
 use crate::schema::{SchemaError, SchemaErrorKind};
+use crate::value::{self, DuplicateKeys, ParseOptions};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
@@ -21,9 +22,38 @@ pub(crate) enum Doc {
 
 impl Doc {
     /// Parses JSON text (serde_json's nesting limit applies).
+    ///
+    /// serde_json finds the structure (its messages are the errors) and keeps repeated keys
+    /// for [`Doc::check_unique_keys`]; a text without them is then read again by jitson's
+    /// own parser, whose numbers are correctly rounded like every number the engine reads,
+    /// whatever features serde_json is built with (without `float_roundtrip` it reads
+    /// `1.000000000000000085` as `1.0000000000000002`, and a schema's `enum: [1]` or
+    /// `minimum` would compare against another value than the documents' own).
     pub(crate) fn parse(text: &[u8]) -> Result<Doc, SchemaError> {
-        serde_json::from_slice(text)
-            .map_err(|e| SchemaError::new(SchemaErrorKind::Json(e.to_string()), String::new()))
+        let doc: Doc = serde_json::from_slice(text)
+            .map_err(|e| SchemaError::new(SchemaErrorKind::Json(e.to_string()), String::new()))?;
+        let arena = value::Bump::new();
+        let options = ParseOptions::new()
+            .max_depth(usize::MAX)
+            .duplicate_keys(DuplicateKeys::Deny);
+        Ok(match value::parse_with(text, &arena, &options) {
+            Ok(parsed) => Doc::from_parsed(&parsed),
+            Err(_) => doc,
+        })
+    }
+
+    /// A value read by jitson's parser as a document, members in their order.
+    fn from_parsed(parsed: &value::Value<'_>) -> Doc {
+        match parsed {
+            value::Value::Array(items) => Doc::Array(items.iter().map(Doc::from_parsed).collect()),
+            value::Value::Object(members) => Doc::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (k.as_str().to_owned(), Doc::from_parsed(v)))
+                    .collect(),
+            ),
+            scalar => Doc::from_value(&scalar.to_serde()),
+        }
     }
 
     /// A `serde_json::Value` as a document, members in the value's order.

@@ -13,7 +13,20 @@
 use bumpalo::Bump;
 use serde_json::{Map, Number};
 
-use super::{Member, Str, Value};
+use super::{Member, ParseOptions, Str, Value, parse_with};
+
+/// The `serde_json::Value` of the JSON `text` as jitson's own parser reads it (at any
+/// depth): its floats correctly rounded like every number the engine reads, whatever
+/// features `serde_json` is built with (its default float parsing is not always correctly
+/// rounded: `1.000000000000000085` becomes `1.0000000000000002`). `None` when jitson does
+/// not read the text as JSON.
+pub(crate) fn serde_of_text(text: &[u8]) -> Option<serde_json::Value> {
+    let arena = Bump::new();
+    let options = ParseOptions::new().max_depth(usize::MAX);
+    parse_with(text, &arena, &options)
+        .ok()
+        .map(|v| v.to_serde())
+}
 
 impl Value<'_> {
     /// This value as a `serde_json::Value`. Objects become `serde_json::Map`s (which sort

@@ -42,6 +42,7 @@ use std::fmt;
 use std::ops::{Deref, Index};
 
 pub use bumpalo::Bump;
+pub(crate) use convert::serde_of_text;
 pub use jitson_kernels::escape::EscapeMode;
 pub use options::{BigNumbers, DEFAULT_MAX_DEPTH, DuplicateKeys, ParseOptions};
 pub use parse::{parse, parse_with};

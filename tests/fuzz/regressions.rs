@@ -57,3 +57,22 @@ fn raw_value_floats_converted_by_serde_json_rounding() {
     .collect();
     assert_eq!(doc.to_serde_json(), serde_json::json!(correctly_rounded));
 }
+
+/// `schema_validate`: a non-string `enum` read the value's text with
+/// `serde_json::from_slice`, which without `float_roundtrip` reads `1.000000000000000085` as
+/// `1.0000000000000002`, so `[1.000000000000000085]` failed `enum: [1, 1.5]` while the
+/// engine reads that token as `1.0` everywhere else (decode, bounds). Schema documents were
+/// read the same way, so an `enum` or bound written with such a number compared against
+/// another value than the documents' own. Both now read numbers with jitson's parser. (As
+/// above, this workspace builds serde_json with `float_roundtrip`; the fuzz build, which does
+/// not, showed it, and fails without the fix.)
+#[test]
+fn enum_values_read_by_serde_json_rounding() {
+    let input = b"[1.000000000000000085]\n";
+    every_body(input);
+    let schema = |text: &str| jitson::Schema::from_json_str(text).expect("schema");
+    let enums = jitson::Codec::new(&schema(r#"{"type": "array", "items": {"enum": [1, 1.5]}}"#));
+    assert_eq!(enums.validate(input), Ok(()));
+    let written = jitson::Codec::new(&schema(r#"{"enum": [1.000000000000000085]}"#));
+    assert_eq!(written.validate(b"1"), Ok(()));
+}
