@@ -35,6 +35,12 @@
 //! which gives the errors. Each type's codec is cached by the `TypeId` of its
 //! [`JsonType::Key`].
 //!
+//! Floats are read correctly rounded on both paths, so a typed decode equals
+//! `serde_json::from_slice` into the same type when serde_json is built with its
+//! `float_roundtrip` feature. Without it, serde_json's faster reading can be one unit in the
+//! last place off on long mantissas (`1.000000000000000085` becomes `1.0000000000000002`,
+//! where jitson reads `1.0`).
+//!
 //! `jitson::Schema` names both the schema struct and this derive: a derive macro lives in
 //! the macro namespace, so `#[derive(jitson::Schema)]` and `jitson::Schema::from_json_str`
 //! never clash. The derive reads the `#[serde(...)]` attributes users already write (and
