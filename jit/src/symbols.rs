@@ -1,6 +1,6 @@
 //! The symbols generated code may call: the byte kernels' `extern "C"` entry points by name.
 
-use jitson_kernels::ffi::{ENTRY_POINTS, entry_point};
+use jitson_kernels::ffi::entry_point;
 
 /// The address of the kernel entry point called `name`, if there is one: on a CPU the AVX2
 /// kernels run on, the number readers' entries that call the AVX2 twin directly
@@ -9,18 +9,14 @@ pub fn kernel_symbol(name: &str) -> Option<*const u8> {
     entry_point(name)
 }
 
-/// Every kernel entry point as `(name, address)`, for registering with a JIT module builder.
-pub fn kernel_symbols() -> impl Iterator<Item = (&'static str, *const u8)> {
-    ENTRY_POINTS.iter().copied()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jitson_kernels::ffi::ENTRY_POINTS;
 
     #[test]
     fn every_symbol_is_unique_and_resolvable() {
-        let names: Vec<_> = kernel_symbols().map(|(n, _)| n).collect();
+        let names: Vec<_> = ENTRY_POINTS.iter().map(|&(n, _)| n).collect();
         let mut sorted = names.clone();
         sorted.sort_unstable();
         sorted.dedup();
