@@ -48,6 +48,11 @@ pub(crate) struct ErrRecord {
 }
 
 /// The context of one native run; generated code gets a pointer to it.
+///
+/// Every open container has one path segment, so the path stack's length is `depth`:
+/// `path[..depth]`. Opening a container checks `depth` against `depth_room`, the smaller
+/// of `max_depth` and the stack's capacity, and only past it tells the two apart (the
+/// limit's error, or a larger stack).
 #[repr(C)]
 pub(crate) struct Ctx {
     pub input: *const u8,
@@ -55,8 +60,8 @@ pub(crate) struct Ctx {
     pub depth: u64,
     pub max_depth: u64,
     pub path: *mut Seg,
-    pub path_len: u64,
     pub path_cap: u64,
+    pub depth_room: u64,
     pub dup_deny: u64,
     pub stack_limit: u64,
     pub err: ErrRecord,
@@ -80,8 +85,7 @@ pub(crate) mod off {
     pub const DEPTH: i32 = offset_of!(Ctx, depth) as i32;
     pub const MAX_DEPTH: i32 = offset_of!(Ctx, max_depth) as i32;
     pub const PATH: i32 = offset_of!(Ctx, path) as i32;
-    pub const PATH_LEN: i32 = offset_of!(Ctx, path_len) as i32;
-    pub const PATH_CAP: i32 = offset_of!(Ctx, path_cap) as i32;
+    pub const DEPTH_ROOM: i32 = offset_of!(Ctx, depth_room) as i32;
     pub const DUP_DENY: i32 = offset_of!(Ctx, dup_deny) as i32;
     pub const STACK_LIMIT: i32 = offset_of!(Ctx, stack_limit) as i32;
     pub const ERR_CLASS: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, class)) as i32;
@@ -152,8 +156,8 @@ impl Ctx {
             depth: 0,
             max_depth: u64::from(options.max_depth),
             path: scratch.path.as_mut_ptr(),
-            path_len: 0,
             path_cap: scratch.path.len() as u64,
+            depth_room: u64::from(options.max_depth).min(scratch.path.len() as u64),
             dup_deny: u64::from(options.duplicate_keys == crate::ir::DuplicateKeys::Deny),
             stack_limit: stack_limit as u64,
             err: ErrRecord::default(),
@@ -188,9 +192,10 @@ impl Ctx {
 
     /// The path stack as the interpreter reports it.
     pub fn path(&self) -> Vec<PathSeg> {
-        // SAFETY: generated code keeps `path_len <= path_cap`, and `path` points at
-        // `path_cap` initialized segments of the scratch's vector.
-        let segs = unsafe { std::slice::from_raw_parts(self.path, self.path_len as usize) };
+        let len = self.depth.min(self.path_cap) as usize;
+        // SAFETY: `path` points at `path_cap` initialized segments of the scratch's
+        // vector, and `len <= path_cap`.
+        let segs = unsafe { std::slice::from_raw_parts(self.path, len) };
         segs.iter().map(|s| s.to_path_seg()).collect()
     }
 }

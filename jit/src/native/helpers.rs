@@ -193,7 +193,8 @@ pub(crate) unsafe extern "C" fn jitson_native_key_find(
     })
 }
 
-/// Doubles the path stack (generated code calls it when the stack is full).
+/// Doubles the path stack (generated code calls it when `depth` reaches `depth_room` but
+/// not `max_depth`).
 ///
 /// # Safety
 /// `ctx` is the context of the running call.
@@ -205,6 +206,7 @@ pub(crate) unsafe extern "C" fn jitson_native_path_grow(ctx: *mut Ctx) -> FfiRes
         path.resize(len, Seg::default());
         ctx.path = path.as_mut_ptr();
         ctx.path_cap = len as u64;
+        ctx.depth_room = ctx.max_depth.min(ctx.path_cap);
         Ok(0)
     })
 }

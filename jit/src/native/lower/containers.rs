@@ -13,7 +13,7 @@ use crate::native::helpers::{Callee, NO_FIELD};
 
 impl Lower<'_> {
     /// Opens a container at the cursor (after whitespace): the bracket, the depth limit,
-    /// `depth += 1`, a path entry `Index(0)`.
+    /// a path entry `Index(0)` at `path[depth]`, `depth += 1`.
     fn open(&mut self, bracket: u8, kind: Kinds) {
         self.ws_value();
         let p = self.pos();
@@ -24,22 +24,36 @@ impl Lower<'_> {
         self.mismatch(p, kind);
         self.b.switch_to_block(ok);
         let depth = self.load_ctx(off::DEPTH);
+        let room = self.load_ctx(off::DEPTH_ROOM);
+        let out_of_room = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, depth, room);
+        let [fine, limit_or_grow, grow, too_deep] = self.blocks();
+        self.b.ins().brif(out_of_room, limit_or_grow, &[], fine, &[]);
+        self.b.switch_to_block(limit_or_grow);
+        self.b.set_cold_block(limit_or_grow);
         let max = self.load_ctx(off::MAX_DEPTH);
         let deep = self
             .b
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, depth, max);
-        let [fine, too_deep] = self.blocks();
-        self.b.ins().brif(deep, too_deep, &[], fine, &[]);
+        self.b.ins().brif(deep, too_deep, &[], grow, &[]);
         self.b.switch_to_block(too_deep);
         self.b.set_cold_block(too_deep);
         self.fail_with(FailKind::DepthLimitExceeded, p);
+        self.b.switch_to_block(grow);
+        self.b.set_cold_block(grow);
+        let ctx = self.ctx;
+        self.call_checked(Callee::PathGrow, &[ctx]);
+        self.b.ins().jump(fine, &[]);
         self.b.switch_to_block(fine);
         let depth = self.b.ins().iadd_imm_s(depth, 1);
+        let zero = self.iconst(0);
+        self.path_top(zero, zero, depth);
         self.store_ctx(depth, off::DEPTH);
         let p = self.b.ins().iadd_imm_s(p, 1);
         self.set_pos(p);
-        self.path_push();
     }
 
     /// The error for a value of the wrong kind at `p`: `Type` when a value starts there,
@@ -51,56 +65,27 @@ impl Lower<'_> {
         self.b.ins().jump(self.exit, &args);
     }
 
-    /// Pushes `Index(0)` on the path stack, growing it when full.
-    fn path_push(&mut self) {
-        let len = self.load_ctx(off::PATH_LEN);
-        let cap = self.load_ctx(off::PATH_CAP);
-        let full = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, len, cap);
-        let [grow, store] = self.blocks();
-        self.b.ins().brif(full, grow, &[], store, &[]);
-        self.b.switch_to_block(grow);
-        self.b.set_cold_block(grow);
-        let ctx = self.ctx;
-        self.call_checked(Callee::PathGrow, &[ctx]);
-        self.b.ins().jump(store, &[]);
-        self.b.switch_to_block(store);
-        let ptr = self.load_ctx(off::PATH);
-        let at = self.b.ins().imul_imm_s(len, 16);
-        let addr = self.b.ins().iadd(ptr, at);
-        let zero = self.iconst(0);
-        self.b.ins().store(trusted(), zero, addr, 0);
-        self.b.ins().store(trusted(), zero, addr, 8);
-        let len = self.b.ins().iadd_imm_s(len, 1);
-        self.store_ctx(len, off::PATH_LEN);
+    /// Overwrites the innermost open container's path segment with the words `(a, b)`.
+    pub(super) fn path_set(&mut self, a: Value, b: Value) {
+        let depth = self.load_ctx(off::DEPTH);
+        self.path_top(a, b, depth);
     }
 
-    /// Overwrites the path stack's top (if any) with the segment words `(a, b)`.
-    pub(super) fn path_top(&mut self, a: Value, b: Value) {
-        let len = self.load_ctx(off::PATH_LEN);
-        let [set, done] = self.blocks();
-        self.b.ins().brif(len, set, &[], done, &[]);
-        self.b.switch_to_block(set);
+    /// Writes the segment words `(a, b)` at `path[depth - 1]` (`depth >= 1`: a container
+    /// is open, and the stack has room for it).
+    fn path_top(&mut self, a: Value, b: Value, depth: Value) {
         let ptr = self.load_ctx(off::PATH);
-        let at = self.b.ins().imul_imm_s(len, 16);
+        let at = self.b.ins().imul_imm_s(depth, 16);
         let addr = self.b.ins().iadd(ptr, at);
         self.b.ins().store(trusted(), a, addr, -16);
         self.b.ins().store(trusted(), b, addr, -8);
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
     }
 
-    /// Closes a container: `depth -= 1`, pops the path (if any).
+    /// Closes a container: `depth -= 1` (which pops its path segment).
     fn close(&mut self) {
         let depth = self.load_ctx(off::DEPTH);
         let depth = self.b.ins().iadd_imm_s(depth, -1);
         self.store_ctx(depth, off::DEPTH);
-        let len = self.load_ctx(off::PATH_LEN);
-        let less = self.b.ins().iadd_imm_s(len, -1);
-        let len = self.b.ins().select(len, less, len);
-        self.store_ctx(len, off::PATH_LEN);
     }
 
     /// After an element: `,` (consumed) runs `on_comma` then jumps to `next`; `close`
@@ -158,7 +143,7 @@ impl Lower<'_> {
         self.b.def_var(self.count, count);
         self.separator(b']', next, |l| {
             let zero = l.iconst(0);
-            l.path_top(count, zero);
+            l.path_set(count, zero);
             if l.decoding() {
                 l.arr_next_item(count);
             }

@@ -153,11 +153,10 @@ impl Lower<'_> {
         self.box_out(boxed);
     }
 
-    /// `Try`: a violation restores cursor, depth, path (and in decode the open buffers)
-    /// and jumps to `on_fail`; other errors return.
+    /// `Try`: a violation restores the cursor and the depth (which is the path's length),
+    /// in decode also the open buffers, and jumps to `on_fail`; other errors return.
     pub(super) fn try_func(&mut self, pc: usize, f: FuncId, on_fail: Label) {
         let depth = self.load_ctx(off::DEPTH);
-        let path = self.load_ctx(off::PATH_LEN);
         let open = self.decoding().then(|| self.load_ctx(off::OPEN));
         let saved = self.pos();
         let (status, p, boxed) = self.call_codec(pc, f);
@@ -177,7 +176,6 @@ impl Lower<'_> {
         );
         self.b.switch_to_block(caught);
         self.store_ctx(depth, off::DEPTH);
-        self.store_ctx(path, off::PATH_LEN);
         if let Some(open) = open {
             self.store_ctx(open, off::OPEN);
         }
