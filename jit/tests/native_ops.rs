@@ -429,6 +429,79 @@ fn deep_nesting_matches_with_every_limit() {
     }
 }
 
+/// Errors deep inside arrays and objects report the whole path, past the path stack's
+/// first growth (32 open containers) and its second (64): the interpreter's path, of the
+/// nesting's length, with the right index or key at every level. One scratch serves every
+/// run, so a run after a deep one starts with the grown stack (and its stale segments).
+#[test]
+fn deep_error_paths_survive_path_stack_growth() {
+    use jitson_jit::ir::{Failure, PathSeg};
+    let p = any_value_program();
+    let native = jitson_jit::native::compile(&p).expect("compiles");
+    let mut scratch = jitson_jit::native::Scratch::new();
+    // Level i opens an array whose item i % 3 holds the next level, or an object whose
+    // key "k{i}" (after another member) does; the innermost value is `tru`.
+    let nested = |levels: usize| {
+        let mut open = String::new();
+        let mut close = String::new();
+        for i in 0..levels {
+            if i % 2 == 0 {
+                open.push('[');
+                open.push_str(&"0, ".repeat(i % 3));
+                close.insert(0, ']');
+            } else {
+                open.push_str(&format!("{{\"x\": 1, \"k{i}\": "));
+                close.insert(0, '}');
+            }
+        }
+        format!("{open}tru{close}")
+    };
+    let run = |input: &[u8], options: &ExecOptions, scratch: &mut jitson_jit::native::Scratch| {
+        let expected = jitson_jit::interp::validate(
+            &p,
+            input,
+            options,
+            &mut jitson_jit::interp::Scratch::new(),
+        );
+        let got = native.validate(input, options, scratch);
+        assert_eq!(got, expected, "{}", String::from_utf8_lossy(input));
+        got.expect_err("every input here fails")
+    };
+    let key_of = |input: &[u8], seg: &PathSeg| match *seg {
+        PathSeg::Key { start, end } => String::from_utf8_lossy(&input[start..end]).into_owned(),
+        ref other => format!("{other:?}"),
+    };
+    let options = ExecOptions::default();
+    for levels in [31, 32, 33, 63, 64, 65, 100, 3, 1] {
+        let input = nested(levels);
+        let Failure { path, .. } = run(input.as_bytes(), &options, &mut scratch);
+        assert_eq!(path.len(), levels, "{input}");
+        for (i, seg) in path.iter().enumerate() {
+            if i % 2 == 0 {
+                assert_eq!(*seg, PathSeg::Index((i % 3) as u64), "level {i} of {input}");
+            } else {
+                assert_eq!(key_of(input.as_bytes(), seg), format!("k{i}"), "level {i}");
+            }
+        }
+    }
+    // The depth limit at and around the growth points: the limit's error, the interpreter's
+    // path, whether the stack grew or not.
+    for max_depth in [31, 32, 33, 64, 65] {
+        let limited = ExecOptions {
+            max_depth,
+            ..ExecOptions::default()
+        };
+        let input = nested(max_depth as usize + 2);
+        let failure = run(
+            input.as_bytes(),
+            &limited,
+            &mut jitson_jit::native::Scratch::new(),
+        );
+        assert_eq!(failure.path.len(), max_depth as usize, "{input}");
+        run(input.as_bytes(), &limited, &mut scratch);
+    }
+}
+
 #[test]
 fn clif_lists_every_function() {
     let p = union_program();
