@@ -30,7 +30,9 @@ impl Lower<'_> {
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, depth, room);
         let [fine, limit_or_grow, grow, too_deep] = self.blocks();
-        self.b.ins().brif(out_of_room, limit_or_grow, &[], fine, &[]);
+        self.b
+            .ins()
+            .brif(out_of_room, limit_or_grow, &[], fine, &[]);
         self.b.switch_to_block(limit_or_grow);
         self.b.set_cold_block(limit_or_grow);
         let max = self.load_ctx(off::MAX_DEPTH);
