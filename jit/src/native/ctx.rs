@@ -47,6 +47,12 @@ pub(crate) struct ErrRecord {
     pub offset: u64,
 }
 
+/// How deep generated code may open containers before its cold path runs: the depth
+/// limit, or the path stack's capacity when that is smaller (then the stack grows).
+pub(crate) fn depth_room(max_depth: u64, path_cap: u64) -> u64 {
+    max_depth.min(path_cap)
+}
+
 /// The context of one native run; generated code gets a pointer to it.
 ///
 /// Every open container has one path segment, so the path stack's length is `depth`:
@@ -157,7 +163,7 @@ impl Ctx {
             max_depth: u64::from(options.max_depth),
             path: scratch.path.as_mut_ptr(),
             path_cap: scratch.path.len() as u64,
-            depth_room: u64::from(options.max_depth).min(scratch.path.len() as u64),
+            depth_room: depth_room(u64::from(options.max_depth), scratch.path.len() as u64),
             dup_deny: u64::from(options.duplicate_keys == crate::ir::DuplicateKeys::Deny),
             stack_limit: stack_limit as u64,
             err: ErrRecord::default(),

@@ -8,7 +8,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use jitson_kernels::ffi::FfiResult;
 use jitson_kernels::unescape::{self, Surrogates};
 
-use super::ctx::{Ctx, Seg};
+use super::ctx::{Ctx, Seg, depth_room};
 use super::decode as d;
 use super::fail::{self, CLASS_PANIC};
 use super::fast;
@@ -206,7 +206,7 @@ pub(crate) unsafe extern "C" fn jitson_native_path_grow(ctx: *mut Ctx) -> FfiRes
         path.resize(len, Seg::default());
         ctx.path = path.as_mut_ptr();
         ctx.path_cap = len as u64;
-        ctx.depth_room = ctx.max_depth.min(ctx.path_cap);
+        ctx.depth_room = depth_room(ctx.max_depth, ctx.path_cap);
         Ok(0)
     })
 }
