@@ -1,10 +1,11 @@
 //! The engine on the corpus, against its peers in the same run: jitson's interpreter and
 //! native (Cranelift) `validate` beside `serde_json` `Value` parsing, `serde_json` parsing +
 //! `jsonschema` validation, and `sonic-rs` `Value` parsing; interpreter and native `decode`,
-//! `encode`, interpreter and native `transcode`, tokens rewritten and verbatim (groups
-//! `DOC/decode`, `DOC/encode`, `DOC/transcode`) beside the same peers' parse, serialize, and
-//! parse (+ `jsonschema` validation) + serialize; native compile time
-//! (`native_compile`: the validate tier, and `SCHEMA+decode` both tiers); the `Engine` (`engine_cache`: a cache hit by key and by schema, and
+//! `encode` (the plan's walk, and native code), interpreter and native `transcode`, tokens
+//! rewritten and verbatim (groups `DOC/decode`, `DOC/encode`, `DOC/transcode`) beside the
+//! same peers' parse, serialize, and parse (+ `jsonschema` validation) + serialize; native
+//! compile time (`native_compile`: the validate tier, `SCHEMA+decode` with the decode tier,
+//! `SCHEMA+decode+encode` every tier); the `Engine` (`engine_cache`: a cache hit by key and by schema, and
 //! the tier check on the hot path — a codec's `validate` against its bare native code, a
 //! tiered codec against a plain one, on native code and, still pending, on the
 //! interpreter). MB/s of the input document.
@@ -112,15 +113,22 @@ fn codec_groups(
     group.finish();
 
     let document = codec.decode(bytes).expect("decodes");
+    let native_document = native_codec.decode(bytes).expect("decodes");
     let serde_value: serde_json::Value = serde_json::from_slice(bytes).expect("JSON");
     let sonic_value: sonic_rs::Value = sonic_rs::from_slice(bytes).expect("JSON");
     let mut out = Vec::with_capacity(bytes.len());
     let mut group = c.benchmark_group(format!("{doc}/encode"));
     group.throughput(size.clone());
-    group.bench_function("jitson_encode", |b| {
+    group.bench_function("jitson_plan_encode", |b| {
         b.iter(|| {
             out.clear();
             codec.encode(black_box(&document), &mut out);
+        })
+    });
+    group.bench_function("jitson_native_encode", |b| {
+        b.iter(|| {
+            out.clear();
+            native_codec.encode(black_box(&native_document), &mut out);
         })
     });
     group.bench_function("serde_json_value_to_vec", |b| {
@@ -195,6 +203,13 @@ fn compile(c: &mut Criterion) {
             b.iter(|| {
                 let code = native::compile(black_box(codec.program())).expect("native code");
                 code.compile_decode().is_ok()
+            })
+        });
+        // Every tier: validate, decode and encode (what an engine's worker compiles).
+        group.bench_function(format!("{schema_name}+decode+encode"), |b| {
+            b.iter(|| {
+                let code = native::compile(black_box(codec.program())).expect("native code");
+                code.compile_decode().is_ok() && code.compile_encode().is_ok()
             })
         });
     }

@@ -1,28 +1,49 @@
 //! Encode documents back to JSON: corpus round trips (the same value as `serde_json`'s parse,
 //! and `serde_json`'s exact bytes where the schema's field order is the input's), escape
-//! modes, numbers and raw values.
+//! modes, numbers and raw values. Every case runs on an interpreter codec (the plan's walk)
+//! and a native one (decode and encode compiled), which must write the same bytes.
 
 mod engine_support;
 #[path = "value_support/mod.rs"]
 mod value_support;
 
 use engine_support::{CORPUS, corpus_schema, testdata};
-use jitson::engine::{EscapeMode, Options};
+use jitson::engine::{Backend, BackendStatus, EscapeMode, Options};
 use jitson::{Codec, Schema};
 use serde_json::Value;
 use value_support::compare;
 
-fn encode(codec: &Codec, input: &[u8]) -> Vec<u8> {
-    let doc = codec.decode(input).unwrap_or_else(|e| panic!("{e}"));
-    let mut out = Vec::new();
-    codec.encode(&doc, &mut out);
-    out
+/// Codecs of `schema` with `options` on each backend: the interpreter, then native code.
+fn both(schema: &Schema, options: Options) -> [Codec; 2] {
+    let native = Codec::with_options(schema, options.backend(Backend::Native));
+    assert_eq!(native.backend(), &BackendStatus::Native);
+    [
+        Codec::with_options(schema, options.backend(Backend::Interpreter)),
+        native,
+    ]
+}
+
+/// What each codec writes for its decode of `input`: the same bytes (after a prefix the
+/// output already held).
+fn encode(codecs: &[Codec; 2], input: &[u8]) -> Vec<u8> {
+    let [interp, native] = codecs.each_ref().map(|codec| {
+        let doc = codec.decode(input).unwrap_or_else(|e| panic!("{e}"));
+        let mut out = b"prefix".to_vec();
+        codec.encode(&doc, &mut out);
+        out.split_off(6)
+    });
+    assert_eq!(
+        String::from_utf8_lossy(&native),
+        String::from_utf8_lossy(&interp),
+        "native encode against the plan's walk"
+    );
+    native
 }
 
 #[test]
 fn corpus_round_trips_give_serde_json_values() {
     for (doc, schema) in CORPUS {
-        let codec = Codec::new(&corpus_schema(schema));
+        let codec = both(&corpus_schema(schema), Options::new());
         let bytes = testdata(&format!("bench/{doc}.json"));
         let out = encode(&codec, &bytes);
         let theirs: Value = serde_json::from_slice(&bytes).unwrap();
@@ -35,13 +56,14 @@ fn corpus_round_trips_give_serde_json_values() {
 /// `serde_json::to_vec` of the parsed value (serde_json sorts keys: sorted inputs only).
 #[test]
 fn encode_writes_serde_json_bytes() {
-    let any = Codec::new(&Schema::from_json_str("{}").unwrap());
-    let typed = Codec::new(
+    let any = both(&Schema::from_json_str("{}").unwrap(), Options::new());
+    let typed = both(
         &Schema::from_json_str(
             r#"{"type": "object", "properties": {"a": {"type": "array", "items": {"type": "number"}},
                 "b": {"type": "string"}, "c": {"type": ["integer", "null"]}}}"#,
         )
         .unwrap(),
+        Options::new(),
     );
     for text in [
         r#"{"a": [1, -2, 3.5, 1e300, -0, 1.0E2, 18446744073709551615, 18446744073709551616], "b": "x\u0041\n\u00e9\ud83d\ude00", "c": null, "d": {"z": [true, false, null]}}"#,
@@ -61,11 +83,12 @@ fn encode_writes_serde_json_bytes() {
 
 #[test]
 fn named_fields_come_in_schema_order_then_unknown_members() {
-    let codec = Codec::new(
+    let codec = both(
         &Schema::from_json_str(
             r#"{"type": "object", "properties": {"b": {"type": "integer"}, "a": {"type": "boolean"}}}"#,
         )
         .unwrap(),
+        Options::new(),
     );
     let out = encode(
         &codec,
@@ -94,12 +117,12 @@ fn escape_modes() {
         ),
     ];
     for (mode, expected) in cases {
-        let codec = Codec::with_options(&schema, Options::new().escape(mode));
+        let codec = both(&schema, Options::new().escape(mode));
         let out = encode(&codec, input.as_bytes());
         assert_eq!(String::from_utf8(out).unwrap(), expected, "{mode:?}");
     }
     // Raw (`any`) values are rewritten with the same mode.
-    let any = Codec::with_options(
+    let any = both(
         &Schema::from_json_str("{}").unwrap(),
         Options::new().escape(EscapeMode::Ascii),
     );
@@ -128,11 +151,11 @@ fn escape_modes() {
         ),
     ];
     for (mode, expected) in cases {
-        let codec = Codec::with_options(&keyed, Options::new().escape(mode));
+        let codec = both(&keyed, Options::new().escape(mode));
         let out = String::from_utf8(encode(&codec, input)).unwrap();
         assert_eq!(out, expected, "{mode:?}");
     }
-    let minimal = Codec::new(&keyed);
+    let minimal = both(&keyed, Options::new());
     let value: serde_json::Value = serde_json::from_slice(input).unwrap();
     let mut sorted: Vec<_> = serde_json::to_string(&value).unwrap().into_bytes();
     let mut ours = encode(&minimal, input);
@@ -152,7 +175,7 @@ fn unions_and_recursive_schemas_round_trip() {
            "$ref": "#/$defs/node"}"##,
     )
     .unwrap();
-    let codec = Codec::new(&schema);
+    let codec = both(&schema, Options::new());
     for text in [
         r#"{"v":"a","next":{"v":1,"next":{"v":[{"v":"x"},{"v":[],"next":null}]}}}"#,
         r#"{"v":2}"#,
@@ -164,37 +187,41 @@ fn unions_and_recursive_schemas_round_trip() {
     }
 }
 
-/// A codec keeps its layout's encode plan after the first `encode`; a document of another
-/// codec (another layout) is written with a plan made for it, never with the wrong one.
+/// A codec keeps its layout's encode plan (and native encode code) after the first
+/// `encode`; a document of another codec (another layout) is written with a plan made for
+/// it, never with the wrong one.
 #[test]
 fn documents_of_another_codec_encode_as_their_own_codec_writes_them() {
-    let named = Codec::new(
-        &Schema::from_json_str(
-            r#"{"type": "object", "properties": {"k": {"enum": ["x", "y"]},
-                "n": {"type": "integer"}, "s": {"type": "string"}}}"#,
-        )
-        .unwrap(),
-    );
-    let ascii = Codec::with_options(
-        &Schema::from_json_str(r#"{"type": "array", "items": {"type": "string"}}"#).unwrap(),
-        Options::default().escape(EscapeMode::Ascii),
-    );
-    let object = br#"{"s": "\u00e9", "k": "y", "extra": [1], "n": 7}"#;
-    let array = br#"["\u00e9", "a"]"#;
-    let object_doc = named.decode(object).unwrap();
-    let array_doc = ascii.decode(array).unwrap();
-    for _ in 0..2 {
-        let (mut own, mut other) = (Vec::new(), Vec::new());
-        named.encode(&object_doc, &mut own);
-        ascii.encode(&object_doc, &mut other);
-        assert_eq!(own, r#"{"k":"y","n":7,"s":"é","extra":[1]}"#.as_bytes());
-        // The other codec's escape mode, the document's own layout.
-        assert_eq!(other, br#"{"k":"y","n":7,"s":"\u00e9","extra":[1]}"#);
-        let (mut own, mut other) = (Vec::new(), Vec::new());
-        ascii.encode(&array_doc, &mut own);
-        named.encode(&array_doc, &mut other);
-        assert_eq!(own, br#"["\u00e9","a"]"#);
-        assert_eq!(other, r#"["é","a"]"#.as_bytes());
+    for backend in [Backend::Interpreter, Backend::Native] {
+        let named = Codec::with_options(
+            &Schema::from_json_str(
+                r#"{"type": "object", "properties": {"k": {"enum": ["x", "y"]},
+                    "n": {"type": "integer"}, "s": {"type": "string"}}}"#,
+            )
+            .unwrap(),
+            Options::new().backend(backend),
+        );
+        let ascii = Codec::with_options(
+            &Schema::from_json_str(r#"{"type": "array", "items": {"type": "string"}}"#).unwrap(),
+            Options::new().escape(EscapeMode::Ascii).backend(backend),
+        );
+        let object = br#"{"s": "\u00e9", "k": "y", "extra": [1], "n": 7}"#;
+        let array = br#"["\u00e9", "a"]"#;
+        let object_doc = named.decode(object).unwrap();
+        let array_doc = ascii.decode(array).unwrap();
+        for _ in 0..2 {
+            let (mut own, mut other) = (Vec::new(), Vec::new());
+            named.encode(&object_doc, &mut own);
+            ascii.encode(&object_doc, &mut other);
+            assert_eq!(own, r#"{"k":"y","n":7,"s":"é","extra":[1]}"#.as_bytes());
+            // The other codec's escape mode, the document's own layout.
+            assert_eq!(other, br#"{"k":"y","n":7,"s":"\u00e9","extra":[1]}"#);
+            let (mut own, mut other) = (Vec::new(), Vec::new());
+            ascii.encode(&array_doc, &mut own);
+            named.encode(&array_doc, &mut other);
+            assert_eq!(own, br#"["\u00e9","a"]"#);
+            assert_eq!(other, r#"["é","a"]"#.as_bytes());
+        }
     }
 }
 
@@ -203,7 +230,7 @@ fn documents_of_another_codec_encode_as_their_own_codec_writes_them() {
 /// nested container, on a recursive schema and on `{}`.
 #[test]
 fn deep_nesting_writes_serde_json_bytes() {
-    let recursive = Codec::new(
+    let recursive = both(
         &Schema::from_json_str(
             r##"{"$defs": {"node": {"type": "object", "properties": {
                     "a": {"type": "integer"},
@@ -212,8 +239,9 @@ fn deep_nesting_writes_serde_json_bytes() {
                 "$ref": "#/$defs/node"}"##,
         )
         .unwrap(),
+        Options::new(),
     );
-    let any = Codec::new(&Schema::from_json_str("{}").unwrap());
+    let any = both(&Schema::from_json_str("{}").unwrap(), Options::new());
     for depth in 1..=40 {
         let mut text = String::new();
         for level in 0..depth {

@@ -762,3 +762,33 @@ fn long_whitespace_runs_cross_windows_and_the_input_end() {
         }
     }
 }
+
+/// Native encode of documents nested deeper than its stack budget allows: the run stops
+/// before it overflows, leaves the output as it was, and the plan's walk (which keeps its
+/// containers on the heap) writes the document; shallower documents are native code's.
+#[test]
+fn deep_documents_encode_within_the_stack_budget() {
+    use jitson_jit::encode::EncodePlan;
+    use jitson_kernels::escape::EscapeMode;
+    let p = any_value_program();
+    let native = jitson_jit::native::compile(&p).expect("compiles");
+    let options = ExecOptions {
+        max_depth: 1_000_000,
+        ..ExecOptions::default()
+    };
+    let plan = EncodePlan::new(Arc::clone(&p.layout), EscapeMode::Minimal);
+    for (n, native_writes) in [(100, true), (50_000, false)] {
+        let deep = "[{\"k\":".repeat(n) + "1" + &"}]".repeat(n);
+        let doc = jitson_jit::interp::decode(
+            &p,
+            deep.as_bytes(),
+            &options,
+            &mut jitson_jit::interp::Scratch::new(),
+        )
+        .expect("decodes");
+        let mut out = b"[".to_vec();
+        let wrote = native.encode(&plan, doc.root(), doc.big_ints(), &mut out);
+        assert_eq!(wrote, native_writes, "depth {n}");
+        assert_eq!(out[1..], *deep.as_bytes(), "depth {n}");
+    }
+}

@@ -1,6 +1,6 @@
-//! Which code runs a codec's `validate` and `decode`: the portable interpreter, or native
-//! code that Cranelift compiles from the same program (encode, transcode and collect-all
-//! validation run on the interpreter for now). A lone codec compiles when made; an
+//! Which code runs a codec's `validate`, `decode` and `encode`: the portable interpreter
+//! (for encode, the layout's plan walk), or native code that Cranelift compiles from the
+//! same program (transcode's rewrite and collect-all validation run on the interpreter). A lone codec compiles when made; an
 //! [`Engine`](super::Engine)'s codecs get their code in the background ([`super::Tiering`]).
 
 use std::fmt;
@@ -34,14 +34,18 @@ pub enum BackendStatus {
     Pending,
     /// The interpreter, while the engine's compile worker makes native code.
     Compiling,
-    /// Native code (a lone codec builds its decode tier on its first decode).
+    /// Native code (a lone codec builds its decode tier on its first decode, its encode
+    /// tier on its first encode).
     Native,
-    /// Native code validates; decode runs on the interpreter while the engine's compile
-    /// worker makes its native code (the second tier).
+    /// Native code validates; decode runs on the interpreter (and encode walks the layout's
+    /// plan) while the engine's compile worker makes their native code (the second job).
     DecodePending,
     /// Native code validates; decode runs on the interpreter, because its native code could
     /// not be made.
     DecodeFallback(CompileError),
+    /// Native code validates and decodes; encode walks the layout's plan, because its native
+    /// code could not be made.
+    EncodeFallback(CompileError),
     /// The interpreter, because native code was asked for but could not be made.
     Fallback(CompileError),
     /// The interpreter, because the engine that was to compile the codec shut down (was
@@ -62,6 +66,10 @@ impl fmt::Display for BackendStatus {
             BackendStatus::DecodeFallback(e) => write!(
                 f,
                 "native validate, interpreter decode (native decode unavailable: {e})"
+            ),
+            BackendStatus::EncodeFallback(e) => write!(
+                f,
+                "native validate and decode, plan encode (native encode unavailable: {e})"
             ),
             BackendStatus::Fallback(e) => write!(f, "interpreter (native code unavailable: {e})"),
             BackendStatus::Cancelled => f.write_str("interpreter (native compilation cancelled)"),

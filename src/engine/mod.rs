@@ -206,7 +206,7 @@ impl Codec {
     }
 
     /// Waits up to `timeout` for the native code of an [`Engine`]'s codec to settle, its
-    /// decode tier included ([`BackendStatus::Native`], [`BackendStatus::DecodeFallback`],
+    /// decode and encode tiers included ([`BackendStatus::Native`], [`BackendStatus::DecodeFallback`], [`BackendStatus::EncodeFallback`],
     /// [`BackendStatus::Fallback`] or [`BackendStatus::Cancelled`]) and returns the status;
     /// still `Pending`, `Compiling` or `DecodePending` on timeout (a [`Tiering::LazyAfter`] codec is not queued until it is used enough).
     /// Returns at once for a lone codec, whose backend settles when it is made.
@@ -269,7 +269,12 @@ impl Codec {
         let plan = self
             .encode_plan
             .get_or_init(|| EncodePlan::new(Arc::clone(&self.program.layout), self.options.escape));
-        plan.encode(doc.root(), doc.big_ints(), out);
+        match self.native.encode_code() {
+            Some(code) => {
+                code.encode(plan, doc.root(), doc.big_ints(), out);
+            }
+            None => plan.encode(doc.root(), doc.big_ints(), out),
+        }
     }
 
     /// Validates `input` and appends it to `out` as compact JSON in one pass, shaped by

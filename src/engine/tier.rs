@@ -9,10 +9,11 @@
 //! acquire load, and the answers never change across the switch: the native backend gives
 //! exactly the interpreter's results and errors.
 //!
-//! Native code comes in two tiers (see [`NativeCode`]): validate, then decode. A lone codec
-//! compiles its decode tier on its first decode; an engine's codec has its worker compile
-//! it as a second job once validate is installed, and decodes on the interpreter until it
-//! is ready ([`BackendStatus::DecodePending`]).
+//! Native code comes in three tiers (see [`NativeCode`]): validate, then decode and encode.
+//! A lone codec compiles its decode tier on its first decode and its encode tier on its
+//! first encode; an engine's codec has its worker compile both as a second job once
+//! validate is installed, and decodes on the interpreter (and encodes with its plan) until
+//! they are ready ([`BackendStatus::DecodePending`]).
 
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -78,6 +79,8 @@ pub(crate) struct Tier {
     decode_on_demand: AtomicBool,
     /// The status once the decode tier could not be made.
     decode_fallback: OnceLock<BackendStatus>,
+    /// The status once the encode tier could not be made.
+    encode_fallback: OnceLock<BackendStatus>,
 }
 
 impl fmt::Debug for Tier {
@@ -98,6 +101,7 @@ impl Tier {
             plan: None,
             decode_on_demand: AtomicBool::new(true),
             decode_fallback: OnceLock::new(),
+            encode_fallback: OnceLock::new(),
         }
     }
 
@@ -111,6 +115,7 @@ impl Tier {
             plan: Some(Plan { after, me, queue }),
             decode_on_demand: AtomicBool::new(false),
             decode_fallback: OnceLock::new(),
+            encode_fallback: OnceLock::new(),
         }
     }
 
@@ -141,6 +146,14 @@ impl Tier {
         }
     }
 
+    /// The native code to encode with when its encode tier is ready, or will be built by
+    /// this call (on demand); otherwise `None` (not counted as a use).
+    #[inline]
+    pub(crate) fn encode_code(&self) -> Option<&NativeCode> {
+        (self.outcome.get()?.code.as_deref())
+            .filter(|code| code.encode_status().is_some() || self.on_demand())
+    }
+
     fn on_demand(&self) -> bool {
         self.decode_on_demand.load(Ordering::Acquire)
     }
@@ -167,18 +180,20 @@ impl Tier {
         }
     }
 
-    /// Compiles the decode tier of the installed native code (if any); the time it took.
+    /// Compiles the decode tier, then the encode tier, of the installed native code (if
+    /// any); the time it took.
     pub(crate) fn compile_decode(&self) -> Duration {
         let start = std::time::Instant::now();
         if let Some(code) = self.outcome.get().and_then(|o| o.code.as_deref()) {
             // A failure is kept in the code and reported by `status`.
             let _ = code.compile_decode();
+            let _ = code.compile_encode();
         }
         start.elapsed()
     }
 
-    /// The worker will not compile the decode tier (it shut down first): the first decode
-    /// builds it, as a lone codec's does.
+    /// The worker will not compile the decode and encode tiers (it shut down first): the
+    /// first decode and encode build them, as a lone codec's do.
     pub(crate) fn decode_on_demand(&self) {
         self.decode_on_demand.store(true, Ordering::Release);
     }
@@ -228,15 +243,19 @@ impl Tier {
                 Some(Some(Err(e))) => {
                     (self.decode_fallback).get_or_init(|| BackendStatus::DecodeFallback(e.clone()))
                 }
-                _ => &outcome.status,
+                _ => match outcome.code.as_deref().and_then(NativeCode::encode_status) {
+                    Some(Err(e)) => (self.encode_fallback)
+                        .get_or_init(|| BackendStatus::EncodeFallback(e.clone())),
+                    _ => &outcome.status,
+                },
             },
             None if self.state.load(Ordering::Acquire) == COMPILING => &COMPILING_STATUS,
             None => &PENDING_STATUS,
         }
     }
 
-    /// Waits up to `timeout` for the tier to settle, its decode tier included; the status
-    /// then.
+    /// Waits up to `timeout` for the tier to settle, its decode and encode tiers included;
+    /// the status then.
     pub(crate) fn wait(&self, timeout: Duration) -> &BackendStatus {
         if let Some(plan) = &self.plan {
             plan.queue.wait_until(timeout, || self.is_settled());
@@ -244,12 +263,14 @@ impl Tier {
         self.status()
     }
 
-    /// Whether nothing is left for the worker: no code, or code whose decode tier is built
-    /// or left to the first decode.
+    /// Whether nothing is left for the worker: no code, or code whose decode and encode
+    /// tiers are built or left to the first decode and encode.
     fn is_settled(&self) -> bool {
         self.outcome.get().is_some_and(|outcome| {
-            (outcome.code.as_deref())
-                .is_none_or(|code| code.decode_status().is_some() || self.on_demand())
+            (outcome.code.as_deref()).is_none_or(|code| {
+                let built = code.decode_status().is_some() && code.encode_status().is_some();
+                built || self.on_demand()
+            })
         })
     }
 }

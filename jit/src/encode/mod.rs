@@ -20,7 +20,8 @@ use jitson_kernels::append::{append_f64, append_i64, append_u64};
 use jitson_kernels::escape::{EscapeMode, escape_str};
 
 use crate::ir::{BigInts, NumRef, Number};
-use crate::view::View;
+use crate::layout::{NUM_I64, NUM_RAW, NUM_U64};
+use crate::view::{View, read, read_big_int};
 
 pub mod plan;
 mod raw;
@@ -39,7 +40,7 @@ pub fn encode(root: View<'_>, mode: EscapeMode, big: BigInts, out: &mut Vec<u8>)
 
 /// Writes an object key and its colon. Keys are short and rarely need escaping: those that
 /// need none in `mode` are copied without a kernel call.
-fn key_text(key: &str, mode: EscapeMode, out: &mut Vec<u8>) {
+pub(crate) fn key_text(key: &str, mode: EscapeMode, out: &mut Vec<u8>) {
     let plain =
         |b: u8| b >= 0x20 && b != b'"' && b != b'\\' && (b < 0x80 || mode != EscapeMode::Ascii);
     if mode != EscapeMode::Html && key.bytes().all(plain) {
@@ -61,6 +62,25 @@ pub fn number(n: Number, out: &mut Vec<u8>) {
         Number::I64(i) => append_i64(i, out),
         Number::F64(f) => append_f64(f, out),
     }
+}
+
+/// Writes the number slot at `addr` (layout docs): as [`number`] does, a big integer's
+/// text verbatim.
+///
+/// # Safety
+///
+/// `addr` is a number slot the decoder wrote, its big integer's text (if any) alive.
+pub(crate) unsafe fn number_slot(addr: usize, out: &mut Vec<u8>) {
+    // SAFETY: per the caller, a number slot: a tag byte at 0, eight bytes at 8.
+    let (tag, bits) = unsafe { (read::<u8>(addr), read::<u64>(addr + 8)) };
+    let n = match tag {
+        // SAFETY: per the caller, the tag says the slot holds a big integer's text.
+        NUM_RAW => return out.extend_from_slice(unsafe { read_big_int(addr) }.as_bytes()),
+        NUM_U64 => Number::U64(bits),
+        NUM_I64 => Number::I64(bits as i64),
+        _ => Number::F64(f64::from_bits(bits)),
+    };
+    number(n, out);
 }
 
 /// Writes a number as [`number`] does, a big integer verbatim.

@@ -11,10 +11,10 @@ use std::sync::Arc;
 
 use jitson_kernels::escape::{EscapeMode, escape_str};
 
-use super::{key_text, number, write_raw};
-use crate::ir::{BigInts, Number};
-use crate::layout::{Layout, NUM_I64, NUM_RAW, NUM_U64, PAIR, Shape, ShapeId};
-use crate::view::{View, read, read_big_int, read_bytes, read_str};
+use super::{key_text, number_slot, write_raw};
+use crate::ir::BigInts;
+use crate::layout::{Layout, PAIR, Shape, ShapeId};
+use crate::view::{View, read, read_bytes, read_str};
 
 /// A layout's shapes prepared for encoding with one escape mode; see the
 /// [module documentation](self).
@@ -30,6 +30,11 @@ impl EncodePlan {
     pub fn new(layout: Arc<Layout>, mode: EscapeMode) -> EncodePlan {
         let steps = Steps::new(&layout, mode);
         EncodePlan { layout, steps }
+    }
+
+    /// The escape mode the plan writes strings in.
+    pub fn mode(&self) -> EscapeMode {
+        self.steps.mode
     }
 
     /// Appends the compact JSON of `root` to `out` as [`encode`](super::encode) does; `big`
@@ -410,19 +415,7 @@ impl Steps {
                 let b: u8 = unsafe { read(addr) };
                 out.extend_from_slice(if b != 0 { b"true" } else { b"false" });
             }
-            Leaf::Number => {
-                let (tag, bits) = unsafe { (read::<u8>(addr), read::<u64>(addr + 8)) };
-                let n = match tag {
-                    NUM_RAW => {
-                        out.extend_from_slice(unsafe { read_big_int(addr) }.as_bytes());
-                        return;
-                    }
-                    NUM_U64 => Number::U64(bits),
-                    NUM_I64 => Number::I64(bits as i64),
-                    _ => Number::F64(f64::from_bits(bits)),
-                };
-                number(n, out);
-            }
+            Leaf::Number => unsafe { number_slot(addr, out) },
             Leaf::Str => {
                 escape_str(unsafe { read_str(addr) }, self.mode, out);
             }

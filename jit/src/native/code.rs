@@ -18,14 +18,17 @@ use jitson_kernels::ffi::FfiResult;
 
 use super::ctx::{Ctx, Scratch};
 use super::decode;
+use super::encode::{self, EncodeCode};
 use super::error::CompileError;
 use super::fail;
 use super::helpers::{Callee, callee};
 use super::isa::isa;
 use super::lower::{self, Half};
 use super::machine;
+use crate::encode::EncodePlan;
 use crate::interp::{self, Decoded};
-use crate::ir::{ExecOptions, Failure, Program};
+use crate::ir::{BigInts, ExecOptions, Failure, Program};
+use crate::view::View;
 
 /// The stack generated code may use below the run's entry; past it the run bails out to
 /// the interpreter (deep input with a large `max_depth` can never overflow the stack).
@@ -47,6 +50,8 @@ pub struct NativeCode {
     addrs: Vec<usize>,
     /// The decode tier once built: `None` for a program without a layout.
     decode: OnceLock<Result<Option<DecodeCode>, CompileError>>,
+    /// The encode tier once built: `None` for a program without a layout.
+    encode: OnceLock<Result<Option<EncodeCode>, CompileError>>,
     program: Program,
     functions: usize,
 }
@@ -58,7 +63,7 @@ struct DecodeCode {
 }
 
 /// A finalized module, freed when dropped.
-struct Owned(Mutex<Option<JITModule>>);
+pub(crate) struct Owned(pub(crate) Mutex<Option<JITModule>>);
 
 impl Drop for Owned {
     fn drop(&mut self) {
@@ -155,9 +160,18 @@ fn build(
     half: Half,
     symbols: &[(String, usize)],
 ) -> Result<(JITModule, lower::Decls), CompileError> {
+    build_module(symbols, |module| define_all(module, program, half))
+}
+
+/// A fresh module knowing `symbols`, its functions defined by `define`, finalized; `define`'s
+/// result beside it. On an error nothing of the module survives.
+pub(crate) fn build_module<T>(
+    symbols: &[(String, usize)],
+    define: impl FnOnce(&mut JITModule) -> Result<T, CompileError>,
+) -> Result<(JITModule, T), CompileError> {
     let mut module = new_module(symbols)?;
-    let decls = match define_all(&mut module, program, half) {
-        Ok(decls) => decls,
+    let defined = match define(&mut module) {
+        Ok(defined) => defined,
         Err(e) => {
             // SAFETY: no code of this module was finalized, so none can run.
             unsafe { module.free_memory() };
@@ -169,7 +183,7 @@ fn build(
         unsafe { module.free_memory() };
         return Err(CompileError::ExecutableMemory(e.to_string()));
     }
-    Ok((module, decls))
+    Ok((module, defined))
 }
 
 /// Compiles the validate tier of `program` to native code (one module, finalized once);
@@ -189,6 +203,7 @@ pub fn compile(program: &Program) -> Result<NativeCode, CompileError> {
         entry,
         addrs,
         decode: OnceLock::new(),
+        encode: OnceLock::new(),
         program: program.clone(),
         functions: decls.funcs.len(),
     })
@@ -353,6 +368,48 @@ impl NativeCode {
         })
     }
 
+    /// Compiles the encode tier now unless it is built (callers racing here wait for the
+    /// one compiling); `Err` when it could not be made, and encode then walks its plan.
+    pub fn compile_encode(&self) -> Result<(), CompileError> {
+        self.encode_tier().map(|_| ()).map_err(Clone::clone)
+    }
+
+    /// The encode tier's state: `None` until it is built (by [`NativeCode::compile_encode`]
+    /// or the first [`NativeCode::encode`]), then whether it could be made.
+    pub fn encode_status(&self) -> Option<Result<(), &CompileError>> {
+        (self.encode.get()).map(|tier| tier.as_ref().map(|_| ()))
+    }
+
+    /// The encode tier, built on first use.
+    fn encode_tier(&self) -> Result<&Option<EncodeCode>, &CompileError> {
+        self.encode
+            .get_or_init(|| encode::compile(&self.program))
+            .as_ref()
+    }
+
+    /// Appends the compact JSON of the decoded value `root` to `out`: exactly the bytes
+    /// `plan` writes (its escape mode; `big` is the policy the document was read with),
+    /// written by the encode tier's functions; true when they wrote it. The first call
+    /// compiles the encode tier unless [`NativeCode::compile_encode`] did. `plan` writes the
+    /// value (false) when the tier could not be made, when `root` is not a document root of
+    /// this program's layout, or when a deep document reaches the native stack budget.
+    pub fn encode(
+        &self,
+        plan: &EncodePlan,
+        root: View<'_>,
+        big: BigInts,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        let native = match self.encode_tier() {
+            Ok(Some(code)) => code.encode(plan.mode(), root, big, out),
+            Ok(None) | Err(_) => false,
+        };
+        if !native {
+            plan.encode(root, big, out);
+        }
+        native
+    }
+
     /// The failure a run that returned an error status recorded (a helper's caught panic
     /// is resumed).
     fn failure(&self, ctx: &mut Ctx) -> Failure {
@@ -378,7 +435,7 @@ impl NativeCode {
 /// The lowest stack address a run started from the caller's frame may reach: the caller's
 /// frame (this function is inlined into it) less [`STACK_BUDGET`].
 #[inline(always)]
-fn stack_limit() -> usize {
+pub(crate) fn stack_limit() -> usize {
     let marker = 0u8;
     let here = std::hint::black_box(&marker) as *const u8 as usize;
     here.saturating_sub(STACK_BUDGET)

@@ -1,11 +1,11 @@
-//! Shared pieces of the native backend tests: the differential assertions (validate and
-//! decode) and a seeded mutator.
+//! Shared pieces of the native backend tests: the differential assertions (validate,
+//! decode, and encode of what decode wrote) and a seeded mutator.
 //!
 //! The assertions run native code on a copy of the input in an allocation of its own size,
 //! so that under valgrind a read past the input's end is an error even when the caller's
 //! input is a prefix of a longer buffer (where the read would go unseen).
 
-use jitson_jit::encode::encode;
+use jitson_jit::encode::{EncodePlan, encode};
 use jitson_jit::interp::{self, Decoded, Scratch as InterpScratch};
 use jitson_jit::ir::{ExecOptions, Failure, Program};
 use jitson_jit::native::{NativeCode, Scratch};
@@ -26,7 +26,8 @@ pub fn assert_same(program: &Program, native: &NativeCode, input: &[u8], options
 
 /// Asserts native decode and the interpreter's decode give the same result on `input`:
 /// the same error, or documents whose encodings (every value of every record) are the
-/// same bytes.
+/// same bytes; and that native encode writes each document as the plan's walk does, in
+/// every escape mode ([`assert_native_encode`]).
 pub fn assert_same_decode(
     program: &Program,
     native: &NativeCode,
@@ -54,6 +55,27 @@ pub fn assert_same_decode_with(
         "decode of input {:?} options {options:?}\n{program}",
         String::from_utf8_lossy(input)
     );
+    for doc in [got, expected].iter().flatten() {
+        assert_native_encode(native, doc);
+    }
+}
+
+/// Asserts native encode writes `doc` (decoded with `native`'s program) exactly as the
+/// plan's walk does, in every escape mode, and that native code wrote it.
+pub fn assert_native_encode(native: &NativeCode, doc: &Decoded<'_>) {
+    for mode in [EscapeMode::Minimal, EscapeMode::Ascii, EscapeMode::Html] {
+        let plan = EncodePlan::new(doc.layout().clone(), mode);
+        let mut expected = b"prefix".to_vec();
+        plan.encode(doc.root(), doc.big_ints(), &mut expected);
+        let mut got = b"prefix".to_vec();
+        let wrote = native.encode(&plan, doc.root(), doc.big_ints(), &mut got);
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&expected),
+            "{mode:?}"
+        );
+        assert!(wrote, "native code wrote the document");
+    }
 }
 
 /// A decode result with the document as its encoding.

@@ -1,0 +1,486 @@
+//! Lowering of a layout's shapes to encode functions `fn(ctx, slot) -> status` (see the
+//! [parent module](super) for what they write and how).
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I8, I16, I32, I64};
+use cranelift_codegen::ir::{
+    AbiParam, Block, BlockArg, FuncRef, Function, InstBuilder, MemFlagsData, Signature, Value,
+};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::JITModule;
+use cranelift_module::{FuncId, Linkage, Module, ModuleError};
+use jitson_kernels::escape::{EscapeMode, escape_str};
+
+use super::Helper;
+use super::off;
+use crate::layout::{Layout, Shape, ShapeId};
+use crate::native::error::CompileError;
+use crate::native::fail;
+use crate::native::machine;
+
+/// Declares, lowers and defines the encode function of every shape reached from `root`
+/// that needs one; the id of `root`'s.
+pub(super) fn define(
+    module: &mut JITModule,
+    layout: &Layout,
+    root: ShapeId,
+) -> Result<FuncId, CompileError> {
+    let shapes = functions(layout, root);
+    let sig = signature(module, 2);
+    let mut ids = HashMap::new();
+    for &s in &shapes {
+        let id = module
+            .declare_function(&format!("e{s}"), Linkage::Preemptible, &sig)
+            .map_err(|e| error(s, e))?;
+        ids.insert(s, id);
+    }
+    let hsig = signature(module, 3);
+    let helpers = (Helper::ALL.iter())
+        .map(|h| {
+            (module.declare_function(h.name(), Linkage::Import, &hsig)).map_err(|e| error(root, e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut fbc = FunctionBuilderContext::new();
+    let funcs: Vec<(FuncId, Function)> = (shapes.iter())
+        .map(|&s| {
+            let mut func = Function::new();
+            func.signature = sig.clone();
+            Emit::function(module, layout, (&ids, &helpers), s, &mut func, &mut fbc);
+            (ids[&s], func)
+        })
+        .collect();
+    let threads = machine::threads_for(&funcs);
+    let compiled = machine::compile_all(module.isa(), funcs, threads);
+    for (&s, code) in shapes.iter().zip(compiled) {
+        let code = code.map_err(|e| error(s, ModuleError::Compilation(e)))?;
+        module
+            .define_function_bytes(ids[&s], code.align, &code.bytes, &code.relocs)
+            .map_err(|e| error(s, e))?;
+    }
+    Ok(ids[&root])
+}
+
+/// `(i64 × params) -> i64`.
+fn signature(module: &JITModule, params: usize) -> Signature {
+    let mut sig = module.make_signature();
+    sig.params.extend((0..params).map(|_| AbiParam::new(I64)));
+    sig.returns.push(AbiParam::new(I64));
+    sig
+}
+
+/// The error for shape `s`'s function.
+fn error(s: ShapeId, e: ModuleError) -> CompileError {
+    CompileError::Codegen {
+        function: format!("encode of shape {s}"),
+        message: e.to_string(),
+    }
+}
+
+/// Whether a slot of shape `s` is written by a call (containers and boxed shapes) rather
+/// than in place.
+fn called(layout: &Layout, s: ShapeId) -> bool {
+    let info = layout.shape(s);
+    info.boxed
+        || match &info.shape {
+            Shape::Array { .. } | Shape::Object { .. } | Shape::Union(_) => true,
+            Shape::Alias(inner) => called(layout, *inner),
+            _ => false,
+        }
+}
+
+/// The shapes that get a function, `root` first: the root, and every shape a written
+/// value's code calls.
+fn functions(layout: &Layout, root: ShapeId) -> Vec<ShapeId> {
+    let mut seen = vec![false; layout.shapes.len()];
+    let mut order = vec![root];
+    seen[root as usize] = true;
+    let mut i = 0;
+    while let Some(&s) = order.get(i) {
+        i += 1;
+        for next in reached(layout, s, true) {
+            if !seen[next as usize] {
+                seen[next as usize] = true;
+                order.push(next);
+            }
+        }
+    }
+    order
+}
+
+/// The shapes `s`'s function calls (`top`: the function's own shape, written in place
+/// even when it would be called).
+fn reached(layout: &Layout, s: ShapeId, top: bool) -> Vec<ShapeId> {
+    if !top && called(layout, s) {
+        return vec![s];
+    }
+    match &layout.shape(s).shape {
+        Shape::Alias(inner) => reached(layout, *inner, false),
+        Shape::Array { prefix, items, .. } => (prefix.iter().chain([items]))
+            .flat_map(|&t| reached(layout, t, false))
+            .collect(),
+        Shape::Object { fields, extra, .. } => (fields.iter().map(|&(t, _)| t).chain([*extra]))
+            .flat_map(|t| reached(layout, t, false))
+            .collect(),
+        Shape::Union(branches) => (branches.iter())
+            .flat_map(|&(t, _)| reached(layout, t, false))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Flags of the layout's records and the output buffer: valid, aligned or not.
+fn flags() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+/// The bytes every escape mode writes for `name` as a key: `"name":`, or `None` when the
+/// modes differ.
+fn plain_key(name: &str) -> Option<Vec<u8>> {
+    let mut key = Vec::new();
+    escape_str(name, EscapeMode::Minimal, &mut key);
+    for mode in [EscapeMode::Ascii, EscapeMode::Html] {
+        let mut other = Vec::new();
+        escape_str(name, mode, &mut other);
+        if other != key {
+            return None;
+        }
+    }
+    key.push(b':');
+    Some(key)
+}
+
+/// The builder of one encode function.
+struct Emit<'a> {
+    b: FunctionBuilder<'a>,
+    module: &'a mut JITModule,
+    layout: &'a Layout,
+    funcs: &'a HashMap<ShapeId, FuncId>,
+    helpers: &'a [FuncId],
+    refs: HashMap<FuncId, FuncRef>,
+    ctx: Value,
+    /// `exit(status)`: returns a non-zero status.
+    exit: Block,
+}
+
+impl<'a> Emit<'a> {
+    /// Lowers the function of shape `s` into `func`.
+    fn function(
+        module: &'a mut JITModule,
+        layout: &'a Layout,
+        (funcs, helpers): (&'a HashMap<ShapeId, FuncId>, &'a [FuncId]),
+        s: ShapeId,
+        func: &'a mut Function,
+        fbc: &'a mut FunctionBuilderContext,
+    ) {
+        let mut b = FunctionBuilder::new(func, fbc);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let (ctx, slot) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+        let exit = b.create_block();
+        b.append_block_param(exit, I64);
+        b.set_cold_block(exit);
+        let mut e = Emit {
+            b,
+            module,
+            layout,
+            funcs,
+            helpers,
+            refs: HashMap::new(),
+            ctx,
+            exit,
+        };
+        e.stack_check();
+        let info = layout.shape(s);
+        let addr = if info.boxed {
+            e.b.ins().load(I64, flags(), slot, 0)
+        } else {
+            slot
+        };
+        e.record(s, addr);
+        let ok = e.b.ins().iconst(I64, fail::OK);
+        e.b.ins().return_(&[ok]);
+        e.b.switch_to_block(exit);
+        let status = e.b.block_params(exit)[0];
+        e.b.ins().return_(&[status]);
+        e.b.seal_all_blocks();
+        let config = e.module.target_config();
+        e.b.finalize(config);
+    }
+
+    /// Returns [`fail::BAIL`] when the stack is below the context's limit.
+    fn stack_check(&mut self) {
+        let sp = self.b.ins().get_stack_pointer(I64);
+        let limit = self.b.ins().load(I64, flags(), self.ctx, off::STACK_LIMIT);
+        let low = self.b.ins().icmp(IntCC::UnsignedLessThan, sp, limit);
+        let bail = self.b.ins().iconst(I64, fail::BAIL);
+        self.continue_unless(low, bail);
+    }
+
+    /// Jumps to the exit with `status` when `cond` is non-zero; continues in a new block.
+    fn continue_unless(&mut self, cond: Value, status: Value) {
+        let go = self.b.create_block();
+        let exit = self.exit;
+        self.b
+            .ins()
+            .brif(cond, exit, &[BlockArg::Value(status)], go, &[]);
+        self.b.switch_to_block(go);
+    }
+
+    /// Calls `id` with `args`; a non-zero status leaves the function with it.
+    fn call(&mut self, id: FuncId, args: &[Value]) {
+        let r = match self.refs.get(&id) {
+            Some(&r) => r,
+            None => {
+                let r = self.module.declare_func_in_func(id, self.b.func);
+                self.refs.insert(id, r);
+                r
+            }
+        };
+        let call = self.b.ins().call(r, args);
+        let status = self.b.inst_results(call)[0];
+        self.continue_unless(status, status);
+    }
+
+    /// Calls helper `h` with `(ctx, a, b)`.
+    fn helper(&mut self, h: Helper, a: Value, b: i64) {
+        let i = Helper::ALL.iter().position(|&x| x == h).expect("a helper");
+        let b = self.b.ins().iconst(I64, b);
+        let ctx = self.ctx;
+        self.call(self.helpers[i], &[ctx, a, b]);
+    }
+
+    /// Writes the value of shape `s` in the slot at `slot`: in place, or by a call.
+    fn value(&mut self, s: ShapeId, slot: Value) {
+        if called(self.layout, s) {
+            let ctx = self.ctx;
+            self.call(self.funcs[&s], &[ctx, slot]);
+        } else {
+            self.record(s, slot);
+        }
+    }
+
+    /// Writes the record of shape `s` at `addr` (the slot itself unless boxed).
+    fn record(&mut self, s: ShapeId, addr: Value) {
+        let layout = self.layout;
+        match &layout.shape(s).shape {
+            Shape::Null | Shape::Never => self.bytes(b"null"),
+            Shape::Bool => {
+                let v = self.b.ins().uload8(I32, flags(), addr, 0);
+                let (yes, no, done) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b.ins().brif(v, yes, &[], no, &[]);
+                self.b.switch_to_block(yes);
+                self.bytes(b"true");
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(no);
+                self.bytes(b"false");
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(done);
+            }
+            Shape::Number => self.helper(Helper::Number, addr, 0),
+            Shape::Str => self.helper(Helper::Str, addr, 0),
+            Shape::Raw => self.helper(Helper::Raw, addr, 0),
+            Shape::StrEnum(_) => self.helper(Helper::Enum, addr, i64::from(s)),
+            Shape::Alias(inner) => self.value(*inner, addr),
+            Shape::Array {
+                prefix,
+                items,
+                stride,
+            } => self.array(addr, prefix, *items, i64::from(*stride)),
+            Shape::Object {
+                names,
+                fields,
+                extras,
+                extra,
+                entry,
+            } => {
+                self.bytes(b"{");
+                let mut word = None;
+                for (i, (name, &(t, off))) in names.iter().zip(fields).enumerate() {
+                    self.field(s, addr, &mut word, (i, name), (t, off));
+                }
+                let ptr = self.b.ins().load(I64, flags(), addr, *extras as i32);
+                let len = self.b.ins().load(I64, flags(), addr, *extras as i32 + 8);
+                self.each(ptr, len, 0, i64::from(*entry), |e, at| {
+                    e.helper(Helper::ExtraKey, at, 0);
+                    let value = e.b.ins().iadd_imm_s(at, i64::from(crate::layout::PAIR));
+                    e.value(*extra, value);
+                });
+                self.close(b'}');
+            }
+            Shape::Union(branches) => {
+                let tag = self.b.ins().uload32(flags(), addr, 0);
+                let done = self.b.create_block();
+                for (k, &(t, off)) in branches.iter().enumerate() {
+                    let this = self.b.ins().icmp_imm_s(IntCC::Equal, tag, k as i64);
+                    let (yes, no) = (self.b.create_block(), self.b.create_block());
+                    self.b.ins().brif(this, yes, &[], no, &[]);
+                    self.b.switch_to_block(yes);
+                    let payload = self.b.ins().iadd_imm_s(addr, i64::from(off));
+                    self.value(t, payload);
+                    self.b.ins().jump(done, &[]);
+                    self.b.switch_to_block(no);
+                }
+                self.bytes(b"null");
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(done);
+            }
+        }
+    }
+
+    /// Writes named field `i` of the object of shape `s` at `addr` when its presence bit
+    /// is set: its key, its value, a comma. `word` caches the bitmap word last loaded.
+    fn field(
+        &mut self,
+        s: ShapeId,
+        addr: Value,
+        word: &mut Option<(usize, Value)>,
+        (i, name): (usize, &str),
+        (t, off): (ShapeId, u32),
+    ) {
+        let w = match *word {
+            Some((n, w)) if n == i / 64 => w,
+            _ => {
+                let w = self.b.ins().load(I64, flags(), addr, (8 * (i / 64)) as i32);
+                *word = Some((i / 64, w));
+                w
+            }
+        };
+        let bit = self.b.ins().band_imm_s(w, 1i64 << (i % 64));
+        let (present, next) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(bit, present, &[], next, &[]);
+        self.b.switch_to_block(present);
+        match plain_key(name) {
+            Some(key) => self.bytes(&key),
+            None => {
+                let shape = self.b.ins().iconst(I64, i64::from(s));
+                self.helper(Helper::FieldKey, shape, i as i64);
+            }
+        }
+        let value = self.b.ins().iadd_imm_s(addr, i64::from(off));
+        self.value(t, value);
+        self.bytes(b",");
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// Writes the array at `addr`: its prefix items, then the rest, each followed by a
+    /// comma, in brackets.
+    fn array(&mut self, addr: Value, prefix: &[ShapeId], items: ShapeId, stride: i64) {
+        let ptr = self.b.ins().load(I64, flags(), addr, 0);
+        let len = self.b.ins().load(I64, flags(), addr, 8);
+        self.bytes(b"[");
+        let close = self.b.create_block();
+        for (k, &t) in prefix.iter().enumerate() {
+            let more = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThan, len, k as i64);
+            let go = self.b.create_block();
+            self.b.ins().brif(more, go, &[], close, &[]);
+            self.b.switch_to_block(go);
+            let item = self.b.ins().iadd_imm_s(ptr, k as i64 * stride);
+            self.value(t, item);
+            self.bytes(b",");
+        }
+        self.each(ptr, len, prefix.len() as i64, stride, |e, item| {
+            e.value(items, item);
+        });
+        self.b.ins().jump(close, &[]);
+        self.b.switch_to_block(close);
+        self.close(b']');
+    }
+
+    /// For `i` from `first` while below `len`: `body` on the entry at `ptr + i * size`,
+    /// then a comma.
+    fn each(
+        &mut self,
+        ptr: Value,
+        len: Value,
+        first: i64,
+        size: i64,
+        body: impl FnOnce(&mut Self, Value),
+    ) {
+        let (head, step, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.append_block_param(head, I64);
+        let first = self.b.ins().iconst(I64, first);
+        self.b.ins().jump(head, &[BlockArg::Value(first)]);
+        self.b.switch_to_block(head);
+        let i = self.b.block_params(head)[0];
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
+        self.b.ins().brif(more, step, &[], done, &[]);
+        self.b.switch_to_block(step);
+        let offset = self.b.ins().imul_imm_s(i, size);
+        let at = self.b.ins().iadd(ptr, offset);
+        body(self, at);
+        self.bytes(b",");
+        let next = self.b.ins().iadd_imm_s(i, 1);
+        self.b.ins().jump(head, &[BlockArg::Value(next)]);
+        self.b.switch_to_block(done);
+    }
+
+    /// Closes a container: the last byte written, a comma after its last element, becomes
+    /// `close`; after the opening bracket of an empty one, `close` is appended.
+    fn close(&mut self, close: u8) {
+        let buf = self.b.ins().load(I64, flags(), self.ctx, off::BUF);
+        let len = self.b.ins().load(I64, flags(), self.ctx, off::LEN);
+        let end = self.b.ins().iadd(buf, len);
+        let last = self.b.ins().uload8(I32, flags(), end, -1);
+        let comma = self.b.ins().icmp_imm_s(IntCC::Equal, last, i64::from(b','));
+        let (replace, append, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(comma, replace, &[], append, &[]);
+        self.b.switch_to_block(replace);
+        let byte = self.b.ins().iconst(I8, i64::from(close));
+        self.b.ins().store(flags(), byte, end, -1);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(append);
+        self.bytes(&[close]);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// Appends `data`: one capacity check (a helper grows the buffer when it fails), the
+    /// bytes stored as immediates, the length moved.
+    fn bytes(&mut self, data: &[u8]) {
+        let n = data.len() as i64;
+        let len = self.b.ins().load(I64, flags(), self.ctx, off::LEN);
+        let cap = self.b.ins().load(I64, flags(), self.ctx, off::CAP);
+        let end = self.b.ins().iadd_imm_s(len, n);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, cap);
+        let (grow, write) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(grow);
+        self.b.ins().brif(fits, write, &[], grow, &[]);
+        self.b.switch_to_block(grow);
+        let need = self.b.ins().iconst(I64, n);
+        self.helper(Helper::Grow, need, 0);
+        self.b.ins().jump(write, &[]);
+        self.b.switch_to_block(write);
+        let buf = self.b.ins().load(I64, flags(), self.ctx, off::BUF);
+        let at = self.b.ins().iadd(buf, len);
+        let mut done = 0;
+        for (size, ty) in [(8, I64), (4, I32), (2, I16), (1, I8)] {
+            while data.len() - done >= size {
+                let mut word = [0u8; 8];
+                word[..size].copy_from_slice(&data[done..done + size]);
+                let v = self.b.ins().iconst(ty, i64::from_le_bytes(word));
+                self.b.ins().store(flags(), v, at, done as i32);
+                done += size;
+            }
+        }
+        self.b.ins().store(flags(), end, self.ctx, off::LEN);
+    }
+}
