@@ -10,6 +10,8 @@
 //! every x86-64, SSE4.1 only with a matching `target-cpu`), not at run time, so an AVX2-labelled
 //! copy would run the very same code. One implementation serves both backends.
 
+use std::mem::MaybeUninit;
+
 /// Longest output of [`format_f64`] (for example `-2.2250738585072014e-308` is 24 bytes).
 pub const MAX_FLOAT_LEN: usize = 24;
 
@@ -41,47 +43,75 @@ fn format<F: zmij::Float>(v: F, finite: bool, out: &mut [u8; MAX_FLOAT_LEN]) -> 
     text.len()
 }
 
-/// Appends `null` when not `finite`, else zmij's shortest form of `v`, to `out`: zmij
-/// formats into a [`zmij::Buffer`] placed in `out`'s spare capacity, so the text is written
+/// Bytes [`write_f64_in_place`] needs at its destination: zmij's buffer, which it formats
+/// where it lies.
+pub const IN_PLACE_ROOM: usize = size_of::<zmij::Buffer>();
+
+/// Writes the shortest round-trip form of `v` (as [`format_f64`]; non-finite → `null`) to the
+/// start of `dst`, formatting in place: no copy, so no store-forwarding stall (see
+/// [`crate::append`]); returns the length.
+#[inline]
+pub fn write_f64_in_place(v: f64, dst: &mut [MaybeUninit<u8>; IN_PLACE_ROOM]) -> usize {
+    shortest_in_place(v, v.is_finite(), dst)
+}
+
+/// Appends `null` when not `finite`, else zmij's shortest form of `v`, to `out`, formatted in
+/// its spare capacity ([`shortest_in_place`]).
+#[inline(always)]
+pub(crate) fn append_shortest<F: zmij::Float>(v: F, finite: bool, out: &mut Vec<u8>) {
+    out.reserve(IN_PLACE_ROOM);
+    let at = out.len();
+    let room: &mut [MaybeUninit<u8>; IN_PLACE_ROOM] = (&mut out.spare_capacity_mut()
+        [..IN_PLACE_ROOM])
+        .try_into()
+        .expect("room was reserved");
+    let len = shortest_in_place(v, finite, room);
+    // SAFETY: the `len` bytes after the old end were just written, within the capacity.
+    unsafe { out.set_len(at + len) };
+}
+
+/// Writes `null` when not `finite`, else zmij's shortest form of `v`, to the start of `dst`;
+/// the length. zmij formats into a [`zmij::Buffer`] placed at `dst`, so the text is written
 /// where it stays. Formatting into a buffer on the stack and copying the text out costs a
 /// store-forwarding stall per number: the copy's wide loads span zmij's narrower stores
 /// (the sign byte, the digit block, the moved integer part), which must retire first.
 #[inline(always)]
-pub(crate) fn append_shortest<F: zmij::Float>(v: F, finite: bool, out: &mut Vec<u8>) {
+fn shortest_in_place<F: zmij::Float>(
+    v: F,
+    finite: bool,
+    dst: &mut [MaybeUninit<u8>; IN_PLACE_ROOM],
+) -> usize {
     const {
         assert!(align_of::<zmij::Buffer>() == 1 && !std::mem::needs_drop::<zmij::Buffer>());
+        assert!(IN_PLACE_ROOM >= MAX_FLOAT_LEN);
     }
     if !finite {
-        out.extend_from_slice(b"null");
-        return;
+        dst[..4].copy_from_slice(&b"null".map(MaybeUninit::new));
+        return 4;
     }
-    out.reserve(size_of::<zmij::Buffer>());
-    let at = out.len();
-    let spare = out.spare_capacity_mut().as_mut_ptr().cast::<u8>();
-    // SAFETY: `spare` points to at least `size_of::<Buffer>()` bytes of `out`'s spare
-    // capacity (reserved above), which nothing else references while `buffer` lives, and
+    let start = dst.as_mut_ptr().cast::<u8>();
+    // SAFETY: `dst` is `size_of::<Buffer>()` bytes, exclusively borrowed for this call, and
     // `Buffer` needs no alignment (checked above). The buffer is a value made by
-    // `Buffer::new` and written there, so the reference is to a valid `Buffer`; it needs
-    // no drop, so leaving it in the spare capacity leaks nothing.
+    // `Buffer::new` and written there, so the reference is to a valid `Buffer`; it needs no
+    // drop, so leaving it in `dst` leaks nothing.
     let buffer = unsafe {
-        let place = spare.cast::<zmij::Buffer>();
+        let place = start.cast::<zmij::Buffer>();
         place.write(zmij::Buffer::new());
         &mut *place
     };
     let text = buffer.format_finite(v).as_bytes();
     let len = text.len();
-    if !std::ptr::eq(text.as_ptr(), spare) {
+    if !std::ptr::eq(text.as_ptr(), start) {
         // The text does not start at the buffer's first byte. The buffer's layout is
         // zmij's own; with zmij 1.0 the text starts there and this branch is never taken.
-        // Append a copy instead.
-        let text = text.to_vec();
-        out.extend_from_slice(&text);
-        return;
+        // Move it to the start through a copy.
+        let mut moved = [0u8; MAX_FLOAT_LEN];
+        moved[..len].copy_from_slice(text);
+        for (d, &b) in dst.iter_mut().zip(&moved[..len]) {
+            *d = MaybeUninit::new(b);
+        }
     }
-    // SAFETY: the `len` bytes after the old end are zmij's text: initialized (a `&str`), and
-    // within `out`'s capacity, since a reference that starts at `spare` lies in the
-    // allocation `spare` points into.
-    unsafe { out.set_len(at + len) };
+    len
 }
 
 /// Copies `src` (at most [`MAX_FLOAT_LEN`] bytes) to the start of `out` with two overlapping

@@ -5,7 +5,10 @@ mod common;
 
 use common::Rng;
 use jitson_kernels::append::{append_f32, append_f64};
-use jitson_kernels::float_format::{MAX_FLOAT_LEN, format_f32, format_f64};
+use jitson_kernels::float_format::{
+    IN_PLACE_ROOM, MAX_FLOAT_LEN, format_f32, format_f64, write_f64_in_place,
+};
+use std::mem::MaybeUninit;
 
 fn format(v: f64) -> String {
     let mut out = [b'#'; MAX_FLOAT_LEN];
@@ -87,7 +90,8 @@ fn identical_to_serde_json() {
 
 /// `append_f64` and `append_f32` (which format in the vector's spare capacity) write
 /// serde_json's text after what the vector holds, whatever its length and spare capacity
-/// (none, a few bytes, plenty), and leave the bytes before it alone.
+/// (none, a few bytes, plenty), and leave the bytes before it alone; `write_f64_in_place`
+/// (what native encode calls) writes the same text.
 #[test]
 fn appended_text_is_serde_jsons_after_any_prefix() {
     let mut rng = Rng::new(0xa99e);
@@ -112,7 +116,16 @@ fn appended_text_is_serde_jsons_after_any_prefix() {
             }
         };
         append_f64(v, &mut out);
-        check_appended(&out, &prefix, &serde_json::to_string(&v).unwrap(), bits);
+        let want = serde_json::to_string(&v).unwrap();
+        check_appended(&out, &prefix, &want, bits);
+        let mut room = [MaybeUninit::new(b'#'); IN_PLACE_ROOM];
+        let len = write_f64_in_place(v, &mut room);
+        // SAFETY: every byte of `room` was initialized (to `#`) before the call.
+        let text: Vec<u8> = room[..len]
+            .iter()
+            .map(|b| unsafe { b.assume_init() })
+            .collect();
+        assert_eq!(text, want.as_bytes(), "in place, {bits:#x}");
     }
 }
 

@@ -13,9 +13,8 @@ use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module, ModuleError};
 use jitson_kernels::escape::{EscapeMode, escape_str};
 
-use super::Helper;
-use super::off;
-use crate::layout::{Layout, Shape, ShapeId};
+use super::{Helper, NUMBER_ROOM, Writer, off};
+use crate::layout::{Layout, NUM_F64, NUM_I64, NUM_RAW, Shape, ShapeId};
 use crate::native::error::CompileError;
 use crate::native::fail;
 use crate::native::machine;
@@ -42,12 +41,26 @@ pub(super) fn define(
             (module.declare_function(h.name(), Linkage::Import, &hsig)).map_err(|e| error(root, e))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let mut wsig = module.make_signature();
+    wsig.params.extend([AbiParam::new(I64), AbiParam::new(I64)]);
+    wsig.returns
+        .extend([AbiParam::new(I64), AbiParam::new(I64)]);
+    let writers = (Writer::ALL.iter())
+        .map(|w| {
+            (module.declare_function(w.name(), Linkage::Import, &wsig)).map_err(|e| error(root, e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let callees = Callees {
+        funcs: &ids,
+        helpers: &helpers,
+        writers: &writers,
+    };
     let mut fbc = FunctionBuilderContext::new();
     let funcs: Vec<(FuncId, Function)> = (shapes.iter())
         .map(|&s| {
             let mut func = Function::new();
             func.signature = sig.clone();
-            Emit::function(module, layout, (&ids, &helpers), s, &mut func, &mut fbc);
+            Emit::function(module, layout, &callees, s, &mut func, &mut fbc);
             (ids[&s], func)
         })
         .collect();
@@ -151,13 +164,20 @@ fn plain_key(name: &str) -> Option<Vec<u8>> {
     Some(key)
 }
 
+/// What encode functions call: each other (by shape), the helpers and the number writers
+/// (in [`Helper::ALL`] and [`Writer::ALL`] order).
+struct Callees<'a> {
+    funcs: &'a HashMap<ShapeId, FuncId>,
+    helpers: &'a [FuncId],
+    writers: &'a [FuncId],
+}
+
 /// The builder of one encode function.
 struct Emit<'a> {
     b: FunctionBuilder<'a>,
     module: &'a mut JITModule,
     layout: &'a Layout,
-    funcs: &'a HashMap<ShapeId, FuncId>,
-    helpers: &'a [FuncId],
+    callees: &'a Callees<'a>,
     refs: HashMap<FuncId, FuncRef>,
     ctx: Value,
     /// `exit(status)`: returns a non-zero status.
@@ -169,7 +189,7 @@ impl<'a> Emit<'a> {
     fn function(
         module: &'a mut JITModule,
         layout: &'a Layout,
-        (funcs, helpers): (&'a HashMap<ShapeId, FuncId>, &'a [FuncId]),
+        callees: &'a Callees<'a>,
         s: ShapeId,
         func: &'a mut Function,
         fbc: &'a mut FunctionBuilderContext,
@@ -186,8 +206,7 @@ impl<'a> Emit<'a> {
             b,
             module,
             layout,
-            funcs,
-            helpers,
+            callees,
             refs: HashMap::new(),
             ctx,
             exit,
@@ -229,8 +248,8 @@ impl<'a> Emit<'a> {
         self.b.switch_to_block(go);
     }
 
-    /// Calls `id` with `args`; a non-zero status leaves the function with it.
-    fn call(&mut self, id: FuncId, args: &[Value]) {
+    /// Calls `id` with `args`: its results.
+    fn call_raw(&mut self, id: FuncId, args: &[Value]) -> Vec<Value> {
         let r = match self.refs.get(&id) {
             Some(&r) => r,
             None => {
@@ -240,7 +259,12 @@ impl<'a> Emit<'a> {
             }
         };
         let call = self.b.ins().call(r, args);
-        let status = self.b.inst_results(call)[0];
+        self.b.inst_results(call).to_vec()
+    }
+
+    /// Calls `id` with `args`; a non-zero status leaves the function with it.
+    fn call(&mut self, id: FuncId, args: &[Value]) {
+        let status = self.call_raw(id, args)[0];
         self.continue_unless(status, status);
     }
 
@@ -249,14 +273,14 @@ impl<'a> Emit<'a> {
         let i = Helper::ALL.iter().position(|&x| x == h).expect("a helper");
         let b = self.b.ins().iconst(I64, b);
         let ctx = self.ctx;
-        self.call(self.helpers[i], &[ctx, a, b]);
+        self.call(self.callees.helpers[i], &[ctx, a, b]);
     }
 
     /// Writes the value of shape `s` in the slot at `slot`: in place, or by a call.
     fn value(&mut self, s: ShapeId, slot: Value) {
         if called(self.layout, s) {
             let ctx = self.ctx;
-            self.call(self.funcs[&s], &[ctx, slot]);
+            self.call(self.callees.funcs[&s], &[ctx, slot]);
         } else {
             self.record(s, slot);
         }
@@ -283,7 +307,7 @@ impl<'a> Emit<'a> {
                 self.b.ins().jump(done, &[]);
                 self.b.switch_to_block(done);
             }
-            Shape::Number => self.helper(Helper::Number, addr, 0),
+            Shape::Number => self.number(addr),
             Shape::Str => self.helper(Helper::Str, addr, 0),
             Shape::Raw => self.helper(Helper::Raw, addr, 0),
             Shape::StrEnum(_) => self.helper(Helper::Enum, addr, i64::from(s)),
@@ -453,10 +477,68 @@ impl<'a> Emit<'a> {
         self.b.switch_to_block(done);
     }
 
-    /// Appends `data`: one capacity check (a helper grows the buffer when it fails), the
-    /// bytes stored as immediates, the length moved.
-    fn bytes(&mut self, data: &[u8]) {
-        let n = data.len() as i64;
+    /// Writes the number slot at `addr`: a big integer's text through its helper; any
+    /// other number formatted at the output's end by its [`Writer`].
+    fn number(&mut self, addr: Value) {
+        let tag = self.b.ins().uload8(I32, flags(), addr, 0);
+        let big = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, tag, i64::from(NUM_RAW));
+        let (text, format, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.set_cold_block(text);
+        self.b.ins().brif(big, text, &[], format, &[]);
+        self.b.switch_to_block(text);
+        self.helper(Helper::Number, addr, 0);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(format);
+        let (len, at) = self.room(NUMBER_ROOM as i64);
+        let bits = self.b.ins().load(I64, flags(), addr, 8);
+        let written = self.b.create_block();
+        self.b.append_block_param(written, I64);
+        let float = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, tag, i64::from(NUM_F64));
+        let signed = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, tag, i64::from(NUM_I64));
+        let (f, int, i, u) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(float, f, &[], int, &[]);
+        self.b.switch_to_block(int);
+        self.b.ins().brif(signed, i, &[], u, &[]);
+        for (block, writer) in [(f, Writer::F64), (i, Writer::I64), (u, Writer::U64)] {
+            self.b.switch_to_block(block);
+            let w = Writer::ALL
+                .iter()
+                .position(|&x| x == writer)
+                .expect("a writer");
+            let res = self.call_raw(self.callees.writers[w], &[bits, at]);
+            let fatal = self.b.ins().iconst(I64, fail::FATAL);
+            self.continue_unless(res[0], fatal);
+            self.b.ins().jump(written, &[BlockArg::Value(res[1])]);
+        }
+        self.b.switch_to_block(written);
+        let n = self.b.block_params(written)[0];
+        let end = self.b.ins().iadd(len, n);
+        self.b.ins().store(flags(), end, self.ctx, off::LEN);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// Makes room for `n` bytes at the output's end (a helper grows the buffer when the
+    /// capacity check fails): the output's length and the address of its end.
+    fn room(&mut self, n: i64) -> (Value, Value) {
         let len = self.b.ins().load(I64, flags(), self.ctx, off::LEN);
         let cap = self.b.ins().load(I64, flags(), self.ctx, off::CAP);
         let end = self.b.ins().iadd_imm_s(len, n);
@@ -471,6 +553,13 @@ impl<'a> Emit<'a> {
         self.b.switch_to_block(write);
         let buf = self.b.ins().load(I64, flags(), self.ctx, off::BUF);
         let at = self.b.ins().iadd(buf, len);
+        (len, at)
+    }
+
+    /// Appends `data`: room for it, the bytes stored as immediates, the length moved.
+    fn bytes(&mut self, data: &[u8]) {
+        let (len, at) = self.room(data.len() as i64);
+        let end = self.b.ins().iadd_imm_s(len, data.len() as i64);
         let mut done = 0;
         for (size, ty) in [(8, I64), (4, I32), (2, I16), (1, I8)] {
             while data.len() - done >= size {

@@ -7,10 +7,14 @@
 //!   string enumerations) and aliases are written in place by their container's code.
 //! - Constant bytes (brackets, keys with their quotes and colon, `null`, `true`, `false`)
 //!   are stored inline as immediates after one capacity check. A key is inline only when
-//!   every [`EscapeMode`] writes it the same way (nearly every key); any other key, and
-//!   every value that needs a kernel (numbers, strings, raw JSON, enumeration values), is a
-//!   call into a helper here, which appends through the output `Vec` itself. The escape
-//!   mode is the run's, so one compiled tier serves every mode.
+//!   every [`EscapeMode`] writes it the same way (nearly every key).
+//! - A number is formatted straight into the output: after one capacity check for
+//!   [`NUMBER_ROOM`] bytes, a call into the integer kernels or the in-place float
+//!   formatter ([`Writer`]), which writes at the output's end and returns the length.
+//! - Any other key, and every value that needs a kernel with a growing output (strings, raw
+//!   JSON, enumeration values, big integers' text), is a call into a [`Helper`], which
+//!   appends through the output `Vec` itself. The escape mode is the run's, so one compiled
+//!   tier serves every mode.
 //! - Every element and member is followed by a comma, and the closing bracket replaces the
 //!   last one (or follows the opening bracket of an empty container): no "first?" test.
 //! - The output is mirrored in the context as `(buf, len, cap)`: generated code writes below
@@ -31,6 +35,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Arc, Mutex};
 
 use jitson_kernels::escape::{EscapeMode, escape_str};
+use jitson_kernels::ffi::{FfiResult, jitson_format_i64, jitson_format_u64};
+use jitson_kernels::float_format::{IN_PLACE_ROOM, write_f64_in_place};
+use jitson_kernels::int_format::MAX_INT_LEN;
 
 use super::code::{Owned, build_module, stack_limit};
 use super::error::CompileError;
@@ -85,8 +92,10 @@ pub(crate) fn compile(program: &Program) -> Result<Option<EncodeCode>, CompileEr
         return Ok(None);
     }
     let root = layout.funcs[program.entry as usize].shape;
-    let symbols: Vec<(String, usize)> = (Helper::ALL.iter())
-        .map(|h| (h.name().to_owned(), h.addr()))
+    let helpers = Helper::ALL.iter().map(|h| (h.name(), h.addr()));
+    let writers = Writer::ALL.iter().map(|w| (w.name(), w.addr()));
+    let symbols: Vec<(String, usize)> = (helpers.chain(writers))
+        .map(|(name, addr)| (name.to_owned(), addr))
         .collect();
     let (module, entry) = build_module(&symbols, |module| lower::define(module, layout, root))?;
     let ptr = module.get_finalized_function(entry);
@@ -142,7 +151,10 @@ impl EncodeCode {
                 out.truncate(start);
                 false
             }
-            _ => resume_unwind(ctx.panic.take().expect("a failed encode caught a panic")),
+            _ => match ctx.panic.take() {
+                Some(payload) => resume_unwind(payload),
+                None => panic!("a number formatting kernel failed"),
+            },
         }
     }
 }
@@ -202,6 +214,72 @@ impl Helper {
             Helper::FieldKey => jitson_encode_field_key,
         };
         f as usize
+    }
+}
+
+/// Bytes a number's [`Writer`] may write at the output's end.
+pub(crate) const NUMBER_ROOM: usize = if IN_PLACE_ROOM > MAX_INT_LEN {
+    IN_PLACE_ROOM
+} else {
+    MAX_INT_LEN
+};
+
+/// The number formatters encode functions call: `(value, at) -> (status, length)`, writing
+/// at `at`, where [`NUMBER_ROOM`] bytes are writable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Writer {
+    /// The kernels' `jitson_format_u64`.
+    U64,
+    /// The kernels' `jitson_format_i64`.
+    I64,
+    /// [`jitson_encode_f64`].
+    F64,
+}
+
+impl Writer {
+    /// Every writer.
+    pub(crate) const ALL: [Writer; 3] = [Writer::U64, Writer::I64, Writer::F64];
+
+    /// The symbol generated code imports it by.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Writer::U64 => "jitson_encode_u64",
+            Writer::I64 => "jitson_encode_i64",
+            Writer::F64 => "jitson_encode_f64",
+        }
+    }
+
+    fn addr(self) -> usize {
+        type Unsigned = unsafe extern "C" fn(u64, *mut u8) -> FfiResult;
+        type Signed = unsafe extern "C" fn(i64, *mut u8) -> FfiResult;
+        match self {
+            Writer::U64 => jitson_format_u64 as Unsigned as usize,
+            Writer::I64 => jitson_format_i64 as Signed as usize,
+            Writer::F64 => jitson_encode_f64 as Unsigned as usize,
+        }
+    }
+}
+
+/// Writes the `f64` with bits `bits` at `at` as serde_json writes it (shortest round trip),
+/// formatted in place: `(0, length)`, or a non-zero status after a panic.
+///
+/// # Safety
+/// `at` is valid for writes of [`NUMBER_ROOM`] bytes.
+unsafe extern "C" fn jitson_encode_f64(bits: u64, at: *mut u8) -> FfiResult {
+    // SAFETY: per the caller, `NUMBER_ROOM >= IN_PLACE_ROOM` writable bytes at `at`, which
+    // nothing else references during the call; `MaybeUninit<u8>` has alignment 1.
+    let room = unsafe { &mut *at.cast::<[std::mem::MaybeUninit<u8>; IN_PLACE_ROOM]>() };
+    match catch_unwind(AssertUnwindSafe(|| {
+        write_f64_in_place(f64::from_bits(bits), room)
+    })) {
+        Ok(len) => FfiResult {
+            status: 0,
+            value: len as u64,
+        },
+        Err(_) => FfiResult {
+            status: 1,
+            value: 0,
+        },
     }
 }
 
