@@ -18,6 +18,7 @@ use crate::layout::{Layout, NUM_F64, NUM_I64, NUM_RAW, Shape, ShapeId};
 use crate::native::error::CompileError;
 use crate::native::fail;
 use crate::native::machine;
+use jitson_kernels::int_format::MAX_INT_LEN;
 
 /// Declares, lowers and defines the encode function of every shape reached from `root`
 /// that needs one; the id of `root`'s.
@@ -519,6 +520,14 @@ impl<'a> Emit<'a> {
         self.b.ins().brif(signed, i, &[], u, &[]);
         for (block, writer) in [(f, Writer::F64), (i, Writer::I64), (u, Writer::U64)] {
             self.b.switch_to_block(block);
+            if writer != Writer::F64 {
+                // The integer kernels take an initialized `[u8; MAX_INT_LEN]`: zero it (the
+                // float writer takes uninitialized room).
+                let zero = self.b.ins().iconst(I64, 0);
+                for k in 0..MAX_INT_LEN.div_ceil(8) {
+                    self.b.ins().store(flags(), zero, at, 8 * k as i32);
+                }
+            }
             let w = Writer::ALL
                 .iter()
                 .position(|&x| x == writer)

@@ -217,15 +217,20 @@ impl Helper {
     }
 }
 
-/// Bytes a number's [`Writer`] may write at the output's end.
-pub(crate) const NUMBER_ROOM: usize = if IN_PLACE_ROOM > MAX_INT_LEN {
-    IN_PLACE_ROOM
-} else {
-    MAX_INT_LEN
+/// Bytes a number's [`Writer`] may write at the output's end (and, for the integer
+/// writers, the whole words generated code zeroes first).
+pub(crate) const NUMBER_ROOM: usize = {
+    let words = MAX_INT_LEN.div_ceil(8) * 8;
+    if IN_PLACE_ROOM > words {
+        IN_PLACE_ROOM
+    } else {
+        words
+    }
 };
 
 /// The number formatters encode functions call: `(value, at) -> (status, length)`, writing
-/// at `at`, where [`NUMBER_ROOM`] bytes are writable.
+/// at `at`, where [`NUMBER_ROOM`] bytes are writable (for the integer kernels, which take
+/// `&mut [u8; MAX_INT_LEN]`, the first `MAX_INT_LEN` of them zeroed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Writer {
     /// The kernels' `jitson_format_u64`.
@@ -325,7 +330,8 @@ unsafe extern "C" fn jitson_encode_grow(ctx: *mut EncCtx, n: u64, _: u64) -> u64
     with_out(ctx, |_, out| out.reserve(n as usize))
 }
 
-/// Writes the number slot at `addr`.
+/// Writes the number slot at `addr` (generated code calls it for a big integer's text; it
+/// formats the other numbers itself, through a [`Writer`]).
 ///
 /// # Safety
 /// `ctx` is the context of the running encode; `addr` a number slot the decoder wrote.
