@@ -115,3 +115,38 @@ fn collect_all_errors_are_identical_on_corpus_mutations() {
         assert!(invalid > count / 4, "{name}: {invalid} invalid of {count}");
     }
 }
+
+/// A `oneOf` that matches more than one branch (or none) fails at the value's first byte on
+/// both backends, whatever whitespace comes before it. Native code skips whitespace before
+/// it saves the value's start, the interpreter after: the error took the saved start, so
+/// the two reported different offsets (found by `schema_gen` once it ran native code).
+#[test]
+fn one_of_errors_point_at_the_value_after_whitespace() {
+    let schema = Schema::from_json_str(
+        r#"{"properties": {"x": {"oneOf": [
+            {"type": "object", "properties": {"k": {"type": "string"}}},
+            {"type": "object", "required": ["k"]},
+            {"type": "integer"}]}}}"#,
+    )
+    .unwrap();
+    let interp = Codec::new(&schema);
+    let native = Codec::with_options(&schema, Options::new().backend(Backend::Native));
+    for (input, matched, line, column) in [
+        (r#"{"x":{"k":"ab"}}"#, 2, 1, 6),
+        ("{\"x\":  \n\t {\"k\": \"ab\"}}", 2, 2, 3),
+        (r#"{"x" :   "s"}"#, 0, 1, 10),
+    ] {
+        for codec in [&interp, &native] {
+            let e = codec.validate(input.as_bytes()).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "value matches {matched} branches of oneOf, not exactly one at line {line} \
+                     column {column}, path $.x, keyword oneOf"
+                ),
+                "{input:?} on {:?}",
+                codec.backend()
+            );
+        }
+    }
+}

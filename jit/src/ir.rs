@@ -74,7 +74,7 @@
 //! | [`Return`](Op::Return) | | pop the frame | |
 //! | [`SavePos`](Op::SavePos) / [`RestorePos`](Op::RestorePos) | register | `r = pos` / `pos = r` | |
 //! | [`SetReg`](Op::SetReg) / [`IncReg`](Op::IncReg) | register, value | `r = v` / `r += 1` | |
-//! | [`OneOfEnd`](Op::OneOfEnd) | count, start, end registers | if `count == 1` then `pos = end`, else fail at `start` | `OneOf { matched }` |
+//! | [`OneOfEnd`](Op::OneOfEnd) | count, start, end registers | if `count == 1` then `pos = end`, else fail at the first non-whitespace byte from `start` (the value's start) | `OneOf { matched }` |
 //! | [`ArrBegin`](Op::ArrBegin) **value start** | label `empty` | skip whitespace, `[`, `depth += 1`, push path index 0, `count = 0`; if `]` follows consume it and jump to `empty` | `Type`, depth |
 //! | [`ArrNext`](Op::ArrNext) | label `next` | `count += 1`; skip whitespace; `,` sets the path index to `count` and jumps to `next`; `]` falls through | `ExpectedCommaOrEnd` |
 //! | [`ArrEnd`](Op::ArrEnd) | min, max | `depth -= 1`, pop path; check `min <= count <= max` | `MinItems`, `MaxItems` |

@@ -431,7 +431,9 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
                 match regs[*count as usize] {
                     1 => self.pos = regs[*end as usize],
                     matched => {
-                        let start = regs[*start as usize];
+                        // At the value's first byte: where the start was saved, whitespace
+                        // may or may not have been skipped yet (native code skips it sooner).
+                        let start = whitespace::skip_whitespace(self.input, regs[*start as usize]);
                         let v = Violation::OneOf {
                             matched: matched as u32,
                         };

@@ -290,6 +290,7 @@ pub(crate) fn callee(c: Callee) -> Helper {
         Callee::ParseNumber => ("jitson_parse_number", 5, std::ptr::null()),
         Callee::ParseInteger => ("jitson_parse_integer", 5, std::ptr::null()),
         Callee::NumberWithin => ("jitson_number_within", 6, std::ptr::null()),
+        Callee::SkipWhitespace => ("jitson_skip_whitespace", 3, std::ptr::null()),
     };
     let addr = if addr.is_null() {
         crate::symbols::kernel_symbol(name).expect("kernel entry point")
@@ -342,11 +343,13 @@ pub(crate) enum Callee {
     ParseInteger,
     /// The number bounds kernel.
     NumberWithin,
+    /// The whitespace kernel (cold paths only: hot ones skip whitespace inline).
+    SkipWhitespace,
 }
 
 impl Callee {
     /// Every callee.
-    pub const ALL: [Callee; 20] = [
+    pub const ALL: [Callee; 21] = [
         Callee::ValueOp,
         Callee::Number,
         Callee::KeyFind,
@@ -367,5 +370,6 @@ impl Callee {
         Callee::ParseNumber,
         Callee::ParseInteger,
         Callee::NumberWithin,
+        Callee::SkipWhitespace,
     ];
 }

@@ -188,14 +188,18 @@ impl Lower<'_> {
     }
 
     /// `OneOfEnd`: one match moves the cursor to its end; otherwise `OneOf { matched }`
-    /// at the value's start.
+    /// at the value's first byte (whitespace skipped from the saved start, as the
+    /// interpreter does: whether it was skipped before the save differs between them).
     pub(super) fn one_of_end(&mut self, count: Reg, start: Reg, end: Reg) {
         let n = self.b.use_var(self.regs[count as usize]);
         let one = self.b.ins().icmp_imm_s(IntCC::Equal, n, 1);
         let [ok, bad] = self.blocks();
+        self.b.set_cold_block(bad);
         self.b.ins().brif(one, ok, &[], bad, &[]);
         self.b.switch_to_block(bad);
-        let at = self.b.use_var(self.regs[start as usize]);
+        let saved = self.b.use_var(self.regs[start as usize]);
+        let (input, len) = (self.input(), self.len());
+        let at = self.call_kernel(Callee::SkipWhitespace, &[input, len, saved], None);
         let matched = self.b.ins().band_imm_s(n, i64::from(u32::MAX));
         let (st, class, tag) = (
             self.iconst(fail::VIOLATION),
