@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use jitson::engine::{Backend, BackendStatus, Cache, Options, Tokens, TranscodeOptions};
 use jitson::kernels::minify::minify;
-use jitson::{Codec, Error};
+use jitson::{Codec, Error, Schema};
 
 use super::oracle::{SERDE_DEPTH, show};
 use super::schema_validate::loaded_schemas;
@@ -27,20 +27,22 @@ use super::schema_validate::loaded_schemas;
 fn native_codecs() -> &'static [Codec] {
     static NATIVE: OnceLock<Vec<Codec>> = OnceLock::new();
     NATIVE.get_or_init(|| {
-        let options = Options::new()
-            .max_depth(SERDE_DEPTH as u32)
-            .backend(Backend::Native);
-        loaded_schemas()
-            .iter()
-            .map(|(name, schema, _)| {
-                let codec = Codec::with_options(schema, options);
-                // Comparing the interpreter with itself would prove nothing.
-                let status = codec.backend();
-                assert_eq!(status, &BackendStatus::Native, "{name}: {status}");
-                codec
-            })
+        (loaded_schemas().iter())
+            .map(|(name, schema, _)| native_codec(name, schema))
             .collect()
     })
+}
+
+/// The native codec of `schema` (named `name`), with serde_json's nesting limit.
+pub(crate) fn native_codec(name: &str, schema: &Schema) -> Codec {
+    let options = Options::new()
+        .max_depth(SERDE_DEPTH as u32)
+        .backend(Backend::Native);
+    let codec = Codec::with_options(schema, options);
+    // Comparing the interpreter with itself would prove nothing.
+    let status = codec.backend();
+    assert_eq!(status, &BackendStatus::Native, "{name}: {status}");
+    codec
 }
 
 /// The body of the `schema_decode` target.
@@ -52,8 +54,9 @@ pub fn run(data: &[u8]) {
     }
 }
 
-/// The checks of the module documentation for one codec pair and one input.
-fn operations_agree(interp: &Codec, native: &Codec, data: &[u8]) -> Result<(), String> {
+/// The checks of the module documentation for one codec pair and one input (also run by
+/// [`super::schema_gen`] on generated schemas).
+pub(crate) fn operations_agree(interp: &Codec, native: &Codec, data: &[u8]) -> Result<(), String> {
     let reference = interp.validate(data);
     let got = native.validate(data);
     if got != reference {

@@ -6,9 +6,9 @@
 //! nearly fit it ([`instance`]: one value changed).
 //!
 //! Loading must succeed or fail with a [`jitson::SchemaError`], never panic, and give the same
-//! schema from text as from a value; compiling must not panic; then every check in
-//! [`DOCUMENT_CHECKS`] runs on every document, compact and pretty, and on the input's
-//! leftover bytes as a raw document.
+//! schema from text as from a value; compiling must not panic (to the interpreter and to
+//! native code, every tier); then every check in [`DOCUMENT_CHECKS`] runs on every document,
+//! compact and pretty, and on the input's leftover bytes as a raw document.
 
 mod instance;
 mod schema;
@@ -18,7 +18,7 @@ use jitson::{Codec, Schema, TypeKey};
 use serde_json::Value as Json;
 
 use super::oracle::show;
-use super::schema_decode::interpreter_operations_agree;
+use super::schema_decode::{native_codec, operations_agree};
 use super::schema_validate::{engine_agrees, serde_like_codec};
 
 /// One generated schema, loaded and compiled.
@@ -29,6 +29,8 @@ pub struct Case {
     pub schema: Schema,
     /// Its codec, with serde_json's nesting limit.
     pub codec: Codec,
+    /// The same on native code.
+    pub native: Codec,
 }
 
 /// A check of one document against a case: `Err` describes a disagreement.
@@ -37,13 +39,17 @@ pub type DocumentCheck = fn(&Case, &[u8]) -> Result<(), String>;
 /// Every check run on every document, by name.
 pub const DOCUMENT_CHECKS: &[(&str, DocumentCheck)] = &[
     ("validate", check_validate),
-    ("decode, encode and transcode", check_operations),
+    (
+        "decode, encode and transcode, native and interpreted",
+        check_operations,
+    ),
 ];
 
-/// Decode and transcode agree with validate; decode → encode → decode and transcode are
-/// fixed points (see [`interpreter_operations_agree`]).
+/// Native validate, decode, encode and transcode give the interpreter's results; on the
+/// interpreter, decode and transcode agree with validate, and decode → encode → decode and
+/// transcode are fixed points (see [`operations_agree`]).
 fn check_operations(case: &Case, doc: &[u8]) -> Result<(), String> {
-    interpreter_operations_agree(&case.codec, doc)
+    operations_agree(&case.codec, &case.native, doc)
 }
 
 /// The engine's `validate` against the reference validator (see [`engine_agrees`]).
@@ -122,9 +128,11 @@ fn load(json: Json) -> Option<Case> {
     let codec = serde_like_codec(&schema);
     // The listing must render for every program (it is what `jitson explain` prints).
     let _listing = codec.program().to_string();
+    let native = native_codec("generated", &schema);
     Some(Case {
         json,
         schema,
         codec,
+        native,
     })
 }
