@@ -510,6 +510,21 @@ fn clif_lists_every_function() {
         assert!(text.contains(&format!("; f{i}: ")), "{text}");
     }
     assert!(text.contains("function"), "{text}");
+    // With a layout, the decode and encode tiers' functions too: the root shape's encode
+    // function, and the array and map shapes' (the union's leaves are written in place).
+    let p = any_value_program();
+    let text = jitson_jit::native::clif(&p).expect("clif");
+    assert!(text.contains("; d0: "), "{text}");
+    for shape in [0, 5, 6] {
+        assert!(
+            text.contains(&format!("; e{shape}: encode of shape {shape}\n")),
+            "{text}"
+        );
+    }
+    assert!(
+        !text.contains("; e3: "),
+        "numbers are written in place: {text}"
+    );
 }
 
 #[test]

@@ -86,7 +86,7 @@ impl std::fmt::Debug for NativeCode {
 }
 
 /// A fresh module on the shared ISA that knows every callee's address and `symbols`.
-fn new_module(symbols: &[(String, usize)]) -> Result<JITModule, CompileError> {
+pub(crate) fn new_module(symbols: &[(String, usize)]) -> Result<JITModule, CompileError> {
     let mut builder = JITBuilder::with_isa(isa()?, default_libcall_names());
     for c in Callee::ALL {
         let h = callee(c);
@@ -209,8 +209,9 @@ pub fn compile(program: &Program) -> Result<NativeCode, CompileError> {
     })
 }
 
-/// The Cranelift IR of every function of `program`, as text (what `compile` and
-/// [`NativeCode::compile_decode`] would compile, before optimization).
+/// The Cranelift IR of every function of `program`, as text (what `compile`,
+/// [`NativeCode::compile_decode`] and [`NativeCode::compile_encode`] would compile, before
+/// optimization).
 pub fn clif(program: &Program) -> Result<String, CompileError> {
     program.verify().map_err(CompileError::InvalidProgram)?;
     let mut out = String::new();
@@ -237,6 +238,7 @@ pub fn clif(program: &Program) -> Result<String, CompileError> {
         unsafe { module.free_memory() };
         listing?;
     }
+    out.push_str(&encode::clif(program)?);
     Ok(out)
 }
 

@@ -27,6 +27,27 @@ pub(super) fn define(
     layout: &Layout,
     root: ShapeId,
 ) -> Result<FuncId, CompileError> {
+    let lowered = lower(module, layout, root)?;
+    let jobs: Vec<(ShapeId, FuncId)> = lowered.iter().map(|(s, id, _)| (*s, *id)).collect();
+    let funcs: Vec<(FuncId, Function)> = lowered.into_iter().map(|(_, id, f)| (id, f)).collect();
+    let threads = machine::threads_for(&funcs);
+    let compiled = machine::compile_all(module.isa(), funcs, threads);
+    for (&(s, id), code) in jobs.iter().zip(compiled) {
+        let code = code.map_err(|e| error(s, ModuleError::Compilation(e)))?;
+        module
+            .define_function_bytes(id, code.align, &code.bytes, &code.relocs)
+            .map_err(|e| error(s, e))?;
+    }
+    Ok(jobs[0].1)
+}
+
+/// Declares the encode function of every shape reached from `root` that needs one, and the
+/// callees, in `module`, and lowers each: `(shape, id, IR)`, `root`'s first.
+pub(super) fn lower(
+    module: &mut JITModule,
+    layout: &Layout,
+    root: ShapeId,
+) -> Result<Vec<(ShapeId, FuncId, Function)>, CompileError> {
     let shapes = functions(layout, root);
     let sig = signature(module, 2);
     let mut ids = HashMap::new();
@@ -57,23 +78,14 @@ pub(super) fn define(
         writers: &writers,
     };
     let mut fbc = FunctionBuilderContext::new();
-    let funcs: Vec<(FuncId, Function)> = (shapes.iter())
+    Ok((shapes.iter())
         .map(|&s| {
             let mut func = Function::new();
             func.signature = sig.clone();
             Emit::function(module, layout, &callees, s, &mut func, &mut fbc);
-            (ids[&s], func)
+            (s, ids[&s], func)
         })
-        .collect();
-    let threads = machine::threads_for(&funcs);
-    let compiled = machine::compile_all(module.isa(), funcs, threads);
-    for (&s, code) in shapes.iter().zip(compiled) {
-        let code = code.map_err(|e| error(s, ModuleError::Compilation(e)))?;
-        module
-            .define_function_bytes(ids[&s], code.align, &code.bytes, &code.relocs)
-            .map_err(|e| error(s, e))?;
-    }
-    Ok(ids[&root])
+        .collect())
 }
 
 /// `(i64 × params) -> i64`.

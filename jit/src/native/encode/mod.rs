@@ -39,7 +39,7 @@ use jitson_kernels::ffi::{FfiResult, jitson_format_i64, jitson_format_u64};
 use jitson_kernels::float_format::{IN_PLACE_ROOM, write_f64_in_place};
 use jitson_kernels::int_format::MAX_INT_LEN;
 
-use super::code::{Owned, build_module, stack_limit};
+use super::code::{Owned, build_module, new_module, stack_limit};
 use super::error::CompileError;
 use super::fail;
 use crate::encode::{key_text, number_slot, write_raw};
@@ -108,6 +108,25 @@ pub(crate) fn compile(program: &Program) -> Result<Option<EncodeCode>, CompileEr
         root,
         layout: Arc::clone(layout),
     }))
+}
+
+/// The Cranelift IR of the encode functions of `program`'s layout, as text (empty without a
+/// layout): what [`compile`] compiles.
+pub(crate) fn clif(program: &Program) -> Result<String, CompileError> {
+    let layout = &program.layout;
+    if !layout.is_present() {
+        return Ok(String::new());
+    }
+    let root = layout.funcs[program.entry as usize].shape;
+    let mut module = new_module(&[])?;
+    let listing = lower::lower(&mut module, layout, root).map(|funcs| {
+        (funcs.iter())
+            .map(|(s, _, func)| format!("; e{s}: encode of shape {s}\n{}\n", func.display()))
+            .collect()
+    });
+    // SAFETY: nothing was defined, so no code exists that could run.
+    unsafe { module.free_memory() };
+    listing
 }
 
 impl EncodeCode {
