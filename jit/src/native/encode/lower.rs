@@ -337,7 +337,7 @@ impl<'a> Emit<'a> {
                 extra,
                 entry,
             } => {
-                self.bytes(b"{");
+                let start = self.out_len();
                 let mut word = None;
                 for (i, (name, &(t, off))) in names.iter().zip(fields).enumerate() {
                     self.field(s, addr, &mut word, (i, name), (t, off));
@@ -345,11 +345,12 @@ impl<'a> Emit<'a> {
                 let ptr = self.b.ins().load(I64, flags(), addr, *extras as i32);
                 let len = self.b.ins().load(I64, flags(), addr, *extras as i32 + 8);
                 self.each(ptr, len, 0, i64::from(*entry), |e, at| {
+                    e.bytes(b",");
                     e.helper(Helper::ExtraKey, at, 0);
                     let value = e.b.ins().iadd_imm_s(at, i64::from(crate::layout::PAIR));
                     e.value(*extra, value);
                 });
-                self.close(b'}');
+                self.close(start, *b"{}");
             }
             Shape::Union(branches) => {
                 let tag = self.b.ins().uload32(flags(), addr, 0);
@@ -372,7 +373,8 @@ impl<'a> Emit<'a> {
     }
 
     /// Writes named field `i` of the object of shape `s` at `addr` when its presence bit
-    /// is set: its key, its value, a comma. `word` caches the bitmap word last loaded.
+    /// is set: a comma and its key (one constant), its value. `word` caches the bitmap word
+    /// last loaded.
     fn field(
         &mut self,
         s: ShapeId,
@@ -394,25 +396,25 @@ impl<'a> Emit<'a> {
         self.b.ins().brif(bit, present, &[], next, &[]);
         self.b.switch_to_block(present);
         match plain_key(name) {
-            Some(key) => self.bytes(&key),
+            Some(key) => self.bytes(&[b",".as_slice(), &key].concat()),
             None => {
+                self.bytes(b",");
                 let shape = self.b.ins().iconst(I64, i64::from(s));
                 self.helper(Helper::FieldKey, shape, i as i64);
             }
         }
         let value = self.b.ins().iadd_imm_s(addr, i64::from(off));
         self.value(t, value);
-        self.bytes(b",");
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(next);
     }
 
-    /// Writes the array at `addr`: its prefix items, then the rest, each followed by a
-    /// comma, in brackets.
+    /// Writes the array at `addr`: its prefix items, then the rest, each after a comma, in
+    /// brackets.
     fn array(&mut self, addr: Value, prefix: &[ShapeId], items: ShapeId, stride: i64) {
         let ptr = self.b.ins().load(I64, flags(), addr, 0);
         let len = self.b.ins().load(I64, flags(), addr, 8);
-        self.bytes(b"[");
+        let start = self.out_len();
         let close = self.b.create_block();
         for (k, &t) in prefix.iter().enumerate() {
             let more = self
@@ -423,19 +425,19 @@ impl<'a> Emit<'a> {
             self.b.ins().brif(more, go, &[], close, &[]);
             self.b.switch_to_block(go);
             let item = self.b.ins().iadd_imm_s(ptr, k as i64 * stride);
-            self.value(t, item);
             self.bytes(b",");
+            self.value(t, item);
         }
         self.each(ptr, len, prefix.len() as i64, stride, |e, item| {
+            e.bytes(b",");
             e.value(items, item);
         });
         self.b.ins().jump(close, &[]);
         self.b.switch_to_block(close);
-        self.close(b']');
+        self.close(start, *b"[]");
     }
 
-    /// For `i` from `first` while below `len`: `body` on the entry at `ptr + i * size`,
-    /// then a comma.
+    /// For `i` from `first` while below `len`: `body` on the entry at `ptr + i * size`.
     fn each(
         &mut self,
         ptr: Value,
@@ -460,31 +462,36 @@ impl<'a> Emit<'a> {
         let offset = self.b.ins().imul_imm_s(i, size);
         let at = self.b.ins().iadd(ptr, offset);
         body(self, at);
-        self.bytes(b",");
         let next = self.b.ins().iadd_imm_s(i, 1);
         self.b.ins().jump(head, &[BlockArg::Value(next)]);
         self.b.switch_to_block(done);
     }
 
-    /// Closes a container: the last byte written, a comma after its last element, becomes
-    /// `close`; after the opening bracket of an empty one, `close` is appended.
-    fn close(&mut self, close: u8) {
-        let buf = self.b.ins().load(I64, flags(), self.ctx, off::BUF);
-        let len = self.b.ins().load(I64, flags(), self.ctx, off::LEN);
-        let end = self.b.ins().iadd(buf, len);
-        let last = self.b.ins().uload8(I32, flags(), end, -1);
-        let comma = self.b.ins().icmp_imm_s(IntCC::Equal, last, i64::from(b','));
-        let (replace, append, done) = (
+    /// The output's length now (where a container's first element starts).
+    fn out_len(&mut self) -> Value {
+        self.b.ins().load(I64, flags(), self.ctx, off::LEN)
+    }
+
+    /// Closes a container whose elements, each after a comma, were written from `start`:
+    /// the first comma becomes the opening bracket and the closing one follows; an empty
+    /// container is both brackets.
+    fn close(&mut self, start: Value, [open, close]: [u8; 2]) {
+        let len = self.out_len();
+        let empty = self.b.ins().icmp(IntCC::Equal, len, start);
+        let (both, first, done) = (
             self.b.create_block(),
             self.b.create_block(),
             self.b.create_block(),
         );
-        self.b.ins().brif(comma, replace, &[], append, &[]);
-        self.b.switch_to_block(replace);
-        let byte = self.b.ins().iconst(I8, i64::from(close));
-        self.b.ins().store(flags(), byte, end, -1);
+        self.b.ins().brif(empty, both, &[], first, &[]);
+        self.b.switch_to_block(both);
+        self.bytes(&[open, close]);
         self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(append);
+        self.b.switch_to_block(first);
+        let buf = self.b.ins().load(I64, flags(), self.ctx, off::BUF);
+        let at = self.b.ins().iadd(buf, start);
+        let byte = self.b.ins().iconst(I8, i64::from(open));
+        self.b.ins().store(flags(), byte, at, 0);
         self.bytes(&[close]);
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);

@@ -15,8 +15,9 @@
 //!   JSON, enumeration values, big integers' text), is a call into a [`Helper`], which
 //!   appends through the output `Vec` itself. The escape mode is the run's, so one compiled
 //!   tier serves every mode.
-//! - Every element and member is followed by a comma, and the closing bracket replaces the
-//!   last one (or follows the opening bracket of an empty container): no "first?" test.
+//! - Every element and member is written after a comma (merged into a constant key's
+//!   bytes), and closing a container turns its first comma into the opening bracket (an
+//!   empty one gets both brackets): no "first?" test, one capacity check per member.
 //! - The output is mirrored in the context as `(buf, len, cap)`: generated code writes below
 //!   `cap` and moves `len`; a helper first sets the `Vec`'s length to `len` (every byte
 //!   below it was written), appends, then mirrors the `Vec` again.
