@@ -33,11 +33,13 @@ mkdir -p "$corpus" fuzz/logs
 # schema_gen reads its input as a generator's byte stream: JSON seeds and tokens mean little.
 # It also compiles every generated schema to native code (every tier): Cranelift in this
 # instrumented build (AddressSanitizer, debug assertions) runs several hundred times slower
-# than in a release build (one input: 44 ms there, 29 s here), hence its longer timeout.
+# than in a release build (one input: 44 ms there, 29 s here), hence its longer timeout;
+# schema_decode's first input pays for compiling its fixed schemas (every tier) the same way.
 # The kernels target checks every kernel at up to ~80 offsets per input: shorter inputs
 # keep it fast, and every SIMD block and tail boundary is well inside 1 KiB.
 case $target in
   schema_gen) seeds=() flags=(-max_len=2048) timeout=180 ;;
+  schema_decode) seeds=(fuzz/seeds/json testdata/jsontestsuite) flags=(-dict=fuzz/json.dict -max_len=8192) timeout=180 ;;
   kernels) seeds=(fuzz/seeds/json testdata/jsontestsuite) flags=(-dict=fuzz/json.dict -max_len=1024) ;;
   typed) seeds=(fuzz/seeds/typed fuzz/seeds/json) flags=(-dict=fuzz/json.dict -max_len=8192) ;;
   *) seeds=(fuzz/seeds/json testdata/jsontestsuite) flags=(-dict=fuzz/json.dict -max_len=8192) ;;
