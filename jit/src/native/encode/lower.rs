@@ -12,13 +12,13 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module, ModuleError};
 use jitson_kernels::escape::{EscapeMode, escape_str};
+use jitson_kernels::int_format::MAX_INT_LEN;
 
 use super::{Helper, NUMBER_ROOM, Writer, off};
 use crate::layout::{Layout, NUM_F64, NUM_I64, NUM_RAW, Shape, ShapeId};
 use crate::native::error::CompileError;
 use crate::native::fail;
 use crate::native::machine;
-use jitson_kernels::int_format::MAX_INT_LEN;
 
 /// Declares, lowers and defines the encode function of every shape reached from `root`
 /// that needs one; the id of `root`'s.

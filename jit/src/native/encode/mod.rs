@@ -319,9 +319,11 @@ struct Run<'r> {
 /// updated after), catching panics: the status.
 fn with_out(ctx: *mut EncCtx, f: impl FnOnce(&Run<'_>, &mut Vec<u8>)) -> u64 {
     // SAFETY: generated code passes the context of the run it belongs to, which outlives
-    // the call and which it does not touch while the helper runs; the context's `out` and
-    // `layout` are the run's live borrows.
-    let (ctx, out, layout) = unsafe { (&mut *ctx, &mut *(*ctx).out, &*(*ctx).layout) };
+    // the call and which it does not touch while the helper runs.
+    let ctx = unsafe { &mut *ctx };
+    // SAFETY: the context's `out` and `layout` are the run's live borrows (of the caller's
+    // output `Vec` and the code's layout), which nothing else uses while the helper runs.
+    let (out, layout) = unsafe { (&mut *ctx.out, &*ctx.layout) };
     // SAFETY: every byte below the mirrored length was written, below the capacity.
     unsafe { out.set_len(ctx.len as usize) };
     let run = Run {
