@@ -40,6 +40,9 @@ pub enum BackendStatus {
     /// Native code validates; decode runs on the interpreter (and encode walks the layout's
     /// plan) while the engine's compile worker makes their native code (the second job).
     DecodePending,
+    /// Native code validates and decodes; encode walks the layout's plan while the engine's
+    /// compile worker finishes its native code (the second job's last part).
+    EncodePending,
     /// Native code validates; decode runs on the interpreter, because its native code could
     /// not be made.
     DecodeFallback(CompileError),
@@ -62,6 +65,9 @@ impl fmt::Display for BackendStatus {
             BackendStatus::Native => f.write_str("native"),
             BackendStatus::DecodePending => {
                 f.write_str("native validate, interpreter decode (native decode pending)")
+            }
+            BackendStatus::EncodePending => {
+                f.write_str("native validate and decode, plan encode (native encode pending)")
             }
             BackendStatus::DecodeFallback(e) => write!(
                 f,

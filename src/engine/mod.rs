@@ -208,7 +208,7 @@ impl Codec {
     /// Waits up to `timeout` for the native code of an [`Engine`]'s codec to settle, its
     /// decode and encode tiers included ([`BackendStatus::Native`], [`BackendStatus::DecodeFallback`], [`BackendStatus::EncodeFallback`],
     /// [`BackendStatus::Fallback`] or [`BackendStatus::Cancelled`]) and returns the status;
-    /// still `Pending`, `Compiling` or `DecodePending` on timeout (a [`Tiering::LazyAfter`] codec is not queued until it is used enough).
+    /// still `Pending`, `Compiling`, `DecodePending` or `EncodePending` on timeout (a [`Tiering::LazyAfter`] codec is not queued until it is used enough).
     /// Returns at once for a lone codec, whose backend settles when it is made.
     pub fn wait_native(&self, timeout: Duration) -> &BackendStatus {
         self.native.wait(timeout)

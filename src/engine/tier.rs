@@ -12,8 +12,8 @@
 //! Native code comes in three tiers (see [`NativeCode`]): validate, then decode and encode.
 //! A lone codec compiles its decode tier on its first decode and its encode tier on its
 //! first encode; an engine's codec has its worker compile both as a second job once
-//! validate is installed, and decodes on the interpreter (and encodes with its plan) until
-//! they are ready ([`BackendStatus::DecodePending`]).
+//! validate is installed, and decodes on the interpreter and encodes with its plan until
+//! they are ready ([`BackendStatus::DecodePending`], then [`BackendStatus::EncodePending`]).
 
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -56,6 +56,7 @@ const COMPILING: u8 = 2;
 static PENDING_STATUS: BackendStatus = BackendStatus::Pending;
 static COMPILING_STATUS: BackendStatus = BackendStatus::Compiling;
 static DECODE_PENDING_STATUS: BackendStatus = BackendStatus::DecodePending;
+static ENCODE_PENDING_STATUS: BackendStatus = BackendStatus::EncodePending;
 
 /// How a pending codec gets its native code.
 struct Plan {
@@ -238,16 +239,17 @@ impl Tier {
     /// What the codec runs on now.
     pub(crate) fn status(&self) -> &BackendStatus {
         match self.outcome.get() {
-            Some(outcome) => match outcome.code.as_deref().map(NativeCode::decode_status) {
-                Some(None) if !self.on_demand() => &DECODE_PENDING_STATUS,
-                Some(Some(Err(e))) => {
-                    (self.decode_fallback).get_or_init(|| BackendStatus::DecodeFallback(e.clone()))
-                }
-                _ => match outcome.code.as_deref().and_then(NativeCode::encode_status) {
-                    Some(Err(e)) => (self.encode_fallback)
+            Some(outcome) => match outcome.code.as_deref() {
+                Some(code) => match (code.decode_status(), code.encode_status()) {
+                    (Some(Err(e)), _) => (self.decode_fallback)
+                        .get_or_init(|| BackendStatus::DecodeFallback(e.clone())),
+                    (None, _) if !self.on_demand() => &DECODE_PENDING_STATUS,
+                    (_, None) if !self.on_demand() => &ENCODE_PENDING_STATUS,
+                    (_, Some(Err(e))) => (self.encode_fallback)
                         .get_or_init(|| BackendStatus::EncodeFallback(e.clone())),
                     _ => &outcome.status,
                 },
+                None => &outcome.status,
             },
             None if self.state.load(Ordering::Acquire) == COMPILING => &COMPILING_STATUS,
             None => &PENDING_STATUS,

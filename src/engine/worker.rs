@@ -340,7 +340,7 @@ mod tests {
         let expected = decoded(&Codec::new(&schema), &inputs);
         assert!(expected.iter().filter(|r| r.is_err()).count() > 50);
         assert!(expected.iter().filter(|r| r.is_ok()).count() > 5);
-        // Never queued: the test installs the two tiers itself, one at a time.
+        // Never queued: the test installs the tiers itself, one at a time.
         let worker = Worker::new(1);
         let lazy = Tiering::LazyAfter(u32::MAX);
         let codec = Codec::tiered(&schema, Options::new(), lazy, &worker);
@@ -349,6 +349,13 @@ mod tests {
         assert_eq!(decoded(&codec, &inputs), expected);
         // Decoding on the interpreter did not build the decode tier.
         assert_eq!(codec.backend(), &BackendStatus::DecodePending);
+        // The decode tier alone: native decode, the plan's encode.
+        let code = codec.native.code().expect("validate tier installed");
+        assert!(code.compile_decode().is_ok());
+        assert_eq!(codec.backend(), &BackendStatus::EncodePending);
+        assert_eq!(decoded(&codec, &inputs), expected);
+        // Encoding with the plan did not build the encode tier either.
+        assert_eq!(codec.backend(), &BackendStatus::EncodePending);
         codec.native.compile_decode();
         assert_eq!(codec.backend(), &BackendStatus::Native);
         assert_eq!(decoded(&codec, &inputs), expected);
