@@ -33,7 +33,7 @@ fn schema(i: usize) -> String {
 }
 
 /// Makes `rounds` engines of `per_round` schemas each (numbered from `first`), waits for
-/// their native code, validates with every codec, and drops the engine.
+/// their native code (every tier), validates with every codec, and drops the engine.
 fn engines(first: usize, rounds: usize, per_round: usize) {
     for round in 0..rounds {
         let engine = Engine::new();
@@ -41,6 +41,11 @@ fn engines(first: usize, rounds: usize, per_round: usize) {
         let codecs: Vec<_> = (base..base + per_round)
             .map(|i| engine.compile_json(&schema(i)).expect("schema loads"))
             .collect();
+        // Every tier, so that all of their code memory is reclaimed too.
+        for codec in &codecs {
+            codec.prepare_decode();
+            codec.prepare_encode();
+        }
         assert!(engine.wait_idle(Duration::from_secs(60)));
         for codec in &codecs {
             assert_eq!(codec.backend(), &BackendStatus::Native);

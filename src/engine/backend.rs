@@ -18,7 +18,7 @@ pub enum Backend {
     #[default]
     Interpreter,
     /// Native code: validate's compiled when the codec is made, decode's on its first
-    /// decode; when it cannot be made (no executable memory, unsupported CPU) the codec runs on the interpreter and
+    /// decode, encode's on its first encode; when it cannot be made (no executable memory, unsupported CPU) the codec runs on the interpreter and
     /// [`Codec::backend`](super::Codec::backend) says why.
     Native,
 }
@@ -34,20 +34,24 @@ pub enum BackendStatus {
     Pending,
     /// The interpreter, while the engine's compile worker makes native code.
     Compiling,
-    /// Native code (a lone codec builds its decode tier on its first decode, its encode
-    /// tier on its first encode).
+    /// Native code. Its decode and encode tiers are built for a codec that uses them: a
+    /// lone codec builds each on its first use; an engine's codec has its compile worker
+    /// build each from its first use (or [`Codec::prepare_decode`](super::Codec::prepare_decode)
+    /// / [`Codec::prepare_encode`](super::Codec::prepare_encode)) on, and says
+    /// `DecodePending` / `EncodePending` meanwhile.
     Native,
-    /// Native code validates; decode runs on the interpreter (and encode walks the layout's
-    /// plan) while the engine's compile worker makes their native code (the second job).
+    /// Native code validates; decode runs on the interpreter while the engine's compile
+    /// worker makes native decode code (asked for by a decode or `prepare_decode`).
     DecodePending,
-    /// Native code validates and decodes; encode walks the layout's plan while the engine's
-    /// compile worker finishes its native code (the second job's last part).
+    /// Native code validates (and decodes, if that tier was asked for); encode walks the
+    /// layout's plan while the engine's compile worker makes native encode code (asked for
+    /// by an encode or `prepare_encode`).
     EncodePending,
     /// Native code validates; decode runs on the interpreter, because its native code could
     /// not be made.
     DecodeFallback(CompileError),
-    /// Native code validates and decodes; encode walks the layout's plan, because its native
-    /// code could not be made.
+    /// Native code validates (and decodes); encode walks the layout's plan, because its
+    /// native code could not be made.
     EncodeFallback(CompileError),
     /// The interpreter, because native code was asked for but could not be made.
     Fallback(CompileError),
@@ -67,16 +71,15 @@ impl fmt::Display for BackendStatus {
                 f.write_str("native validate, interpreter decode (native decode pending)")
             }
             BackendStatus::EncodePending => {
-                f.write_str("native validate and decode, plan encode (native encode pending)")
+                f.write_str("native, plan encode (native encode pending)")
             }
             BackendStatus::DecodeFallback(e) => write!(
                 f,
                 "native validate, interpreter decode (native decode unavailable: {e})"
             ),
-            BackendStatus::EncodeFallback(e) => write!(
-                f,
-                "native validate and decode, plan encode (native encode unavailable: {e})"
-            ),
+            BackendStatus::EncodeFallback(e) => {
+                write!(f, "native, plan encode (native encode unavailable: {e})")
+            }
             BackendStatus::Fallback(e) => write!(f, "interpreter (native code unavailable: {e})"),
             BackendStatus::Cancelled => f.write_str("interpreter (native compilation cancelled)"),
         }

@@ -100,7 +100,7 @@ pub struct EngineStats {
     pub fallbacks: u64,
     /// Time spent compiling native code.
     pub native_time: Duration,
-    /// Codecs waiting for a compile thread.
+    /// Compile jobs waiting for a thread (a codec's native code, or a later tier of it).
     pub queued: usize,
 }
 

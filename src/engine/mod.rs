@@ -58,7 +58,7 @@ use crate::document::{DocPath, Document, PathError};
 use crate::error::Error;
 use crate::resolve::resolve;
 use crate::schema::Schema;
-use tier::Tier;
+use tier::{Later, Tier};
 
 /// How a [`Codec`] reads input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -205,13 +205,30 @@ impl Codec {
         self.native.status()
     }
 
-    /// Waits up to `timeout` for the native code of an [`Engine`]'s codec to settle, its
-    /// decode and encode tiers included ([`BackendStatus::Native`], [`BackendStatus::DecodeFallback`], [`BackendStatus::EncodeFallback`],
-    /// [`BackendStatus::Fallback`] or [`BackendStatus::Cancelled`]) and returns the status;
-    /// still `Pending`, `Compiling`, `DecodePending` or `EncodePending` on timeout (a [`Tiering::LazyAfter`] codec is not queued until it is used enough).
-    /// Returns at once for a lone codec, whose backend settles when it is made.
+    /// Waits up to `timeout` for the native code of an [`Engine`]'s codec to settle, with
+    /// the decode and encode tiers asked for so far (by a decode or an encode, or by
+    /// [`Codec::prepare_decode`] / [`Codec::prepare_encode`]): returns the status then,
+    /// [`BackendStatus::Native`], [`BackendStatus::DecodeFallback`],
+    /// [`BackendStatus::EncodeFallback`], [`BackendStatus::Fallback`] or
+    /// [`BackendStatus::Cancelled`]; still `Pending`, `Compiling`, `DecodePending` or
+    /// `EncodePending` on timeout (a [`Tiering::LazyAfter`] codec is not queued until it is
+    /// used enough). Returns at once for a lone codec, whose backend settles when it is made.
     pub fn wait_native(&self, timeout: Duration) -> &BackendStatus {
         self.native.wait(timeout)
+    }
+
+    /// Asks for native decode code ahead of the first decode, so that decode runs native
+    /// code from its first call: a lone native codec compiles it now; an [`Engine`]'s codec
+    /// has its worker compile it once the validate tier is ready ([`Codec::wait_native`]
+    /// then waits for it too). Without this call, the first decode asks for it. No effect
+    /// on the interpreter.
+    pub fn prepare_decode(&self) {
+        self.native.prepare(Later::Decode);
+    }
+
+    /// [`Codec::prepare_decode`] for encode: native encode code ahead of the first encode.
+    pub fn prepare_encode(&self) {
+        self.native.prepare(Later::Encode);
     }
 
     /// The opcode program (`Display` prints the listing).

@@ -30,7 +30,8 @@ impl Engine {
     /// Builds `T`'s codec now: call it at start-up so that the first requests run at full
     /// speed. The codec decodes what the one-pass reader leaves to it (the errors among
     /// them), and everything with [`TypedDecode::TwoPass`]. With two passes and eager
-    /// tiering, `register` waits for the codec's native code, like a pretouch; with the
+    /// tiering, `register` waits for the codec's native validate and decode code, like a
+    /// pretouch (its encode tier is never needed: typed encode is derived); with the
     /// one-pass reader (the default) the native code compiles in the background (the
     /// interpreter answers until it is ready), since valid inputs never need it. A decode
     /// that reaches an unregistered type's codec registers it without waiting. Returns the
@@ -38,6 +39,7 @@ impl Engine {
     pub fn register<T: JsonType + ?Sized>(&self) -> Arc<Codec> {
         let codec = self.typed_codec::<T>();
         if self.waits_at_register() {
+            codec.prepare_decode();
             codec.wait_native(REGISTER_WAIT);
         }
         codec
@@ -49,6 +51,9 @@ impl Engine {
     pub fn register_many<L: TypeList>(&self) {
         let codecs = L::codecs(self);
         if self.waits_at_register() {
+            for codec in &codecs {
+                codec.prepare_decode();
+            }
             for codec in codecs {
                 codec.wait_native(REGISTER_WAIT);
             }

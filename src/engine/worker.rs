@@ -4,8 +4,10 @@
 //! when dropped: queued codecs settle on the interpreter as
 //! [`BackendStatus::Cancelled`](super::BackendStatus::Cancelled) (a queued decode tier is
 //! left to the codec's first decode), the compilation in progress (if any) finishes, and
-//! every thread is joined. A codec whose native code was made is queued again for its
-//! decode tier.
+//! every thread is joined. A codec whose native code was made is queued again for each
+//! later tier it uses ([`Later`]: decode, encode) — at once for the tiers already asked
+//! for, otherwise at their first use; a queued later tier is left to that use's own thread
+//! when the worker shuts down.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -18,6 +20,7 @@ use jitson_jit::ir::Program;
 use jitson_jit::native::{self, CompileError, NativeCode};
 
 use super::Codec;
+use super::tier::Later;
 
 /// What compiles a program to native code (`native::compile`; tests put failures here).
 pub(crate) type CompileFn = fn(&Program) -> Result<NativeCode, CompileError>;
@@ -89,11 +92,11 @@ pub(crate) struct Queue {
 
 /// What a job makes of its codec's program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Job {
-    /// The native code (validate tier); a success queues the decode tier.
+pub(crate) enum Job {
+    /// The native code (validate tier); a success queues the later tiers already wanted.
     Native,
-    /// The decode tier of the installed native code.
-    Decode,
+    /// A later tier of the installed native code.
+    Later(Later),
 }
 
 #[derive(Default)]
@@ -108,14 +111,14 @@ struct State {
 }
 
 impl Queue {
-    /// Queues `codec` for compilation, starting a thread when none is idle and the bound
-    /// allows; `false` when the queue has shut down (or no thread could be started).
-    pub(crate) fn submit(self: &Arc<Self>, codec: Weak<Codec>) -> bool {
+    /// Queues `job` for `codec`, starting a thread when none is idle and the bound allows;
+    /// `false` when the queue has shut down (or no thread could be started).
+    pub(crate) fn submit(self: &Arc<Self>, codec: Weak<Codec>, job: Job) -> bool {
         let mut state = self.lock();
         if state.shutdown {
             return false;
         }
-        state.jobs.push_back((codec, Job::Native));
+        state.jobs.push_back((codec, job));
         if state.idle > 0 || state.handles.len() >= self.threads {
             self.work.notify_one();
             return true;
@@ -193,26 +196,18 @@ impl Queue {
             state.busy += 1;
             drop(state);
             // A codec nobody holds any more needs no code.
-            let next = job.upgrade().and_then(|codec| self.work_on(&codec, kind));
-            state = self.lock();
-            match (next, state.shutdown) {
-                (Some(next), false) => state.jobs.push_back((job, next)),
-                // Too late to queue: the first decode builds the decode tier.
-                (Some(_), true) => {
-                    if let Some(codec) = job.upgrade() {
-                        codec.native.decode_on_demand();
-                    }
-                }
-                (None, _) => {}
+            if let Some(codec) = job.upgrade() {
+                self.work_on(&codec, kind);
             }
+            state = self.lock();
             state.busy -= 1;
             self.done.notify_all();
         }
     }
 
-    /// Does job `kind` for `codec`: the job to queue next, if any.
-    fn work_on(&self, codec: &Codec, kind: Job) -> Option<Job> {
-        let (next, took) = match kind {
+    /// Does job `kind` for `codec` (a validate tier made queues the later tiers wanted).
+    fn work_on(&self, codec: &Codec, kind: Job) {
+        let took = match kind {
             Job::Native => {
                 let (native, took) = codec.native.compile(&codec.program, self.compile);
                 let counter = if native {
@@ -221,13 +216,15 @@ impl Queue {
                     &self.counters.fallbacks
                 };
                 counter.fetch_add(1, Relaxed);
-                (native.then_some(Job::Decode), took)
+                if native {
+                    codec.native.queue_wanted();
+                }
+                took
             }
-            Job::Decode => (None, codec.native.compile_decode()),
+            Job::Later(later) => codec.native.compile_later(later),
         };
         let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
         self.counters.nanos.fetch_add(nanos, Relaxed);
-        next
     }
 
     /// Stops the threads: queued codecs settle as cancelled, the running compilations
@@ -246,7 +243,7 @@ impl Queue {
             if let Some(codec) = job.upgrade() {
                 match kind {
                     Job::Native => codec.native.cancel(),
-                    Job::Decode => codec.native.decode_on_demand(),
+                    Job::Later(_) => codec.native.later_on_demand(),
                 }
             }
         }
@@ -329,36 +326,107 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn decode_gives_the_same_answers_before_and_after_its_tier_is_ready() {
+    fn book_schema() -> Schema {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/testdata/schemas/book.schema.json"
         );
-        let schema = Schema::from_json_slice(&std::fs::read(path).unwrap()).unwrap();
+        Schema::from_json_slice(&std::fs::read(path).unwrap()).unwrap()
+    }
+
+    /// Which later tiers `codec`'s installed native code has built: (decode, encode).
+    fn later_tiers(codec: &Codec) -> (bool, bool) {
+        let code = codec.native.code().expect("validate tier installed");
+        (
+            code.decode_status().is_some(),
+            code.encode_status().is_some(),
+        )
+    }
+
+    #[test]
+    fn decode_and_encode_tiers_are_built_when_first_used_with_the_same_answers() {
+        let schema = book_schema();
         let inputs = book_inputs();
         let expected = decoded(&Codec::new(&schema), &inputs);
         assert!(expected.iter().filter(|r| r.is_err()).count() > 50);
         assert!(expected.iter().filter(|r| r.is_ok()).count() > 5);
-        // Never queued: the test installs the tiers itself, one at a time.
+        let worker = Worker::new(1);
+        let codec = Codec::tiered(&schema, Options::new(), Tiering::Eager, &worker);
+        assert_eq!(codec.wait_native(WAIT), &BackendStatus::Native);
+        // Validating builds neither later tier.
+        for input in &inputs {
+            let _ = codec.validate(input);
+        }
+        assert!(worker.queue().wait_idle(WAIT));
+        assert_eq!(later_tiers(&codec), (false, false));
+        // The first decode asks for the decode tier and runs on the interpreter meanwhile.
+        let mut cache = crate::Cache::new();
+        let doc = codec.decode_with(&mut cache, &inputs[0]);
+        assert_eq!(doc.map(|_| ()), Ok(()));
+        assert!(matches!(
+            codec.backend(),
+            BackendStatus::DecodePending | BackendStatus::Native
+        ));
+        assert_eq!(codec.wait_native(WAIT), &BackendStatus::Native);
+        assert_eq!(later_tiers(&codec), (true, false));
+        // Encoding (in `decoded`) asks for the encode tier; the answers never change.
+        assert_eq!(decoded(&codec, &inputs), expected);
+        assert_eq!(codec.wait_native(WAIT), &BackendStatus::Native);
+        assert_eq!(later_tiers(&codec), (true, true));
+        assert_eq!(decoded(&codec, &inputs), expected);
+        assert_eq!(worker.queue().counters.native.load(Relaxed), 1);
+    }
+
+    #[test]
+    fn tiers_asked_for_before_the_validate_tier_are_built_after_it() {
         let worker = Worker::new(1);
         let lazy = Tiering::LazyAfter(u32::MAX);
-        let codec = Codec::tiered(&schema, Options::new(), lazy, &worker);
+        let codec = Codec::tiered(&book_schema(), Options::new(), lazy, &worker);
+        codec.prepare_encode();
+        assert_eq!(codec.backend(), &BackendStatus::Pending);
+        // Never queued by uses: the test queues it.
+        codec.native.request();
+        assert_eq!(codec.wait_native(WAIT), &BackendStatus::Native);
+        assert_eq!(later_tiers(&codec), (false, true));
+        // A tier asked for again is not compiled again.
+        codec.prepare_encode();
+        codec.prepare_decode();
+        assert_eq!(codec.wait_native(WAIT), &BackendStatus::Native);
+        assert_eq!(later_tiers(&codec), (true, true));
+    }
+
+    #[test]
+    fn the_status_says_a_later_tier_is_pending_until_the_worker_builds_it() {
+        // Installed by hand on a codec never queued, so nothing races the checks.
+        let worker = Worker::new(1);
+        let lazy = Tiering::LazyAfter(u32::MAX);
+        let codec = Codec::tiered(&book_schema(), Options::new(), lazy, &worker);
+        // Marked as wanted while no code is installed: nothing is queued yet.
+        codec.prepare_decode();
+        codec.prepare_encode();
         assert!(codec.native.compile(&codec.program, native::compile).0);
         assert_eq!(codec.backend(), &BackendStatus::DecodePending);
-        assert_eq!(decoded(&codec, &inputs), expected);
-        // Decoding on the interpreter did not build the decode tier.
-        assert_eq!(codec.backend(), &BackendStatus::DecodePending);
-        // The decode tier alone: native decode, the plan's encode.
         let code = codec.native.code().expect("validate tier installed");
         assert!(code.compile_decode().is_ok());
         assert_eq!(codec.backend(), &BackendStatus::EncodePending);
-        assert_eq!(decoded(&codec, &inputs), expected);
-        // Encoding with the plan did not build the encode tier either.
-        assert_eq!(codec.backend(), &BackendStatus::EncodePending);
-        codec.native.compile_decode();
+        assert!(code.compile_encode().is_ok());
         assert_eq!(codec.backend(), &BackendStatus::Native);
-        assert_eq!(decoded(&codec, &inputs), expected);
+        assert_eq!(worker.queue().queued(), 0);
+    }
+
+    #[test]
+    fn after_shutdown_the_first_use_builds_a_later_tier() {
+        let worker = Worker::new(1);
+        let codec = Codec::tiered(&book_schema(), Options::new(), Tiering::Eager, &worker);
+        assert_eq!(codec.wait_native(WAIT), &BackendStatus::Native);
+        drop(worker);
+        let input = &book_inputs()[0];
+        let doc = codec.decode(input).expect("book decodes");
+        let mut out = Vec::new();
+        codec.encode(&doc, &mut out);
+        // The worker refused the jobs: decode and encode built their tiers themselves.
+        assert_eq!(later_tiers(&codec), (true, true));
+        assert_eq!(codec.backend(), &BackendStatus::Native);
     }
 
     #[test]
