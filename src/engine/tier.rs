@@ -76,8 +76,10 @@ pub enum Tiering {
     /// interpreter until the code is ready (the default).
     #[default]
     Eager,
-    /// Queued once the codec has been used this many times (`validate` calls, today); cold
-    /// codecs never pay for compilation. `LazyAfter(0)` is [`Tiering::Eager`].
+    /// Queued once the codec has been used this many times (calls of `validate`,
+    /// `validate_all`, `decode`, and `transcode` with options that keep everything; not
+    /// `encode`); cold codecs never pay for compilation. `LazyAfter(0)` is
+    /// [`Tiering::Eager`].
     LazyAfter(u32),
     /// Never compiled: every codec runs on the interpreter.
     InterpreterOnly,
