@@ -1,6 +1,8 @@
 //! Which code runs a codec's `validate`, `decode` and `encode`: the portable interpreter
 //! (for encode, the layout's plan walk), or native code that Cranelift compiles from the
-//! same program (transcode's rewrite and collect-all validation run on the interpreter). A lone codec compiles when made; an
+//! same program (transcode and collect-all validation check valid inputs on native code, and
+//! run invalid ones, and transcodes that drop or deny unknown members, on the interpreter).
+//! A lone codec compiles when made; an
 //! [`Engine`](super::Engine)'s codecs get their code in the background ([`super::Tiering`]).
 
 use std::fmt;

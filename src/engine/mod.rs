@@ -298,8 +298,9 @@ impl Codec {
     /// `options` (unknown members, picks, redactions; tokens rewritten as `serde_json`
     /// writes them, strings escaped per [`Options::escape`], or kept byte for byte with
     /// [`Tokens::Verbatim`]). On error `out` is left as it was. With native code and options
-    /// that keep everything, native validate checks the input and a plain rewrite (or the
-    /// minify kernel) writes it: the same bytes.
+    /// that keep unknown members, native validate checks the input and a walk that does not
+    /// validate again writes it (a plain rewrite or the minify kernel when nothing is picked
+    /// or redacted): the same bytes.
     pub fn transcode(
         &self,
         input: &[u8],
@@ -322,15 +323,19 @@ impl Codec {
             spec.to_mut().escape = self.options.escape;
         }
         let exec = &self.options.exec;
-        // With native code and a spec that keeps everything, a valid input is checked by the
-        // native code, then rewritten by `write_raw` or minified (the interpreter's transcode
-        // writes the same bytes); an invalid one is run on the interpreter, which gives the
-        // error.
-        if spec.keeps_everything()
+        // With native code and a spec that keeps unknown members, a valid input is checked
+        // by the native code, then written without a second validation: rewritten by
+        // `write_raw` or minified when the spec keeps everything, else walked for its picks
+        // and redactions (the interpreter's transcode writes the same bytes). An invalid
+        // one is run on the interpreter, which gives the error.
+        if spec.unknown == Unknown::Keep
             && let Some(code) = self.native.code()
             && code.validate(input, exec, &mut cache.native).is_ok()
         {
             match spec.tokens {
+                _ if !spec.keeps_everything() => {
+                    interp::transcode_accepted(&self.program, input, exec, &spec, out)
+                }
                 Tokens::Rewritten => write_raw(input, spec.escape, exec.big_ints, out),
                 Tokens::Verbatim => minify(input, out),
             }

@@ -17,7 +17,7 @@ mod slot;
 mod transcode;
 
 pub use decode::{Decoded, decode};
-pub use transcode::{MAX_POINTERS, Tokens, TranscodeSpec, Unknown, transcode};
+pub use transcode::{MAX_POINTERS, Tokens, TranscodeSpec, Unknown, transcode, transcode_accepted};
 
 use crate::ir::{ExecOptions, Failure, Program};
 #[cfg(feature = "native")]

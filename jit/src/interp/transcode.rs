@@ -100,15 +100,7 @@ pub fn transcode(
         "transcode needs a program with a layout"
     );
     let start = out.len();
-    let all = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-    let root = Sel {
-        pick: if spec.pick.is_empty() {
-            ALL
-        } else {
-            all(spec.pick.len())
-        },
-        redact: all(spec.redact.len()),
-    };
+    let root = root_selection(spec);
     let mut sink = Transcoder {
         layout,
         spec,
@@ -131,6 +123,57 @@ pub fn transcode(
         out.truncate(start);
     }
     result
+}
+
+/// [`transcode`] of an input already known to be one JSON document that `program`
+/// accepts (native code validated it), for a spec that keeps unknown members
+/// ([`Unknown::Keep`]): the same bytes, written without validating again.
+///
+/// With unknown members kept, what a transcode writes does not depend on the schema:
+/// picks and redactions are paths in the document, and every kept token is written as
+/// [`write_raw`] (or, verbatim, the input) writes it. So the document is walked as a value
+/// the schema leaves open is (the same member, item and value steps), with the skip kernel
+/// over what no pointer reaches into. The differential and model tests hold it to
+/// [`transcode`]'s bytes.
+///
+/// # Panics
+///
+/// When `input` is not one well-formed JSON document, or `spec` drops or denies unknown
+/// members.
+pub fn transcode_accepted(
+    program: &Program,
+    input: &[u8],
+    options: &ExecOptions,
+    spec: &TranscodeSpec,
+    out: &mut Vec<u8>,
+) {
+    assert_eq!(spec.unknown, Unknown::Keep, "unknown members must be kept");
+    let mut sink = Transcoder {
+        layout: &program.layout,
+        spec,
+        big_ints: options.big_ints,
+        out,
+        conts: Vec::new(),
+        frames: Vec::new(),
+        next: Next::default(),
+    };
+    sink.next = sink.select(root_selection(spec), None);
+    // The walk skips the whitespace around the value itself.
+    sink.raw_value(input);
+}
+
+/// The selection at the root: every pick and redaction pointer still matching (every
+/// value kept when nothing is picked).
+fn root_selection(spec: &TranscodeSpec) -> Sel {
+    let all = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    Sel {
+        pick: if spec.pick.is_empty() {
+            ALL
+        } else {
+            all(spec.pick.len())
+        },
+        redact: all(spec.redact.len()),
+    }
 }
 
 /// Pointers still matching, as bit sets; `pick == ALL` inside a picked value.
@@ -322,9 +365,9 @@ impl Transcoder<'_, '_> {
     }
 }
 
-/// Raw values (those the schema leaves open) that pick or redact pointers reach into: walked
-/// token by token so that the pointers apply inside them as they do in values the schema
-/// describes.
+/// Raw values (those the schema leaves open, and whole documents native code accepted):
+/// walked where pick or redact pointers reach into them, so that the pointers apply inside
+/// them as they do in values the schema describes, and written whole elsewhere.
 impl Transcoder<'_, '_> {
     /// Whether the value starting next is written and some pointer goes on below it (a
     /// pick that has not yet kept a whole value, or a redaction).
@@ -333,10 +376,12 @@ impl Transcoder<'_, '_> {
         !next.quiet && !next.redacted && (next.sel.pick != ALL || next.sel.redact != 0)
     }
 
-    /// Writes the raw container `raw` (one well-formed value: the machine's validating skip
-    /// read it) through the same container, member and value steps as the machine's ops
-    /// take, with an explicit stack (no recursion, whatever its depth).
-    fn raw_pointed(&mut self, raw: &[u8]) {
+    /// Writes the raw value `raw` (one well-formed value: the machine's validating skip, or
+    /// native validate, read it) through the same container, member and value steps as the
+    /// machine's ops take, with an explicit stack (no recursion, whatever its depth). A value
+    /// no pointer reaches into is skipped, replaced or written whole ([`Self::raw_whole`]);
+    /// only containers some pointer goes on below are walked.
+    fn raw_value(&mut self, raw: &[u8]) {
         // Per open container: whether it is an object, and its items so far.
         let mut open: Vec<(bool, u64)> = Vec::new();
         let mut key_text = Vec::new();
@@ -344,7 +389,7 @@ impl Transcoder<'_, '_> {
         loop {
             i = skip_whitespace(raw, i);
             match raw[i] {
-                bracket @ (b'{' | b'[') => {
+                bracket @ (b'{' | b'[') if self.points_inside() => {
                     self.open(bracket);
                     i = skip_whitespace(raw, i + 1);
                     if matches!(raw[i], b'}' | b']') {
@@ -361,7 +406,7 @@ impl Transcoder<'_, '_> {
                     let Ok(end) = skip_value_unchecked(raw, i) else {
                         unreachable!("a raw value is well-formed");
                     };
-                    self.raw_scalar(&raw[i..end]);
+                    self.raw_whole(&raw[i..end]);
                     i = end;
                 }
             }
@@ -417,12 +462,15 @@ impl Transcoder<'_, '_> {
         colon + 1
     }
 
-    /// Writes the scalar `token` of a raw value (after its pick and redact decision).
-    fn raw_scalar(&mut self, token: &[u8]) {
+    /// Writes `value` of a raw value (no pointer goes on below it) as its pick and redact
+    /// decision says: left out, the replacement, or the whole value as [`write_raw`] writes
+    /// it (minified, with [`Tokens::Verbatim`]).
+    fn raw_whole(&mut self, value: &[u8]) {
         if self.start() {
             match self.spec.tokens {
-                Tokens::Rewritten => write_raw(token, self.spec.escape, self.big_ints, self.out),
-                Tokens::Verbatim => self.out.extend_from_slice(token),
+                Tokens::Rewritten => write_raw(value, self.spec.escape, self.big_ints, self.out),
+                Tokens::Verbatim if matches!(value[0], b'{' | b'[') => minify(value, self.out),
+                Tokens::Verbatim => self.out.extend_from_slice(value),
             }
         }
     }
@@ -510,14 +558,8 @@ impl<'a> Sink<'a> for Transcoder<'_, '_> {
     }
 
     fn raw(&mut self, at: At, raw: &'a [u8]) {
-        if self.writes(at) && self.points_inside() && matches!(raw.first(), Some(b'{' | b'[')) {
-            self.raw_pointed(raw);
-            return;
-        }
-        let big = self.big_ints;
-        match self.spec.tokens {
-            Tokens::Rewritten => self.scalar(at, |out, mode| write_raw(raw, mode, big, out)),
-            Tokens::Verbatim => self.scalar(at, |out, _| minify(raw, out)),
+        if self.writes(at) {
+            self.raw_value(raw);
         }
     }
 
