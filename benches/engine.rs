@@ -3,7 +3,9 @@
 //! `jsonschema` validation, and `sonic-rs` `Value` parsing; interpreter and native `decode`,
 //! `encode` (the plan's walk, and native code), interpreter and native `transcode`, tokens
 //! rewritten and verbatim (groups `DOC/decode`, `DOC/encode`, `DOC/transcode`) beside the
-//! same peers' parse, serialize, and parse (+ `jsonschema` validation) + serialize; native
+//! same peers' parse, serialize, and parse (+ `jsonschema` validation) + serialize; transcode
+//! with picks and a redaction beside serde_json + `jsonschema` doing the same projection
+//! (`DOC/project`); native
 //! compile time (`native_compile`: the validate tier, `SCHEMA+decode` with the decode tier,
 //! `SCHEMA+decode+encode` every tier); the `Engine` (`engine_cache`: a cache hit by key and by schema, and
 //! the tier check on the hot path — a codec's `validate` against its bare native code, a
@@ -79,7 +81,125 @@ fn engine(c: &mut Criterion) {
         group.finish();
         let native_codec = Codec::with_options(&schema, Options::new().backend(Backend::Native));
         codec_groups(c, doc, &bytes, [&codec, &native_codec], &code, &reference);
+        project_group(c, doc, &bytes, [&codec, &native_codec], &reference);
     }
+}
+
+/// Pick and redaction pointers per corpus document: a proxy's projection of a body.
+fn projection(doc: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    match doc {
+        "twitter" => (
+            &[
+                "/statuses/0/user/screen_name",
+                "/statuses/1/text",
+                "/search_metadata",
+            ],
+            &["/search_metadata/count"],
+        ),
+        "citm_catalog" => (&["/events", "/areaNames"], &["/areaNames/205705993"]),
+        "canada" => (&["/features/0/properties", "/type"], &["/type"]),
+        _ => (&["/authors/1", "/title"], &["/authors/1/age"]),
+    }
+}
+
+/// serde_json's projection of `value` (the same values as jitson's picks and redactions):
+/// the values `redacts` reach replaced by `null`, then the values `picks` reach, with their
+/// ancestors holding only what leads to them.
+fn serde_project(
+    mut value: serde_json::Value,
+    picks: &[&str],
+    redacts: &[&str],
+) -> serde_json::Value {
+    fn prune(value: &serde_json::Value, paths: &[Vec<&str>], depth: usize) -> serde_json::Value {
+        use serde_json::Value;
+        if paths.iter().any(|p| p.len() == depth) {
+            return value.clone();
+        }
+        let on = |key: &str| -> Vec<Vec<&str>> {
+            (paths.iter())
+                .filter(|p| p[depth] == key)
+                .cloned()
+                .collect()
+        };
+        match value {
+            Value::Object(members) => Value::Object(
+                (members.iter())
+                    .filter_map(|(k, v)| {
+                        let next = on(k);
+                        (!next.is_empty()).then(|| (k.clone(), prune(v, &next, depth + 1)))
+                    })
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(
+                (items.iter().enumerate())
+                    .filter_map(|(i, v)| {
+                        let next = on(&i.to_string());
+                        (!next.is_empty()).then(|| prune(v, &next, depth + 1))
+                    })
+                    .collect(),
+            ),
+            scalar => scalar.clone(),
+        }
+    }
+    let paths: Vec<Vec<&str>> = picks
+        .iter()
+        .map(|p| p.split('/').skip(1).collect())
+        .collect();
+    for r in redacts {
+        if let Some(v) = value.pointer_mut(r) {
+            *v = serde_json::Value::Null;
+        }
+    }
+    prune(&value, &paths, 0)
+}
+
+/// Transcode with picks and a redaction (a proxy's projection), interpreter and native,
+/// beside serde_json parse + `jsonschema` validation + the same projection + `to_vec`.
+fn project_group(
+    c: &mut Criterion,
+    doc: &str,
+    bytes: &[u8],
+    [codec, native_codec]: [&Codec; 2],
+    reference: &jsonschema::Validator,
+) {
+    let (picks, redacts) = projection(doc);
+    let mut options = TranscodeOptions::new();
+    for p in picks {
+        options = options.pick(p).expect("pointer");
+    }
+    for r in redacts {
+        options = options.redact(r).expect("pointer");
+    }
+    let (mut cache, mut out) = (Cache::new(), Vec::with_capacity(bytes.len()));
+    // The same work: jitson's output is the peer's projection.
+    native_codec
+        .transcode_with(&mut cache, bytes, &options, &mut out)
+        .expect("valid");
+    let parsed: serde_json::Value = serde_json::from_slice(bytes).expect("JSON");
+    let ours: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+    assert_eq!(ours, serde_project(parsed, picks, redacts), "{doc}");
+    let mut group = c.benchmark_group(format!("{doc}/project"));
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("jitson_interp_transcode_picked", |b| {
+        b.iter(|| {
+            out.clear();
+            codec.transcode_with(&mut cache, black_box(bytes), &options, &mut out)
+        })
+    });
+    group.bench_function("jitson_native_transcode_picked", |b| {
+        b.iter(|| {
+            out.clear();
+            native_codec.transcode_with(&mut cache, black_box(bytes), &options, &mut out)
+        })
+    });
+    group.bench_function("serde_json_value+jsonschema_projected", |b| {
+        b.iter(|| {
+            let v: serde_json::Value = serde_json::from_slice(black_box(bytes)).expect("JSON");
+            assert!(reference.is_valid(&v));
+            serde_json::to_vec(&serde_project(v, picks, redacts)).map(|v| v.len())
+        })
+    });
+    group.finish();
 }
 
 /// Decode, encode and transcode beside the peers' parse, serialize, parse + serialize;
