@@ -6,8 +6,10 @@
 //!   `serde_json::Value` and encoding, or the same error);
 //! - `decode` succeeds exactly when it does, with the same error otherwise; a decoded
 //!   document encodes to JSON that validates and decodes to the same value (a fixed point);
-//! - native `transcode` (native validate, then the raw rewrite or the minify kernel) writes
-//!   exactly the interpreter's bytes, or gives its error, with tokens rewritten and verbatim;
+//! - native `transcode` (native validate, then the raw rewrite, the minify kernel, or the
+//!   walk that writes picks and redactions) writes exactly the interpreter's bytes, or gives
+//!   its error, with tokens rewritten and verbatim, keeping everything or with picks and a
+//!   redaction chosen among the input's own paths;
 //! - `transcode` succeeds exactly when it does, with the same error otherwise, leaves the
 //!   output buffer untouched on error, and transcoding its output gives the same bytes;
 //!   with verbatim tokens it writes the minified input; and a redaction that matches
@@ -68,21 +70,77 @@ pub(crate) fn operations_agree(interp: &Codec, native: &Codec, data: &[u8]) -> R
     if got != expected {
         return Err(format!("native decode {got:?}, interpreter {expected:?}"));
     }
+    let pointed = pointed_options(data);
     for tokens in [Tokens::Rewritten, Tokens::Verbatim] {
-        let options = TranscodeOptions::new().tokens(tokens);
-        let (got, expected) = (
-            transcoded(native, data, &options),
-            transcoded(interp, data, &options),
-        );
-        if got != expected {
-            return Err(format!(
-                "native transcode ({tokens:?}) {:?}, interpreter {:?}",
-                got.map(|out| show(&out)),
-                expected.map(|out| show(&out))
-            ));
+        let everything = TranscodeOptions::new();
+        for options in [&everything, &pointed].map(|o| o.clone().tokens(tokens)) {
+            let (got, expected) = (
+                transcoded(native, data, &options),
+                transcoded(interp, data, &options),
+            );
+            if got != expected {
+                return Err(format!(
+                    "native transcode ({options:?}) {:?}, interpreter {:?}",
+                    got.map(|out| show(&out)),
+                    expected.map(|out| show(&out))
+                ));
+            }
         }
     }
     interpreter_operations_agree(interp, data)
+}
+
+/// Picks and redactions for `data`: paths of its values (when serde_json reads it), chosen
+/// by a hash of the bytes, and a pointer that matches nothing. Native code writes these by
+/// its walk after native validate; the interpreter by its own transcode.
+fn pointed_options(data: &[u8]) -> TranscodeOptions {
+    let mut paths = Vec::new();
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) {
+        collect_paths(&value, &mut String::new(), &mut paths);
+    }
+    let hash = data.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    let mut options = TranscodeOptions::new()
+        .pick("/no such member")
+        .expect("pointer");
+    if !paths.is_empty() {
+        let at = |k: u64| {
+            paths[(hash.rotate_left(k as u32 * 16) % paths.len() as u64) as usize].as_str()
+        };
+        options = (options.pick(at(0)).and_then(|o| o.pick(at(1))))
+            .and_then(|o| o.redact(at(2)))
+            .expect("pointers of the value");
+    }
+    options
+}
+
+/// The JSON Pointers of `value` and of every value inside it (at most 256).
+fn collect_paths(value: &serde_json::Value, at: &mut String, paths: &mut Vec<String>) {
+    if paths.len() >= 256 {
+        return;
+    }
+    paths.push(at.clone());
+    let len = at.len();
+    let mut child = |token: &str, value: &serde_json::Value, at: &mut String| {
+        at.push('/');
+        at.push_str(&token.replace('~', "~0").replace('/', "~1"));
+        collect_paths(value, at, paths);
+        at.truncate(len);
+    };
+    match value {
+        serde_json::Value::Object(members) => {
+            for (k, v) in members {
+                child(k, v, at);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                child(&i.to_string(), v, at);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// A codec's decode of `data`: the document as a `serde_json::Value` and as its encoding,
