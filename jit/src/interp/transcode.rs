@@ -259,10 +259,12 @@ impl Transcoder<'_, '_> {
         let step = |lists: &[Vec<Box<str>>], bits: u64| -> (u64, bool) {
             let mut kept = 0;
             let mut whole = false;
-            for (i, p) in lists.iter().enumerate().take(MAX_POINTERS) {
-                if bits & (1 << i) == 0 {
-                    continue;
-                }
+            // Only the pointers still matching (a bit per list, the first 64 lists).
+            let mut rest = bits;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let Some(p) = lists.get(i) else { break };
                 let (matched, len) = match token {
                     None => (true, 0),
                     Some(t) => (p.get(depth - 1).is_some_and(|k| k.as_bytes() == t), depth),
