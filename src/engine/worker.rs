@@ -2,12 +2,11 @@
 //! drained by a bounded number of threads that start with the first job. The owner
 //! ([`Worker`], held by an [`Engine`](super::Engine) or a tiered registry) shuts it down
 //! when dropped: queued codecs settle on the interpreter as
-//! [`BackendStatus::Cancelled`](super::BackendStatus::Cancelled) (a queued decode tier is
-//! left to the codec's first decode), the compilation in progress (if any) finishes, and
-//! every thread is joined. A codec whose native code was made is queued again for each
-//! later tier it uses ([`Later`]: decode, encode) — at once for the tiers already asked
-//! for, otherwise at their first use; a queued later tier is left to that use's own thread
-//! when the worker shuts down.
+//! [`BackendStatus::Cancelled`](super::BackendStatus::Cancelled), the compilation in
+//! progress (if any) finishes, and every thread is joined. A codec whose native code was
+//! made is queued again for each later tier it uses ([`Later`]: decode, encode): at once
+//! for the tiers already asked for, otherwise at their first use. A later tier queued (or
+//! asked for) when the worker shuts down is left to that use's own thread.
 
 use std::collections::VecDeque;
 use std::fmt;

@@ -100,17 +100,7 @@ pub fn transcode(
         "transcode needs a program with a layout"
     );
     let start = out.len();
-    let root = root_selection(spec);
-    let mut sink = Transcoder {
-        layout,
-        spec,
-        big_ints: options.big_ints,
-        out,
-        conts: Vec::new(),
-        frames: Vec::new(),
-        next: Next::default(),
-    };
-    sink.next = sink.select(root, None);
+    let mut sink = Transcoder::new(layout, spec, options, out);
     sink.frames.push(Mark {
         shape: layout.funcs[program.entry as usize].shape,
         muted: false,
@@ -148,16 +138,7 @@ pub fn transcode_accepted(
     out: &mut Vec<u8>,
 ) {
     assert_eq!(spec.unknown, Unknown::Keep, "unknown members must be kept");
-    let mut sink = Transcoder {
-        layout: &program.layout,
-        spec,
-        big_ints: options.big_ints,
-        out,
-        conts: Vec::new(),
-        frames: Vec::new(),
-        next: Next::default(),
-    };
-    sink.next = sink.select(root_selection(spec), None);
+    let mut sink = Transcoder::new(&program.layout, spec, options, out);
     // The walk skips the whitespace around the value itself.
     sink.raw_value(input);
 }
@@ -238,7 +219,27 @@ struct Transcoder<'s, 'o> {
     next: Next,
 }
 
-impl Transcoder<'_, '_> {
+impl<'s, 'o> Transcoder<'s, 'o> {
+    /// A transcoder writing to `out`, the root value's selection decided.
+    fn new(
+        layout: &'s Layout,
+        spec: &'s TranscodeSpec,
+        options: &ExecOptions,
+        out: &'o mut Vec<u8>,
+    ) -> Self {
+        let mut sink = Transcoder {
+            layout,
+            spec,
+            big_ints: options.big_ints,
+            out,
+            conts: Vec::new(),
+            frames: Vec::new(),
+            next: Next::default(),
+        };
+        sink.next = sink.select(root_selection(spec), None);
+        sink
+    }
+
     fn top(&self) -> &Mark {
         self.frames.last().expect("a frame while running")
     }
