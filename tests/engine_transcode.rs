@@ -445,6 +445,34 @@ fn native_picks_and_redactions_write_the_interpreters_bytes() {
     }
 }
 
+/// A native codec drops or denies unknown members of a valid input by a walk after native
+/// validate guided by the schema: exactly the interpreter's bytes, or its error, on the
+/// corpus (with picks and redactions too), in both token modes, and on mutations.
+#[test]
+fn native_dropped_and_denied_members_match_the_interpreter() {
+    let mut rng = value_support::Rng::new(0x5d0c);
+    for (doc, schema) in CORPUS {
+        let schema = corpus_schema(schema);
+        let bytes = testdata(&format!("bench/{doc}.json"));
+        let (interp, native) = backends(&schema, Options::new());
+        let (picks, redacts) = pointer_sets(doc).swap_remove(2);
+        for unknown in [Unknown::Drop, Unknown::Deny] {
+            for tokens in [Tokens::Rewritten, Tokens::Verbatim] {
+                let plain = TranscodeOptions::new().tokens(tokens).unknown(unknown);
+                let pointed = pointed(&picks, &redacts, tokens).unknown(unknown);
+                for options in [plain, pointed] {
+                    assert!(same_transcode_with(&interp, &native, &bytes, &options, doc));
+                    let count = if doc == "book" { 100 } else { 10 };
+                    for _ in 0..count {
+                        let input = value_support::mutate(&mut rng, &bytes);
+                        same_transcode_with(&interp, &native, &input, &options, doc);
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn backends(schema: &Schema, options: Options) -> (Codec, Codec) {
     let interp = Codec::with_options(schema, options.backend(Backend::Interpreter));
     let native = Codec::with_options(schema, options.backend(Backend::Native));

@@ -2,11 +2,14 @@
 //! random whitespace and (in half of them) non-canonical tokens, transcoded with random
 //! pick and redact pointers under three kinds of schema (`{}`, which leaves every value
 //! open; a schema describing the whole document; the same with random subtrees left
-//! open), on both backends. The expected bytes come from a model written here over the
+//! open, members left unnamed, and containers behind an `allOf` part, an `anyOf` / `oneOf`
+//! branch or a `null`-or-container type), with unknown members kept, dropped and denied, on
+//! both backends. The expected bytes come from a model written here over the
 //! generated tree: a value is written when it is on a pick's way (an ancestor of a picked
 //! value, a picked value, or anything inside one; everything when nothing is picked), as
 //! the replacement when a redaction points at it, and containers keep their members in
-//! input order. Tokens rewritten must give the model's bytes (serde_json's text of each
+//! input order, unknown members left out when dropped (and an error, the same on both
+//! backends, when denied). Tokens rewritten must give the model's bytes (serde_json's text of each
 //! scalar); tokens verbatim must too when the input's tokens are canonical.
 
 #[path = "../kernels/tests/common/rng.rs"]
@@ -326,7 +329,7 @@ impl Describe<'_> {
                     prefix.push(self.schema(item, at));
                     at.pop();
                 }
-                json!({"type": "array", "prefixItems": prefix})
+                self.wrapped(json!({"type": "array", "prefixItems": prefix}))
             }
             Node::Object(members) => {
                 let mut properties = serde_json::Map::new();
@@ -339,8 +342,33 @@ impl Describe<'_> {
                     }
                     at.pop();
                 }
-                json!({"type": "object", "properties": properties})
+                self.wrapped(json!({"type": "object", "properties": properties}))
             }
+        }
+    }
+
+    /// `schema` (a container's) as it is, or as the part or branch that writes the value:
+    /// the first part of an `allOf`, the matching branch of an `anyOf` / `oneOf` beside one
+    /// of the same kind, or with `null` allowed too (a per-kind union).
+    fn wrapped(&mut self, schema: Value) -> Value {
+        let only_null = json!({"type": "null"});
+        // A branch of the same kind that no generated value matches, so that the union
+        // stays one that only trying its branches decides.
+        let decoy = match schema["type"].as_str() {
+            Some("object") => json!({"type": "object", "required": ["not generated"]}),
+            _ => json!({"type": "array", "minItems": 100}),
+        };
+        match self.rng.below(8) {
+            0 => json!({"allOf": [schema, {"not": only_null}]}),
+            1 => json!({"anyOf": [decoy, schema]}),
+            2 => json!({"oneOf": [schema, decoy]}),
+            3 => {
+                let mut schema = schema;
+                let kind = schema["type"].take();
+                schema["type"] = json!([kind, "null"]);
+                schema
+            }
+            _ => schema,
         }
     }
 }
@@ -400,7 +428,7 @@ fn picks_and_redactions_match_the_model_on_every_schema_and_backend() {
                 .map(|_| random_pointer(&mut rng, &all))
                 .collect();
             let replacement = [json!(null), json!("***"), json!({"r": [1]})][rng.below(3)].clone();
-            let unknown = [Unknown::Keep, Unknown::Drop][round % 2];
+            let unknown = [Unknown::Keep, Unknown::Drop, Unknown::Deny, Unknown::Drop][round];
             let mut options = TranscodeOptions::new()
                 .replacement(&replacement)
                 .unknown(unknown);
@@ -412,7 +440,7 @@ fn picks_and_redactions_match_the_model_on_every_schema_and_backend() {
             }
             let mut modes = vec![(options.clone(), "rewritten")];
             if !noisy {
-                modes.push((options.tokens(Tokens::Verbatim), "verbatim"));
+                modes.push((options.clone().tokens(Tokens::Verbatim), "verbatim"));
             }
             for codecs in [&open_everywhere, &described, &mixed] {
                 let model = Model {
@@ -424,6 +452,20 @@ fn picks_and_redactions_match_the_model_on_every_schema_and_backend() {
                         _ => &[],
                     },
                 };
+                if unknown == Unknown::Deny && !codecs.unknown.is_empty() {
+                    // An unknown member fails the transcode: the same error on every backend.
+                    let errors: Vec<String> = (codecs.backends.iter())
+                        .map(|(_, codec)| {
+                            let mut out = Vec::new();
+                            let result = codec.transcode(input.as_bytes(), &options, &mut out);
+                            assert!(out.is_empty(), "{input:?}");
+                            result.expect_err("an unknown member is denied").to_string()
+                        })
+                        .collect();
+                    assert_eq!(errors[0], errors[1], "case {case}: input {input:?}");
+                    checked += 1;
+                    continue;
+                }
                 let mut expected = String::new();
                 let every_pick = (!picks.is_empty()).then(|| (0..picks.len()).collect());
                 let all_redactions = (0..redacts.len()).collect();

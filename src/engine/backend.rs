@@ -1,7 +1,8 @@
 //! Which code runs a codec's `validate`, `decode` and `encode`: the portable interpreter
 //! (for encode, the layout's plan walk), or native code that Cranelift compiles from the
 //! same program (transcode and collect-all validation check valid inputs on native code, and
-//! run invalid ones, and transcodes that drop or deny unknown members, on the interpreter).
+//! run invalid ones on the interpreter, as well as transcodes whose unknown members to drop
+//! are below an `anyOf` / `oneOf` and those that meet a denied member).
 //! A lone codec compiles when made; an
 //! [`Engine`](super::Engine)'s codecs get their code in the background ([`super::Tiering`]).
 

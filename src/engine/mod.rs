@@ -47,7 +47,7 @@ pub use typed::{TypeList, global};
 pub(crate) use worker::Worker;
 
 use jitson_jit::encode::{EncodePlan, write_raw};
-use jitson_jit::interp::{self, Scratch};
+use jitson_jit::interp::{self, Scratch, WalkGuide};
 use jitson_jit::ir::{ExecOptions, Program};
 use jitson_jit::native;
 use jitson_kernels::minify::minify;
@@ -56,7 +56,7 @@ use std::time::Duration;
 
 use crate::document::{DocPath, Document, PathError};
 use crate::error::Error;
-use crate::resolve::resolve;
+use crate::resolve::{resolve, walk_guide};
 use crate::schema::Schema;
 use tier::{Later, Tier};
 
@@ -132,6 +132,9 @@ pub struct Codec {
     native: Tier,
     /// The layout's encode steps for [`Options::escape`], made on the first `encode`.
     encode_plan: OnceLock<EncodePlan>,
+    /// The schema's nodes as transcode's walk after native validate reads them, made on
+    /// the first transcode that drops or denies unknown members.
+    walk_guide: OnceLock<WalkGuide>,
 }
 
 /// Reusable scratch buffers for one thread's runs of any [`Codec`].
@@ -165,6 +168,7 @@ impl Codec {
             schema: schema.clone(),
             native,
             encode_plan: OnceLock::new(),
+            walk_guide: OnceLock::new(),
         }
     }
 
@@ -192,6 +196,7 @@ impl Codec {
             schema: schema.clone(),
             native: Tier::pending(after, me.clone(), Arc::clone(worker.queue())),
             encode_plan: OnceLock::new(),
+            walk_guide: OnceLock::new(),
         });
         if after == 0 {
             codec.native.request();
@@ -297,10 +302,12 @@ impl Codec {
     /// Validates `input` and appends it to `out` as compact JSON in one pass, shaped by
     /// `options` (unknown members, picks, redactions; tokens rewritten as `serde_json`
     /// writes them, strings escaped per [`Options::escape`], or kept byte for byte with
-    /// [`Tokens::Verbatim`]). On error `out` is left as it was. With native code and options
-    /// that keep unknown members, native validate checks the input and a walk that does not
-    /// validate again writes it (a plain rewrite or the minify kernel when nothing is picked
-    /// or redacted): the same bytes.
+    /// [`Tokens::Verbatim`]). On error `out` is left as it was. With native code, native
+    /// validate checks the input and a walk that does not validate again writes it (a plain
+    /// rewrite or the minify kernel when everything is kept; the schema guides the walk
+    /// where unknown members are dropped or denied): the same bytes. The interpreter writes
+    /// invalid inputs (for the error), unknown members to drop below an `anyOf` / `oneOf`
+    /// (which only validation tells apart), and denied members.
     pub fn transcode(
         &self,
         input: &[u8],
@@ -323,23 +330,35 @@ impl Codec {
             spec.to_mut().escape = self.options.escape;
         }
         let exec = &self.options.exec;
-        // With native code and a spec that keeps unknown members, a valid input is checked
-        // by the native code, then written without a second validation: rewritten by
-        // `write_raw` or minified when the spec keeps everything, else walked for its picks
-        // and redactions (the interpreter's transcode writes the same bytes). An invalid
-        // one is run on the interpreter, which gives the error.
-        if spec.unknown == Unknown::Keep
-            && let Some(code) = self.native.code()
+        // With native code, a valid input is checked by the native code, then written
+        // without a second validation: rewritten by `write_raw` or minified when the spec
+        // keeps everything, else walked for its picks, redactions and unknown members (the
+        // interpreter's transcode writes the same bytes). An invalid one, and one the walk
+        // leaves to it (a denied member, members to drop under `anyOf` / `oneOf`), is run on
+        // the interpreter, which gives the error or the bytes.
+        if let Some(code) = self.native.code()
             && code.validate(input, exec, &mut cache.native).is_ok()
         {
             match spec.tokens {
                 _ if !spec.keeps_everything() => {
-                    interp::transcode_accepted(&self.program, input, exec, &spec, out)
+                    let guide = self
+                        .walk_guide
+                        .get_or_init(|| walk_guide(&self.schema, &self.program.layout));
+                    let walked =
+                        interp::transcode_accepted(&self.program, guide, input, exec, &spec, out);
+                    if walked.is_ok() {
+                        return Ok(());
+                    }
                 }
-                Tokens::Rewritten => write_raw(input, spec.escape, exec.big_ints, out),
-                Tokens::Verbatim => minify(input, out),
+                Tokens::Rewritten => {
+                    write_raw(input, spec.escape, exec.big_ints, out);
+                    return Ok(());
+                }
+                Tokens::Verbatim => {
+                    minify(input, out);
+                    return Ok(());
+                }
             }
-            return Ok(());
         }
         interp::transcode(&self.program, input, exec, &spec, &mut cache.scratch, out)
             .map_err(|f| self.explain().error(input, f))

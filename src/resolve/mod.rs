@@ -30,6 +30,7 @@
 //! - `not`: `try inner else ok; fail not; ok: pos = r0; skip-value`.
 
 mod emit;
+mod guide;
 mod layout;
 
 use std::collections::HashMap;
@@ -43,6 +44,7 @@ use jitson_jit::layout::{FuncLayout, Layout, PAIR, UNION_PAYLOAD};
 use serde_json::Value;
 
 use emit::Emit;
+pub(crate) use guide::walk_guide;
 
 use crate::schema::num::is_big_multiple_of;
 use crate::schema::{
@@ -238,16 +240,7 @@ impl Resolver<'_> {
     }
 
     fn object(&mut self, ops: &mut Emit, id: TypeId, d: &ObjectDesc) {
-        let aliases = d
-            .fields
-            .iter()
-            .enumerate()
-            .flat_map(|(i, f)| f.aliases.iter().map(move |a| (a.clone(), i as u32)));
-        let table = KeyTable::with_aliases(
-            d.fields.iter().map(|f| (f.name.clone(), f.required)),
-            aliases,
-        );
-        self.prog.key_tables.push(table);
+        self.prog.key_tables.push(key_table(d));
         let table = (self.prog.key_tables.len() - 1) as u32;
         ops.push(Op::ObjBegin { empty: 0, table });
         let head = ops.len() as Label;
@@ -569,4 +562,14 @@ fn ascii_shape(pattern: &Pattern, d: &StringDesc) -> Option<AsciiShape> {
     (d.min_length..=max_length)
         .contains(&(sets.len() as u64))
         .then(|| AsciiShape::Fixed(sets.into()))
+}
+
+/// The key table of an object's fields: each found by its name or an alias.
+fn key_table(d: &ObjectDesc) -> KeyTable {
+    let aliases = (d.fields.iter().enumerate())
+        .flat_map(|(i, f)| f.aliases.iter().map(move |a| (a.clone(), i as u32)));
+    KeyTable::with_aliases(
+        d.fields.iter().map(|f| (f.name.clone(), f.required)),
+        aliases,
+    )
 }

@@ -7,9 +7,10 @@
 //! - `decode` succeeds exactly when it does, with the same error otherwise; a decoded
 //!   document encodes to JSON that validates and decodes to the same value (a fixed point);
 //! - native `transcode` (native validate, then the raw rewrite, the minify kernel, or the
-//!   walk that writes picks and redactions) writes exactly the interpreter's bytes, or gives
-//!   its error, with tokens rewritten and verbatim, keeping everything or with picks and a
-//!   redaction chosen among the input's own paths;
+//!   walks that write picks, redactions and unknown members) writes exactly the
+//!   interpreter's bytes, or gives its error, with tokens rewritten and verbatim, keeping
+//!   everything, with picks and a redaction chosen among the input's own paths (unknown
+//!   members kept or dropped), or denying unknown members;
 //! - `transcode` succeeds exactly when it does, with the same error otherwise, leaves the
 //!   output buffer untouched on error, and transcoding its output gives the same bytes;
 //!   with verbatim tokens it writes the minified input; and a redaction that matches
@@ -18,7 +19,7 @@
 
 use std::sync::OnceLock;
 
-use jitson::engine::{Backend, BackendStatus, Cache, Options, Tokens, TranscodeOptions};
+use jitson::engine::{Backend, BackendStatus, Cache, Options, Tokens, TranscodeOptions, Unknown};
 use jitson::kernels::minify::minify;
 use jitson::{Codec, Error, Schema};
 
@@ -73,7 +74,10 @@ pub(crate) fn operations_agree(interp: &Codec, native: &Codec, data: &[u8]) -> R
     let pointed = pointed_options(data);
     for tokens in [Tokens::Rewritten, Tokens::Verbatim] {
         let everything = TranscodeOptions::new();
-        for options in [&everything, &pointed].map(|o| o.clone().tokens(tokens)) {
+        let dropping = pointed.clone().unknown(Unknown::Drop);
+        let denying = TranscodeOptions::new().unknown(Unknown::Deny);
+        let all = [&everything, &pointed, &dropping, &denying];
+        for options in all.map(|o| o.clone().tokens(tokens)) {
             let (got, expected) = (
                 transcoded(native, data, &options),
                 transcoded(interp, data, &options),
@@ -91,8 +95,9 @@ pub(crate) fn operations_agree(interp: &Codec, native: &Codec, data: &[u8]) -> R
 }
 
 /// Picks and redactions for `data`: paths of its values (when serde_json reads it), chosen
-/// by a hash of the bytes, and a pointer that matches nothing. Native code writes these by
-/// its walk after native validate; the interpreter by its own transcode.
+/// by a hash of the bytes, and a pointer that matches nothing. Native code writes these (and
+/// drops or denies unknown members) by its walks after native validate; the interpreter by
+/// its own transcode.
 fn pointed_options(data: &[u8]) -> TranscodeOptions {
     let mut paths = Vec::new();
     if let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) {

@@ -17,7 +17,10 @@ mod slot;
 mod transcode;
 
 pub use decode::{Decoded, decode};
-pub use transcode::{MAX_POINTERS, Tokens, TranscodeSpec, Unknown, transcode, transcode_accepted};
+pub use transcode::{
+    GuideNode, MAX_POINTERS, OPEN, Other, Tokens, TranscodeSpec, Unknown, Unwalkable, WalkGuide,
+    transcode, transcode_accepted,
+};
 
 use crate::ir::{ExecOptions, Failure, Program};
 #[cfg(feature = "native")]

@@ -26,6 +26,9 @@ use super::Scratch;
 use super::machine::Machine;
 use super::sink::{At, Sink, Text};
 
+mod guided;
+pub use guided::{GuideNode, OPEN, Other, Unwalkable, WalkGuide};
+
 /// Most pointers in each of the pick and redact lists.
 pub const MAX_POINTERS: usize = 64;
 
@@ -116,31 +119,41 @@ pub fn transcode(
 }
 
 /// [`transcode`] of an input already known to be one JSON document that `program`
-/// accepts (native code validated it), for a spec that keeps unknown members
-/// ([`Unknown::Keep`]): the same bytes, written without validating again.
+/// accepts (native code validated it): the same bytes, written without validating again,
+/// or [`Unwalkable`] when only the interpreter can tell them (`out` is then as it was).
 ///
 /// With unknown members kept, what a transcode writes does not depend on the schema:
 /// picks and redactions are paths in the document, and every kept token is written as
 /// [`write_raw`] (or, verbatim, the input) writes it. So the document is walked as a value
 /// the schema leaves open is (the same member, item and value steps), with the skip kernel
-/// over what no pointer reaches into. The differential and model tests hold it to
-/// [`transcode`]'s bytes.
+/// over what no pointer reaches into. Dropping or denying unknown members takes `guide`,
+/// the schema's nodes as the walk reads them ([`WalkGuide`]): [`Unwalkable`] on a denied
+/// member (the error is the interpreter's to report) and where members to drop are below an
+/// `anyOf` / `oneOf`. The differential and model tests hold it to [`transcode`]'s bytes.
 ///
 /// # Panics
 ///
-/// When `input` is not one well-formed JSON document, or `spec` drops or denies unknown
-/// members.
+/// When `input` is not one well-formed JSON document.
 pub fn transcode_accepted(
     program: &Program,
+    guide: &WalkGuide,
     input: &[u8],
     options: &ExecOptions,
     spec: &TranscodeSpec,
     out: &mut Vec<u8>,
-) {
-    assert_eq!(spec.unknown, Unknown::Keep, "unknown members must be kept");
+) -> Result<(), Unwalkable> {
+    let start = out.len();
     let mut sink = Transcoder::new(&program.layout, spec, options, out);
-    // The walk skips the whitespace around the value itself.
-    sink.raw_value(input);
+    // The walks skip the whitespace around the value itself.
+    if spec.unknown == Unknown::Keep {
+        sink.raw_value(input);
+        return Ok(());
+    }
+    let walked = sink.guided_value(guide, input);
+    if walked.is_err() {
+        out.truncate(start);
+    }
+    walked
 }
 
 /// The selection at the root: every pick and redaction pointer still matching (every

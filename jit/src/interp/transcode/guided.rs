@@ -1,0 +1,292 @@
+//! The walk after native validate for transcodes that drop or deny unknown members: the
+//! accepted document is read with a [`WalkGuide`] (what the schema says each value's
+//! members and items are), so that an object's unknown members are known without running
+//! the program again.
+//!
+//! Which members are unknown is decided as the machine's transcode sink decides it: a key
+//! that finds no field of an object whose other members may hold any value (the extra
+//! values' shape is [`Shape::Raw`](crate::layout::Shape::Raw)). The walk follows the value
+//! that writes: an `allOf`'s first part, the kind slot of a per-kind union. Where only
+//! validation can tell which part writes (an `anyOf` / `oneOf` with members to drop below
+//! it) and where a denied member makes the transcode fail, the walk gives up and the
+//! interpreter runs the document, which gives the bytes or the error.
+
+use jitson_kernels::skip::skip_value_unchecked;
+use jitson_kernels::string_scan::scan_string;
+use jitson_kernels::unescape::{Surrogates, unescape};
+use jitson_kernels::whitespace::skip_whitespace;
+
+use super::{Transcoder, Unknown};
+use crate::interp::machine::kind_slot;
+use crate::ir::KeyTable;
+
+/// The node of a value the schema leaves open (or a kind the value cannot have).
+pub const OPEN: u32 = u32::MAX;
+
+/// What the walk needs to know of one schema node (indexed as the schema's nodes).
+#[derive(Clone, Debug)]
+pub enum GuideNode {
+    /// No member below is ever unknown: a scalar, `{}`, `not`, an `enum`.
+    Open,
+    /// An object: its fields (looked up by name and alias, as the program does) with the
+    /// node of each, and its other members.
+    Object {
+        /// The fields' names and aliases.
+        table: KeyTable,
+        /// Each field's node, in the table's field order.
+        fields: Box<[u32]>,
+        /// What a member no field names is.
+        other: Other,
+    },
+    /// An array: the nodes of the first items, then of every other item.
+    Array {
+        /// The first items' nodes.
+        prefix: Box<[u32]>,
+        /// The node of the items past the prefix.
+        items: u32,
+    },
+    /// A value read by its kind: the node per kind slot (null, boolean, number, string,
+    /// array, object).
+    ByKind([u32; 6]),
+    /// The value as another node reads it (an `allOf` writes its first part).
+    Same(u32),
+    /// An `anyOf` / `oneOf` with its branches: which one writes takes validation.
+    Trial(Box<[u32]>),
+}
+
+/// What an object member that no field names is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Other {
+    /// Unknown: kept, dropped or denied as the transcode says.
+    Unknown,
+    /// An extra value of this node (a map's values, `additionalProperties` with a schema
+    /// that is not open): always kept.
+    Extra(u32),
+}
+
+/// A schema's nodes as the walk reads them, and which of them may have unknown members
+/// somewhere below.
+#[derive(Clone, Debug)]
+pub struct WalkGuide {
+    nodes: Vec<GuideNode>,
+    root: u32,
+    /// Per node: whether a value of it may hold an unknown member (itself or below).
+    unknown_below: Vec<bool>,
+}
+
+impl WalkGuide {
+    /// The guide of `nodes` whose document is node `root`. A node index out of range is
+    /// [`OPEN`].
+    pub fn new(nodes: Vec<GuideNode>, root: u32) -> WalkGuide {
+        let mut unknown_below = vec![false; nodes.len()];
+        // Least fixed point: a node may hold an unknown member when it is an object with
+        // unknown members or a child may (recursive schemas need several rounds).
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (i, node) in nodes.iter().enumerate() {
+                if unknown_below[i] {
+                    continue;
+                }
+                let below = |n: &u32| unknown_below.get(*n as usize) == Some(&true);
+                let value = match node {
+                    GuideNode::Open => false,
+                    GuideNode::Object { fields, other, .. } => {
+                        *other == Other::Unknown
+                            || fields.iter().any(below)
+                            || matches!(other, Other::Extra(n) if below(n))
+                    }
+                    GuideNode::Array { prefix, items } => prefix.iter().any(below) || below(items),
+                    GuideNode::ByKind(slots) => slots.iter().any(below),
+                    GuideNode::Same(n) => below(n),
+                    GuideNode::Trial(branches) => branches.iter().any(below),
+                };
+                if value {
+                    unknown_below[i] = true;
+                    changed = true;
+                }
+            }
+        }
+        WalkGuide {
+            nodes,
+            root,
+            unknown_below,
+        }
+    }
+
+    /// The node that reads a value of `node` starting with `first` (through `allOf` first
+    /// parts and kind slots); `None` on a cycle of them.
+    fn resolve(&self, mut node: u32, first: u8) -> Option<u32> {
+        for _ in 0..=self.nodes.len() {
+            node = match self.nodes.get(node as usize) {
+                Some(GuideNode::Same(n)) => *n,
+                Some(GuideNode::ByKind(slots)) => kind_slot(first).map_or(OPEN, |k| slots[k]),
+                _ => return Some(node),
+            };
+        }
+        None
+    }
+
+    fn node(&self, node: u32) -> &GuideNode {
+        self.nodes.get(node as usize).unwrap_or(&GuideNode::Open)
+    }
+
+    fn unknown_below(&self, node: u32) -> bool {
+        self.unknown_below.get(node as usize) == Some(&true)
+    }
+}
+
+/// The guided walk could not write the document: the interpreter must run it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unwalkable;
+
+/// An open container of the guided walk.
+struct Level {
+    object: bool,
+    /// Members or items before the current one.
+    count: u64,
+    /// The container's node ([`GuideNode::Object`] or [`GuideNode::Array`]).
+    node: u32,
+    /// The field after the last one found (the key lookup's first guess).
+    hint: usize,
+}
+
+impl Transcoder<'_, '_> {
+    /// Writes the accepted document `input` with `guide`, unknown members dropped (or, when
+    /// denied, [`Unwalkable`] at the first one: the interpreter reports it), through the same
+    /// container, member and value steps as the machine's ops take, with an explicit stack.
+    /// A value with no unknown member below it and no pointer reaching into it is written
+    /// whole ([`Self::raw_whole`]); one a pointer reaches into is walked as a raw value.
+    pub(super) fn guided_value(
+        &mut self,
+        guide: &WalkGuide,
+        input: &[u8],
+    ) -> Result<(), Unwalkable> {
+        let deny = self.spec.unknown == Unknown::Deny;
+        let mut open: Vec<Level> = Vec::new();
+        let mut key_text = Vec::new();
+        let mut node = guide.root;
+        let mut i = 0;
+        loop {
+            i = skip_whitespace(input, i);
+            let first = input[i];
+            let n = guide.resolve(node, first).ok_or(Unwalkable)?;
+            // Denied members fail the transcode even inside values not written.
+            let written = !self.next.quiet && !self.next.redacted;
+            let walk = guide.unknown_below(n) && (deny || written);
+            match guide.node(n) {
+                GuideNode::Object { .. } | GuideNode::Array { .. }
+                    if walk || self.points_inside() =>
+                {
+                    self.open(first);
+                    i = skip_whitespace(input, i + 1);
+                    if matches!(input[i], b'}' | b']') {
+                        self.close(input[i]);
+                        i += 1;
+                    } else {
+                        open.push(Level {
+                            object: first == b'{',
+                            count: 0,
+                            node: n,
+                            hint: 0,
+                        });
+                        (node, i) =
+                            self.guided_member(guide, &mut open, input, i, &mut key_text)?;
+                        continue;
+                    }
+                }
+                GuideNode::Trial(_) if walk => return Err(Unwalkable),
+                _ => {
+                    let Ok(end) = skip_value_unchecked(input, i) else {
+                        unreachable!("an accepted document is well-formed");
+                    };
+                    if self.points_inside() {
+                        self.raw_value(&input[i..end]);
+                    } else {
+                        self.raw_whole(&input[i..end]);
+                    }
+                    i = end;
+                }
+            }
+            // After a value: the next member or item, or closing brackets.
+            loop {
+                if open.is_empty() {
+                    return Ok(());
+                }
+                i = skip_whitespace(input, i);
+                if input[i] == b',' {
+                    let level = open.last_mut().expect("an open container");
+                    level.count += 1;
+                    (node, i) =
+                        self.guided_member(guide, &mut open, input, i + 1, &mut key_text)?;
+                    break;
+                }
+                self.close(input[i]);
+                i += 1;
+                open.pop();
+            }
+        }
+    }
+
+    /// Starts the current member or item of the innermost open container, whose key (for
+    /// an object) is at `i` after whitespace: returns its value's node and where the value
+    /// begins. An unknown member is dropped, or [`Unwalkable`] when denied.
+    fn guided_member(
+        &mut self,
+        guide: &WalkGuide,
+        open: &mut [Level],
+        input: &[u8],
+        i: usize,
+        key_text: &mut Vec<u8>,
+    ) -> Result<(u32, usize), Unwalkable> {
+        let level = open.last_mut().expect("an open container");
+        let node = guide.node(level.node);
+        if !level.object {
+            self.item(level.count);
+            let item = match node {
+                GuideNode::Array { prefix, items } => {
+                    *prefix.get(level.count as usize).unwrap_or(items)
+                }
+                _ => OPEN,
+            };
+            return Ok((item, i));
+        }
+        let start = skip_whitespace(input, i);
+        let Ok(scan) = scan_string(input, start + 1) else {
+            unreachable!("an accepted document is well-formed");
+        };
+        let token = &input[start..=scan.end];
+        let body = &input[start + 1..scan.end];
+        let text = if scan.has_escapes {
+            key_text.clear();
+            let unescaped = unescape(body, key_text, Surrogates::Strict);
+            debug_assert!(unescaped.is_ok(), "an accepted document is well-formed");
+            key_text.as_slice()
+        } else {
+            body
+        };
+        let (value, dropped) = match node {
+            GuideNode::Object {
+                table,
+                fields,
+                other,
+            } => match table.find(text, level.hint) {
+                Some(field) => {
+                    level.hint = field as usize + 1;
+                    (fields[field as usize], false)
+                }
+                None => match other {
+                    Other::Extra(extra) => (*extra, false),
+                    Other::Unknown if self.spec.unknown == Unknown::Deny => {
+                        return Err(Unwalkable);
+                    }
+                    Other::Unknown => (OPEN, self.spec.unknown == Unknown::Drop),
+                },
+            },
+            _ => (OPEN, false),
+        };
+        self.member(text, Some((text, token)), dropped);
+        let colon = skip_whitespace(input, scan.end + 1);
+        Ok((value, colon + 1))
+    }
+}
