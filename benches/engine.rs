@@ -4,7 +4,8 @@
 //! `encode` (the plan's walk, and native code), interpreter and native `transcode`, tokens
 //! rewritten and verbatim (groups `DOC/decode`, `DOC/encode`, `DOC/transcode`) beside the
 //! same peers' parse, serialize, and parse (+ `jsonschema` validation) + serialize; transcode
-//! with picks and a redaction beside serde_json + `jsonschema` doing the same projection
+//! with picks and a redaction (and with unknown members dropped too) beside serde_json +
+//! `jsonschema` doing the same projection
 //! (`DOC/project`); native
 //! compile time (`native_compile`: the validate tier, `SCHEMA+decode` with the decode tier,
 //! `SCHEMA+decode+encode` every tier); the `Engine` (`engine_cache`: a cache hit by key and by schema, and
@@ -21,6 +22,7 @@ use std::time::Duration;
 
 use jitson::engine::{
     Backend, BackendStatus, Engine, EngineOptions, Options, Tiering, Tokens, TranscodeOptions,
+    Unknown,
 };
 use jitson::jit::ir::ExecOptions;
 use jitson::jit::native::{self, NativeCode};
@@ -153,8 +155,9 @@ fn serde_project(
     prune(&value, &paths, 0)
 }
 
-/// Transcode with picks and a redaction (a proxy's projection), interpreter and native,
-/// beside serde_json parse + `jsonschema` validation + the same projection + `to_vec`.
+/// Transcode with picks and a redaction (a proxy's projection), interpreter and native, and
+/// the same with unknown members dropped, beside serde_json parse + `jsonschema` validation
+/// + the same projection + `to_vec`.
 fn project_group(
     c: &mut Criterion,
     doc: &str,
@@ -190,6 +193,24 @@ fn project_group(
         b.iter(|| {
             out.clear();
             native_codec.transcode_with(&mut cache, black_box(bytes), &options, &mut out)
+        })
+    });
+    // Unknown members dropped too: the corpus documents have none, so the output is the
+    // same, and native code walks every object (each may hold one) with the schema's guide.
+    let dropping = options.clone().unknown(Unknown::Drop);
+    let mut dropped = Vec::new();
+    (native_codec.transcode_with(&mut cache, bytes, &dropping, &mut dropped)).expect("valid");
+    assert_eq!(dropped, out, "{doc}: nothing to drop");
+    group.bench_function("jitson_interp_transcode_picked_dropping", |b| {
+        b.iter(|| {
+            out.clear();
+            codec.transcode_with(&mut cache, black_box(bytes), &dropping, &mut out)
+        })
+    });
+    group.bench_function("jitson_native_transcode_picked_dropping", |b| {
+        b.iter(|| {
+            out.clear();
+            native_codec.transcode_with(&mut cache, black_box(bytes), &dropping, &mut out)
         })
     });
     group.bench_function("serde_json_value+jsonschema_projected", |b| {
