@@ -13,10 +13,6 @@
 
 use jitson_kernels::escape::{EscapeMode, escape_str};
 use jitson_kernels::minify::minify;
-use jitson_kernels::skip::skip_value_unchecked;
-use jitson_kernels::string_scan::scan_string;
-use jitson_kernels::unescape::{Surrogates, unescape};
-use jitson_kernels::whitespace::skip_whitespace;
 
 use crate::encode::{num_ref, write_raw};
 use crate::ir::{BigInts, ExecOptions, Failure, FuncId, NumRef, Program};
@@ -26,8 +22,8 @@ use super::Scratch;
 use super::machine::Machine;
 use super::sink::{At, Sink, Text};
 
-mod guided;
-pub use guided::{GuideNode, OPEN, Other, Unwalkable, WalkGuide};
+mod walk;
+pub use walk::{GuideNode, OPEN, Other, Unwalkable, WalkGuide};
 
 /// Most pointers in each of the pick and redact lists.
 pub const MAX_POINTERS: usize = 64;
@@ -144,12 +140,13 @@ pub fn transcode_accepted(
 ) -> Result<(), Unwalkable> {
     let start = out.len();
     let mut sink = Transcoder::new(&program.layout, spec, options, out);
-    // The walks skip the whitespace around the value itself.
-    if spec.unknown == Unknown::Keep {
-        sink.raw_value(input);
-        return Ok(());
-    }
-    let walked = sink.guided_value(guide, input);
+    // With unknown members kept, the walk needs no guide: every value is open to it.
+    let guide = match spec.unknown {
+        Unknown::Keep => &WalkGuide::open(),
+        Unknown::Drop | Unknown::Deny => guide,
+    };
+    // The walk skips the whitespace around the value itself.
+    let walked = sink.walk(guide, input);
     if walked.is_err() {
         out.truncate(start);
     }
@@ -393,89 +390,12 @@ impl Transcoder<'_, '_> {
     }
 
     /// Writes the raw value `raw` (one well-formed value: the machine's validating skip, or
-    /// native validate, read it) through the same container, member and value steps as the
-    /// machine's ops take, with an explicit stack (no recursion, whatever its depth). A value
-    /// no pointer reaches into is skipped, replaced or written whole ([`Self::raw_whole`]);
-    /// only containers some pointer goes on below are walked.
+    /// native validate, read it): the walk of [`WalkGuide::open`], which meets no unknown
+    /// member. A value no pointer reaches into is skipped, replaced or written whole
+    /// ([`Self::raw_whole`]); only containers some pointer goes on below are walked.
     fn raw_value(&mut self, raw: &[u8]) {
-        // Per open container: whether it is an object, and its items so far.
-        let mut open: Vec<(bool, u64)> = Vec::new();
-        let mut key_text = Vec::new();
-        let mut i = 0;
-        loop {
-            i = skip_whitespace(raw, i);
-            match raw[i] {
-                bracket @ (b'{' | b'[') if self.points_inside() => {
-                    self.open(bracket);
-                    i = skip_whitespace(raw, i + 1);
-                    if matches!(raw[i], b'}' | b']') {
-                        self.close(raw[i]);
-                        i += 1;
-                    } else {
-                        let object = bracket == b'{';
-                        open.push((object, 0));
-                        i = self.raw_member(raw, i, object, 0, &mut key_text);
-                        continue;
-                    }
-                }
-                _ => {
-                    let Ok(end) = skip_value_unchecked(raw, i) else {
-                        unreachable!("a raw value is well-formed");
-                    };
-                    self.raw_whole(&raw[i..end]);
-                    i = end;
-                }
-            }
-            // After a value: the next member or item, or closing brackets.
-            loop {
-                let Some((object, count)) = open.last_mut() else {
-                    return;
-                };
-                i = skip_whitespace(raw, i);
-                if raw[i] == b',' {
-                    *count += 1;
-                    let (object, count) = (*object, *count);
-                    i = self.raw_member(raw, i + 1, object, count, &mut key_text);
-                    break;
-                }
-                self.close(raw[i]);
-                i += 1;
-                open.pop();
-            }
-        }
-    }
-
-    /// Starts item `index` of a raw array, or reads the key at `i` (after whitespace) of a
-    /// raw object's member and starts it; returns where its value begins.
-    fn raw_member(
-        &mut self,
-        raw: &[u8],
-        i: usize,
-        object: bool,
-        index: u64,
-        key_text: &mut Vec<u8>,
-    ) -> usize {
-        if !object {
-            self.item(index);
-            return i;
-        }
-        let start = skip_whitespace(raw, i);
-        let Ok(scan) = scan_string(raw, start + 1) else {
-            unreachable!("a raw value is well-formed");
-        };
-        let token = &raw[start..=scan.end];
-        let body = &raw[start + 1..scan.end];
-        let text = if scan.has_escapes {
-            key_text.clear();
-            let unescaped = unescape(body, key_text, Surrogates::Strict);
-            debug_assert!(unescaped.is_ok(), "a raw value is well-formed");
-            key_text.as_slice()
-        } else {
-            body
-        };
-        self.member(text, Some((text, token)), false);
-        let colon = skip_whitespace(raw, scan.end + 1);
-        colon + 1
+        let walked = self.walk(&WalkGuide::open(), raw);
+        debug_assert!(walked.is_ok(), "an open value has no unknown member");
     }
 
     /// Writes `value` of a raw value (no pointer goes on below it) as its pick and redact

@@ -1,15 +1,17 @@
-//! The walk after native validate for transcodes that drop or deny unknown members: the
-//! accepted document is read with a [`WalkGuide`] (what the schema says each value's
-//! members and items are), so that an object's unknown members are known without running
-//! the program again.
+//! The transcode walk: a well-formed value written without validating it again, read with
+//! a [`WalkGuide`] (what the schema says each value's members and items are). It writes the
+//! raw values the machine meets where pointers reach into them (with the open guide, which
+//! knows no member), and whole documents native code accepted, where pointers reach into
+//! them and, when unknown members are dropped or denied, where such members may be.
 //!
 //! Which members are unknown is decided as the machine's transcode sink decides it: a key
 //! that finds no field of an object whose other members may hold any value (the extra
 //! values' shape is [`Shape::Raw`](crate::layout::Shape::Raw)). The walk follows the value
 //! that writes: an `allOf`'s first part, the kind slot of a per-kind union. Where only
 //! validation can tell which part writes (an `anyOf` / `oneOf` with members to drop below
-//! it) and where a denied member makes the transcode fail, the walk gives up and the
-//! interpreter runs the document, which gives the bytes or the error.
+//! it) and where a denied member makes the transcode fail, the walk gives up
+//! ([`Unwalkable`]) and the interpreter runs the document, which gives the bytes or the
+//! error.
 
 use jitson_kernels::skip::skip_value_unchecked;
 use jitson_kernels::string_scan::scan_string;
@@ -114,6 +116,15 @@ impl WalkGuide {
         }
     }
 
+    /// The guide of a value the schema leaves open (`{}`): no member is unknown.
+    pub fn open() -> WalkGuide {
+        WalkGuide {
+            nodes: Vec::new(),
+            root: OPEN,
+            unknown_below: Vec::new(),
+        }
+    }
+
     /// The node that reads a value of `node` starting with `first` (through `allOf` first
     /// parts and kind slots); `None` on a cycle of them.
     fn resolve(&self, mut node: u32, first: u8) -> Option<u32> {
@@ -152,16 +163,13 @@ struct Level {
 }
 
 impl Transcoder<'_, '_> {
-    /// Writes the accepted document `input` with `guide`, unknown members dropped (or, when
-    /// denied, [`Unwalkable`] at the first one: the interpreter reports it), through the same
-    /// container, member and value steps as the machine's ops take, with an explicit stack.
-    /// A value with no unknown member below it and no pointer reaching into it is written
-    /// whole ([`Self::raw_whole`]); one a pointer reaches into is walked as a raw value.
-    pub(super) fn guided_value(
-        &mut self,
-        guide: &WalkGuide,
-        input: &[u8],
-    ) -> Result<(), Unwalkable> {
+    /// Writes the accepted value `input` with `guide` through the same container, member
+    /// and value steps as the machine's ops take, with an explicit stack (no recursion,
+    /// whatever its depth): unknown members dropped, or [`Unwalkable`] at the first denied
+    /// one (the interpreter reports it). A container is walked where a pointer goes on below
+    /// it or an unknown member may be below it; any other value is skipped, replaced or
+    /// written whole ([`Self::raw_whole`]).
+    pub(super) fn walk(&mut self, guide: &WalkGuide, input: &[u8]) -> Result<(), Unwalkable> {
         let deny = self.spec.unknown == Unknown::Deny;
         let mut open: Vec<Level> = Vec::new();
         let mut key_text = Vec::new();
@@ -173,52 +181,42 @@ impl Transcoder<'_, '_> {
             let n = guide.resolve(node, first).ok_or(Unwalkable)?;
             // Denied members fail the transcode even inside values not written.
             let written = !self.next.quiet && !self.next.redacted;
-            let walk = guide.unknown_below(n) && (deny || written);
-            match guide.node(n) {
-                GuideNode::Object { .. } | GuideNode::Array { .. }
-                    if walk || self.points_inside() =>
-                {
-                    self.open(first);
-                    i = skip_whitespace(input, i + 1);
-                    if matches!(input[i], b'}' | b']') {
-                        self.close(input[i]);
-                        i += 1;
-                    } else {
-                        open.push(Level {
-                            object: first == b'{',
-                            count: 0,
-                            node: n,
-                            hint: 0,
-                        });
-                        (node, i) =
-                            self.guided_member(guide, &mut open, input, i, &mut key_text)?;
-                        continue;
-                    }
+            let unknown = guide.unknown_below(n) && (deny || written);
+            if unknown && matches!(guide.node(n), GuideNode::Trial(_)) {
+                return Err(Unwalkable);
+            }
+            if matches!(first, b'{' | b'[') && (unknown || self.points_inside()) {
+                self.open(first);
+                i = skip_whitespace(input, i + 1);
+                if matches!(input[i], b'}' | b']') {
+                    self.close(input[i]);
+                    i += 1;
+                } else {
+                    open.push(Level {
+                        object: first == b'{',
+                        count: 0,
+                        node: n,
+                        hint: 0,
+                    });
+                    (node, i) = self.member_at(guide, &mut open, input, i, &mut key_text)?;
+                    continue;
                 }
-                GuideNode::Trial(_) if walk => return Err(Unwalkable),
-                _ => {
-                    let Ok(end) = skip_value_unchecked(input, i) else {
-                        unreachable!("an accepted document is well-formed");
-                    };
-                    if self.points_inside() {
-                        self.raw_value(&input[i..end]);
-                    } else {
-                        self.raw_whole(&input[i..end]);
-                    }
-                    i = end;
-                }
+            } else {
+                let Ok(end) = skip_value_unchecked(input, i) else {
+                    unreachable!("an accepted value is well-formed");
+                };
+                self.raw_whole(&input[i..end]);
+                i = end;
             }
             // After a value: the next member or item, or closing brackets.
             loop {
-                if open.is_empty() {
+                let Some(level) = open.last_mut() else {
                     return Ok(());
-                }
+                };
                 i = skip_whitespace(input, i);
                 if input[i] == b',' {
-                    let level = open.last_mut().expect("an open container");
                     level.count += 1;
-                    (node, i) =
-                        self.guided_member(guide, &mut open, input, i + 1, &mut key_text)?;
+                    (node, i) = self.member_at(guide, &mut open, input, i + 1, &mut key_text)?;
                     break;
                 }
                 self.close(input[i]);
@@ -231,7 +229,7 @@ impl Transcoder<'_, '_> {
     /// Starts the current member or item of the innermost open container, whose key (for
     /// an object) is at `i` after whitespace: returns its value's node and where the value
     /// begins. An unknown member is dropped, or [`Unwalkable`] when denied.
-    fn guided_member(
+    fn member_at(
         &mut self,
         guide: &WalkGuide,
         open: &mut [Level],
@@ -253,14 +251,14 @@ impl Transcoder<'_, '_> {
         }
         let start = skip_whitespace(input, i);
         let Ok(scan) = scan_string(input, start + 1) else {
-            unreachable!("an accepted document is well-formed");
+            unreachable!("an accepted value is well-formed");
         };
         let token = &input[start..=scan.end];
         let body = &input[start + 1..scan.end];
         let text = if scan.has_escapes {
             key_text.clear();
             let unescaped = unescape(body, key_text, Surrogates::Strict);
-            debug_assert!(unescaped.is_ok(), "an accepted document is well-formed");
+            debug_assert!(unescaped.is_ok(), "an accepted value is well-formed");
             key_text.as_slice()
         } else {
             body
