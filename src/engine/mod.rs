@@ -341,9 +341,17 @@ impl Codec {
         {
             match spec.tokens {
                 _ if !spec.keeps_everything() => {
-                    let guide = self
-                        .walk_guide
-                        .get_or_init(|| walk_guide(&self.schema, &self.program.layout));
+                    // Only dropping or denying unknown members needs the schema's guide.
+                    let open;
+                    let guide = match spec.unknown {
+                        Unknown::Keep => {
+                            open = WalkGuide::open();
+                            &open
+                        }
+                        Unknown::Drop | Unknown::Deny => self
+                            .walk_guide
+                            .get_or_init(|| walk_guide(&self.schema, &self.program.layout)),
+                    };
                     let walked =
                         interp::transcode_accepted(&self.program, guide, input, exec, &spec, out);
                     if walked.is_ok() {

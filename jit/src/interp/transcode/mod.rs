@@ -122,8 +122,9 @@ pub fn transcode(
 /// picks and redactions are paths in the document, and every kept token is written as
 /// [`write_raw`] (or, verbatim, the input) writes it. So the document is walked as a value
 /// the schema leaves open is (the same member, item and value steps), with the skip kernel
-/// over what no pointer reaches into. Dropping or denying unknown members takes `guide`,
-/// the schema's nodes as the walk reads them ([`WalkGuide`]): [`Unwalkable`] on a denied
+/// over what no pointer reaches into (then any `guide` gives the same bytes; the cheapest
+/// is [`WalkGuide::open`]). Dropping or denying unknown members takes the schema's `guide`,
+/// its nodes as the walk reads them ([`WalkGuide`]): [`Unwalkable`] on a denied
 /// member (the error is the interpreter's to report) and where members to drop are below an
 /// `anyOf` / `oneOf`. The differential and model tests hold it to [`transcode`]'s bytes.
 ///
@@ -140,11 +141,6 @@ pub fn transcode_accepted(
 ) -> Result<(), Unwalkable> {
     let start = out.len();
     let mut sink = Transcoder::new(&program.layout, spec, options, out);
-    // With unknown members kept, the walk needs no guide: every value is open to it.
-    let guide = match spec.unknown {
-        Unknown::Keep => &WalkGuide::open(),
-        Unknown::Drop | Unknown::Deny => guide,
-    };
     // The walk skips the whitespace around the value itself.
     let walked = sink.walk(guide, input);
     if walked.is_err() {
@@ -403,11 +399,18 @@ impl Transcoder<'_, '_> {
     /// it (minified, with [`Tokens::Verbatim`]).
     fn raw_whole(&mut self, value: &[u8]) {
         if self.start() {
-            match self.spec.tokens {
-                Tokens::Rewritten => write_raw(value, self.spec.escape, self.big_ints, self.out),
-                Tokens::Verbatim if matches!(value[0], b'{' | b'[') => minify(value, self.out),
-                Tokens::Verbatim => self.out.extend_from_slice(value),
-            }
+            self.write_tokens(value, matches!(value[0], b'{' | b'['));
+        }
+    }
+
+    /// Writes well-formed JSON tokens (a value, or a run of an object's members) as
+    /// [`write_raw`] writes them, or with [`Tokens::Verbatim`] as they are, minified when
+    /// `spaced` (whitespace may be between them; a scalar token has none).
+    fn write_tokens(&mut self, tokens: &[u8], spaced: bool) {
+        match self.spec.tokens {
+            Tokens::Rewritten => write_raw(tokens, self.spec.escape, self.big_ints, self.out),
+            Tokens::Verbatim if spaced => minify(tokens, self.out),
+            Tokens::Verbatim => self.out.extend_from_slice(tokens),
         }
     }
 }

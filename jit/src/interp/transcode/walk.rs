@@ -18,7 +18,7 @@ use jitson_kernels::string_scan::scan_string;
 use jitson_kernels::unescape::{Surrogates, unescape};
 use jitson_kernels::whitespace::skip_whitespace;
 
-use super::{Transcoder, Unknown};
+use super::{ALL, Next, Transcoder, Unknown};
 use crate::interp::machine::kind_slot;
 use crate::ir::KeyTable;
 
@@ -127,7 +127,11 @@ impl WalkGuide {
 
     /// The node that reads a value of `node` starting with `first` (through `allOf` first
     /// parts and kind slots); `None` on a cycle of them.
+    #[inline]
     fn resolve(&self, mut node: u32, first: u8) -> Option<u32> {
+        if node == OPEN {
+            return Some(OPEN);
+        }
         for _ in 0..=self.nodes.len() {
             node = match self.nodes.get(node as usize) {
                 Some(GuideNode::Same(n)) => *n,
@@ -138,10 +142,12 @@ impl WalkGuide {
         None
     }
 
+    #[inline]
     fn node(&self, node: u32) -> &GuideNode {
         self.nodes.get(node as usize).unwrap_or(&GuideNode::Open)
     }
 
+    #[inline]
     fn unknown_below(&self, node: u32) -> bool {
         self.unknown_below.get(node as usize) == Some(&true)
     }
@@ -160,6 +166,20 @@ struct Level {
     node: u32,
     /// The field after the last one found (the key lookup's first guess).
     hint: usize,
+    /// Whether the object's members are all written as they are unless unknown (it is
+    /// written and no pointer goes on below it): then runs of them are written at once.
+    plain: bool,
+    /// The run of members read and not yet written (`input[start..end]`, from a key to the
+    /// end of a value).
+    run: Option<(usize, usize)>,
+}
+
+/// What starting a member or item did.
+enum Step {
+    /// Its value, of this node, begins at this index.
+    Value(u32, usize),
+    /// The member went into the current run; the input goes on at this index.
+    InRun(usize),
 }
 
 impl Transcoder<'_, '_> {
@@ -168,9 +188,9 @@ impl Transcoder<'_, '_> {
     /// whatever its depth): unknown members dropped, or [`Unwalkable`] at the first denied
     /// one (the interpreter reports it). A container is walked where a pointer goes on below
     /// it or an unknown member may be below it; any other value is skipped, replaced or
-    /// written whole ([`Self::raw_whole`]).
+    /// written whole ([`Self::raw_whole`]), and in a plain object, whole runs of members
+    /// that need no walk are written at once.
     pub(super) fn walk(&mut self, guide: &WalkGuide, input: &[u8]) -> Result<(), Unwalkable> {
-        let deny = self.spec.unknown == Unknown::Deny;
         let mut open: Vec<Level> = Vec::new();
         let mut key_text = Vec::new();
         let mut node = guide.root;
@@ -178,28 +198,26 @@ impl Transcoder<'_, '_> {
         loop {
             i = skip_whitespace(input, i);
             let first = input[i];
-            let n = guide.resolve(node, first).ok_or(Unwalkable)?;
-            // Denied members fail the transcode even inside values not written.
-            let written = !self.next.quiet && !self.next.redacted;
-            let unknown = guide.unknown_below(n) && (deny || written);
-            if unknown && matches!(guide.node(n), GuideNode::Trial(_)) {
-                return Err(Unwalkable);
-            }
-            if matches!(first, b'{' | b'[') && (unknown || self.points_inside()) {
+            // Whether the container opened here has a first member or item to start.
+            let mut opened = false;
+            if self.walks_into(guide, node, first)? {
                 self.open(first);
                 i = skip_whitespace(input, i + 1);
                 if matches!(input[i], b'}' | b']') {
                     self.close(input[i]);
                     i += 1;
                 } else {
+                    let n = guide.resolve(node, first).ok_or(Unwalkable)?;
+                    let c = self.conts.last().expect("the container just opened");
                     open.push(Level {
                         object: first == b'{',
                         count: 0,
                         node: n,
                         hint: 0,
+                        plain: !c.quiet && c.sel.pick == ALL && c.sel.redact == 0,
+                        run: None,
                     });
-                    (node, i) = self.member_at(guide, &mut open, input, i, &mut key_text)?;
-                    continue;
+                    opened = true;
                 }
             } else {
                 let Ok(end) = skip_value_unchecked(input, i) else {
@@ -208,17 +226,29 @@ impl Transcoder<'_, '_> {
                 self.raw_whole(&input[i..end]);
                 i = end;
             }
-            // After a value: the next member or item, or closing brackets.
+            // After a value (or an opening bracket): the next member or item, or closing
+            // brackets.
             loop {
                 let Some(level) = open.last_mut() else {
                     return Ok(());
                 };
                 i = skip_whitespace(input, i);
-                if input[i] == b',' {
-                    level.count += 1;
-                    (node, i) = self.member_at(guide, &mut open, input, i + 1, &mut key_text)?;
-                    break;
+                if opened || input[i] == b',' {
+                    if !opened {
+                        level.count += 1;
+                        i += 1;
+                    }
+                    opened = false;
+                    match self.member_at(guide, level, input, i, &mut key_text)? {
+                        Step::Value(n, at) => {
+                            (node, i) = (n, at);
+                            break;
+                        }
+                        Step::InRun(at) => i = at,
+                    }
+                    continue;
                 }
+                self.write_run(level, input);
                 self.close(input[i]);
                 i += 1;
                 open.pop();
@@ -226,18 +256,56 @@ impl Transcoder<'_, '_> {
         }
     }
 
-    /// Starts the current member or item of the innermost open container, whose key (for
-    /// an object) is at `i` after whitespace: returns its value's node and where the value
-    /// begins. An unknown member is dropped, or [`Unwalkable`] when denied.
+    /// Whether the value of `node` starting with `first` is a container to walk: a pointer
+    /// goes on below it, or an unknown member may be below it (then its branch must be
+    /// known: [`Unwalkable`] below an `anyOf` / `oneOf`).
+    #[inline(always)]
+    fn walks_into(&self, guide: &WalkGuide, node: u32, first: u8) -> Result<bool, Unwalkable> {
+        if !matches!(first, b'{' | b'[') {
+            return Ok(false);
+        }
+        let n = guide.resolve(node, first).ok_or(Unwalkable)?;
+        // Denied members fail the transcode even inside values not written.
+        let written = !self.next.quiet && !self.next.redacted;
+        let unknown = guide.unknown_below(n)
+            && (written || self.spec.unknown == Unknown::Deny)
+            && self.spec.unknown != Unknown::Keep;
+        if unknown && matches!(guide.node(n), GuideNode::Trial(_)) {
+            return Err(Unwalkable);
+        }
+        Ok(unknown || self.points_inside())
+    }
+
+    /// Writes `level`'s run of members, if any, as [`Self::raw_whole`] writes a value.
+    #[inline(always)]
+    fn write_run(&mut self, level: &mut Level, input: &[u8]) {
+        if let Some((start, end)) = level.run.take() {
+            self.write_members(&input[start..end]);
+        }
+    }
+
+    /// Writes a run of an object's members.
+    fn write_members(&mut self, run: &[u8]) {
+        let c = self.conts.last_mut().expect("an open container");
+        if !c.first {
+            self.out.push(b',');
+        }
+        c.first = false;
+        self.write_tokens(run, true);
+    }
+
+    /// Starts the current member or item of `level`, whose key (for an object) is at `i`
+    /// after whitespace. A member of a plain object that needs no walk joins the run; any
+    /// other writes the run first and is started: an unknown member dropped, or
+    /// [`Unwalkable`] when denied.
     fn member_at(
         &mut self,
         guide: &WalkGuide,
-        open: &mut [Level],
+        level: &mut Level,
         input: &[u8],
         i: usize,
         key_text: &mut Vec<u8>,
-    ) -> Result<(u32, usize), Unwalkable> {
-        let level = open.last_mut().expect("an open container");
+    ) -> Result<Step, Unwalkable> {
         let node = guide.node(level.node);
         if !level.object {
             self.item(level.count);
@@ -247,7 +315,7 @@ impl Transcoder<'_, '_> {
                 }
                 _ => OPEN,
             };
-            return Ok((item, i));
+            return Ok(Step::Value(item, i));
         }
         let start = skip_whitespace(input, i);
         let Ok(scan) = scan_string(input, start + 1) else {
@@ -283,8 +351,22 @@ impl Transcoder<'_, '_> {
             },
             _ => (OPEN, false),
         };
+        let at = skip_whitespace(input, scan.end + 1) + 1;
+        if level.plain && !dropped {
+            let v = skip_whitespace(input, at);
+            // What `member` would decide in a plain object: written, no pointer below. So
+            // only unknown members below make the value walked.
+            self.next = Next::default();
+            if !self.walks_into(guide, value, input[v])? {
+                let Ok(end) = skip_value_unchecked(input, v) else {
+                    unreachable!("an accepted value is well-formed");
+                };
+                level.run = Some((level.run.map_or(start, |(s, _)| s), end));
+                return Ok(Step::InRun(end));
+            }
+        }
+        self.write_run(level, input);
         self.member(text, Some((text, token)), dropped);
-        let colon = skip_whitespace(input, scan.end + 1);
-        Ok((value, colon + 1))
+        Ok(Step::Value(value, at))
     }
 }
