@@ -473,6 +473,54 @@ fn native_dropped_and_denied_members_match_the_interpreter() {
     }
 }
 
+/// The walk reads a discriminated union by the branch its tag selects (the tag member
+/// anywhere in the object, its key or value escaped, or absent, which leaves the union to
+/// the interpreter): both backends drop, keep and deny the same members.
+#[test]
+fn discriminated_unions_drop_the_interpreters_members() {
+    let schema = Schema::from_value(&serde_json::json!({
+        "type": "array",
+        "items": {"oneOf": [
+            {"type": "object", "properties": {
+                "kind": {"const": "circle"}, "r": {"type": "number"},
+                "style": {"type": "object", "properties": {"color": {"type": "string"}}}}},
+            {"type": "object", "properties": {
+                "kind": {"enum": ["square", "box"]}, "side": {"type": "number"},
+                "corners": {"type": "array", "items": {"type": "object",
+                    "properties": {"x": {"type": "integer"}}}}},
+             "required": ["kind"]}
+        ]}
+    }))
+    .unwrap();
+    let (interp, native) = backends(&schema, Options::new());
+    let input = br#"[
+        {"kind": "circle", "r": 1.5, "extra": [1, {"a": 2}], "style": {"color": "red", "w": 3}},
+        {"r": 2, "kind": "circle", "style": {"w": 1}, "more": null},
+        {"side": 2, "other": {"kind": "circle"}, "kind": "square",
+         "corners": [{"x": 1, "y": 2}, {"x": 3}]},
+        {"kind": "box", "corners": [], "z": true},
+        {"r": 3, "style": {"color": "blue", "w": 2}, "extra": 1}
+    ]"#;
+    for unknown in [Unknown::Keep, Unknown::Drop, Unknown::Deny] {
+        for tokens in [Tokens::Rewritten, Tokens::Verbatim] {
+            let options = TranscodeOptions::new().unknown(unknown).tokens(tokens);
+            let valid = same_transcode_with(&interp, &native, input, &options, "shapes");
+            assert_eq!(valid, unknown != Unknown::Deny, "{unknown:?}");
+            // Without the last item (no tag: the interpreter's) and with only known members.
+            let tagged = br#"[{"kind": "box", "side": 1, "corners": [{"x": 2}]},
+                {"style": {"color": "c"}, "kind": "circle"}]"#;
+            assert!(same_transcode_with(&interp, &native, tagged, &options, "tagged"));
+        }
+    }
+    let mut out = Vec::new();
+    let options = TranscodeOptions::new().unknown(Unknown::Drop);
+    native.transcode(input, &options, &mut out).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        r#"[{"kind":"circle","r":1.5,"style":{"color":"red"}},{"r":2,"kind":"circle","style":{}},{"side":2,"kind":"square","corners":[{"x":1},{"x":3}]},{"kind":"box","corners":[]},{"r":3,"style":{"color":"blue"}}]"#
+    );
+}
+
 fn backends(schema: &Schema, options: Options) -> (Codec, Codec) {
     let interp = Codec::with_options(schema, options.backend(Backend::Interpreter));
     let native = Codec::with_options(schema, options.backend(Backend::Native));

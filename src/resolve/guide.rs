@@ -1,12 +1,12 @@
 //! The schema's nodes as the walk after native validate reads them ([`WalkGuide`]): what
 //! transcode needs to drop or deny unknown members without running the program again.
 
-use jitson_jit::interp::{GuideNode, OPEN, Other, WalkGuide};
+use jitson_jit::interp::{GuideNode, OPEN, Other, Tags, WalkGuide};
 use jitson_jit::ir::KeyTable;
 use jitson_jit::layout::{Layout, Shape};
 
 use super::key_table;
-use crate::schema::{ObjectDesc, Schema, TypeDesc, TypeId, UnknownFields};
+use crate::schema::{Discriminator, ObjectDesc, Schema, TypeDesc, TypeId, UnknownFields};
 
 /// The walk guide of `schema`, whose program has `layout` (node `i` is guide node `i`).
 pub fn walk_guide(schema: &Schema, layout: &Layout) -> WalkGuide {
@@ -35,9 +35,10 @@ pub fn walk_guide(schema: &Schema, layout: &Layout) -> WalkGuide {
                 GuideNode::ByKind(slots)
             }
             TypeDesc::Kinds(k) => GuideNode::ByKind(k.slots().map(|s| s.map_or(OPEN, node))),
-            TypeDesc::AnyOf(u) | TypeDesc::OneOf(u) => {
-                GuideNode::Trial(u.branches.iter().map(|&t| node(t)).collect())
-            }
+            TypeDesc::AnyOf(u) | TypeDesc::OneOf(u) => GuideNode::Trial {
+                branches: u.branches.iter().map(|&t| node(t)).collect(),
+                tags: u.discriminator.as_ref().and_then(|d| tags(d, &u.branches)),
+            },
             TypeDesc::AllOf(parts) => GuideNode::Same(node(parts[0])),
             TypeDesc::Any
             | TypeDesc::Never
@@ -65,4 +66,21 @@ fn object(o: &ObjectDesc, other: impl Fn(TypeId) -> Other) -> GuideNode {
             UnknownFields::Extra(t) => other(t),
         },
     }
+}
+
+/// A discriminator's tags with their branches' nodes, when every tag is a string (the
+/// program's discriminator then selects the branch; see the resolver).
+fn tags(d: &Discriminator, branches: &[TypeId]) -> Option<Tags> {
+    let all = d
+        .tags
+        .iter()
+        .enumerate()
+        .chain(d.aliases.iter().map(|(t, b)| (*b, t)));
+    let tags = all
+        .map(|(branch, tag)| Some((Box::from(tag.as_str()?), branches[branch].0)))
+        .collect::<Option<_>>()?;
+    Some(Tags {
+        property: d.property.as_str().into(),
+        tags,
+    })
 }

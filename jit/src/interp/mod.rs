@@ -18,8 +18,8 @@ mod transcode;
 
 pub use decode::{Decoded, decode};
 pub use transcode::{
-    GuideNode, MAX_POINTERS, OPEN, Other, Tokens, TranscodeSpec, Unknown, Unwalkable, WalkGuide,
-    transcode, transcode_accepted,
+    GuideNode, MAX_POINTERS, OPEN, Other, Tags, Tokens, TranscodeSpec, Unknown, Unwalkable,
+    WalkGuide, transcode, transcode_accepted,
 };
 
 use crate::ir::{ExecOptions, Failure, Program};

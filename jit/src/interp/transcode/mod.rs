@@ -23,7 +23,7 @@ use super::machine::Machine;
 use super::sink::{At, Sink, Text};
 
 mod walk;
-pub use walk::{GuideNode, OPEN, Other, Unwalkable, WalkGuide};
+pub use walk::{GuideNode, OPEN, Other, Tags, Unwalkable, WalkGuide};
 
 /// Most pointers in each of the pick and redact lists.
 pub const MAX_POINTERS: usize = 64;

@@ -7,9 +7,10 @@
 //! Which members are unknown is decided as the machine's transcode sink decides it: a key
 //! that finds no field of an object whose other members may hold any value (the extra
 //! values' shape is [`Shape::Raw`](crate::layout::Shape::Raw)). The walk follows the value
-//! that writes: an `allOf`'s first part, the kind slot of a per-kind union. Where only
-//! validation can tell which part writes (an `anyOf` / `oneOf` with members to drop below
-//! it) and where a denied member makes the transcode fail, the walk gives up
+//! that writes: an `allOf`'s first part, the kind slot of a per-kind union, the branch a
+//! discriminator's tag selects. Where only validation can tell which branch writes (an
+//! `anyOf` / `oneOf` with members to drop below it and no tag) and where a denied member
+//! makes the transcode fail, the walk gives up
 //! ([`Unwalkable`]) and the interpreter runs the document, which gives the bytes or the
 //! error.
 
@@ -52,8 +53,69 @@ pub enum GuideNode {
     ByKind([u32; 6]),
     /// The value as another node reads it (an `allOf` writes its first part).
     Same(u32),
-    /// An `anyOf` / `oneOf` with its branches: which one writes takes validation.
-    Trial(Box<[u32]>),
+    /// An `anyOf` / `oneOf` with its branches: which one writes takes validation, unless
+    /// its discriminator's tag tells.
+    Trial {
+        /// The branches' nodes.
+        branches: Box<[u32]>,
+        /// The discriminator, when its tags are strings.
+        tags: Option<Tags>,
+    },
+}
+
+/// A union's discriminating property and the branch node each tag (unescaped text)
+/// selects, as the program's [`Discriminator`](crate::ir::Discriminator) has them: a value
+/// whose first member named `property` holds a tag is read by that tag's branch alone.
+#[derive(Clone, Debug)]
+pub struct Tags {
+    /// The property name.
+    pub property: Box<str>,
+    /// Each tag with its branch's node.
+    pub tags: Box<[(Box<str>, u32)]>,
+}
+
+impl Tags {
+    /// The branch node the tag of the object at `i` selects, found as the machine's
+    /// look-ahead finds it (the first member named by the property, holding a string);
+    /// `None` when the object has no such member or its value is no tag.
+    fn branch(&self, input: &[u8], i: usize) -> Option<u32> {
+        let mut text = Vec::new();
+        let mut j = skip_whitespace(input, i + 1);
+        loop {
+            if input.get(j) != Some(&b'"') {
+                return None;
+            }
+            let (key, end) = string_at(input, j, &mut text)?;
+            let is_property = key == self.property.as_bytes();
+            j = skip_whitespace(input, skip_whitespace(input, end) + 1);
+            if is_property {
+                if input.get(j) != Some(&b'"') {
+                    return None;
+                }
+                let (tag, _) = string_at(input, j, &mut text)?;
+                let found = self.tags.iter().find(|(t, _)| t.as_bytes() == tag);
+                return found.map(|&(_, branch)| branch);
+            }
+            j = skip_whitespace(input, skip_value_unchecked(input, j).ok()?);
+            if input.get(j) != Some(&b',') {
+                return None;
+            }
+            j = skip_whitespace(input, j + 1);
+        }
+    }
+}
+
+/// The text of the string token at `i` (unescaped into `scratch` when it has escapes) and
+/// the index past it.
+fn string_at<'t>(input: &'t [u8], i: usize, scratch: &'t mut Vec<u8>) -> Option<(&'t [u8], usize)> {
+    let scan = scan_string(input, i + 1).ok()?;
+    let body = &input[i + 1..scan.end];
+    if !scan.has_escapes {
+        return Some((body, scan.end + 1));
+    }
+    scratch.clear();
+    unescape(body, scratch, Surrogates::Strict).ok()?;
+    Some((scratch.as_slice(), scan.end + 1))
 }
 
 /// What an object member that no field names is.
@@ -101,7 +163,7 @@ impl WalkGuide {
                     GuideNode::Array { prefix, items } => prefix.iter().any(below) || below(items),
                     GuideNode::ByKind(slots) => slots.iter().any(below),
                     GuideNode::Same(n) => below(n),
-                    GuideNode::Trial(branches) => branches.iter().any(below),
+                    GuideNode::Trial { branches, .. } => branches.iter().any(below),
                 };
                 if value {
                     unknown_below[i] = true;
@@ -125,17 +187,23 @@ impl WalkGuide {
         }
     }
 
-    /// The node that reads a value of `node` starting with `first` (through `allOf` first
-    /// parts and kind slots); `None` on a cycle of them.
+    /// The node that reads the value of `node` at `input[i]` (through `allOf` first parts,
+    /// kind slots, and the branches discriminators' tags select); `None` on a cycle of them.
     #[inline]
-    fn resolve(&self, mut node: u32, first: u8) -> Option<u32> {
+    fn resolve(&self, mut node: u32, input: &[u8], i: usize) -> Option<u32> {
         if node == OPEN {
             return Some(OPEN);
         }
         for _ in 0..=self.nodes.len() {
             node = match self.nodes.get(node as usize) {
                 Some(GuideNode::Same(n)) => *n,
-                Some(GuideNode::ByKind(slots)) => kind_slot(first).map_or(OPEN, |k| slots[k]),
+                Some(GuideNode::ByKind(slots)) => kind_slot(input[i]).map_or(OPEN, |k| slots[k]),
+                Some(GuideNode::Trial {
+                    tags: Some(tags), ..
+                }) if input[i] == b'{' => match tags.branch(input, i) {
+                    Some(branch) => branch,
+                    None => return Some(node),
+                },
                 _ => return Some(node),
             };
         }
@@ -200,14 +268,13 @@ impl Transcoder<'_, '_> {
             let first = input[i];
             // Whether the container opened here has a first member or item to start.
             let mut opened = false;
-            if self.walks_into(guide, node, first)? {
+            if let Some(n) = self.walks_into(guide, node, input, i)? {
                 self.open(first);
                 i = skip_whitespace(input, i + 1);
                 if matches!(input[i], b'}' | b']') {
                     self.close(input[i]);
                     i += 1;
                 } else {
-                    let n = guide.resolve(node, first).ok_or(Unwalkable)?;
                     let c = self.conts.last().expect("the container just opened");
                     open.push(Level {
                         object: first == b'{',
@@ -260,20 +327,26 @@ impl Transcoder<'_, '_> {
     /// goes on below it, or an unknown member may be below it (then its branch must be
     /// known: [`Unwalkable`] below an `anyOf` / `oneOf`).
     #[inline(always)]
-    fn walks_into(&self, guide: &WalkGuide, node: u32, first: u8) -> Result<bool, Unwalkable> {
-        if !matches!(first, b'{' | b'[') {
-            return Ok(false);
+    fn walks_into(
+        &self,
+        guide: &WalkGuide,
+        node: u32,
+        input: &[u8],
+        i: usize,
+    ) -> Result<Option<u32>, Unwalkable> {
+        if !matches!(input[i], b'{' | b'[') {
+            return Ok(None);
         }
-        let n = guide.resolve(node, first).ok_or(Unwalkable)?;
+        let n = guide.resolve(node, input, i).ok_or(Unwalkable)?;
         // Denied members fail the transcode even inside values not written.
         let written = !self.next.quiet && !self.next.redacted;
         let unknown = guide.unknown_below(n)
             && (written || self.spec.unknown == Unknown::Deny)
             && self.spec.unknown != Unknown::Keep;
-        if unknown && matches!(guide.node(n), GuideNode::Trial(_)) {
+        if unknown && matches!(guide.node(n), GuideNode::Trial { .. }) {
             return Err(Unwalkable);
         }
-        Ok(unknown || self.points_inside())
+        Ok((unknown || self.points_inside()).then_some(n))
     }
 
     /// Writes `level`'s run of members, if any, as [`Self::raw_whole`] writes a value.
@@ -357,7 +430,7 @@ impl Transcoder<'_, '_> {
             // What `member` would decide in a plain object: written, no pointer below. So
             // only unknown members below make the value walked.
             self.next = Next::default();
-            if !self.walks_into(guide, value, input[v])? {
+            if self.walks_into(guide, value, input, v)?.is_none() {
                 let Ok(end) = skip_value_unchecked(input, v) else {
                     unreachable!("an accepted value is well-formed");
                 };
