@@ -509,7 +509,9 @@ fn discriminated_unions_drop_the_interpreters_members() {
             // Without the last item (no tag: the interpreter's) and with only known members.
             let tagged = br#"[{"kind": "box", "side": 1, "corners": [{"x": 2}]},
                 {"style": {"color": "c"}, "kind": "circle"}]"#;
-            assert!(same_transcode_with(&interp, &native, tagged, &options, "tagged"));
+            assert!(same_transcode_with(
+                &interp, &native, tagged, &options, "tagged"
+            ));
         }
     }
     let mut out = Vec::new();

@@ -2,7 +2,8 @@
 //! (for encode, the layout's plan walk), or native code that Cranelift compiles from the
 //! same program (transcode and collect-all validation check valid inputs on native code, and
 //! run invalid ones on the interpreter, as well as transcodes whose unknown members to drop
-//! are below an `anyOf` / `oneOf` and those that meet a denied member).
+//! are below an `anyOf` / `oneOf` without a discriminator's tag and those that meet a
+//! denied member).
 //! A lone codec compiles when made; an
 //! [`Engine`](super::Engine)'s codecs get their code in the background ([`super::Tiering`]).
 

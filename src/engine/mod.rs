@@ -307,7 +307,8 @@ impl Codec {
     /// rewrite or the minify kernel when everything is kept; the schema guides the walk
     /// where unknown members are dropped or denied): the same bytes. The interpreter writes
     /// invalid inputs (for the error), unknown members to drop below an `anyOf` / `oneOf`
-    /// (which only validation tells apart), and denied members.
+    /// whose branch no discriminator's tag names (only validation tells the branches
+    /// apart), and denied members.
     pub fn transcode(
         &self,
         input: &[u8],
@@ -334,8 +335,8 @@ impl Codec {
         // without a second validation: rewritten by `write_raw` or minified when the spec
         // keeps everything, else walked for its picks, redactions and unknown members (the
         // interpreter's transcode writes the same bytes). An invalid one, and one the walk
-        // leaves to it (a denied member, members to drop under `anyOf` / `oneOf`), is run on
-        // the interpreter, which gives the error or the bytes.
+        // leaves to it (a denied member, members to drop under an untagged `anyOf` /
+        // `oneOf`), is run on the interpreter, which gives the error or the bytes.
         if let Some(code) = self.native.code()
             && code.validate(input, exec, &mut cache.native).is_ok()
         {

@@ -126,7 +126,7 @@ pub fn transcode(
 /// is [`WalkGuide::open`]). Dropping or denying unknown members takes the schema's `guide`,
 /// its nodes as the walk reads them ([`WalkGuide`]): [`Unwalkable`] on a denied
 /// member (the error is the interpreter's to report) and where members to drop are below an
-/// `anyOf` / `oneOf`. The differential and model tests hold it to [`transcode`]'s bytes.
+/// `anyOf` / `oneOf` whose branch no discriminator's tag names. The differential and model tests hold it to [`transcode`]'s bytes.
 ///
 /// # Panics
 ///
