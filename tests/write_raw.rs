@@ -318,7 +318,8 @@ fn random_number_tokens() {
 
 /// Tokens, strings and whitespace at every offset around the first 64-byte block's end:
 /// where `write_raw` switches between copying whole blocks and walking tokens, and where a
-/// block's end cuts a number, a literal or a string.
+/// block's end cuts a number, a literal or a string (or a run of backslashes, escaped quotes
+/// and escapes serde_json writes alike or otherwise).
 #[test]
 fn tokens_across_block_boundaries() {
     let mut rng = Rng::new(0xb10c_c0de);
@@ -330,6 +331,12 @@ fn tokens_across_block_boundaries() {
             "\"\u{e9}  x\"",
             r#""x\"y z""#,
             r#""\u00e9 \/""#,
+            r#""a\\" "#,
+            r#""\\\" x\\\\""#,
+            r#""\n\t\b\f\r \" \\ ""#,
+            r#""q\\\\\\\\\"\\\" ]""#,
+            r#""x\ny\u0041 z""#,
+            r#""\\/ \\u0041""#,
             "true",
             "false",
             "null",
