@@ -13,6 +13,7 @@
 
 pub mod append;
 pub mod byte_classes;
+pub mod clean_blocks;
 pub mod dispatch;
 pub mod error;
 pub mod escape;

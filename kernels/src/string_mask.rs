@@ -45,7 +45,7 @@ impl EscapeScanner {
 /// Bit `k` set when an odd number of bits of `quotes` are set at positions `0..=k`.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
-fn prefix_xor(quotes: u64) -> u64 {
+pub(crate) fn prefix_xor(quotes: u64) -> u64 {
     let product = _mm_clmulepi64_si128(_mm_set_epi64x(0, quotes as i64), _mm_set1_epi8(-1), 0x00);
     _mm_cvtsi128_si64(product) as u64
 }

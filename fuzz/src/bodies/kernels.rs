@@ -9,6 +9,7 @@
 //! places a kernel is naturally called at (after a quote, at a sign or digit).
 
 use jitson::kernels::byte_classes::{self, BLOCK};
+use jitson::kernels::clean_blocks;
 use jitson::kernels::escape::{self, EscapeMode, max_escaped_len};
 use jitson::kernels::float_format::{MAX_FLOAT_LEN, format_f64};
 use jitson::kernels::float_parse::{self, FloatOverflow};
@@ -483,10 +484,15 @@ fn formatting(data: &[u8]) {
 
 /// The block kernels of transcode's copy on every 64-byte block of the input: the classes,
 /// and the bytes a mask keeps (the block's non-whitespace bytes, and a mask made of its first
-/// eight bytes), dispatched against scalar; and the window entry point, where 128 bytes
-/// remain, against the block one.
+/// eight bytes), dispatched against scalar; the window entry point, where 128 bytes
+/// remain, against the block one; and the clean-block walk from there (at most eight blocks).
 fn blocks(data: &[u8]) {
     for at in 0..data.len().saturating_sub(BLOCK - 1) {
+        let walked = &data[..data.len().min(at + 8 * BLOCK)];
+        let (mut fast, mut scalar) = (Vec::new(), Vec::new());
+        let taken = clean_blocks::copy_clean_blocks(walked, at, &mut fast);
+        let scalar_taken = clean_blocks::scalar::copy_clean_blocks(walked, at, &mut scalar);
+        twins("copy_clean_blocks", data, at, (taken, fast), (scalar_taken, scalar));
         let block = data[at..]
             .first_chunk::<BLOCK>()
             .expect("a block from `at`");

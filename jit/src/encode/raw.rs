@@ -8,9 +8,10 @@
 //! (decoded and escaped again in one pass with [`EscapeMode::Minimal`]), a number whose
 //! text is not the one written for its value (read and formatted again). With
 //! [`EscapeMode::Minimal`], 64-byte blocks that need nothing but their whitespace dropped
-//! are found from their byte classes ([`jitson_kernels::byte_classes`]) and copied whole.
+//! are copied whole ([`jitson_kernels::clean_blocks`]).
 
-use jitson_kernels::byte_classes::{BLOCK, ByteClasses, append_kept, append_kept_ahead, classify};
+use jitson_kernels::byte_classes::BLOCK;
+use jitson_kernels::clean_blocks::copy_clean_blocks;
 use jitson_kernels::escape::{EscapeMode, escape_str};
 use jitson_kernels::plain_string::plain_string_end;
 use jitson_kernels::reescape::reescape_minimal;
@@ -42,7 +43,7 @@ pub fn write_raw(raw: &[u8], mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) 
     let mut run = 0;
     let mut i = 0;
     // With `Minimal` escapes, whole blocks that need no change but dropped whitespace are
-    // copied at once ([`copy_block`]). After a block that does need one, the text is walked
+    // copied at once ([`copy_clean_blocks`]). After a block that does need one, the text is walked
     // token by token for one block, then for twice as many after each further miss in a
     // row (up to `MAX_MISS_SHIFT` doublings): text where most blocks need a change (every
     // block of canada.json holds a fraction) then costs few classifications.
@@ -56,15 +57,15 @@ pub fn write_raw(raw: &[u8], mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) 
     'text: while i < raw.len() {
         if i >= tokens_until {
             out.extend_from_slice(&raw[run..i]);
-            let taken = copy_block(raw, i, out);
+            let taken = copy_clean_blocks(raw, i, out);
             i += taken;
             run = i;
-            if taken == 0 {
-                tokens_until = i + (BLOCK << misses);
-                misses = (misses + 1).min(MAX_MISS_SHIFT);
-            } else {
+            if taken > 0 {
                 misses = 0;
             }
+            // The walk stopped before a block that is not clean (or the text's end).
+            tokens_until = i + (BLOCK << misses);
+            misses = (misses + 1).min(MAX_MISS_SHIFT);
             continue;
         }
         // Token by token up to where the next block is tried: one bound per step.
@@ -124,80 +125,6 @@ pub fn write_raw(raw: &[u8], mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) 
         }
     }
     out.extend_from_slice(&raw[run..i]);
-}
-
-/// Copies what can be copied of the block of [`BLOCK`] bytes at `i` (outside any string, at
-/// a token's start), dropping whitespace outside strings: the bytes up to the opening quote
-/// of a string the block leaves open, and up to the start of a number token the block's end
-/// may cut. Returns how many input bytes that took: 0 when fewer than `BLOCK` bytes are
-/// left, or when something in the block must be rewritten (a backslash, a number token with
-/// a fraction or an exponent, an integer of more than 18 digits, `-0`).
-#[inline]
-fn copy_block(raw: &[u8], i: usize, out: &mut Vec<u8>) -> usize {
-    let Some(block) = raw.get(i..).and_then(|rest| rest.first_chunk::<BLOCK>()) else {
-        return 0;
-    };
-    let c = classify(block);
-    if c.backslash != 0 {
-        return 0;
-    }
-    let inside = prefix_xor(c.quote);
-    let outside = !inside & !c.quote;
-    let mut take = if inside >> (BLOCK - 1) != 0 {
-        // A string opens at the block's last quote and does not close in it.
-        (BLOCK - 1) - c.quote.leading_zeros() as usize
-    } else {
-        BLOCK
-    };
-    let numeric = outside & (c.digit | c.minus | c.fraction_or_exponent | c.small_e);
-    if take > 0 && numeric >> (take - 1) & 1 != 0 {
-        // A number token (or `true`'s `e`) ends the part taken: leave it to the next step.
-        let others = !numeric & below(take);
-        take = BLOCK - others.leading_zeros() as usize;
-    }
-    let taken = below(take);
-    if take == 0 || needs_rewrite(&c, taken & outside) {
-        return 0;
-    }
-    let keep = taken & !(c.whitespace & outside);
-    match raw[i..].first_chunk::<{ 2 * BLOCK }>() {
-        Some(window) => append_kept_ahead(window, keep, out),
-        None => append_kept(block, keep, out),
-    }
-    take
-}
-
-/// Whether a number token in the `region` bits of a block is not in its written form: it has
-/// a fraction or an exponent (`e` right after a digit), more than 18 digits, or is `-0` (see
-/// [`super::verbatim`]).
-#[inline]
-fn needs_rewrite(c: &ByteClasses, region: u64) -> bool {
-    let exponent = c.small_e & c.digit << 1;
-    let minus_zero = c.minus & c.zero >> 1;
-    // Bit `k` of `at_least_n` is set when bytes `k..k + n` of the region are all digits.
-    let d = c.digit & region;
-    let at_least_2 = d & d >> 1;
-    let at_least_4 = at_least_2 & at_least_2 >> 2;
-    let at_least_8 = at_least_4 & at_least_4 >> 4;
-    let at_least_16 = at_least_8 & at_least_8 >> 8;
-    let at_least_19 = at_least_16 & at_least_16 >> 3;
-    (c.fraction_or_exponent | exponent | minus_zero) & region != 0 || at_least_19 != 0
-}
-
-/// The bits below bit `n` (all 64 for `n = 64`).
-#[inline]
-fn below(n: usize) -> u64 {
-    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
-}
-
-/// Bit `k` set when an odd number of bits `0..=k` of `x` are: with quote bits, the bytes
-/// from an opening quote up to (not including) its closing quote.
-#[inline]
-fn prefix_xor(mut x: u64) -> u64 {
-    for shift in [1, 2, 4, 8, 16, 32] {
-        x ^= x << shift;
-    }
-    x
 }
 
 /// Writes the string of `body` (the bytes between its quotes) quoted and escaped per `mode`
