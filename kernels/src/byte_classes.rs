@@ -66,10 +66,13 @@ pub fn append_kept_ahead(window: &[u8; 2 * BLOCK], keep: u64, out: &mut Vec<u8>)
 /// `keep` without its lowest run of set bits, and that run's start and end.
 #[inline]
 fn next_run(keep: u64) -> (u64, usize, usize) {
+    // Adding the lowest set bit carries through the lowest run: the sum has the run's bits
+    // and all below them clear, and the bit right above the run set (none when the run
+    // ends at bit 63, where the carry leaves the word).
+    let sum = keep.wrapping_add(keep & keep.wrapping_neg());
     let start = keep.trailing_zeros() as usize;
-    let end = start + (keep >> start).trailing_ones() as usize;
-    let rest = keep & u64::MAX.checked_shl(end as u32).unwrap_or(0);
-    (rest, start, end)
+    let end = sum.trailing_zeros() as usize;
+    (keep & sum, start, end)
 }
 
 /// The portable twin: one byte at a time.
