@@ -492,7 +492,13 @@ fn blocks(data: &[u8]) {
         let (mut fast, mut scalar) = (Vec::new(), Vec::new());
         let taken = clean_blocks::copy_clean_blocks(walked, at, &mut fast);
         let scalar_taken = clean_blocks::scalar::copy_clean_blocks(walked, at, &mut scalar);
-        twins("copy_clean_blocks", data, at, (taken, fast), (scalar_taken, scalar));
+        twins(
+            "copy_clean_blocks",
+            data,
+            at,
+            (taken, fast),
+            (scalar_taken, scalar),
+        );
         let block = data[at..]
             .first_chunk::<BLOCK>()
             .expect("a block from `at`");
