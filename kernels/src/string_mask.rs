@@ -1,6 +1,6 @@
 //! Which bytes of a 64-byte block are escaped and which lie inside strings, carried from
 //! block to block (simdjson's scheme): the AVX2 block walks (the unchecked skip, minify)
-//! share it.
+//! share it, and the clean-block walk its prefix XOR.
 //!
 //! A mask of backslashes gives the mask of *escaped* bytes (those after an odd-length
 //! backslash run, which may begin in an earlier block); the quotes that are not escaped

@@ -43,10 +43,12 @@ pub fn write_raw(raw: &[u8], mode: EscapeMode, big: BigInts, out: &mut Vec<u8>) 
     let mut run = 0;
     let mut i = 0;
     // With `Minimal` escapes, whole blocks that need no change but dropped whitespace are
-    // copied at once ([`copy_clean_blocks`]). After a block that does need one, the text is walked
-    // token by token for one block, then for twice as many after each further miss in a
-    // row (up to `MAX_MISS_SHIFT` doublings): text where most blocks need a change (every
-    // block of canada.json holds a fraction) then costs few classifications.
+    // copied at once ([`copy_clean_blocks`]). After a block that does need one, the text is
+    // walked token by token for one block, then for twice as many after each further miss
+    // in a row (up to `MAX_MISS_SHIFT` doublings): text where most blocks need a change
+    // (every block of canada.json holds a fraction) then costs few classifications. The
+    // kernel's clean number tokens (integers of at most 18 digits, not `-0`) are a subset of
+    // those [`short_integer`] copies.
     const MAX_MISS_SHIFT: u32 = 4;
     let mut tokens_until = if mode == EscapeMode::Minimal {
         0
