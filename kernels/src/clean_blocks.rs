@@ -137,7 +137,8 @@ pub mod avx2 {
             let Some((take, keep)) = take_of(&c, prefix_xor(c.quote)) else {
                 break;
             };
-            // SAFETY: as above.
+            // SAFETY: AVX2 is enabled here, all these two functions require; `window` and
+            // `block` are whole chunks of `raw`, so neither reads outside it.
             unsafe {
                 match raw[i..].first_chunk::<{ 2 * BLOCK }>() {
                     Some(window) => avx2::append_kept_ahead(window, keep, out),
