@@ -6,7 +6,8 @@
 //! same peers' parse, serialize, and parse (+ `jsonschema` validation) + serialize; transcode
 //! with picks and a redaction (and with unknown members dropped too) beside serde_json +
 //! `jsonschema` doing the same projection
-//! (`DOC/project`); native
+//! (`DOC/project`); native validate and decode of minified copies of twitter and
+//! citm_catalog beside the peers' parse of the same copies (`DOC_minified`); native
 //! compile time (`native_compile`: the validate tier, `SCHEMA+decode` with the decode tier,
 //! `SCHEMA+decode+encode` every tier); the `Engine` (`engine_cache`: a cache hit by key and by schema, and
 //! the tier check on the hot path — a codec's `validate` against its bare native code, a
@@ -84,7 +85,49 @@ fn engine(c: &mut Criterion) {
         let native_codec = Codec::with_options(&schema, Options::new().backend(Backend::Native));
         codec_groups(c, doc, &bytes, [&codec, &native_codec], &code, &reference);
         project_group(c, doc, &bytes, [&codec, &native_codec], &reference);
+        if matches!(doc, "twitter" | "citm_catalog") {
+            minified_group(c, doc, &bytes, &native_codec, &code);
+        }
     }
+}
+
+/// Native validate and decode of a minified copy of a pretty-printed document (twitter:
+/// 27 % whitespace, citm_catalog: 71 %) beside the peers' parse of the same copy (group
+/// `DOC_minified`): how the speed ratios look on what services usually send. The copy is
+/// jitson's verbatim transcode of the document, so members keep their order and tokens
+/// their text (serde_json's `Value` would sort the keys).
+fn minified_group(c: &mut Criterion, doc: &str, bytes: &[u8], codec: &Codec, code: &NativeCode) {
+    let mut minified = Vec::with_capacity(bytes.len());
+    let verbatim = TranscodeOptions::new().tokens(Tokens::Verbatim);
+    (codec.transcode_with(&mut Cache::new(), bytes, &verbatim, &mut minified)).expect("valid");
+    assert!(!minified.contains(&b'\n'), "{doc}: minified");
+    let (exec, mut scratch) = (ExecOptions::default(), native::Scratch::new());
+    assert_eq!(
+        code.validate(&minified, &exec, &mut scratch),
+        Ok(()),
+        "{doc}"
+    );
+    let mut group = c.benchmark_group(format!("{doc}_minified"));
+    group.throughput(Throughput::Bytes(minified.len() as u64));
+    group.bench_function("jitson_native_validate", |b| {
+        b.iter(|| {
+            code.validate(black_box(&minified), &exec, &mut scratch)
+                .is_ok()
+        })
+    });
+    group.bench_function("jitson_native_decode", |b| {
+        b.iter(|| {
+            code.decode(black_box(&minified), &exec, &mut scratch)
+                .is_ok()
+        })
+    });
+    group.bench_function("serde_json_value", |b| {
+        b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&minified)).is_ok())
+    });
+    group.bench_function("sonic_rs_value", |b| {
+        b.iter(|| sonic_rs::from_slice::<sonic_rs::Value>(black_box(&minified)).is_ok())
+    });
+    group.finish();
 }
 
 /// Pick and redaction pointers per corpus document: a proxy's projection of a body.
