@@ -278,8 +278,8 @@ impl Lower<'_> {
         let low = self.splat(0x0f);
         let low = self.b.ins().band(v, low);
         let high = self.b.ins().ushr_imm_u(v, 4);
-        let row = self.b.ins().swizzle(rows, low);
-        let bit = self.b.ins().swizzle(bits, high);
+        let row = self.lookup(rows, low);
+        let bit = self.lookup(bits, high);
         let member = self.b.ins().band(row, bit);
         let zero = self.splat(0);
         self.b.ins().icmp(IntCC::Equal, member, zero)
