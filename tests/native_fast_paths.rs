@@ -394,6 +394,86 @@ fn expected_keys_go_straight_to_their_value() {
     assert_eq!(err.offset, 19, "{err:?}");
 }
 
+/// Members in schema order, written compactly: after each member's value, native code
+/// compares `,"next":` (the field after it in the schema) in place and goes straight to
+/// that field's value. Every way that guess can be wrong or cut short: another key, the
+/// same field again (kept, or denied at its quote), a name one byte short or long, a space
+/// or newline after the comma or before the colon, a value of the wrong type after the
+/// guessed key (the path names the field), the object's end, a nested object of the same
+/// shape (its own guess inside the outer member's), and every prefix. Validate and decode
+/// are the interpreter's, with duplicates kept and denied.
+#[test]
+fn compact_members_in_schema_order() {
+    const ORDERED: &str = r##"{
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer"},
+            "ab": {"type": "string"},
+            "abc": {"type": "boolean"},
+            "nested": {"$ref": "#"},
+            "list": {"type": "array", "items": {"type": "integer"}},
+            "last": {"type": "null"}
+        },
+        "required": ["a"]
+    }"##;
+    let closed = ORDERED.replacen(
+        r#""required""#,
+        r#""additionalProperties": false, "required""#,
+        1,
+    );
+    let docs = [
+        r#"{"a":1,"ab":"x","abc":true,"nested":{"a":2,"ab":"y"},"list":[1,2],"last":null}"#,
+        r#"{"a":1,"ab":"x","abc":true,"nested":{"a":2,"ab":"y","abc":false},"last":null}"#,
+        r#"{"a":1,"abc":true,"ab":"x"}"#,
+        r#"{"a":1,"a":2,"ab":"x"}"#,
+        r#"{"a":1,"ab":"x","ab":"y","abc":true}"#,
+        r#"{"a":1,"abx":"x"}"#,
+        r#"{"a":1,"a":"x"}"#,
+        r#"{"a":1,"abcd":true}"#,
+        r#"{"a":1, "ab":"x","abc" :true}"#,
+        "{\"a\":1,\n\"ab\":\"x\",\"abc\":\ttrue}",
+        r#"{"a":1,"ab":2}"#,
+        r#"{"a":1,"ab":"x","abc":"no"}"#,
+        r#"{"a":1,"ab":"x","abc":true,"nested":{"a":"2"}}"#,
+        r#"{"a":1,"ab":"x","abc":true,"nested":{"a":2,"ab":"y"},"list":[1,"2"]}"#,
+        r#"{"a":1,"ab":"x","abc":true,"nested":{},"list":[],"last":null,"extra":0}"#,
+        r#"{"a":1,"ab":"x",}"#,
+        r#"{"a":1,"ab":"x"]"#,
+        r#"{"a":1,"\u0061b":"x","abc":true}"#,
+        r#"{"ab":"x","abc":true}"#,
+    ];
+    for schema in [ORDERED, closed.as_str()] {
+        let (program, code) = compiled(schema);
+        for duplicate_keys in [DuplicateKeys::LastWins, DuplicateKeys::Deny] {
+            let options = ExecOptions {
+                duplicate_keys,
+                ..ExecOptions::default()
+            };
+            for doc in docs {
+                for end in 0..=doc.len() {
+                    let input = &doc.as_bytes()[..end];
+                    assert_same(&program, &code, input, &options);
+                    assert_same_decode(&program, &code, input, &options);
+                }
+            }
+        }
+        for doc in docs {
+            agree_around(&program, &code, doc.as_bytes(), 40);
+        }
+    }
+    // The guessed field repeated is denied at its second quote.
+    let (_, code) = compiled(ORDERED);
+    let options = ExecOptions {
+        duplicate_keys: DuplicateKeys::Deny,
+        ..ExecOptions::default()
+    };
+    let doc = br#"{"a":1,"ab":"x","ab":"y"}"#;
+    let err = code
+        .validate(doc, &options, &mut native::Scratch::new())
+        .expect_err("a repeated key is denied");
+    assert_eq!(err.offset, 16, "{err:?}");
+}
+
 /// Runs of 1 to 17 digits (the inline reader takes up to 15, and up to 3 before a
 /// fraction) with and without a sign and a leading zero, followed by every kind of byte that
 /// ends or continues a number (fractions of every length among them), inside an array and

@@ -37,6 +37,26 @@ pub(super) fn on_token(func: &Func) -> Vec<bool> {
     }
 }
 
+/// Whether every path from the function's entry to op `pc` passes through op `via`. Code
+/// lowered for `pc` may then use values defined at the top of `via`'s first block.
+pub(super) fn dominates(func: &Func, via: usize, pc: usize) -> bool {
+    let n = func.ops.len();
+    let mut seen = vec![false; n];
+    let mut stack = vec![0];
+    while let Some(at) = stack.pop() {
+        if at >= n || at == via || seen[at] {
+            continue;
+        }
+        seen[at] = true;
+        stack.extend(
+            edges(&func.ops[at], at, false)
+                .into_iter()
+                .map(|(to, _)| to),
+        );
+    }
+    !seen.get(pc).copied().unwrap_or(false)
+}
+
 /// The op's successors, each with whether the cursor arrives there on a token, given
 /// whether it was on one when the op began (`at`).
 fn edges(op: &Op, pc: usize, at: bool) -> Vec<(usize, bool)> {
@@ -112,6 +132,30 @@ mod tests {
                 false, false, true, true, false, true, false, false, false, false
             ]
         );
+    }
+
+    #[test]
+    fn the_key_op_dominates_its_members_but_not_the_empty_objects_end() {
+        let f = func(vec![
+            Op::ObjBegin { empty: 8, table: 0 },
+            Op::Key(0),
+            Op::SwitchField(vec![3, 5, 7].into()),
+            Op::Bool,
+            Op::Jump(7),
+            Op::Null,
+            Op::Jump(7),
+            Op::ObjNext { next: 1 },
+            Op::ObjEnd(0),
+            Op::Return,
+        ]);
+        let dominated: Vec<bool> = (0..f.ops.len()).map(|pc| dominates(&f, 1, pc)).collect();
+        assert_eq!(
+            dominated,
+            [
+                false, true, true, true, true, true, true, true, false, false
+            ]
+        );
+        assert!((0..f.ops.len()).all(|pc| dominates(&f, 0, pc)));
     }
 
     #[test]

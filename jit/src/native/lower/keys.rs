@@ -12,7 +12,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Type, Value};
 
-use super::{Lower, input_flags};
+use super::{Lower, flow, input_flags};
 use crate::ir::{ErrorKind, FailKind, KeyTableId, Label, Op};
 use crate::native::ctx::off;
 use crate::native::helpers::{Callee, NO_FIELD};
@@ -69,6 +69,7 @@ impl Lower<'_> {
             _ => None,
         };
         let expected = Expected {
+            key: pc,
             table,
             hint,
             body,
@@ -141,13 +142,18 @@ impl Lower<'_> {
             self.b.ins().brif(fits, cmp, &[], at.scan, &[]);
             self.b.switch_to_block(cmp);
             let same = self.same_bytes(at.body, &expect);
-            let hit = self.b.create_block();
-            self.b.ins().brif(same, hit, &[], at.scan, &[]);
-            self.b.switch_to_block(hit);
-            self.set_pos(past);
             match targets.and_then(|t| t.get(i)) {
                 Some(&target) => {
-                    self.record_named(at.table, i as u32, at.body);
+                    // `named(body)`: also where a compact member guessed at the end of the
+                    // previous member's value goes (see `Lower::jump`).
+                    let named = self.b.create_block();
+                    let body = self.b.append_block_param(named, I64);
+                    self.key_named.insert((at.key, i as u32), named);
+                    (self.b.ins()).brif(same, named, &[BlockArg::Value(at.body)], at.scan, &[]);
+                    self.b.switch_to_block(named);
+                    let past = self.b.ins().iadd_imm_s(body, expect.len() as i64);
+                    self.set_pos(past);
+                    self.record_named(at.table, i as u32, body);
                     if self.decoding() {
                         self.key_base_named();
                     }
@@ -155,6 +161,10 @@ impl Lower<'_> {
                     self.branch_on_token(past, target, at.valued);
                 }
                 None => {
+                    let hit = self.b.create_block();
+                    self.b.ins().brif(same, hit, &[], at.scan, &[]);
+                    self.b.switch_to_block(hit);
+                    self.set_pos(past);
                     let end = self.b.ins().iadd_imm_s(at.body, name.len() as i64);
                     let mut args = vec![BlockArg::Value(at.hint), BlockArg::Value(end)];
                     if self.decoding() {
@@ -164,6 +174,87 @@ impl Lower<'_> {
                 }
             }
         }
+    }
+
+    /// `Jump` (op `pc`) to `to`. Where it ends a member's value in an object's loop (`to`
+    /// is the `ObjNext` whose comma leads back to a `Key` followed by the field switch),
+    /// compact input first tries the field that follows the member's in table order, the
+    /// name the key's jump table would compare first: `,"name":` right at the cursor,
+    /// compared inline, records that field as the key does and goes on to its value, with
+    /// no separator, no key op and no jump table. Anything else (whitespace, another key,
+    /// the object's end) jumps to `to` with the cursor where it was, and the loop reads
+    /// the member as before.
+    pub(super) fn jump(&mut self, pc: usize, to: Label) {
+        let generic = self.label(to);
+        match self.next_member(pc, to) {
+            Some(next) => self.compact_member(&next, generic),
+            None => {
+                self.b.ins().jump(generic, &[]);
+            }
+        }
+    }
+
+    /// The member that usually follows the one whose value ends at `pc` with a jump to
+    /// `to`, when `to` is a member loop's `ObjNext` (see [`Lower::jump`]). The member's
+    /// field is the one whose switch target is the last at or before `pc` (each field's
+    /// value is lowered from its target on); a target shared by several fields, the last
+    /// field, and a name the key op does not compare inline give `None`. Only a guess:
+    /// the name is compared in full before it counts.
+    fn next_member(&self, pc: usize, to: Label) -> Option<NextMember> {
+        let ops = &self.func.ops;
+        let Some(Op::ObjNext { next }) = ops.get(to as usize) else {
+            return None;
+        };
+        let key = *next as usize;
+        let (Some(Op::Key(table)), Some(Op::SwitchField(targets))) =
+            (ops.get(key), ops.get(key + 1))
+        else {
+            return None;
+        };
+        // The key op's own values (the input's address and length, loaded at its top) are
+        // used where the guess goes on; the key must come before every way to `pc`.
+        if !flow::dominates(self.func, key, pc) {
+            return None;
+        }
+        let start = targets
+            .iter()
+            .copied()
+            .filter(|&t| t as usize <= pc)
+            .max()?;
+        let mut members = (0..targets.len()).filter(|&i| targets[i] == start);
+        let (Some(field), None) = (members.next(), members.next()) else {
+            return None;
+        };
+        let field = u32::try_from(field + 1).ok()?;
+        let named = *self.key_named.get(&(key, field))?;
+        Some(NextMember {
+            table: *table,
+            field,
+            named,
+        })
+    }
+
+    /// The compact next-member path of [`Lower::jump`] for `next`; `generic` is the
+    /// member loop's `ObjNext`.
+    fn compact_member(&mut self, next: &NextMember, generic: Block) {
+        let program = self.program;
+        let name = program.key_tables[next.table as usize].names()[next.field as usize].as_bytes();
+        let expect = [name, b"\":"].concat();
+        let p = self.pos();
+        let body = self.b.ins().iadd_imm_s(p, 2);
+        let past = self.b.ins().iadd_imm_s(body, expect.len() as i64);
+        let len = self.len();
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, past, len);
+        let [open, cmp] = self.blocks();
+        self.b.ins().brif(fits, open, &[], generic, &[]);
+        // The comma and the quote first, on their own: in pretty-printed input a newline
+        // follows the comma, and that costs one 2-byte compare.
+        self.b.switch_to_block(open);
+        let opened = self.same_bytes(p, b",\"");
+        self.b.ins().brif(opened, cmp, &[], generic, &[]);
+        self.b.switch_to_block(cmp);
+        let same = self.same_bytes(body, &expect);
+        (self.b.ins()).brif(same, next.named, &[BlockArg::Value(body)], generic, &[]);
     }
 
     /// Whether the `name.len()` input bytes at `body` are `name` (they are in bounds):
@@ -275,9 +366,20 @@ impl Lower<'_> {
     }
 }
 
+/// The member [`Lower::next_member`] guesses: its key table, its field, and the key op's
+/// block that takes the field's name as matched (`named(body)`: records the field, goes
+/// on to its value).
+struct NextMember {
+    table: KeyTableId,
+    field: u32,
+    named: Block,
+}
+
 /// What [`Lower::expected_name`] works with: the key table, the hinted field, the name's
 /// first byte, and the blocks a key goes on to.
 struct Expected {
+    /// The key op.
+    key: usize,
     table: KeyTableId,
     hint: Value,
     body: Value,

@@ -22,6 +22,8 @@ mod keys;
 mod number;
 mod values;
 
+use std::collections::HashMap;
+
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I8X16, I32, I64};
@@ -239,6 +241,9 @@ struct Lower<'a> {
     skipped: bool,
     /// The input's address and length for the op being lowered (see [`InputCache`]).
     io: InputCache,
+    /// Per `Key` op followed by the field switch and field it compares inline: the block
+    /// that takes the name as matched, `named(body)` (see [`keys`]).
+    key_named: HashMap<(usize, u32), Block>,
 }
 
 /// The input's address and length, loaded at most once per op: at the top of the block
@@ -330,6 +335,7 @@ impl<'a> Lower<'a> {
             on_token: flow::on_token(f),
             skipped: false,
             io: InputCache::default(),
+            key_named: HashMap::new(),
         };
         l.stack_check();
         l
@@ -410,8 +416,7 @@ impl<'a> Lower<'a> {
             Op::Call(f) => self.call_func(pc, *f),
             Op::Try { func, on_fail } => self.try_func(pc, *func, *on_fail),
             Op::Jump(to) => {
-                let block = self.label(*to);
-                self.b.ins().jump(block, &[]);
+                self.jump(pc, *to);
                 return false;
             }
             Op::Return => {
