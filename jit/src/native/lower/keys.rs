@@ -6,7 +6,10 @@
 //! table's helper, then its colon is read. Then the path top, the field register and the
 //! presence bit (the field's, whichever of its names the key was), and the whitespace
 //! before the value. A name matched inline, when the field switch follows, records its
-//! field from constants and goes straight to the field's value (no switch).
+//! field from constants and goes straight to the field's value (no switch). The `Jump` that
+//! ends a member's value guesses the next member of compact input (`,"name":` of the field
+//! after it, compared in place) and on a match goes to that name's block in the key op,
+//! leaving out the separator, the key op's checks and its jump table.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
