@@ -67,6 +67,28 @@ fn agree_around(program: &Program, code: &NativeCode, input: &[u8], mutants: usi
     }
 }
 
+/// Every prefix of each of `docs` gives the interpreter's validate and decode results, with
+/// repeated keys kept (the last one) and denied.
+fn agree_on_prefixes_keeping_or_denying_duplicates(
+    program: &Program,
+    code: &NativeCode,
+    docs: &[&str],
+) {
+    for duplicate_keys in [DuplicateKeys::LastWins, DuplicateKeys::Deny] {
+        let options = ExecOptions {
+            duplicate_keys,
+            ..ExecOptions::default()
+        };
+        for doc in docs {
+            for end in 0..=doc.len() {
+                let input = &doc.as_bytes()[..end];
+                assert_same(program, code, input, &options);
+                assert_same_decode(program, code, input, &options);
+            }
+        }
+    }
+}
+
 /// Bytes placed at every position of plain string bodies: the scan's stops (quote,
 /// backslash escapes, control bytes), non-ASCII (valid, truncated, invalid) and ordinary
 /// punctuation.
@@ -369,19 +391,7 @@ fn expected_keys_go_straight_to_their_value() {
         r#"{"id":1,"name": "#,
         r#"{"id":1,"name":}"#,
     ];
-    for duplicate_keys in [DuplicateKeys::LastWins, DuplicateKeys::Deny] {
-        let options = ExecOptions {
-            duplicate_keys,
-            ..ExecOptions::default()
-        };
-        for doc in docs {
-            for end in 0..=doc.len() {
-                let input = &doc.as_bytes()[..end];
-                assert_same(&program, &code, input, &options);
-                assert_same_decode(&program, &code, input, &options);
-            }
-        }
-    }
+    agree_on_prefixes_keeping_or_denying_duplicates(&program, &code, &docs);
     // The repeated field is found at its second spelling's quote when denied.
     let options = ExecOptions {
         duplicate_keys: DuplicateKeys::Deny,
@@ -444,19 +454,7 @@ fn compact_members_in_schema_order() {
     ];
     for schema in [ORDERED, closed.as_str()] {
         let (program, code) = compiled(schema);
-        for duplicate_keys in [DuplicateKeys::LastWins, DuplicateKeys::Deny] {
-            let options = ExecOptions {
-                duplicate_keys,
-                ..ExecOptions::default()
-            };
-            for doc in docs {
-                for end in 0..=doc.len() {
-                    let input = &doc.as_bytes()[..end];
-                    assert_same(&program, &code, input, &options);
-                    assert_same_decode(&program, &code, input, &options);
-                }
-            }
-        }
+        agree_on_prefixes_keeping_or_denying_duplicates(&program, &code, &docs);
         for doc in docs {
             agree_around(&program, &code, doc.as_bytes(), 40);
         }

@@ -110,10 +110,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_object_function_starts_every_member_on_a_token() {
-        // f0 of book's program, shortened: obj-begin, key, switch-field, members.
-        let f = func(vec![
+    /// f0 of book's program, shortened: obj-begin, key, switch-field, members.
+    fn object_function() -> Func {
+        func(vec![
             Op::ObjBegin { empty: 8, table: 0 },
             Op::Key(0),
             Op::SwitchField(vec![3, 5, 7].into()),
@@ -124,7 +123,12 @@ mod tests {
             Op::ObjNext { next: 1 },
             Op::ObjEnd(0),
             Op::Return,
-        ]);
+        ])
+    }
+
+    #[test]
+    fn an_object_function_starts_every_member_on_a_token() {
+        let f = object_function();
         let at = on_token(&f);
         assert_eq!(
             at,
@@ -136,18 +140,7 @@ mod tests {
 
     #[test]
     fn the_key_op_dominates_its_members_but_not_the_empty_objects_end() {
-        let f = func(vec![
-            Op::ObjBegin { empty: 8, table: 0 },
-            Op::Key(0),
-            Op::SwitchField(vec![3, 5, 7].into()),
-            Op::Bool,
-            Op::Jump(7),
-            Op::Null,
-            Op::Jump(7),
-            Op::ObjNext { next: 1 },
-            Op::ObjEnd(0),
-            Op::Return,
-        ]);
+        let f = object_function();
         let dominated: Vec<bool> = (0..f.ops.len()).map(|pc| dominates(&f, 1, pc)).collect();
         assert_eq!(
             dominated,
