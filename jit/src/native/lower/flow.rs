@@ -37,24 +37,24 @@ pub(super) fn on_token(func: &Func) -> Vec<bool> {
     }
 }
 
-/// Whether every path from the function's entry to op `pc` passes through op `via`. Code
-/// lowered for `pc` may then use values defined at the top of `via`'s first block.
-pub(super) fn dominates(func: &Func, via: usize, pc: usize) -> bool {
+/// Per op: whether every path from the function's entry to it passes through op `via`.
+/// Code lowered for such an op may use values defined at the top of `via`'s first block.
+pub(super) fn dominated_by(func: &Func, via: usize) -> Vec<bool> {
     let n = func.ops.len();
-    let mut seen = vec![false; n];
+    let mut reached = vec![false; n];
     let mut stack = vec![0];
     while let Some(at) = stack.pop() {
-        if at >= n || at == via || seen[at] {
+        if at >= n || at == via || reached[at] {
             continue;
         }
-        seen[at] = true;
+        reached[at] = true;
         stack.extend(
             edges(&func.ops[at], at, false)
                 .into_iter()
                 .map(|(to, _)| to),
         );
     }
-    !seen.get(pc).copied().unwrap_or(false)
+    reached.into_iter().map(|r| !r).collect()
 }
 
 /// The op's successors, each with whether the cursor arrives there on a token, given
@@ -141,14 +141,13 @@ mod tests {
     #[test]
     fn the_key_op_dominates_its_members_but_not_the_empty_objects_end() {
         let f = object_function();
-        let dominated: Vec<bool> = (0..f.ops.len()).map(|pc| dominates(&f, 1, pc)).collect();
         assert_eq!(
-            dominated,
+            dominated_by(&f, 1),
             [
                 false, true, true, true, true, true, true, true, false, false
             ]
         );
-        assert!((0..f.ops.len()).all(|pc| dominates(&f, 0, pc)));
+        assert!(dominated_by(&f, 0).into_iter().all(|d| d));
     }
 
     #[test]

@@ -203,7 +203,7 @@ impl Lower<'_> {
     /// value is lowered from its target on); a target shared by several fields, the last
     /// field, and a name the key op does not compare inline give `None`. Only a guess:
     /// the name is compared in full before it counts.
-    fn next_member(&self, pc: usize, to: Label) -> Option<NextMember> {
+    fn next_member(&mut self, pc: usize, to: Label) -> Option<NextMember> {
         let ops = &self.func.ops;
         let Some(Op::ObjNext { next }) = ops.get(to as usize) else {
             return None;
@@ -214,11 +214,6 @@ impl Lower<'_> {
         else {
             return None;
         };
-        // The key op's own values (the input's address and length, loaded at its top) are
-        // used where the guess goes on; the key must come before every way to `pc`.
-        if !flow::dominates(self.func, key, pc) {
-            return None;
-        }
         let start = targets
             .iter()
             .copied()
@@ -230,6 +225,15 @@ impl Lower<'_> {
         };
         let field = u32::try_from(field + 1).ok()?;
         let named = *self.key_named.get(&(key, field))?;
+        // The key op's own values (the input's address and length, loaded at its top) are
+        // used where the guess goes on; the key must come before every way to `pc`.
+        let func = self.func;
+        let dominated = (self.dominated_by_key)
+            .entry(key)
+            .or_insert_with(|| flow::dominated_by(func, key));
+        if !dominated[pc] {
+            return None;
+        }
         Some(NextMember {
             table: *table,
             field,

@@ -244,6 +244,8 @@ struct Lower<'a> {
     /// Per `Key` op followed by the field switch and field it compares inline: the block
     /// that takes the name as matched, `named(body)` (see [`keys`]).
     key_named: HashMap<(usize, u32), Block>,
+    /// Per `Key` op asked about: which ops it dominates ([`flow::dominated_by`]).
+    dominated_by_key: HashMap<usize, Vec<bool>>,
 }
 
 /// The input's address and length, loaded at most once per op: at the top of the block
@@ -336,6 +338,7 @@ impl<'a> Lower<'a> {
             skipped: false,
             io: InputCache::default(),
             key_named: HashMap::new(),
+            dominated_by_key: HashMap::new(),
         };
         l.stack_check();
         l
