@@ -381,6 +381,20 @@ fn bench_float_parse(c: &mut Criterion) {
             })
         })
     });
+    // sonic-rs's own number reader (the one its `Value` parse inlines), on the same tokens.
+    group.bench_function("sonic_number", |b| {
+        b.iter(|| {
+            parse_all(&tokens, |buf, pos| {
+                let negative = buf[pos] == b'-';
+                let mut index = pos + usize::from(negative);
+                match sonic_number::parse_number(buf, &mut index, negative).expect("number") {
+                    sonic_number::ParserNumber::Float(f) => u128::from(f.to_bits()),
+                    sonic_number::ParserNumber::Unsigned(u) => u128::from(u),
+                    sonic_number::ParserNumber::Signed(i) => i as u128,
+                }
+            })
+        })
+    });
     group.bench_function("scan_number+str_parse", |b| {
         b.iter(|| {
             parse_all(&tokens, |buf, pos| {
