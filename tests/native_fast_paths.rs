@@ -507,6 +507,14 @@ fn numbers_read_inline() {
                     "9".repeat(len),
                     format!("1{}", "0".repeat(len - 1)),
                     format!("0{}", "7".repeat(len - 1)),
+                    // Every digit in every place: the inline reading converts whole words.
+                    "1234567890".chars().cycle().take(len).collect(),
+                    "9876543210"
+                        .chars()
+                        .cycle()
+                        .skip(len % 10)
+                        .take(len)
+                        .collect(),
                 ]
             })
             .collect();

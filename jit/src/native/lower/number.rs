@@ -17,9 +17,9 @@
 //! not exactly an `f64`, always take the helper.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F64, I32, I64};
+use cranelift_codegen::ir::types::{F64, I32, I64, I128};
 use cranelift_codegen::ir::{
-    Block, BlockArg, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value,
+    Block, BlockArg, Endianness, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value,
 };
 use jitson_kernels::ffi::{bounds_flag, number_kind};
 use jitson_kernels::number_bounds::F64Bounds;
@@ -204,8 +204,8 @@ impl Lower<'_> {
                 // would pay for the window before the kernel.
                 match check.integer {
                     true => {
-                        let (digits, n) = self.digit_run(p, kernel);
-                        let value = self.digits_value(digits, n);
+                        let (bytes, n) = self.digit_run(p, kernel);
+                        let value = self.digit_run_value(bytes, n);
                         let u64_kind = self.iconst(number_kind::U64 as i64);
                         let end_of_run = self.b.ins().iadd(p, n);
                         let args = [u64_kind, value, end_of_run].map(BlockArg::Value);
@@ -248,8 +248,8 @@ impl Lower<'_> {
 
     /// Continues when the token at `p` is a run of 1 to [`DIGIT_RUN`] digits without a
     /// leading zero, ending before a byte that is not a digit, `.`, `e` or `E` (a
-    /// non-negative integer below 10^15, read from one 16-byte window): `(address of the
-    /// first digit, number of digits)`. Anything else, and a window past the input's end,
+    /// non-negative integer below 10^15, read from one 16-byte window): `(the window's
+    /// bytes, number of digits)`. Anything else, and a window past the input's end,
     /// jumps to `other`.
     fn digit_run(&mut self, p: Value, other: Block) -> (Value, Value) {
         let [check, run] = self.blocks();
@@ -270,7 +270,7 @@ impl Lower<'_> {
         let refuse = self.b.ins().bor(leading_zero, more_token);
         self.b.ins().brif(refuse, other, &[], run, &[]);
         self.b.switch_to_block(run);
-        (addr, n)
+        (bytes, n)
     }
 
     /// Jumps to `done(end)` when the token at `p` is `-?(0|[1-9][0-9]*)(\.[0-9]+)?` with an
@@ -452,7 +452,10 @@ impl Lower<'_> {
             .brif(more_token, other, &[], shaped, &[BlockArg::Value(end)]);
     }
 
-    /// The value of the `n` (at least one) digits at address `digits`, one digit per step.
+    /// The value of the `n` (at least one) digits at address `digits`, one digit per step:
+    /// the cheaper reading for the short integer parts of bounded decimals (canada's two or
+    /// three digits), where [`Lower::digit_run_value`]'s word conversion measured 5 % more
+    /// instructions per document and no gain in time.
     fn digits_value(&mut self, digits: Value, n: Value) -> Value {
         let [step, out] = self.blocks();
         let i = self.b.append_block_param(step, I64);
@@ -477,6 +480,69 @@ impl Lower<'_> {
         );
         self.b.switch_to_block(out);
         value
+    }
+
+    /// The value of the `n` digits (`1..WINDOW`) in the first lanes of the window `bytes`,
+    /// without a loop: the digits right-aligned in a word (the lanes before them zero, as
+    /// leading zeros) and converted eight at a time in three multiplies
+    /// ([`Lower::eight_digits`]); one 64-bit word for up to eight digits, a 128-bit one
+    /// joining two such values for more. For decode's integer runs (citm_catalog's nine-digit
+    /// ids), where [`Lower::digits_value`]'s loop spent one multiply-add and a branch per
+    /// digit.
+    fn digit_run_value(&mut self, bytes: Value, n: Value) -> Value {
+        let zero = self.splat(b'0');
+        // Lane by lane: a lane below '0' borrows from nothing.
+        let offsets = self.b.ins().isub(bytes, zero);
+        let little = MemFlagsData::new().with_endianness(Endianness::Little);
+        let word = self.b.ins().bitcast(I128, little, offsets);
+        let [one_word, two_words, out] = self.blocks();
+        let value = self.b.append_block_param(out, I64);
+        let long = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, 8);
+        self.b.ins().brif(long, two_words, &[], one_word, &[]);
+        // Up by `width - n` lanes: the lanes past the digits fall off the top and zeros
+        // come in below.
+        let right_aligned = |this: &mut Self, word: Value, width: i64| {
+            let width = this.iconst(width);
+            let lanes_out = this.b.ins().isub(width, n);
+            let bits = this.b.ins().ishl_imm_s(lanes_out, 3);
+            this.b.ins().ishl(word, bits)
+        };
+
+        self.b.switch_to_block(one_word);
+        let low = self.b.ins().ireduce(I64, word);
+        let low = right_aligned(self, low, 8);
+        let short = self.eight_digits(low);
+        self.b.ins().jump(out, &[BlockArg::Value(short)]);
+
+        self.b.switch_to_block(two_words);
+        let word = right_aligned(self, word, 16);
+        let (low, high) = self.b.ins().isplit(word);
+        let leading = self.eight_digits(low);
+        let trailing = self.eight_digits(high);
+        let leading = self.b.ins().imul_imm_s(leading, 100_000_000);
+        let long = self.b.ins().iadd(leading, trailing);
+        self.b.ins().jump(out, &[BlockArg::Value(long)]);
+
+        self.b.switch_to_block(out);
+        value
+    }
+
+    /// The value of eight digits held one per byte lane of `lanes` (each lane 0..=9), the
+    /// most significant digit in the lowest lane, as the kernels' `eight_digits_value`
+    /// computes it: pairs `10·d[i] + d[i+1]`, then two multiplies each placing two pairs
+    /// scaled in the high half.
+    fn eight_digits(&mut self, lanes: Value) -> Value {
+        const PAIR_MASK: i64 = 0x0000_00ff_0000_00ff;
+        let tens = self.b.ins().imul_imm_s(lanes, 10);
+        let next = self.b.ins().ushr_imm_s(lanes, 8);
+        let pairs = self.b.ins().iadd(tens, next);
+        let outer = self.b.ins().band_imm_s(pairs, PAIR_MASK);
+        let outer = self.b.ins().imul_imm_s(outer, 100 + (1_000_000 << 32));
+        let inner = self.b.ins().ushr_imm_s(pairs, 16);
+        let inner = self.b.ins().band_imm_s(inner, PAIR_MASK);
+        let inner = self.b.ins().imul_imm_s(inner, 1 + (10_000 << 32));
+        let sum = self.b.ins().iadd(outer, inner);
+        self.b.ins().ushr_imm_s(sum, 32)
     }
 
     /// Calls the bounds kernel at `p` with `check`: the index past the token when it
