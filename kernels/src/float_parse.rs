@@ -4,8 +4,10 @@
 //! decimal `±w · 10^q` with an exact 64-bit `w`: the digit runs are converted in blocks (SWAR
 //! words for the integer part in both twins, and for the fraction in the scalar twin; the AVX2
 //! twin converts the fraction — 15 or more digits in typical data — in a 16-byte SSE register
-//! with multiply-adds, shared with [`crate::int_parse`]). The decimal then becomes an `f64` by,
-//! in order:
+//! with multiply-adds, shared with [`crate::int_parse`]). The AVX2 twin first tries the shape
+//! real documents hold (`-?d{1,8}.d{1,16}`, at most 19 digits: canada.json's coordinates) from
+//! one 32-byte register's digit mask, which places the dot and both ends at once, and gives
+//! the same decimal. The decimal then becomes an `f64` by, in order:
 //! 1. Clinger's fast path: `w <= 2^53` and `|q| <= 22` make `w` and `10^|q|` exact `f64`s, so
 //!    one IEEE multiply or divide is correctly rounded;
 //! 2. the Eisel-Lemire algorithm (`float_parse/lemire.rs`), which decides all but a
@@ -213,10 +215,12 @@ pub mod scalar {
 /// bounds), with [`crate::int_parse`]'s conversion.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
-    use super::{FloatOverflow, digit_run_value, finish, read_decimal};
+    use std::arch::x86_64::*;
+
+    use super::{Decimal, FloatOverflow, digit_run_value, finish, read_decimal};
     use crate::error::KernelError;
     use crate::int_parse::avx2::digit_prefix_value;
-    use crate::number::accumulate_digits;
+    use crate::number::{POW10_U64, accumulate_digits};
 
     /// See [`super::parse_f64`].
     ///
@@ -228,8 +232,71 @@ pub mod avx2 {
         pos: usize,
         overflow: FloatOverflow,
     ) -> Result<(f64, usize), KernelError> {
-        let decimal = read_decimal(buf, pos, |buf, i| fraction_run(buf, i));
+        let decimal = fused_decimal(buf, pos);
         finish(buf, pos, overflow, decimal)
+    }
+
+    /// The fused pass of this twin: [`windowed_decimal`] for the common shape, else
+    /// [`read_decimal`] with the fraction converted sixteen digits per SSE register.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub(crate) fn fused_decimal(buf: &[u8], pos: usize) -> Option<Decimal> {
+        windowed_decimal(buf, pos).or_else(|| read_decimal(buf, pos, |buf, i| fraction_run(buf, i)))
+    }
+
+    /// The token at `pos` when it is an integer of up to 16 digits or a decimal
+    /// `-?(0|[1-9][0-9]{0,7})\.[0-9]{1,16}` of at most 19 digits, not followed by an
+    /// exponent, and the 32 bytes from its first digit are in bounds: read from one AVX2
+    /// register's digit mask (where the integer part, the dot and the fraction end) and one
+    /// SSE conversion per digit run, with no bounds check or byte test per part. `None` for
+    /// anything else, which [`read_decimal`] reads; on what it takes it gives exactly
+    /// `read_decimal`'s answer (19 digits never overflow the mantissa).
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    fn windowed_decimal(buf: &[u8], pos: usize) -> Option<Decimal> {
+        let negative = buf.get(pos) == Some(&b'-');
+        let start = pos + negative as usize;
+        let window = buf.get(start..)?.first_chunk::<32>()?;
+        // SAFETY: `window` is 32 readable bytes; `loadu` has no alignment requirement.
+        let bytes = unsafe { _mm256_loadu_si256(window.as_ptr().cast()) };
+        let digits = _mm256_sub_epi8(bytes, _mm256_set1_epi8(b'0' as i8));
+        let is_digit = _mm256_cmpeq_epi8(_mm256_min_epu8(digits, _mm256_set1_epi8(9)), digits);
+        let others = !(_mm256_movemask_epi8(is_digit) as u32);
+        let int_len = others.trailing_zeros() as usize;
+        // One to sixteen integer digits (so `int_len` indexes the window), no leading zero.
+        if !(1..=16).contains(&int_len) || (int_len > 1 && window[0] == b'0') {
+            return None;
+        }
+        let (whole, _) = digit_prefix_value(window.first_chunk::<16>()?);
+        let (mantissa, exponent, end) = match window[int_len] {
+            b'.' if int_len <= 8 => {
+                let fraction_at = int_len + 1;
+                // Zero when no byte after the dot is a non-digit: then 32 - fraction_at,
+                // too long.
+                let fraction_len = (others >> fraction_at).trailing_zeros() as usize;
+                let end = fraction_at + fraction_len;
+                if fraction_len == 0 || fraction_len > 16 || int_len + fraction_len > 19 {
+                    return None;
+                }
+                // `fraction_at <= 9`, so sixteen bytes from it lie inside the window, and
+                // so does the byte after the run (`end <= 25`).
+                let (fraction, _) = digit_prefix_value(window[fraction_at..].first_chunk()?);
+                if window[end] | 0x20 == b'e' {
+                    return None;
+                }
+                let mantissa = whole * POW10_U64[fraction_len] + fraction;
+                (mantissa, -(fraction_len as i64), end)
+            }
+            b'.' | b'e' | b'E' => return None,
+            _ => (whole, 0, int_len),
+        };
+        Some(Decimal {
+            negative,
+            mantissa,
+            exponent,
+            integer: exponent == 0,
+            end: start + end,
+        })
     }
 
     /// The value and end of the digit run at `i` (`None` beyond 64 bits).

@@ -154,13 +154,13 @@ pub mod scalar {
     }
 }
 
-/// The AVX2 twin: a fraction converted sixteen digits per SSE register, as
-/// [`crate::float_parse::avx2`] does.
+/// The AVX2 twin: [`crate::float_parse::avx2`]'s fused pass (a short decimal read from one
+/// 32-byte window, a fraction converted sixteen digits per SSE register).
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
-    use super::{NumberValue, finish, read_decimal, short_integer};
+    use super::{NumberValue, finish, short_integer};
     use crate::error::KernelError;
-    use crate::float_parse::avx2::fraction_run;
+    use crate::float_parse::avx2::fused_decimal;
 
     /// See [`super::parse_number`].
     ///
@@ -171,8 +171,7 @@ pub mod avx2 {
         buf: &[u8],
         pos: usize,
     ) -> Result<(NumberValue, usize), KernelError> {
-        let decimal = read_decimal(buf, pos, |buf, i| fraction_run(buf, i));
-        finish(buf, pos, decimal)
+        finish(buf, pos, fused_decimal(buf, pos))
     }
 
     /// See [`super::parse_integer`].
