@@ -669,3 +669,44 @@ fn check_ascii_shapes(cases: &[(&str, &[&str])]) {
         }
     }
 }
+
+/// Finished arrays reach the arena whole: every length from empty to past the inline copy's
+/// limit and the first slabs' sizes, side by side, nested, in records, and enough of them to
+/// fill many slabs (copied inline or by the helper, into the current slab or a new one).
+#[test]
+fn arrays_of_every_length_reach_the_arena() {
+    let rows: Vec<String> = (0..=40)
+        .map(|n| {
+            let items: Vec<String> = (0..n).map(|i| (i * 7 + n).to_string()).collect();
+            format!("[{}]", items.join(","))
+        })
+        .collect();
+    let many: Vec<&str> = rows
+        .iter()
+        .rev()
+        .cycle()
+        .take(400)
+        .map(String::as_str)
+        .collect();
+    let (program, code) =
+        compiled(r#"{"type": "array", "items": {"type": "array", "items": {"type": "number"}}}"#);
+    agree(&program, &code, format!("[{}]", rows.join(",")).as_bytes());
+    agree(&program, &code, format!("[{}]", many.join(",")).as_bytes());
+    let (program, code) = compiled(
+        r#"{"type": "array", "items": {"type": "object", "properties": {
+            "a": {"type": "array", "items": {"type": "number"}}, "b": {"type": "integer"}}}}"#,
+    );
+    let records: Vec<String> = many
+        .iter()
+        .enumerate()
+        .map(|(i, row)| format!(r#"{{"a": {row}, "b": {i}}}"#))
+        .collect();
+    agree(
+        &program,
+        &code,
+        format!("[{}]", records.join(",")).as_bytes(),
+    );
+    // Items of no bytes: nothing copied (a regression: the copy loop wrote to address 0).
+    let (program, code) = compiled(r#"{"type": "array", "items": {"type": "null"}}"#);
+    agree(&program, &code, b"[null, null, null]");
+}

@@ -76,6 +76,13 @@ pub(crate) struct Ctx {
     pub views: *const BufView,
     pub views_len: u64,
     pub arena: *const Bump,
+    /// The next free byte of the arena slab finished arrays are copied into inline (0
+    /// before the first slab; see `decode::jitson_native_copy_out`).
+    pub bump: u64,
+    /// The end of that slab.
+    pub bump_end: u64,
+    /// The size of the next slab the copy helper takes from the arena.
+    pub next_slab: u64,
     pub program: *const Program,
     pub options: ExecOptions,
     pub scratch: *mut Scratch,
@@ -100,6 +107,8 @@ pub(crate) mod off {
     pub const ERR_OFFSET: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, offset)) as i32;
     pub const OPEN: i32 = offset_of!(Ctx, open) as i32;
     pub const BUF_LEN: i32 = offset_of!(Ctx, buf_len) as i32;
+    pub const BUMP: i32 = offset_of!(Ctx, bump) as i32;
+    pub const BUMP_END: i32 = offset_of!(Ctx, bump_end) as i32;
     pub const VIEWS: i32 = offset_of!(Ctx, views) as i32;
     pub const VIEWS_LEN: i32 = offset_of!(Ctx, views_len) as i32;
     pub const VIEW_ADDR: i32 = offset_of!(BufView, addr) as i32;
@@ -114,6 +123,12 @@ pub(crate) struct BufView {
     pub addr: u64,
     pub len: u64,
 }
+
+/// The first arena slab for finished arrays, in bytes; each next one is twice the last, up
+/// to [`LAST_SLAB`], so a document's unused slab tail stays below what it already holds.
+pub(crate) const FIRST_SLAB: u64 = 64;
+/// The largest arena slab for finished arrays (a longer array gets a slab of its own size).
+pub(crate) const LAST_SLAB: u64 = 16 * 1024;
 
 /// Path stack entries allocated up front (deeper input grows it through a helper).
 const INITIAL_PATH: usize = 32;
@@ -172,6 +187,9 @@ impl Ctx {
             views: scratch.views.as_ptr(),
             views_len: scratch.views.len() as u64,
             arena: std::ptr::null(),
+            bump: 0,
+            bump_end: 0,
+            next_slab: FIRST_SLAB,
             program,
             options: *options,
             scratch,

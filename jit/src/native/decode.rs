@@ -15,10 +15,12 @@
 //! zeroing what it reserves; past that, a buffer's old bytes are not zero, so growing
 //! takes the length in use.
 
+use std::alloc::Layout;
+
 use jitson_kernels::ffi::FfiResult;
 use jitson_kernels::unescape::{self, Surrogates};
 
-use super::ctx::{BufView, Ctx, Scratch};
+use super::ctx::{BufView, Ctx, LAST_SLAB, Scratch};
 use super::fast;
 use super::helpers::guarded;
 use crate::interp::{number_slot, run_value_op_into};
@@ -166,7 +168,11 @@ pub(crate) unsafe extern "C" fn jitson_native_grow(
 }
 
 /// Copies the first `len` bytes of buffer `buf` to the arena and releases the buffer
-/// (`ctx.open = buf`): `value` is the copy's address.
+/// (`ctx.open = buf`): `value` is the copy's address. The copy goes to the current slab
+/// (`ctx.bump..ctx.bump_end`), or, when that has no room, to a new one taken from the arena
+/// (`ctx.next_slab` bytes, doubling up to [`LAST_SLAB`], or `len` when longer). Generated
+/// code copies short arrays into the slab itself and calls this for long ones and when the
+/// slab is full.
 ///
 /// # Safety
 /// `ctx` is the context of a running decode call.
@@ -176,10 +182,29 @@ pub(crate) unsafe extern "C" fn jitson_native_copy_out(
     len: u64,
 ) -> FfiResult {
     guarded(ctx, |ctx| {
-        let arena = arena(ctx);
-        let copy = arena.alloc_slice_copy(&bufs(ctx)[buf as usize][..len as usize]);
+        if ctx.bump_end - ctx.bump < len {
+            let size = ctx.next_slab.max(len);
+            ctx.next_slab = (ctx.next_slab * 2).min(LAST_SLAB);
+            // Item sizes are multiples of 8 and read unaligned; 8 keeps slabs aligned.
+            let layout = Layout::from_size_align(size as usize, 8).expect("a buffer's length");
+            let slab = arena(ctx).alloc_layout(layout).as_ptr().expose_provenance() as u64;
+            ctx.bump = slab;
+            ctx.bump_end = slab + size;
+        }
+        let at = ctx.bump;
+        let items = &bufs(ctx)[buf as usize][..len as usize];
+        // SAFETY: `at..at + len` lies in a slab of the arena no copy has used yet, so it
+        // is writable and does not overlap the scratch buffer `items`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                items.as_ptr(),
+                std::ptr::with_exposed_provenance_mut::<u8>(at as usize),
+                items.len(),
+            );
+        }
+        ctx.bump = at + len;
         ctx.open = buf;
-        Ok(copy.as_ptr().expose_provenance() as u64)
+        Ok(at)
     })
 }
 

@@ -44,6 +44,11 @@ fn dst_flags() -> MemFlagsData {
     MemFlagsData::new().with_notrap()
 }
 
+/// The longest array (in bytes) `ArrEnd` copies to the arena inline, eight bytes per
+/// step; longer ones go through the copy helper's `memcpy` (canada's coordinate pairs are
+/// 32 bytes; citm_catalog's longer arrays measured slower copied inline).
+const INLINE_COPY_MAX: i64 = 128;
+
 /// The decode state of one function being lowered.
 pub(super) struct State<'a> {
     /// The destination operand of each op.
@@ -311,7 +316,10 @@ impl Lower<'_> {
     }
 
     /// `ArrEnd`: the items to the arena, `(ptr, count)` at the destination, the base back
-    /// at it.
+    /// at it. An array of up to [`INLINE_COPY_MAX`] bytes is copied to the current arena
+    /// slab inline, eight bytes per step (item sizes are multiples of 8), and its buffer
+    /// released; a longer one, or one the slab has no room for, goes through the copy
+    /// helper (which copies with `memcpy` and takes a new slab when needed).
     pub(super) fn arr_finish(&mut self, count: Value) {
         let stride = i64::from(self.stride());
         let d = self.state();
@@ -325,14 +333,63 @@ impl Lower<'_> {
             .ins()
             .brif(none, join, &[BlockArg::Value(empty)], copy, &[]);
         self.b.switch_to_block(copy);
-        let len = self.b.ins().imul_imm_s(count, stride);
-        let ctx = self.ctx;
-        let copied = self.call_checked(Callee::CopyOut, &[ctx, buf, len]);
-        self.b.ins().jump(join, &[BlockArg::Value(copied)]);
+        if stride == 0 {
+            // Items of no bytes (`null`s): nothing to copy, any non-null address reads them.
+            self.store_ctx(buf, off::OPEN);
+            self.b.ins().jump(join, &[BlockArg::Value(empty)]);
+        } else {
+            self.copy_to_slab(buf, count, stride, join);
+        }
         self.b.switch_to_block(join);
         self.put(ptr, dst, 0);
         self.put(count, dst, 8);
         self.b.def_var(base, dst);
+    }
+
+    /// The `count` items of `stride > 0` bytes in buffer `buf` copied to the arena (see
+    /// [`Lower::arr_finish`]), the buffer released; jumps to `join(copy's address)`.
+    fn copy_to_slab(&mut self, buf: Value, count: Value, stride: i64, join: Block) {
+        let aptr = self.state().aptr;
+        let [inline, step, slab_full] = self.blocks();
+        let len = self.b.ins().imul_imm_s(count, stride);
+        let start = self.load_ctx(off::BUMP);
+        let end = self.load_ctx(off::BUMP_END);
+        let next = self.b.ins().iadd(start, len);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, next, end);
+        let short = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, len, INLINE_COPY_MAX);
+        let inline_copy = self.b.ins().band(fits, short);
+        self.b.ins().brif(inline_copy, inline, &[], slab_full, &[]);
+
+        // `len` is at least one item of at least 8 bytes, so the loop runs at least once.
+        self.b.switch_to_block(inline);
+        self.store_ctx(next, off::BUMP);
+        self.store_ctx(buf, off::OPEN);
+        let items = self.b.use_var(aptr);
+        let zero = self.iconst(0);
+        self.b.ins().jump(step, &[BlockArg::Value(zero)]);
+        self.b.switch_to_block(step);
+        let at = self.b.append_block_param(step, I64);
+        let from = self.b.ins().iadd(items, at);
+        let word = self.b.ins().load(I64, dst_flags(), from, 0);
+        let to = self.b.ins().iadd(start, at);
+        self.put(word, to, 0);
+        let at = self.b.ins().iadd_imm_s(at, 8);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, at, len);
+        self.b.ins().brif(
+            more,
+            step,
+            &[BlockArg::Value(at)],
+            join,
+            &[BlockArg::Value(start)],
+        );
+
+        self.b.switch_to_block(slab_full);
+        let ctx = self.ctx;
+        let copied = self.call_checked(Callee::CopyOut, &[ctx, buf, len]);
+        self.b.ins().jump(join, &[BlockArg::Value(copied)]);
     }
 
     /// The object's record size, extras offset and entry size.
