@@ -455,7 +455,7 @@ impl Lower<'_> {
     /// The value of the `n` (at least one) digits at address `digits`, one digit per step:
     /// the cheaper reading for the short integer parts of bounded decimals (canada's two or
     /// three digits), where [`Lower::digit_run_value`]'s word conversion measured 5 % more
-    /// instructions per document and no gain in time.
+    /// instructions per canada validate and was no faster.
     fn digits_value(&mut self, digits: Value, n: Value) -> Value {
         let [step, out] = self.blocks();
         let i = self.b.append_block_param(step, I64);
