@@ -125,7 +125,9 @@ pub(crate) struct BufView {
 }
 
 /// The first arena slab for finished arrays, in bytes; each next one is twice the last, up
-/// to [`LAST_SLAB`], so a document's unused slab tail stays below what it already holds.
+/// to [`LAST_SLAB`], so a document's unused slab space stays about what its arrays already
+/// hold, and the last slab's tail at most 16 KiB. (A slab is left when an array does not
+/// fit its rest, so each tail left behind is shorter than that array.)
 pub(crate) const FIRST_SLAB: u64 = 64;
 /// The largest arena slab for finished arrays (a longer array gets a slab of its own size).
 pub(crate) const LAST_SLAB: u64 = 16 * 1024;
