@@ -219,7 +219,7 @@ pub mod avx2 {
 
     use super::{Decimal, FloatOverflow, digit_run_value, finish, read_decimal};
     use crate::error::KernelError;
-    use crate::int_parse::avx2::digit_prefix_value;
+    use crate::int_parse::avx2::{digit_prefix_value, leading_digits_value};
     use crate::number::{POW10_U64, accumulate_digits};
 
     /// See [`super::parse_f64`].
@@ -267,7 +267,8 @@ pub mod avx2 {
         if !(1..=16).contains(&int_len) || (int_len > 1 && window[0] == b'0') {
             return None;
         }
-        let (whole, _) = digit_prefix_value(window.first_chunk::<16>()?);
+        // The digit offsets already computed: no second load or mask for either run.
+        let whole = leading_digits_value(_mm256_castsi256_si128(digits), int_len);
         let (mantissa, exponent, end) = match window[int_len] {
             b'.' if int_len <= 8 => {
                 let fraction_at = int_len + 1;
@@ -280,7 +281,12 @@ pub mod avx2 {
                 }
                 // `fraction_at <= 9`, so sixteen bytes from it lie inside the window, and
                 // so does the byte after the run (`end <= 25`).
-                let (fraction, _) = digit_prefix_value(window[fraction_at..].first_chunk()?);
+                let fraction: &[u8; 16] = window[fraction_at..].first_chunk()?;
+                // SAFETY: `fraction` is 16 readable bytes; `loadu` has no alignment
+                // requirement.
+                let fraction = unsafe { _mm_loadu_si128(fraction.as_ptr().cast()) };
+                let fraction = _mm_sub_epi8(fraction, _mm_set1_epi8(b'0' as i8));
+                let fraction = leading_digits_value(fraction, fraction_len);
                 if window[end] | 0x20 == b'e' {
                     return None;
                 }

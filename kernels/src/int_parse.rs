@@ -276,10 +276,18 @@ pub mod avx2 {
         let is_digit = _mm_cmpeq_epi8(_mm_min_epu8(digits, _mm_set1_epi8(9)), digits);
         // Bit 16 of the complement is always set, so the count is at most 16.
         let len = (!(_mm_movemask_epi8(is_digit) as u32)).trailing_zeros() as usize;
+        (leading_digits_value(digits, len), len)
+    }
+
+    /// The value of the first `len` (0..=16) lanes of `digits`, each a digit 0..=9 (lanes
+    /// from `len` on are ignored): the lanes right-aligned by a shuffle, then converted.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub(crate) fn leading_digits_value(digits: __m128i, len: usize) -> u64 {
+        let len = len.min(16);
         // SAFETY: `len <= 16`, so the 16 bytes from `len` lie inside the 32-byte table.
         let control = unsafe { _mm_loadu_si128(RIGHT_ALIGN.as_ptr().add(len).cast()) };
-        let aligned = _mm_shuffle_epi8(digits, control);
-        (sixteen_digits_value(aligned), len)
+        sixteen_digits_value(_mm_shuffle_epi8(digits, control))
     }
 
     /// The value of sixteen digits, one per byte (0..=9), most significant in lane 0.
