@@ -125,13 +125,7 @@ impl Rng {
 }
 
 /// The signature of the number entry points of `jitson_kernels::ffi`.
-type NumberEntry = unsafe extern "C" fn(
-    *const u8,
-    usize,
-    usize,
-    *mut u64,
-    *mut u64,
-) -> jitson_kernels::ffi::FfiResult;
+type NumberEntry = unsafe extern "C" fn(*const u8, usize, usize) -> jitson_kernels::ffi::NumberRead;
 
 /// Runs `parse` on every token start of `tokens`, summing the values' bits.
 fn parse_all(tokens: &Tokens, parse: impl Fn(&[u8], usize) -> u128) -> u128 {
@@ -433,10 +427,9 @@ fn bench_float_parse(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 parse_all(&tokens, |buf, pos| {
-                    let (mut kind, mut end) = (0u64, 0u64);
-                    // SAFETY: `buf` is readable for its length; both outputs are live locals.
-                    let r = unsafe { entry(buf.as_ptr(), buf.len(), pos, &mut kind, &mut end) };
-                    u128::from(r.value ^ kind ^ end)
+                    // SAFETY: `buf` is readable for its length.
+                    let r = unsafe { entry(buf.as_ptr(), buf.len(), pos) };
+                    u128::from(r.value ^ r.end_kind)
                 })
             })
         });

@@ -1,9 +1,11 @@
 //! The `extern "C"` entry points JIT code calls: integer and pointer arguments only, and at
-//! most two integer results ([`FfiResult`], returned in two registers on SystemV).
+//! most two integer results ([`FfiResult`], or [`NumberRead`] for the number readers;
+//! returned in two registers on SystemV).
 //!
 //! Every entry point catches panics (a panic must never unwind into a JIT frame, which has no
 //! unwind information) and reports one as [`STATUS_PANIC`]. Status `0` is success; any other
-//! status is an [`ErrorKind`] code, with the error offset in `value`.
+//! status is an [`ErrorKind`] code, with the error offset in `value` ([`NumberRead`] packs
+//! the same status beside its error bit).
 //!
 //! # Safety contract shared by every entry point
 //! Each `(ptr, len)` pair must describe memory valid for reads (or writes, for outputs) of
@@ -53,11 +55,14 @@ impl FfiResult {
         if self.status == 0 {
             return Ok(self.value);
         }
-        let kind = u32::try_from(self.status)
-            .ok()
-            .and_then(ErrorKind::from_code);
-        Err(kind.map(|k| KernelError::new(k, self.value as usize)))
+        Err(status_error(self.status, self.value))
     }
+}
+
+/// The error a non-zero status and its offset report; `None` for a panic (or an unknown code).
+fn status_error(status: u64, offset: u64) -> Option<KernelError> {
+    let kind = u32::try_from(status).ok().and_then(ErrorKind::from_code);
+    kind.map(|k| KernelError::new(k, offset as usize))
 }
 
 /// Runs `f`, a panic caught as [`STATUS_PANIC`]. Always inlined: an entry point is then one
@@ -336,20 +341,57 @@ pub mod number_kind {
     pub const BIG_INT: u64 = 3;
 }
 
-/// [`number_parse::parse_number`]: `value` as [`number_kind`] says for the kind written to
-/// `*kind_out`; `*end_out` the index past the token.
+/// Two-register result of the number entry points ([`jitson_parse_number`]): the token's
+/// kind, value and end with no output through memory (a result written through pointers
+/// cost generated code a stack slot's stores and loads per number).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NumberRead {
+    /// On success the index past the token shifted left by [`NumberRead::KIND_BITS`], with
+    /// the [`number_kind`] below (never negative as an `i64`: an index fits in 61 bits). On
+    /// an error [`NumberRead::ERROR`] with the [`ErrorKind`] code (or [`STATUS_PANIC`]) in
+    /// the low bits.
+    pub end_kind: u64,
+    /// On success the value as [`number_kind`] says; on an error the error's offset.
+    pub value: u64,
+}
+
+impl NumberRead {
+    /// Bits of [`NumberRead::end_kind`] holding the kind.
+    pub const KIND_BITS: u32 = 2;
+    /// The bit of [`NumberRead::end_kind`] set on an error (its sign bit as an `i64`).
+    pub const ERROR: u64 = 1 << 63;
+
+    /// A token of `kind` with `value`, ending at `end`.
+    fn read(kind: u64, value: u64, end: usize) -> NumberRead {
+        NumberRead {
+            end_kind: (end as u64) << Self::KIND_BITS | kind,
+            value,
+        }
+    }
+
+    /// Back to a Rust result: `(kind, value, end)`, or the error as
+    /// [`FfiResult::into_result`] gives it.
+    pub fn into_result(self) -> Result<(u64, u64, usize), Option<KernelError>> {
+        if self.end_kind & Self::ERROR == 0 {
+            let kind = self.end_kind & ((1 << Self::KIND_BITS) - 1);
+            return Ok((
+                kind,
+                self.value,
+                (self.end_kind >> Self::KIND_BITS) as usize,
+            ));
+        }
+        Err(status_error(self.end_kind & !Self::ERROR, self.value))
+    }
+}
+
+/// [`number_parse::parse_number`], answered as [`NumberRead`].
 ///
 /// # Safety
-/// See the module's contract; `kind_out` and `end_out` are each valid for one `u64` write.
-pub unsafe extern "C" fn jitson_parse_number(
-    ptr: *const u8,
-    len: usize,
-    pos: usize,
-    kind_out: *mut u64,
-    end_out: *mut u64,
-) -> FfiResult {
+/// See the module's contract.
+pub unsafe extern "C" fn jitson_parse_number(ptr: *const u8, len: usize, pos: usize) -> NumberRead {
     // SAFETY: forwarded caller contract.
-    unsafe { number_out(number_parse::parse_number, ptr, len, pos, kind_out, end_out) }
+    unsafe { number_read(number_parse::parse_number, ptr, len, pos) }
 }
 
 /// [`number_parse::parse_integer`] (a token expected to be an integer), as
@@ -361,53 +403,47 @@ pub unsafe extern "C" fn jitson_parse_integer(
     ptr: *const u8,
     len: usize,
     pos: usize,
-    kind_out: *mut u64,
-    end_out: *mut u64,
-) -> FfiResult {
+) -> NumberRead {
     // SAFETY: forwarded caller contract.
-    unsafe {
-        number_out(
-            number_parse::parse_integer,
-            ptr,
-            len,
-            pos,
-            kind_out,
-            end_out,
-        )
-    }
+    unsafe { number_read(number_parse::parse_integer, ptr, len, pos) }
 }
 
 /// Runs `read`, a reader of one number token (the kernels of [`number_parse`]), at `pos`
-/// and writes its answer as [`jitson_parse_number`] documents.
+/// and answers as [`jitson_parse_number`] documents.
 ///
 /// # Safety
 /// As [`jitson_parse_number`].
 #[inline(always)]
-unsafe fn number_out(
+unsafe fn number_read(
     read: impl FnOnce(&[u8], usize) -> Result<(NumberValue, usize), KernelError>,
     ptr: *const u8,
     len: usize,
     pos: usize,
-    kind_out: *mut u64,
-    end_out: *mut u64,
-) -> FfiResult {
+) -> NumberRead {
     // SAFETY: forwarded caller contract.
     let buf = unsafe { input(ptr, len) };
-    guarded(|| {
+    let mut value = 0;
+    let tagged = guarded(|| {
         let (v, end) = read(buf, pos)?;
-        let (kind, value) = match v {
+        let (kind, bits) = match v {
             NumberValue::U64(u) => (number_kind::U64, u),
             NumberValue::I64(i) => (number_kind::I64, i as u64),
             NumberValue::F64(f) => (number_kind::F64, f.to_bits()),
             NumberValue::BigInt => (number_kind::BIG_INT, 0),
         };
-        // SAFETY: the caller guarantees `kind_out` and `end_out` are writable.
-        unsafe {
-            kind_out.write(kind);
-            end_out.write(end as u64);
-        }
-        Ok(value)
-    })
+        value = bits;
+        Ok(NumberRead::read(kind, 0, end).end_kind)
+    });
+    match tagged.status {
+        0 => NumberRead {
+            end_kind: tagged.value,
+            value,
+        },
+        status => NumberRead {
+            end_kind: NumberRead::ERROR | status,
+            value: tagged.value,
+        },
+    }
 }
 
 /// [`int_format::format_i64`]: writes to `out` (at least [`int_format::MAX_INT_LEN`] bytes);
@@ -486,7 +522,7 @@ pub unsafe extern "C" fn jitson_number_within(
 /// [`entry_point`]).
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
-    use super::{FfiResult, number_out};
+    use super::{NumberRead, number_read};
     use crate::number_parse;
 
     /// [`super::jitson_parse_number`] without the dispatch: one call from generated code
@@ -501,18 +537,14 @@ pub mod avx2 {
         ptr: *const u8,
         len: usize,
         pos: usize,
-        kind_out: *mut u64,
-        end_out: *mut u64,
-    ) -> FfiResult {
+    ) -> NumberRead {
         // SAFETY: forwarded caller contract (which includes the CPU features).
         unsafe {
-            number_out(
+            number_read(
                 |buf, pos| number_parse::avx2::parse_number(buf, pos),
                 ptr,
                 len,
                 pos,
-                kind_out,
-                end_out,
             )
         }
     }
@@ -527,18 +559,14 @@ pub mod avx2 {
         ptr: *const u8,
         len: usize,
         pos: usize,
-        kind_out: *mut u64,
-        end_out: *mut u64,
-    ) -> FfiResult {
+    ) -> NumberRead {
         // SAFETY: forwarded caller contract (which includes the CPU features).
         unsafe {
-            number_out(
+            number_read(
                 |buf, pos| number_parse::avx2::parse_integer(buf, pos),
                 ptr,
                 len,
                 pos,
-                kind_out,
-                end_out,
             )
         }
     }

@@ -166,6 +166,7 @@ pub mod avx2 {
     ///
     /// # Safety
     /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+    #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
     pub unsafe fn parse_number(
         buf: &[u8],

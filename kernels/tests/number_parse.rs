@@ -416,39 +416,38 @@ fn entry_point_picks_the_direct_avx2_entries_only_with_the_avx2_kernels() {
 }
 
 /// The signature of the number entry points.
-type NumberEntry = unsafe extern "C" fn(
-    *const u8,
-    usize,
-    usize,
-    *mut u64,
-    *mut u64,
-) -> jitson_kernels::ffi::FfiResult;
+type NumberEntry = unsafe extern "C" fn(*const u8, usize, usize) -> jitson_kernels::ffi::NumberRead;
 
-/// `entry` reports kind, value and end, and writes nothing on an error.
+/// `entry` reports kind, value and end, packed as generated code unpacks them, and errors
+/// with their kind and offset.
 fn check_number_entry(entry: NumberEntry) {
-    use jitson_kernels::ffi::{FfiResult, number_kind};
-    let call = |text: &str| {
-        let (mut kind, mut end) = (u64::MAX, u64::MAX);
-        // SAFETY: `text` is readable for its length; both outputs are live locals.
-        let r = unsafe { entry(text.as_ptr(), text.len(), 0, &mut kind, &mut end) };
-        (r, kind, end)
-    };
-    let ok = FfiResult::ok;
-    assert_eq!(call("12,"), (ok(12), number_kind::U64, 2));
+    use jitson_kernels::ffi::{NumberRead, number_kind};
+    // SAFETY: `text` is readable for its length.
+    let raw = |text: &str| unsafe { entry(text.as_ptr(), text.len(), 0) };
+    let call = |text: &str| raw(text).into_result();
+    assert_eq!(call("12,"), Ok((number_kind::U64, 12, 2)));
     assert_eq!(
         call("123456789012345,      "),
-        (ok(123456789012345), number_kind::U64, 15)
+        Ok((number_kind::U64, 123456789012345, 15))
     );
-    assert_eq!(call("-12"), (ok(-12i64 as u64), number_kind::I64, 3));
-    assert_eq!(call("1.5]"), (ok(1.5f64.to_bits()), number_kind::F64, 3));
+    assert_eq!(call("-12"), Ok((number_kind::I64, -12i64 as u64, 3)));
+    assert_eq!(call("1.5]"), Ok((number_kind::F64, 1.5f64.to_bits(), 3)));
     assert_eq!(
         call("18446744073709551616"),
-        (ok(0), number_kind::BIG_INT, 20)
+        Ok((number_kind::BIG_INT, 0, 20))
     );
-    let (r, kind, end) = call("01");
+    // The packing generated code reads: the end above two kind bits, the sign bit clear.
     assert_eq!(
-        (r.status, r.value),
-        (ErrorKind::InvalidNumber.code() as u64, 1)
+        raw("1.5]"),
+        NumberRead {
+            end_kind: 3 << 2 | number_kind::F64,
+            value: 1.5f64.to_bits()
+        }
     );
-    assert_eq!((kind, end), (u64::MAX, u64::MAX), "no output on an error");
+    let error = raw("01");
+    assert_eq!(error.end_kind & NumberRead::ERROR, NumberRead::ERROR);
+    assert_eq!(
+        error.into_result(),
+        Err(Some(KernelError::new(ErrorKind::InvalidNumber, 1)))
+    );
 }

@@ -287,8 +287,8 @@ pub(crate) fn callee(c: Callee) -> Helper {
         ),
         Callee::ScanString => ("jitson_scan_string_utf8", 4, std::ptr::null()),
         Callee::ValidateEscapes => ("jitson_validate_escapes", 2, std::ptr::null()),
-        Callee::ParseNumber => ("jitson_parse_number", 5, std::ptr::null()),
-        Callee::ParseInteger => ("jitson_parse_integer", 5, std::ptr::null()),
+        Callee::ParseNumber => ("jitson_parse_number", 3, std::ptr::null()),
+        Callee::ParseInteger => ("jitson_parse_integer", 3, std::ptr::null()),
         Callee::NumberWithin => ("jitson_number_within", 6, std::ptr::null()),
         Callee::SkipWhitespace => ("jitson_skip_whitespace", 3, std::ptr::null()),
     };

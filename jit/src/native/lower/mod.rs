@@ -222,8 +222,6 @@ struct Lower<'a> {
     field: Variable,
     bits: StackSlot,
     flags: StackSlot,
-    /// The number kernel's outputs (kind, end), made by the first `Number` op.
-    number_out: Option<StackSlot>,
     labels: Vec<Option<Block>>,
     fail: Block,
     exit: Block,
@@ -325,7 +323,6 @@ impl<'a> Lower<'a> {
             field,
             bits,
             flags,
-            number_out: None,
             labels,
             fail,
             exit,

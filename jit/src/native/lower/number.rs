@@ -18,10 +18,8 @@
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F64, I32, I64, I128};
-use cranelift_codegen::ir::{
-    Block, BlockArg, Endianness, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value,
-};
-use jitson_kernels::ffi::{bounds_flag, number_kind};
+use cranelift_codegen::ir::{Block, BlockArg, Endianness, InstBuilder, MemFlagsData, Value};
+use jitson_kernels::ffi::{NumberRead, bounds_flag, number_kind};
 use jitson_kernels::number_bounds::F64Bounds;
 
 use super::{Lower, Window, input_flags};
@@ -570,33 +568,26 @@ impl Lower<'_> {
     }
 
     /// Calls the number kernel at `p` (its integer-first entry when the check wants an
-    /// `integer`): `(kind, bits, end)` (see `number_kind`); a kernel error jumps to `slow`.
+    /// `integer`): `(kind, bits, end)` (see `number_kind`), unpacked from the entry's two
+    /// registers ([`NumberRead`]); a kernel error jumps to `slow`.
     fn parse_number(&mut self, p: Value, integer: bool, slow: Block) -> (Value, Value, Value) {
-        let slot = match self.number_out {
-            Some(slot) => slot,
-            None => {
-                let slot = self.b.create_sized_stack_slot(StackSlotData::new(
-                    StackSlotKind::ExplicitSlot,
-                    16,
-                    3,
-                ));
-                self.number_out = Some(slot);
-                slot
-            }
-        };
-        let kind_out = self.b.ins().stack_addr(I64, slot, 0);
-        let end_out = self.b.ins().stack_addr(I64, slot, 8);
         let (input, len) = (self.input(), self.len());
         let callee = match integer {
             true => Callee::ParseInteger,
             false => Callee::ParseNumber,
         };
-        let (status, bits) = self.call(callee, &[input, len, p, kind_out, end_out]);
+        let (end_kind, bits) = self.call(callee, &[input, len, p]);
         let read = self.b.create_block();
-        self.b.ins().brif(status, slow, &[], read, &[]);
+        // The error bit is the sign bit.
+        let error = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, end_kind, 0);
+        self.b.ins().brif(error, slow, &[], read, &[]);
         self.b.switch_to_block(read);
-        let kind = self.b.ins().stack_load(I64, I64, slot, 0);
-        let end = self.b.ins().stack_load(I64, I64, slot, 8);
+        let kind_mask = (1 << NumberRead::KIND_BITS) - 1;
+        let kind = self.b.ins().band_imm_s(end_kind, kind_mask);
+        let end = self
+            .b
+            .ins()
+            .ushr_imm_s(end_kind, i64::from(NumberRead::KIND_BITS));
         (kind, bits, end)
     }
 
