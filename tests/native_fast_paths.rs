@@ -478,7 +478,8 @@ fn compact_members_in_schema_order() {
 /// alone (where the 16-byte window passes the input's end), under bounds that every run
 /// passes (read without the value), bounds a run can fail (15 nines against a maximum one
 /// below; integer parts at and around ±90 and ±180, inclusive and exclusive; a minimum above
-/// zero), and plain and non-integer number types.
+/// zero; one finite bound and two, against exponents beyond `f64`), and plain and non-integer
+/// number types.
 #[test]
 fn numbers_read_inline() {
     for schema in [
@@ -556,6 +557,9 @@ fn numbers_read_inline() {
                     ".12345678901234567890123456789012",
                     "e1",
                     "E1",
+                    // Infinite (beyond `f64`) and zero after rounding.
+                    "e400",
+                    "E-400",
                     "x",
                     " ",
                     "]",

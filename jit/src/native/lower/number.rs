@@ -611,6 +611,11 @@ impl Lower<'_> {
         self.b.switch_to_block(float);
         if check.integer {
             self.b.ins().jump(slow, &[]);
+        } else if check.min.is_finite() && check.max.is_finite() {
+            // An infinite value fails one of the two finite bounds compared below (the
+            // reader never gives a NaN), so it takes `slow` there.
+            let f = self.b.ins().bitcast(F64, MemFlagsData::new(), bits);
+            self.b.ins().jump(pass, &[BlockArg::Value(f)]);
         } else {
             let f = self.b.ins().bitcast(F64, MemFlagsData::new(), bits);
             let magnitude = self.b.ins().fabs(f);
