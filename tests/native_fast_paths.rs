@@ -714,3 +714,84 @@ fn arrays_of_every_length_reach_the_arena() {
     let (program, code) = compiled(r#"{"type": "array", "items": {"type": "null"}}"#);
     agree(&program, &code, b"[null, null, null]");
 }
+
+/// Arrays whose count is bounded (a tuple with no items past its prefix, a `maxItems`) write
+/// their items in place in the arena slab: every length up to the bound and past it (the
+/// item past a tuple fails at its own op; past a `maxItems`, the items outgrow the
+/// reservation and move to a scratch buffer before `arr-end` fails), side by side across
+/// many slabs, tuples of tuples (the inner ones placed after the outer reservation), tuples
+/// in records, and a bounded branch of an `anyOf` that outgrows its reservation and fails
+/// before the unbounded branch decodes.
+#[test]
+fn bounded_arrays_are_written_in_the_slab() {
+    let pair = r#"{"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}],
+        "items": false}"#;
+    let tuples: Vec<String> = (0..400)
+        .map(|i| match i % 3 {
+            0 => "[]".to_string(),
+            1 => format!("[{i}.5]"),
+            _ => format!("[-{i}.25, {i}]"),
+        })
+        .collect();
+    let (program, code) = compiled(&format!(r#"{{"type": "array", "items": {pair}}}"#));
+    agree(
+        &program,
+        &code,
+        format!("[{}]", tuples.join(",")).as_bytes(),
+    );
+    for at in [0, 1, 199, 399] {
+        let mut long = tuples.clone();
+        long[at] = "[1, 2, 3]".to_string();
+        agree(&program, &code, format!("[{}]", long.join(",")).as_bytes());
+    }
+    agree_around(&program, &code, b"[[1.5, -2], [], [3], [4, 5]]", 20);
+
+    let (program, code) = compiled(&format!(
+        r#"{{"type": "array", "items": {{"type": "array", "prefixItems": [{pair}, {pair}],
+            "items": false}}}}"#
+    ));
+    let nested: Vec<String> = (0..300)
+        .map(|i| match i % 4 {
+            0 => "[]".to_string(),
+            1 => format!("[[{i}, 1]]"),
+            2 => format!("[[{i}], [2, {i}]]"),
+            _ => format!("[[], [{i}, 3.5]]"),
+        })
+        .collect();
+    agree(
+        &program,
+        &code,
+        format!("[{}]", nested.join(",")).as_bytes(),
+    );
+    agree_around(&program, &code, b"[[[1, 2], [3, 4]], [[5]]]", 20);
+
+    let (program, code) = compiled(&format!(
+        r#"{{"type": "array", "items": {{"type": "object", "properties": {{"p": {pair},
+            "q": {{"type": "string"}}}}}}}}"#
+    ));
+    let records: Vec<String> = tuples
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!(r#"{{"q": "r{i}", "p": {t}}}"#))
+        .collect();
+    agree(
+        &program,
+        &code,
+        format!("[{}]", records.join(",")).as_bytes(),
+    );
+
+    let capped = r#"{"type": "array", "items": {"type": "integer"}, "maxItems": 3}"#;
+    let (program, code) = compiled(&format!(r#"{{"type": "array", "items": {capped}}}"#));
+    let (branches, branches_code) = compiled(&format!(
+        r#"{{"type": "array", "items": {{"anyOf": [{capped},
+            {{"type": "array", "items": {{"type": "number"}}}}]}}}}"#
+    ));
+    for n in 0..=12 {
+        let row: Vec<String> = (0..n).map(|i| (i * 3 + n).to_string()).collect();
+        let row = format!("[{}]", row.join(","));
+        // Short arrays first: the arena's first slabs are too small to reserve in.
+        let doc = format!("[{}{row}, [1, 2], {row}, []]", "[1, 2], [3], ".repeat(20));
+        agree(&program, &code, doc.as_bytes());
+        agree(&branches, &branches_code, doc.as_bytes());
+    }
+}

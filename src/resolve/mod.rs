@@ -221,6 +221,14 @@ impl Resolver<'_> {
         min: u64,
         max: Option<u64>,
     ) {
+        // With no items past the prefix, the prefix bounds the count (an item past it fails
+        // at its own op, before `arr-end` could); stated so backends may size for it.
+        let max = match self.schema.node(items) {
+            TypeDesc::Never => {
+                Some(max.map_or(prefix.len() as u64, |m| m.min(prefix.len() as u64)))
+            }
+            _ => max,
+        };
         ops.push(Op::ArrBegin { empty: 0 });
         let mut closes = Vec::new();
         for &ty in prefix {

@@ -29,6 +29,10 @@ use crate::ir::{FailKind, Op};
 /// A buffer index meaning "none acquired yet".
 pub(crate) const NO_BUF: u64 = u64::MAX;
 
+/// A buffer index meaning "the items are written in place in the arena slab": generated
+/// code reserved them there (see `lower::decode`), no scratch buffer is open.
+pub(crate) const SLAB_BUF: u64 = u64::MAX - 1;
+
 /// The address stored with a length of 0 (any non-null pointer reads as an empty slice).
 pub(crate) const EMPTY_ADDR: u64 = 1;
 
