@@ -196,18 +196,24 @@ impl Lower<'_> {
                 self.set_pos(end);
             }
             Some(addr) => {
-                let [kernel, parsed] = self.blocks();
-                let [kind, bits, end] = [(); 3].map(|_| self.b.append_block_param(parsed, I64));
+                let [kernel, checked] = self.blocks();
+                let [kind, bits, end] = [(); 3].map(|_| self.b.append_block_param(checked, I64));
                 // Under an `integer` check only: elsewhere fractions are common, and each
                 // would pay for the window before the kernel.
                 match check.integer {
                     true => {
                         let (bytes, n) = self.digit_run(p, kernel);
                         let value = self.digit_run_value(bytes, n);
+                        // A non-negative integer below 2^53: only the bounds are left to
+                        // check, exactly in `f64`, and none when every run passes.
+                        if !digit_runs_pass(&check) {
+                            let exact = self.b.ins().fcvt_from_uint(F64, value);
+                            self.bound_checks(&check, exact, slow);
+                        }
                         let u64_kind = self.iconst(number_kind::U64 as i64);
                         let end_of_run = self.b.ins().iadd(p, n);
                         let args = [u64_kind, value, end_of_run].map(BlockArg::Value);
-                        self.b.ins().jump(parsed, &args);
+                        self.b.ins().jump(checked, &args);
                     }
                     false => {
                         self.b.ins().jump(kernel, &[]);
@@ -215,10 +221,11 @@ impl Lower<'_> {
                 }
                 self.b.switch_to_block(kernel);
                 let read = self.parse_number(p, check.integer, slow);
-                let args = <[Value; 3]>::from(read).map(BlockArg::Value);
-                self.b.ins().jump(parsed, &args);
-                self.b.switch_to_block(parsed);
-                self.number_checks(&check, (kind, bits), slow);
+                let [kind_read, bits_read, end_read] = <[Value; 3]>::from(read);
+                self.number_checks(&check, (kind_read, bits_read), slow);
+                let args = [kind_read, bits_read, end_read].map(BlockArg::Value);
+                self.b.ins().jump(checked, &args);
+                self.b.switch_to_block(checked);
                 // The slot: the tag byte (the kernel's kind: the layout's `NUM_*` tags)
                 // and zeros in the first word, the value's bits in the second.
                 self.put(kind, addr, 0);
@@ -657,7 +664,14 @@ impl Lower<'_> {
         self.b.ins().brif(refuse, slow, &[], pass, &args);
 
         self.b.switch_to_block(pass);
-        let Some(value) = value else { return };
+        if let Some(value) = value {
+            self.bound_checks(check, value, slow);
+        }
+    }
+
+    /// Jumps to `slow` unless the `f64` `value` lies within `check`'s finite bounds;
+    /// continues in a new block when it does.
+    fn bound_checks(&mut self, check: &F64Bounds, value: Value, slow: Block) {
         for (bound, exclusive, is_min) in [
             (check.min, check.min_exclusive, true),
             (check.max, check.max_exclusive, false),
