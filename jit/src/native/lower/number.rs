@@ -17,7 +17,7 @@
 //! not exactly an `f64`, always take the helper.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F64, I32, I64, I128};
+use cranelift_codegen::ir::types::{F64, I8, I8X16, I16X8, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, Endianness, InstBuilder, MemFlagsData, Value};
 use jitson_kernels::ffi::{NumberRead, bounds_flag, number_kind};
 use jitson_kernels::number_bounds::F64Bounds;
@@ -35,6 +35,12 @@ const DIGIT_RUN: usize = super::WINDOW as usize - 1;
 /// (an `integer` check too: a digit run is one).
 fn digit_runs_pass(check: &F64Bounds) -> bool {
     check.holds(0.0, WHOLE_MAX as f64)
+}
+
+/// Flags for a `bitcast` between vector types: lanes in little-endian order, as x86-64
+/// and aarch64 hold them.
+fn lane_order() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
 }
 
 /// The last index of a window.
@@ -459,7 +465,7 @@ impl Lower<'_> {
 
     /// The value of the `n` (at least one) digits at address `digits`, one digit per step:
     /// the cheaper reading for the short integer parts of bounded decimals (canada's two or
-    /// three digits), where [`Lower::digit_run_value`]'s word conversion measured 5 % more
+    /// three digits), where a word-by-word conversion (session 32) measured 5 % more
     /// instructions per canada validate and was no faster.
     fn digits_value(&mut self, digits: Value, n: Value) -> Value {
         let [step, out] = self.blocks();
@@ -488,66 +494,64 @@ impl Lower<'_> {
     }
 
     /// The value of the `n` digits (`1..WINDOW`) in the first lanes of the window `bytes`,
-    /// without a loop: the digits right-aligned in a word (the lanes before them zero, as
-    /// leading zeros) and converted eight at a time in three multiplies
-    /// ([`Lower::eight_digits`]); one 64-bit word for up to eight digits, a 128-bit one
-    /// joining two such values for more. For decode's integer runs (citm_catalog's nine-digit
-    /// ids), where [`Lower::digits_value`]'s loop spent one multiply-add and a branch per
-    /// digit.
+    /// without a loop or a branch, in vector registers as the kernels' `int_parse` AVX2
+    /// twin converts: the digits right-aligned in sixteen lanes by one shuffle (the lanes
+    /// before them zero, as leading zeros), then multiply-adds joining neighbours into
+    /// two-, four- and eight-digit groups, and the two eight-digit groups joined in a
+    /// register. For decode's integer runs (citm_catalog's nine-digit ids), where
+    /// [`Lower::digits_value`]'s loop spent one multiply-add and a branch per digit and a
+    /// word-by-word version about 40 instructions per run.
     fn digit_run_value(&mut self, bytes: Value, n: Value) -> Value {
         let zero = self.splat(b'0');
-        // Lane by lane: a lane below '0' borrows from nothing.
-        let offsets = self.b.ins().isub(bytes, zero);
-        let little = MemFlagsData::new().with_endianness(Endianness::Little);
-        let word = self.b.ins().bitcast(I128, little, offsets);
-        let [one_word, two_words, out] = self.blocks();
-        let value = self.b.append_block_param(out, I64);
-        let long = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, 8);
-        self.b.ins().brif(long, two_words, &[], one_word, &[]);
-        // Up by `width - n` lanes: the lanes past the digits fall off the top and zeros
-        // come in below.
-        let right_aligned = |this: &mut Self, word: Value, width: i64| {
-            let width = this.iconst(width);
-            let lanes_out = this.b.ins().isub(width, n);
-            let bits = this.b.ins().ishl_imm_s(lanes_out, 3);
-            this.b.ins().ishl(word, bits)
+        let digits = self.b.ins().isub(bytes, zero);
+        // Lane `i` takes lane `i + n - 16`: a negative index (its top bit set) gives zero.
+        let n = self.b.ins().ireduce(I8, n);
+        let n = self.b.ins().splat(I8X16, n);
+        let from_end = self.vector(std::array::from_fn(|i| (i as u8).wrapping_sub(16)));
+        let indices = self.b.ins().iadd(n, from_end);
+        let aligned = self.lookup(digits, indices);
+        // Pairs `10·d[2j] + d[2j+1]` as 16-bit lanes.
+        let tens = self.vector(std::array::from_fn(|i| [10, 1][i % 2]));
+        let pairs = if cfg!(target_arch = "x86_64") {
+            self.b.ins().x86_pmaddubsw(tens, aligned)
+        } else {
+            let [low, high] = [
+                self.b.ins().uwiden_low(aligned),
+                self.b.ins().uwiden_high(aligned),
+            ];
+            let tens = self.b.ins().uwiden_low(tens);
+            let [low, high] = [low, high].map(|half| self.b.ins().imul(half, tens));
+            self.b.ins().iadd_pairwise(low, high)
         };
-
-        self.b.switch_to_block(one_word);
-        let low = self.b.ins().ireduce(I64, word);
-        let low = right_aligned(self, low, 8);
-        let short = self.eight_digits(low);
-        self.b.ins().jump(out, &[BlockArg::Value(short)]);
-
-        self.b.switch_to_block(two_words);
-        let word = right_aligned(self, word, 16);
-        let (low, high) = self.b.ins().isplit(word);
-        let leading = self.eight_digits(low);
-        let trailing = self.eight_digits(high);
+        let quads = self.pairwise_dot(pairs, 100);
+        let quads = self.b.ins().snarrow(quads, quads);
+        let octets = self.pairwise_dot(quads, 10_000);
+        let [leading, trailing] = [0, 1].map(|lane| {
+            let group = self.b.ins().extractlane(octets, lane);
+            self.b.ins().uextend(I64, group)
+        });
         let leading = self.b.ins().imul_imm_s(leading, 100_000_000);
-        let long = self.b.ins().iadd(leading, trailing);
-        self.b.ins().jump(out, &[BlockArg::Value(long)]);
-
-        self.b.switch_to_block(out);
-        value
+        self.b.ins().iadd(leading, trailing)
     }
 
-    /// The value of eight digits held one per byte lane of `lanes` (each lane 0..=9), the
-    /// most significant digit in the lowest lane, as the kernels' `eight_digits_value`
-    /// computes it: pairs `10·d[i] + d[i+1]`, then two multiplies each placing two pairs
-    /// scaled in the high half.
-    fn eight_digits(&mut self, lanes: Value) -> Value {
-        const PAIR_MASK: i64 = 0x0000_00ff_0000_00ff;
-        let tens = self.b.ins().imul_imm_s(lanes, 10);
-        let next = self.b.ins().ushr_imm_s(lanes, 8);
-        let pairs = self.b.ins().iadd(tens, next);
-        let outer = self.b.ins().band_imm_s(pairs, PAIR_MASK);
-        let outer = self.b.ins().imul_imm_s(outer, 100 + (1_000_000 << 32));
-        let inner = self.b.ins().ushr_imm_s(pairs, 16);
-        let inner = self.b.ins().band_imm_s(inner, PAIR_MASK);
-        let inner = self.b.ins().imul_imm_s(inner, 1 + (10_000 << 32));
-        let sum = self.b.ins().iadd(outer, inner);
-        self.b.ins().ushr_imm_s(sum, 32)
+    /// `scale · v[2k] + v[2k+1]` for each pair of the 16-bit lanes of `v` (each product and
+    /// sum below 2^31), as 32-bit lanes: the shape x86-64 lowers to one `pmaddwd`.
+    fn pairwise_dot(&mut self, v: Value, scale: u16) -> Value {
+        let lanes: [u8; 16] = std::array::from_fn(|i| {
+            let weight = [scale, 1][(i / 2) % 2];
+            weight.to_le_bytes()[i % 2]
+        });
+        let weights = self.vector(lanes);
+        let weights = self.b.ins().bitcast(I16X8, lane_order(), weights);
+        let [low, high] = [
+            (self.b.ins().swiden_low(v), self.b.ins().swiden_low(weights)),
+            (
+                self.b.ins().swiden_high(v),
+                self.b.ins().swiden_high(weights),
+            ),
+        ]
+        .map(|(x, w)| self.b.ins().imul(x, w));
+        self.b.ins().iadd_pairwise(low, high)
     }
 
     /// Calls the bounds kernel at `p` with `check`: the index past the token when it
