@@ -803,10 +803,11 @@ impl<'a> Lower<'a> {
         self.b.ins().icmp(IntCC::Equal, picked, v)
     }
 
-    /// Lane `k` of the result is lane `indices[k]` of `table` (an `i8x16`), for indices at
-    /// most 15: `pshufb` alone on x86-64 (the host, where the ISA check requires
-    /// SSSE3), where `swizzle`, which must give zero for indices above 15, first adds a
-    /// saturating bias to them (one more instruction and a constant load).
+    /// Lane `k` of the result is lane `indices[k]` of `table` (an `i8x16`) for an index at
+    /// most 15, and zero for an index with its top bit set (both instructions agree there):
+    /// `pshufb` alone on x86-64 (the host, where the ISA check requires SSSE3), where
+    /// `swizzle`, which must give zero for indices above 15, first adds a saturating bias to
+    /// them (one more instruction and a constant load).
     fn lookup(&mut self, table: Value, indices: Value) -> Value {
         if cfg!(target_arch = "x86_64") {
             self.b.ins().x86_pshufb(table, indices)
