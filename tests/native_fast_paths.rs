@@ -635,6 +635,24 @@ fn ascii_shapes_longer_than_a_window() {
     ]);
 }
 
+/// Class runs that end in a second window (twitter's 18-digit `id_str`s): every length
+/// through both windows and past them (each sample's prefixes), bounds inside the second
+/// window and a `minLength` that only a two-window run meets.
+#[test]
+fn ascii_shapes_runs_across_two_windows() {
+    const DIGITS: &str = "01234567890123456789012345678901234";
+    check_ascii_shapes(&[
+        (r#""pattern": "^[0-9]+$""#, &[DIGITS]),
+        (r#""pattern": "^[0-9]{17,20}$""#, &[DIGITS]),
+        (r#""pattern": "^[0-9]{0,31}$""#, &[DIGITS]),
+        (r#""pattern": "^[0-9]+$", "minLength": 31"#, &[DIGITS]),
+        (
+            r#""pattern": "^[ -~]*$", "maxLength": 24"#,
+            &["http://t.co/abcdefgh?q=1&x=yz-0123"],
+        ),
+    ]);
+}
+
 /// For each `(pattern keywords, samples)`: string bodies of every fill (digits, letters,
 /// spaces) up to 18 bytes and every prefix of each sample, each with every special byte at
 /// every position, checked alone (closed and unclosed) and as array items (closed by `]`

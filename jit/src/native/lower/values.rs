@@ -17,11 +17,15 @@ const WINDOW_BYTES: u64 = super::WINDOW as u64;
 /// closing quote.
 const MAX_FIXED: usize = 2 * super::WINDOW as usize - 1;
 
+/// The longest [`AsciiShape::Run`] body checked inline: two windows hold it and the closing
+/// quote.
+const MAX_RUN: u64 = 2 * WINDOW_BYTES - 1;
+
 /// Whether a body of `shape` can pass from the windows [`Lower::ascii_string`] reads: a run
-/// that may end inside one window, or at most [`MAX_FIXED`] fixed bytes.
+/// that may end inside two windows, or at most [`MAX_FIXED`] fixed bytes.
 fn fits_windows(shape: &AsciiShape) -> bool {
     match shape {
-        AsciiShape::Run { min, max, .. } => min <= max && *min < WINDOW_BYTES,
+        AsciiShape::Run { min, max, .. } => min <= max && *min <= MAX_RUN,
         AsciiShape::Fixed(sets) => (1..=MAX_FIXED).contains(&sets.len()),
     }
 }
@@ -146,7 +150,7 @@ impl Lower<'_> {
     }
 
     /// A string checked by a shape of ASCII bytes ([`AsciiShape`]): inline when its body
-    /// has the shape within the windows over it (a run ending inside one window; fixed
+    /// has the shape within the windows over it (a run ending inside two windows; fixed
     /// counts within two) and the closing quote follows, so it is plain ASCII with nothing to
     /// unescape. Anything else (a longer body, an escape, a byte outside its class, a count
     /// outside the bounds, a window past the input's end) takes the helper, which makes the
@@ -182,7 +186,9 @@ impl Lower<'_> {
     }
 
     /// Whether the body at `body` is `min..=max` bytes of `set` closed by a quote inside
-    /// one window (a window past the input's end jumps to `slow`), and its length.
+    /// one window, or inside the next one when the first is all of `set` and `max` allows
+    /// more (twitter's 18-digit `id_str`s); a window past the input's end jumps to `slow`.
+    /// Also the body's length.
     fn ascii_run(
         &mut self,
         body: Value,
@@ -191,7 +197,46 @@ impl Lower<'_> {
         max: u64,
         slow: Block,
     ) -> (Value, Value) {
-        let v = self.window(body, slow, &[]).bytes;
+        let (n, closes) = self.run_in_window(body, set, slow);
+        let (n, closes) = if max < WINDOW_BYTES {
+            (n, closes)
+        } else {
+            let [second, join] = self.blocks();
+            let n_out = self.b.append_block_param(join, I64);
+            let closes_out = self.b.append_block_param(join, I32);
+            let full = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::Equal, n, WINDOW_BYTES as i64);
+            let args = [BlockArg::Value(n), BlockArg::Value(closes)];
+            self.b.ins().brif(full, second, &[], join, &args);
+
+            self.b.switch_to_block(second);
+            let next = self.b.ins().iadd_imm_s(body, WINDOW_BYTES as i64);
+            let (rest, closes) = self.run_in_window(next, set, slow);
+            let n = self.b.ins().iadd_imm_s(rest, WINDOW_BYTES as i64);
+            self.b
+                .ins()
+                .jump(join, &[BlockArg::Value(n), BlockArg::Value(closes)]);
+            self.b.switch_to_block(join);
+            (n_out, closes_out)
+        };
+        // `min <= n <= max` as one unsigned compare (`n` is at most two windows).
+        let over = self.b.ins().iadd_imm_s(n, -(min as i64));
+        let span = (max - min).min(2 * WINDOW_BYTES) as i64;
+        let counted = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, over, span);
+        let counted = self.b.ins().uextend(I32, counted);
+        (self.b.ins().band(closes, counted), n)
+    }
+
+    /// In the window at `at` (one past the input's end jumps to `slow`): the count `n` (an
+    /// `i64`) of its leading lanes in `set`, 16 when all are, and whether lane `n` is a
+    /// quote (an `i32`, 1 or 0; 0 when `n` is 16).
+    fn run_in_window(&mut self, at: Value, set: u128, slow: Block) -> (Value, Value) {
+        let v = self.window(at, slow, &[]).bytes;
         let others = self.lanes_outside(v, set);
         let others = self.b.ins().vhigh_bits(I32, others);
         // Lane 16 counts as outside: a run of the whole window ends there.
@@ -201,16 +246,7 @@ impl Lower<'_> {
         let quotes = self.b.ins().vhigh_bits(I32, quotes);
         let closes = self.b.ins().ushr(quotes, n);
         let closes = self.b.ins().band_imm_u(closes, 1);
-        let n = self.b.ins().uextend(I64, n);
-        // `min <= n <= max` as one unsigned compare.
-        let over = self.b.ins().iadd_imm_s(n, -(min as i64));
-        let span = (max - min).min(WINDOW_BYTES) as i64;
-        let counted = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, over, span);
-        let counted = self.b.ins().uextend(I32, counted);
-        (self.b.ins().band(closes, counted), n)
+        (self.b.ins().uextend(I64, n), closes)
     }
 
     /// Whether the body at `body` is one byte of each of `sets` (at most [`MAX_FIXED`])
