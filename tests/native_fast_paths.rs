@@ -578,6 +578,62 @@ fn numbers_read_inline() {
     }
 }
 
+/// Integer tokens beyond 2^53 against bounds (compared as integers, exactly): around 2^53,
+/// 2^63, 2^64 and `i64::MIN`, and 18-digit ids, under integral, fractional, exclusive,
+/// huge and one-sided bounds, on both kinds of token (`U64`, negative `I64`) and past them
+/// (big integers, which the helper reads).
+#[test]
+fn large_integers_compared_with_bounds_exactly() {
+    let two_53 = 1u64 << 53;
+    let mut tokens: Vec<String> = Vec::new();
+    for base in [
+        two_53,
+        1 << 63,
+        u64::MAX,
+        505_874_924_095_815_700,
+        1_000_000_000_000_000_000,
+    ] {
+        for delta in 0..=2u64 {
+            tokens.push(base.saturating_sub(delta).to_string());
+            tokens.push(base.saturating_add(delta).to_string());
+            tokens.push(format!("-{}", base.saturating_sub(delta)));
+        }
+    }
+    tokens.extend(
+        [
+            "18446744073709551616",
+            "-9223372036854775809",
+            "0",
+            "-0",
+            "-1",
+        ]
+        .map(String::from),
+    );
+    for schema in [
+        r#"{"type": "integer", "minimum": 0}"#,
+        r#"{"type": "integer", "exclusiveMinimum": 0}"#,
+        r#"{"type": "integer", "maximum": 1e18}"#,
+        r#"{"type": "integer", "exclusiveMaximum": 1e18}"#,
+        r#"{"type": "integer", "minimum": 9007199254740992, "maximum": 9.3e18}"#,
+        r#"{"type": "integer", "minimum": -9223372036854775808}"#,
+        r#"{"type": "integer", "exclusiveMinimum": -9.223372036854775808e18, "maximum": -0.5}"#,
+        r#"{"type": "integer", "minimum": 2.5, "exclusiveMaximum": 18446744073709551616}"#,
+        r#"{"type": "number", "minimum": -1e300, "maximum": 1e19}"#,
+        r#"{"type": "number", "exclusiveMaximum": -9007199254740993}"#,
+    ] {
+        let (item, item_code) = compiled(schema);
+        let (array, array_code) = compiled(&format!(r#"{{"type": "array", "items": {schema}}}"#));
+        for token in &tokens {
+            agree(&item, &item_code, token.as_bytes());
+            agree(
+                &array,
+                &array_code,
+                format!("[{token}, {token}]").as_bytes(),
+            );
+        }
+    }
+}
+
 /// Strings under patterns of one ASCII class run (with length bounds).
 #[test]
 fn ascii_shapes_single_class_runs() {

@@ -302,6 +302,33 @@ fn cmp_by_floor(i: i128, f: f64) -> Ordering {
     }
 }
 
+/// The smallest and the largest integer that pass `check`'s bounds (saturated to `i128`;
+/// the first above the second when none does), for native code's exact integer compares:
+/// an integer of any size compared with these as integers agrees with
+/// [`Number::cmp_exact`] against the bounds themselves.
+pub(crate) fn integer_interval(check: &F64Bounds) -> (i128, i128) {
+    // `as` from `f64` to `i128` saturates (and an infinite bound gives the extreme).
+    let lowest = {
+        let whole = check.min.ceil();
+        let at = whole as i128;
+        if check.min_exclusive && whole == check.min {
+            at.saturating_add(1)
+        } else {
+            at
+        }
+    };
+    let highest = {
+        let whole = check.max.floor();
+        let at = whole as i128;
+        if check.max_exclusive && whole == check.max {
+            at.saturating_sub(1)
+        } else {
+            at
+        }
+    };
+    (lowest, highest)
+}
+
 #[cfg(test)]
 #[path = "../../kernels/tests/common/rng.rs"]
 mod test_rng;
@@ -310,6 +337,79 @@ mod test_rng;
 mod tests {
     use super::*;
     use jitson_kernels::ErrorKind;
+
+    /// Every integer near each bound passes [`integer_interval`] exactly when it passes the
+    /// bounds by [`Number::cmp_exact`]: fractional, integral, exclusive, huge and absent
+    /// bounds, integers up to `u64::MAX` and down to `i64::MIN`.
+    #[test]
+    fn integer_interval_agrees_with_exact_compares() {
+        let limits = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -9_223_372_036_854_775_808.0,
+            -9_007_199_254_740_993.0,
+            -2.5,
+            -1.0,
+            -0.5,
+            0.0,
+            0.5,
+            1.0,
+            3.0,
+            9_007_199_254_740_992.0,
+            1e18,
+            18_446_744_073_709_551_616.0,
+            1e300,
+            f64::INFINITY,
+        ];
+        let near = |f: f64| -> Vec<i128> {
+            let at = (f.clamp(-1e30, 1e30)) as i128;
+            (-3..=3).map(|d| at + d).collect()
+        };
+        let mut ints: Vec<i128> = vec![0, u64::MAX.into(), i64::MIN.into(), 1 << 64];
+        for &limit in &limits {
+            ints.extend(near(limit));
+        }
+        for &min in &limits {
+            for &max in &limits {
+                for (min_exclusive, max_exclusive) in
+                    [(false, false), (true, false), (false, true), (true, true)]
+                {
+                    let check = F64Bounds {
+                        min,
+                        min_exclusive,
+                        max,
+                        max_exclusive,
+                        integer: true,
+                    };
+                    let (lowest, highest) = integer_interval(&check);
+                    for &i in &ints {
+                        let Some(n) = u64::try_from(i)
+                            .map(Number::U64)
+                            .ok()
+                            .or_else(|| i64::try_from(i).map(Number::I64).ok())
+                        else {
+                            continue;
+                        };
+                        let above = match n.cmp_exact(Number::F64(min)) {
+                            Ordering::Greater => true,
+                            Ordering::Equal => !min_exclusive,
+                            Ordering::Less => false,
+                        };
+                        let below = match n.cmp_exact(Number::F64(max)) {
+                            Ordering::Less => true,
+                            Ordering::Equal => !max_exclusive,
+                            Ordering::Greater => false,
+                        };
+                        assert_eq!(
+                            (lowest..=highest).contains(&i),
+                            above && below,
+                            "{i} in {check:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     /// Regression: two floats compared by `total_cmp`, which puts `-0.0` below `0.0`; the
     /// comparison is of mathematical values (native code compares them with `fcmp`).

@@ -25,7 +25,7 @@ use jitson_kernels::number_bounds::F64Bounds;
 use super::{Lower, Window, input_flags};
 use crate::ir::Op;
 use crate::native::helpers::Callee;
-use crate::number::{EXACT_INT, f64_bounds};
+use crate::number::{f64_bounds, integer_interval};
 
 /// The most digits [`Lower::digit_run`] reads, and the most bytes of a sign and an integer
 /// part [`Lower::short_decimal`] reads: they and the byte after them fit in one window.
@@ -49,6 +49,17 @@ const WINDOW_LAST: i64 = super::WINDOW as i64 - 1;
 /// The largest integer part [`Lower::short_decimal`] reads ([`DIGIT_RUN`] digits): below
 /// 2^53, so exact as an `f64`, and so is the next integer.
 const WHOLE_MAX: i64 = 10i64.pow(DIGIT_RUN as u32) - 1;
+
+/// Which integers of one kind (`U64` or `I64` tokens) pass a check's bounds.
+#[derive(Clone, Copy)]
+enum KindPasses {
+    /// None of them.
+    None,
+    /// All of them.
+    All,
+    /// Those from the first (as `u64` bits) and up to the second more.
+    Span(i64, i64),
+}
 
 /// Which [`Lower::short_decimal`] tokens pass the bounds, as the bounds kernel decides a
 /// token from its integer part `w` (a fraction lies strictly between `w` and the next
@@ -604,11 +615,14 @@ impl Lower<'_> {
 
     /// Jumps to `slow` unless the number `(kind, bits)` passes `check` as the interpreter
     /// reads it; continues in a new block when it does. The value is stored as the kernel
-    /// read it, so `-0` (the float -0.0 to the interpreter) takes the helper.
+    /// read it, so `-0` (the float -0.0 to the interpreter) takes the helper. A float is
+    /// compared with the bounds as an `f64`; an integer token as an integer with the
+    /// integers that pass ([`integer_interval`]), exactly at any size (twitter's 18-digit
+    /// ids, beyond 2^53, took the helper when they were compared as `f64`s).
     fn number_checks(&mut self, check: &F64Bounds, (kind, bits): (Value, Value), slow: Block) {
         // Only finite bounds are compared (an absent bound is infinite).
         let bounded = check.min.is_finite() || check.max.is_finite();
-        let [int, float, pass] = [(); 3].map(|_| self.b.create_block());
+        let [int, float, pass, done] = self.blocks();
         // The value as an `f64`, for the bounds.
         let value = bounded.then(|| self.b.append_block_param(pass, F64));
         let is_float = self
@@ -635,6 +649,11 @@ impl Lower<'_> {
             let args: &[BlockArg] = if bounded { &[BlockArg::Value(f)] } else { &[] };
             self.b.ins().brif(finite, pass, args, slow, &[]);
         }
+        self.b.switch_to_block(pass);
+        if let Some(value) = value {
+            self.bound_checks(check, value, slow);
+        }
+        self.b.ins().jump(done, &[]);
 
         // An integer token: `U64`, `I64` (0 only for `-0`), or a big integer.
         self.b.switch_to_block(int);
@@ -649,28 +668,66 @@ impl Lower<'_> {
         let zero = self.b.ins().icmp_imm_s(IntCC::Equal, bits, 0);
         let minus_zero = self.b.ins().band(is_i64, zero);
         let mut refuse = self.b.ins().bor(big, minus_zero);
-        let args = if bounded {
-            // Compared as an `f64`, which is exact up to 2^53 in magnitude.
-            let too_big =
-                self.b
-                    .ins()
-                    .icmp_imm_s(IntCC::UnsignedGreaterThan, bits, EXACT_INT as i64);
-            let too_small =
-                self.b
-                    .ins()
-                    .icmp_imm_s(IntCC::SignedLessThan, bits, -(EXACT_INT as i64));
-            let inexact = self.b.ins().select(is_i64, too_small, too_big);
-            refuse = self.b.ins().bor(refuse, inexact);
-            vec![BlockArg::Value(self.b.ins().fcvt_from_sint(F64, bits))]
-        } else {
-            Vec::new()
-        };
-        self.b.ins().brif(refuse, slow, &[], pass, &args);
-
-        self.b.switch_to_block(pass);
-        if let Some(value) = value {
-            self.bound_checks(check, value, slow);
+        if bounded {
+            refuse = self.integer_bounds(check, (is_i64, bits), refuse);
         }
+        self.b.ins().brif(refuse, slow, &[], done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// `refuse`, or'ed with whether the integer `bits` (an `I64` token when `is_i64`, a
+    /// negative one; else `U64`) lies outside the integers that pass `check`. Per kind, an
+    /// unsigned compare of its offset from the kind's lowest passing value with the span of
+    /// its passing values; nothing for a kind whose every value passes, a constant refusal
+    /// for a kind of which none does.
+    fn integer_bounds(
+        &mut self,
+        check: &F64Bounds,
+        (is_i64, bits): (Value, Value),
+        refuse: Value,
+    ) -> Value {
+        let (lowest, highest) = integer_interval(check);
+        // Per kind (`U64`, then `I64`): its values, and those of them that pass.
+        let domains: [(i128, i128); 2] = [(0, u64::MAX.into()), (i64::MIN.into(), -1)];
+        let [unsigned, signed] = domains.map(|(first, last)| {
+            let (from, to) = (lowest.max(first), highest.min(last));
+            match (from > to, (from, to) == (first, last)) {
+                (true, _) => KindPasses::None,
+                (false, true) => KindPasses::All,
+                // Two's complement: the offset and span as `u64` bits.
+                (false, false) => KindPasses::Span(from as i64, (to - from) as u64 as i64),
+            }
+        });
+        let mut refuse = refuse;
+        let is_u64 = self.b.ins().bxor_imm_u(is_i64, 1);
+        for (passing, is_kind) in [(unsigned, is_u64), (signed, is_i64)] {
+            if let KindPasses::None = passing {
+                refuse = self.b.ins().bor(refuse, is_kind);
+            }
+        }
+        // The span test, with the other kind's (or an always-true one) selected away.
+        let span_of = |passing: &KindPasses| match *passing {
+            KindPasses::Span(from, span) => Some((from, span)),
+            _ => None,
+        };
+        let (u, i) = (span_of(&unsigned), span_of(&signed));
+        if u.is_none() && i.is_none() {
+            return refuse;
+        }
+        // A kind without a span test gets one every value passes.
+        let [(u_from, u_span), (i_from, i_span)] = [u, i].map(|s| s.unwrap_or((0, -1)));
+        let mut per_kind = |signed: i64, unsigned: i64| match signed == unsigned {
+            true => self.iconst(unsigned),
+            false => {
+                let (signed, unsigned) = (self.iconst(signed), self.iconst(unsigned));
+                self.b.ins().select(is_i64, signed, unsigned)
+            }
+        };
+        let from = per_kind(i_from, u_from);
+        let span = per_kind(i_span, u_span);
+        let offset = self.b.ins().isub(bits, from);
+        let outside = self.b.ins().icmp(IntCC::UnsignedGreaterThan, offset, span);
+        self.b.ins().bor(refuse, outside)
     }
 
     /// Jumps to `slow` unless the `f64` `value` lies within `check`'s finite bounds;
