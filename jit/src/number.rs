@@ -302,33 +302,6 @@ fn cmp_by_floor(i: i128, f: f64) -> Ordering {
     }
 }
 
-/// The smallest and the largest integer that pass `check`'s bounds (saturated to `i128`;
-/// the first above the second when none does), for native code's exact integer compares:
-/// an integer of any size compared with these as integers agrees with
-/// [`Number::cmp_exact`] against the bounds themselves.
-pub(crate) fn integer_interval(check: &F64Bounds) -> (i128, i128) {
-    // `as` from `f64` to `i128` saturates (and an infinite bound gives the extreme).
-    let lowest = {
-        let whole = check.min.ceil();
-        let at = whole as i128;
-        if check.min_exclusive && whole == check.min {
-            at.saturating_add(1)
-        } else {
-            at
-        }
-    };
-    let highest = {
-        let whole = check.max.floor();
-        let at = whole as i128;
-        if check.max_exclusive && whole == check.max {
-            at.saturating_sub(1)
-        } else {
-            at
-        }
-    };
-    (lowest, highest)
-}
-
 #[cfg(test)]
 #[path = "../../kernels/tests/common/rng.rs"]
 mod test_rng;
@@ -338,11 +311,11 @@ mod tests {
     use super::*;
     use jitson_kernels::ErrorKind;
 
-    /// Every integer near each bound passes [`integer_interval`] exactly when it passes the
+    /// Every integer near each bound lies in [`F64Bounds::integers`] exactly when it passes the
     /// bounds by [`Number::cmp_exact`]: fractional, integral, exclusive, huge and absent
     /// bounds, integers up to `u64::MAX` and down to `i64::MIN`.
     #[test]
-    fn integer_interval_agrees_with_exact_compares() {
+    fn bounds_integers_agree_with_exact_compares() {
         let limits = [
             f64::NEG_INFINITY,
             -1e300,
@@ -381,7 +354,7 @@ mod tests {
                         max_exclusive,
                         integer: true,
                     };
-                    let (lowest, highest) = integer_interval(&check);
+                    let (lowest, highest) = check.integers();
                     for &i in &ints {
                         let Some(n) = u64::try_from(i)
                             .map(Number::U64)

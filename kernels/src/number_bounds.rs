@@ -10,8 +10,10 @@
 //!
 //! The answer is one-sided: `true` means the value (as `parse_number` reads it, `-0` being
 //! `-0.0`) is certainly within the bounds; `false` means it is not, or that this kernel
-//! does not decide (an integer beyond 2^53, a big integer, an infinite value, a fraction or
-//! exponent under [`F64Bounds::integer`]); the caller's exact reading decides those.
+//! does not decide (a big integer, an infinite value, a fraction or exponent under
+//! [`F64Bounds::integer`]); the caller's exact reading decides those. An integer beyond 2^53
+//! that fits 64 bits is compared exactly with the integers within the bounds
+//! ([`F64Bounds::integers`]).
 //! Grammar errors are exactly [`scan_number`](crate::number::scan_number)'s. Built from other kernels' dispatching
 //! entry points: there is no separate scalar twin.
 
@@ -50,6 +52,30 @@ impl F64Bounds {
         max_exclusive: false,
         integer: false,
     };
+
+    /// The smallest and the largest integer within the bounds (saturated to `i128`; the
+    /// first above the second when no integer is): an integer of any size is within the
+    /// bounds exactly when it lies in this interval.
+    pub fn integers(&self) -> (i128, i128) {
+        // `as` from `f64` to `i128` saturates (an infinite bound gives the extreme).
+        let lowest = {
+            let whole = self.min.ceil();
+            let at = whole as i128;
+            match self.min_exclusive && whole == self.min {
+                true => at.saturating_add(1),
+                false => at,
+            }
+        };
+        let highest = {
+            let whole = self.max.floor();
+            let at = whole as i128;
+            match self.max_exclusive && whole == self.max {
+                true => at.saturating_sub(1),
+                false => at,
+            }
+        };
+        (lowest, highest)
+    }
 
     /// Whether every value in `lo..=hi` meets both bounds.
     pub fn holds(&self, lo: f64, hi: f64) -> bool {
@@ -102,10 +128,19 @@ pub fn number_within(
             0 => -0.0,
             i => i as f64,
         },
+        // Not exactly an `f64`: compared as an integer (twitter's 18-digit ids).
+        NumberValue::U64(u) => return Ok((integer_within(bounds, u.into()), end)),
+        NumberValue::I64(i) => return Ok((integer_within(bounds, i.into()), end)),
         NumberValue::F64(f) if f.is_finite() && !bounds.integer => f,
         _ => return Ok((false, end)),
     };
     Ok((bounds.holds(v, v), end))
+}
+
+/// Whether the integer `i` is within `bounds`, exactly.
+fn integer_within(bounds: &F64Bounds, i: i128) -> bool {
+    let (lowest, highest) = bounds.integers();
+    (lowest..=highest).contains(&i)
 }
 
 /// A well-formed token without exponent whose integer part has at most 15 digits.

@@ -25,7 +25,7 @@ use jitson_kernels::number_bounds::F64Bounds;
 use super::{Lower, Window, input_flags};
 use crate::ir::Op;
 use crate::native::helpers::Callee;
-use crate::number::{f64_bounds, integer_interval};
+use crate::number::f64_bounds;
 
 /// The most digits [`Lower::digit_run`] reads, and the most bytes of a sign and an integer
 /// part [`Lower::short_decimal`] reads: they and the byte after them fit in one window.
@@ -617,7 +617,7 @@ impl Lower<'_> {
     /// reads it; continues in a new block when it does. The value is stored as the kernel
     /// read it, so `-0` (the float -0.0 to the interpreter) takes the helper. A float is
     /// compared with the bounds as an `f64`; an integer token as an integer with the
-    /// integers that pass ([`integer_interval`]), exactly at any size (twitter's 18-digit
+    /// integers that pass ([`F64Bounds::integers`]), exactly at any size (twitter's 18-digit
     /// ids, beyond 2^53, took the helper when they were compared as `f64`s).
     fn number_checks(&mut self, check: &F64Bounds, (kind, bits): (Value, Value), slow: Block) {
         // Only finite bounds are compared (an absent bound is infinite).
@@ -686,7 +686,7 @@ impl Lower<'_> {
         (is_i64, bits): (Value, Value),
         refuse: Value,
     ) -> Value {
-        let (lowest, highest) = integer_interval(check);
+        let (lowest, highest) = check.integers();
         // Per kind (`U64`, then `I64`): its values, and those of them that pass.
         let domains: [(i128, i128); 2] = [(0, u64::MAX.into()), (i64::MIN.into(), -1)];
         let [unsigned, signed] = domains.map(|(first, last)| {
