@@ -320,8 +320,8 @@ const KEYED: &str = r#"{
         "tab\tkey": {"type": "null"},
         "back\\slash": {"type": "integer"},
         "\u00e9t\u00e9": {"type": "string"},
-        "a_name_of_exactly_thirty_two_byt": {"type": "integer"},
-        "a_name_of_exactly_thirty_three_by": {"type": "integer"}
+        "a_name_of_exactly_sixty_four_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxx": {"type": "integer"},
+        "a_name_of_exactly_sixty_five_bytes_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyy": {"type": "integer"}
     },
     "required": ["id", "name"]
 }"#;
@@ -340,8 +340,8 @@ fn expected_keys_compared_before_the_scan() {
         let (program, code) = compiled(schema);
         let in_order = concat!(
             r#"{"id":1,"name":"n","na\"me":true,"tab\tkey":null,"back\\slash":2,"#,
-            r#""été":"e","a_name_of_exactly_thirty_two_byt":3,"#,
-            r#""a_name_of_exactly_thirty_three_by":4}"#
+            r#""été":"e","a_name_of_exactly_sixty_four_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxx":3,"#,
+            r#""a_name_of_exactly_sixty_five_bytes_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyy":4}"#
         );
         let mut docs: Vec<Vec<u8>> = [
             in_order,
@@ -357,10 +357,13 @@ fn expected_keys_compared_before_the_scan() {
             r#"{"id":1,"name":"n","na"me":true}"#,
             "{\"id\":1,\"name\":\"n\",\"na\\\"me\":true,\"tab\tkey\":null}",
             r#"{"id":1,"name":"n","na\"me":true,"tab\tkey":null,"back\slash":2}"#,
-            r#"{"id":1,"name":"n","a_name_of_exactly_thirty_two_byx":3}"#,
-            r#"{"id":1,"name":"n","a_name_of_exactly_thirty_two_byt_":3}"#,
-            r#"{"id":1,"name":"n","a_name_of_exactly_thirty_three_by":4,"x":0}"#,
+            r#"{"id":1,"name":"n","a_name_of_exactly_sixty_four_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxz":3}"#,
+            r#"{"id":1,"name":"n","a_name_of_exactly_sixty_four_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxx_":3}"#,
+            r#"{"id":1,"name":"n","a_name_of_exactly_sixty_five_bytes_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyy":4,"x":0}"#,
             r#"{"id":1,"name":"n""#,
+            // Members left out: the next name is tried once before the scan.
+            r#"{"id":1,"na\"me":true,"back\\slash":2}"#,
+            r#"{"name":"n","tab\tkey":null}"#,
         ]
         .iter()
         .map(|doc| doc.as_bytes().to_vec())
@@ -451,6 +454,12 @@ fn compact_members_in_schema_order() {
         r#"{"a":1,"ab":"x"]"#,
         r#"{"a":1,"\u0061b":"x","abc":true}"#,
         r#"{"ab":"x","abc":true}"#,
+        // One member left out (the next name tried at the key), two (the scan), spaced so
+        // that the key op, not the compact guess, reads them.
+        r#"{"a":1,"abc":true,"list":[1],"last":null}"#,
+        r#"{"a":1, "abc":true, "list":[1], "last":null}"#,
+        r#"{"a":1, "nested":{"ab":"y", "nested":{}}, "last":null}"#,
+        r#"{"a":1, "abc":true, "abc":false, "list":[], "ab":"x"}"#,
     ];
     for schema in [ORDERED, closed.as_str()] {
         let (program, code) = compiled(schema);

@@ -368,6 +368,58 @@ fn objects_arrays_scalars() {
     );
 }
 
+/// An object whose `Key` is not followed by a field switch (every member's value is a
+/// bounded integer): the key op records the field itself, for members in order, with one
+/// or two left out (the next name is tried before the scan), and out of order; the
+/// presence bits (which the required names check) and the error paths (which name the
+/// field) are the interpreter's.
+#[test]
+fn keys_without_a_field_switch() {
+    let mut p = Program {
+        num_checks: vec![NumCheck {
+            integer: true,
+            maximum: Some(Limit {
+                value: Number::U64(5),
+                exclusive: false,
+            }),
+            ..NumCheck::default()
+        }],
+        key_tables: vec![KeyTable::new([
+            ("a".into(), true),
+            ("bb".into(), true),
+            ("ccc".into(), true),
+            ("dddd".into(), false),
+        ])],
+        ..Program::default()
+    };
+    p.funcs
+        .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
+    p.funcs.push(func(
+        "object",
+        vec![
+            Op::ObjBegin { empty: 4, table: 0 },
+            Op::Key(0),
+            Op::Number(0),
+            Op::ObjNext { next: 1 },
+            Op::ObjEnd(0),
+            Op::Return,
+        ],
+    ));
+    p.verify().expect("valid program");
+    check_all(
+        &p,
+        &[
+            r#"{"a":1,"bb":2,"ccc":3,"dddd":4}"#,
+            r#"{"a":1,"ccc":3,"dddd":4}"#,
+            r#"{"a":1,"bb":2,"dddd":4}"#,
+            r#"{"a":1,"dddd":4,"bb":2,"ccc":3}"#,
+            r#"{"a":1,"ccc":9}"#,
+            r#"{"bb":2,"dddd":9}"#,
+            r#"{"a":1,"bb":2,"ccc":3,"e":4}"#,
+        ],
+    );
+}
+
 #[test]
 fn dispatch_tuples_enums_recursion() {
     check_all(

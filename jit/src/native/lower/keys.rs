@@ -1,6 +1,6 @@
 //! `Key`: first, before any scan, the expected name (the field after the previous match,
-//! by a jump table on the hint) with its closing quote and the colon, compared inline with
-//! 1- to 8-byte loads; any other key (an alias too: [`KeyTable::find`](crate::ir::KeyTable::find)
+//! by a jump table on the hint; on a mismatch, the name after it) with its closing quote
+//! and the colon, compared inline with 1- to 8-byte loads; any other key (an alias too: [`KeyTable::find`](crate::ir::KeyTable::find)
 //! maps it to its field, the same answer the interpreter gets), one with escapes, or one
 //! with whitespace before its colon, is scanned by the string scan and looked up by the key
 //! table's helper, then its colon is read. Then the path top, the field register and the
@@ -22,8 +22,9 @@ use crate::native::helpers::{Callee, NO_FIELD};
 
 /// Tables with more fields compare no name inline (the jump table would outgrow its use).
 const MAX_INLINE_FIELDS: usize = 64;
-/// Longer names are not compared inline.
-const MAX_INLINE_NAME: usize = 32;
+/// Longer names are not compared inline (twitter's 34-byte
+/// `profile_background_image_url_https` is).
+const MAX_INLINE_NAME: usize = 64;
 
 /// Whether `c` stands for itself in a JSON string (no escape needed, none possible).
 fn plain_key_byte(c: u8) -> bool {
@@ -108,18 +109,23 @@ impl Lower<'_> {
         self.ws_value();
     }
 
-    /// Before any scan: when the input at `body` is the name of field `hint`, its closing
-    /// quote and the colon (the usual `"name":`), sets the cursor past the colon; anything
-    /// else (another key, escapes, whitespace before the colon, a name not compared inline)
-    /// jumps to `scan`. A name's bytes match only the same key: the names compared contain
-    /// no quote, backslash or control byte, so the input's string ends at the quote
-    /// compared and has no escapes.
+    /// Before any scan: when the input at `body` is the name of field `hint`, or else of
+    /// the field after it (one absent optional member: twitter's user `entities` without
+    /// `url`, a tweet without some counts), its closing quote and the colon (the usual
+    /// `"name":`), sets the cursor past the colon; anything else (another key, escapes,
+    /// whitespace before the colon, a name not compared inline) jumps to `scan`. A name's
+    /// bytes match only the same key: the names compared contain no quote, backslash or
+    /// control byte, so the input's string ends at the quote compared and has no escapes.
     ///
-    /// A match jumps to `found(hint, end[, 0])`; or, when the next op is the field switch
-    /// (`targets`), records the field (known here) and goes on to the value: straight to
-    /// the field's target when the value starts right after the colon, else to `valued`
-    /// (which skips the whitespace before the switch), so the usual member pays no switch
-    /// and no field arithmetic.
+    /// The jump table on the hint enters name `i`'s compare; a mismatch there goes on to
+    /// name `i + 1`'s compare when `i` is the hint (the first try), else to `scan`, so each
+    /// name is compared in one place and the jump table's targets take no arguments.
+    ///
+    /// A match of name `i` jumps to `found(i, end[, 0])`; or, when the next op is the field
+    /// switch (`targets`), records the field (known here) and goes on to the value:
+    /// straight to the field's target when the value starts right after the colon, else
+    /// to `valued` (which skips the whitespace before the switch), so the usual member pays
+    /// no switch and no field arithmetic.
     fn expected_name(&mut self, at: &Expected, targets: Option<&[Label]>) {
         let names: Vec<Box<str>> = self.program.key_tables[at.table as usize].names().to_vec();
         if names.is_empty() || names.len() > MAX_INLINE_FIELDS {
@@ -131,50 +137,73 @@ impl Lower<'_> {
         self.br_table(index, &blocks, at.scan);
         for (i, name) in names.iter().enumerate() {
             self.b.switch_to_block(blocks[i]);
-            let name = name.as_bytes();
-            if name.len() > MAX_INLINE_NAME || !name.iter().all(|&c| plain_key_byte(c)) {
-                self.b.ins().jump(at.scan, &[]);
-                continue;
+            // A mismatch: the next name's compare when this one was the hint's (the first
+            // try), else the scan.
+            let next = blocks.get(i + 1).map(|&next| (next, self.b.create_block()));
+            let miss = next.map_or(at.scan, |(_, miss)| miss);
+            self.name_compare(at, targets, i, name.as_bytes(), miss);
+            if let Some((next, miss)) = next {
+                self.b.switch_to_block(miss);
+                let first = self.b.ins().icmp_imm_s(IntCC::Equal, at.hint, i as i64);
+                self.b.ins().brif(first, next, &[], at.scan, &[]);
             }
-            let mut expect = name.to_vec();
-            expect.extend_from_slice(b"\":");
-            let past = self.b.ins().iadd_imm_s(at.body, expect.len() as i64);
-            let len = self.len();
-            let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, past, len);
-            let cmp = self.b.create_block();
-            self.b.ins().brif(fits, cmp, &[], at.scan, &[]);
-            self.b.switch_to_block(cmp);
-            let same = self.same_bytes(at.body, &expect);
-            match targets.and_then(|t| t.get(i)) {
-                Some(&target) => {
-                    // `named(body)`: also where a compact member guessed at the end of the
-                    // previous member's value goes (see `Lower::jump`).
-                    let named = self.b.create_block();
-                    let body = self.b.append_block_param(named, I64);
-                    self.key_named.insert((at.key, i as u32), named);
-                    (self.b.ins()).brif(same, named, &[BlockArg::Value(at.body)], at.scan, &[]);
-                    self.b.switch_to_block(named);
-                    let past = self.b.ins().iadd_imm_s(body, expect.len() as i64);
-                    self.set_pos(past);
-                    self.record_named(at.table, i as u32, body);
-                    if self.decoding() {
-                        self.key_base_named();
-                    }
-                    let target = self.label(target);
-                    self.branch_on_token(past, target, at.valued);
+        }
+    }
+
+    /// Name `i`'s compare (`name`), in the current block: a match goes on as
+    /// [`Lower::expected_name`] says, anything else (a name not compared inline too) to
+    /// `miss`.
+    fn name_compare(
+        &mut self,
+        at: &Expected,
+        targets: Option<&[Label]>,
+        i: usize,
+        name: &[u8],
+        miss: Block,
+    ) {
+        if name.len() > MAX_INLINE_NAME || !name.iter().all(|&c| plain_key_byte(c)) {
+            self.b.ins().jump(miss, &[]);
+            return;
+        }
+        let mut expect = name.to_vec();
+        expect.extend_from_slice(b"\":");
+        let past = self.b.ins().iadd_imm_s(at.body, expect.len() as i64);
+        let len = self.len();
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, past, len);
+        let cmp = self.b.create_block();
+        self.b.ins().brif(fits, cmp, &[], miss, &[]);
+        self.b.switch_to_block(cmp);
+        let same = self.same_bytes(at.body, &expect);
+        match targets.and_then(|t| t.get(i)) {
+            Some(&target) => {
+                // `named(body)`: also where a compact member guessed at the end of the
+                // previous member's value goes (see `Lower::jump`).
+                let named = self.b.create_block();
+                let body = self.b.append_block_param(named, I64);
+                self.key_named.insert((at.key, i as u32), named);
+                (self.b.ins()).brif(same, named, &[BlockArg::Value(at.body)], miss, &[]);
+                self.b.switch_to_block(named);
+                let past = self.b.ins().iadd_imm_s(body, expect.len() as i64);
+                self.set_pos(past);
+                self.record_named(at.table, i as u32, body);
+                if self.decoding() {
+                    self.key_base_named();
                 }
-                None => {
-                    let hit = self.b.create_block();
-                    self.b.ins().brif(same, hit, &[], at.scan, &[]);
-                    self.b.switch_to_block(hit);
-                    self.set_pos(past);
-                    let end = self.b.ins().iadd_imm_s(at.body, name.len() as i64);
-                    let mut args = vec![BlockArg::Value(at.hint), BlockArg::Value(end)];
-                    if self.decoding() {
-                        args.push(BlockArg::Value(self.iconst(0)));
-                    }
-                    self.b.ins().jump(at.found, &args);
+                let target = self.label(target);
+                self.branch_on_token(past, target, at.valued);
+            }
+            None => {
+                let hit = self.b.create_block();
+                self.b.ins().brif(same, hit, &[], miss, &[]);
+                self.b.switch_to_block(hit);
+                self.set_pos(past);
+                let end = self.b.ins().iadd_imm_s(at.body, name.len() as i64);
+                let field = self.iconst(i as i64);
+                let mut args = vec![BlockArg::Value(field), BlockArg::Value(end)];
+                if self.decoding() {
+                    args.push(BlockArg::Value(self.iconst(0)));
                 }
+                self.b.ins().jump(at.found, &args);
             }
         }
     }
