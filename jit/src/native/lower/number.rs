@@ -9,9 +9,10 @@
 //! the bounds kernel (`jitson_number_within`, which reads the value only when the token's
 //! integer part does not decide), decode calls the number kernel (`jitson_parse_number`,
 //! or `jitson_parse_integer` under an `integer` check). Decode compares the value with the
-//! bounds inline and stores it. Whatever they do not decide — a kernel error, a failed
-//! check, a value not compared exactly (`-0` in decode, an integer beyond 2^53 against a
-//! bound, an infinite float, a big integer, a fraction under an integer check) — runs the
+//! bounds inline (a float as an `f64`, a 64-bit integer as an integer, exactly) and stores
+//! it. Whatever they do not decide — a kernel error, a failed check, a value not compared
+//! exactly (`-0` in decode, an infinite float, a big integer, a fraction under an integer
+//! check) — runs the
 //! number helper from the token's start, which reads and checks it with the interpreter's
 //! code and makes the exact error. Checks with a `multipleOf` predicate, or a bound that is
 //! not exactly an `f64`, always take the helper.
