@@ -22,6 +22,14 @@ fn func(name: &str, ops: Vec<Op>) -> Func {
     }
 }
 
+/// Appends function 0, `doc` (calls function 1, then the input's end), and function 1,
+/// `object`, of `ops`.
+fn push_doc_and_object(p: &mut Program, ops: Vec<Op>) {
+    p.funcs
+        .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
+    p.funcs.push(func("object", ops));
+}
+
 /// `{"a": integer >= 0 (required), "b": [string...], "name..long": bool}`.
 fn object_program() -> Program {
     let mut p = Program {
@@ -47,10 +55,8 @@ fn object_program() -> Program {
         ])],
         ..Program::default()
     };
-    p.funcs
-        .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
-    p.funcs.push(func(
-        "object",
+    push_doc_and_object(
+        &mut p,
         vec![
             Op::ObjBegin {
                 empty: 13,
@@ -71,7 +77,7 @@ fn object_program() -> Program {
             Op::ObjEnd(0),
             Op::Return,
         ],
-    ));
+    );
     p.funcs.push(func(
         "array",
         vec![
@@ -392,10 +398,8 @@ fn keys_without_a_field_switch() {
         ])],
         ..Program::default()
     };
-    p.funcs
-        .push(func("doc", vec![Op::Call(1), Op::Eof, Op::Return]));
-    p.funcs.push(func(
-        "object",
+    push_doc_and_object(
+        &mut p,
         vec![
             Op::ObjBegin { empty: 4, table: 0 },
             Op::Key(0),
@@ -404,7 +408,7 @@ fn keys_without_a_field_switch() {
             Op::ObjEnd(0),
             Op::Return,
         ],
-    ));
+    );
     p.verify().expect("valid program");
     check_all(
         &p,

@@ -57,24 +57,20 @@ impl F64Bounds {
     /// first above the second when no integer is): an integer of any size is within the
     /// bounds exactly when it lies in this interval.
     pub fn integers(&self) -> (i128, i128) {
-        // `as` from `f64` to `i128` saturates (an infinite bound gives the extreme).
-        let lowest = {
-            let whole = self.min.ceil();
+        // The integer `whole` next to a bound on its inner side, one step further in when
+        // the bound excludes itself and is that integer (`as` from `f64` to `i128`
+        // saturates; an infinite bound gives the extreme).
+        let inner = |whole: f64, bound: f64, exclusive: bool, step: i128| {
             let at = whole as i128;
-            match self.min_exclusive && whole == self.min {
-                true => at.saturating_add(1),
+            match exclusive && whole == bound {
+                true => at.saturating_add(step),
                 false => at,
             }
         };
-        let highest = {
-            let whole = self.max.floor();
-            let at = whole as i128;
-            match self.max_exclusive && whole == self.max {
-                true => at.saturating_sub(1),
-                false => at,
-            }
-        };
-        (lowest, highest)
+        (
+            inner(self.min.ceil(), self.min, self.min_exclusive, 1),
+            inner(self.max.floor(), self.max, self.max_exclusive, -1),
+        )
     }
 
     /// Whether every value in `lo..=hi` meets both bounds.

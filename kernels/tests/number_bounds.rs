@@ -28,7 +28,9 @@ fn reference(buf: &[u8], pos: usize, bounds: &F64Bounds) -> Option<bool> {
     }
 }
 
-/// `i` against the float `f`, exactly.
+/// `i` against the float `f`, exactly: the reference's own compare (the interpreter's,
+/// `jitson_jit::number::cmp_int_float`, lives in a crate above this one), independent of
+/// the [`F64Bounds::integers`] it checks.
 fn cmp_int_float(i: i128, f: f64) -> std::cmp::Ordering {
     use std::cmp::Ordering;
     const TWO_127: f64 = 1.7014118346046923e38;
