@@ -700,11 +700,12 @@ impl Lower<'_> {
             }
         });
         let mut refuse = refuse;
-        let is_u64 = self.b.ins().bxor_imm_u(is_i64, 1);
-        for (passing, is_kind) in [(unsigned, is_u64), (signed, is_i64)] {
-            if let KindPasses::None = passing {
-                refuse = self.b.ins().bor(refuse, is_kind);
-            }
+        if let KindPasses::None = unsigned {
+            let is_u64 = self.b.ins().bxor_imm_u(is_i64, 1);
+            refuse = self.b.ins().bor(refuse, is_u64);
+        }
+        if let KindPasses::None = signed {
+            refuse = self.b.ins().bor(refuse, is_i64);
         }
         // The span test, with the other kind's (or an always-true one) selected away.
         let span_of = |passing: &KindPasses| match *passing {
