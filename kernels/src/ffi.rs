@@ -362,12 +362,9 @@ impl NumberRead {
     /// The bit of [`NumberRead::end_kind`] set on an error (its sign bit as an `i64`).
     pub const ERROR: u64 = 1 << 63;
 
-    /// A token of `kind` with `value`, ending at `end`.
-    fn read(kind: u64, value: u64, end: usize) -> NumberRead {
-        NumberRead {
-            end_kind: (end as u64) << Self::KIND_BITS | kind,
-            value,
-        }
+    /// The [`end_kind`](NumberRead::end_kind) field of a token of `kind` ending at `end`.
+    fn pack(kind: u64, end: usize) -> u64 {
+        (end as u64) << Self::KIND_BITS | kind
     }
 
     /// Back to a Rust result: `(kind, value, end)`, or the error as
@@ -432,7 +429,7 @@ unsafe fn number_read(
             NumberValue::BigInt => (number_kind::BIG_INT, 0),
         };
         value = bits;
-        Ok(NumberRead::read(kind, 0, end).end_kind)
+        Ok(NumberRead::pack(kind, end))
     });
     match tagged.status {
         0 => NumberRead {

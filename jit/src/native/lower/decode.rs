@@ -304,15 +304,20 @@ impl Lower<'_> {
         self.b.ins().brif(fits, reserve, &[], full, &[]);
         self.b.switch_to_block(reserve);
         self.store_ctx(next, off::BUMP);
-        let zeros = self.splat(0);
-        for at in (0..bytes).step_by(16) {
-            self.put(zeros, start, at as i32);
-        }
+        self.zero_16s(start, bytes);
         let in_slab = self.iconst(SLAB_BUF as i64);
         let bytes = self.iconst(i64::from(bytes));
         self.b
             .ins()
             .jump(join, &[in_slab, start, bytes].map(BlockArg::Value));
+    }
+
+    /// Zeroes the `bytes` (a multiple of 16) at `addr` with 16-byte stores.
+    fn zero_16s(&mut self, addr: Value, bytes: u32) {
+        let zeros = self.splat(0);
+        for at in (0..bytes).step_by(16) {
+            self.put(zeros, addr, at as i32);
+        }
     }
 
     /// Gives the `bytes` reserved in the slab at `reserved` back past their first `used`,
@@ -354,10 +359,7 @@ impl Lower<'_> {
             .b
             .ins()
             .load(I64, MemFlagsData::trusted(), view, off::VIEW_ADDR);
-        let zeros = self.splat(0);
-        for at in (0..FIRST_ITEMS_BYTES).step_by(16) {
-            self.put(zeros, addr, at as i32);
-        }
+        self.zero_16s(addr, FIRST_ITEMS_BYTES);
         let next = self.b.ins().iadd_imm_s(open, 1);
         self.store_ctx(next, off::OPEN);
         let reserved = self.iconst(bytes);
