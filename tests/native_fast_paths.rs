@@ -878,3 +878,102 @@ fn bounded_arrays_are_written_in_the_slab() {
         agree(&branches, &branches_code, doc.as_bytes());
     }
 }
+
+/// Arrays of leaves (a GeoJSON position, a tuple with a tail, lists of strings and flags) are
+/// written in place by their container's encode code, and constant bytes and numbers spend
+/// the room one capacity check reserved: native encode writes what the plan's walk writes
+/// into outputs of every spare capacity, each an allocation of its own exact size (CI's
+/// valgrind run sees any write past it), also where a big integer's text (a helper's output
+/// of any length) comes between numbers.
+#[test]
+fn leaf_arrays_encode_in_place_at_every_capacity() {
+    use jitson::jit::encode::EncodePlan;
+    use jitson::jit::ir::BigInts;
+    use jitson_kernels::escape::EscapeMode;
+    let pair = r#"{"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}]"#;
+    let (_, code) = compiled(&format!(
+        r#"{{"type": "object", "properties": {{
+            "pos": {pair}, "items": false}},
+            "ring": {{"type": "array", "items": {pair}}}}},
+            "mixed": {{"type": "array", "prefixItems": [{{"type": "boolean"}}, {{"type": "null"}},
+                {{"type": "integer"}}], "items": {{"type": "number"}}}},
+            "tags": {{"type": "array", "items": {{"type": "string"}}}},
+            "flags": {{"type": "array", "items": {{"type": "boolean"}}}},
+            "six": {{"type": "array", "prefixItems": [{six}]}},
+            "twelve": {{"type": "array", "prefixItems": [{twelve}], "items": false}},
+            "record": {{"type": "object", "properties": {{{members}}}}}}}}}"#,
+        six = ["{\"type\": \"number\"}"; 6].join(", "),
+        twelve = ["{\"type\": \"boolean\"}"; 12].join(", "),
+        members = (0..12)
+            .map(|i| {
+                let kind = ["boolean", "number"][i % 2];
+                format!(r#""a_rather_long_member_name_{i:02}": {{"type": "{kind}"}}"#)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    let docs = [
+        r#"{"pos": [1.5, -2], "ring": [[1, 2], [3.25, 4, 5], [], [6]], "mixed": [true, null, 7,
+            1e300, -0.0], "tags": ["a", "b\n"], "flags": [true, false, true]}"#,
+        r#"{"pos": [123456789012345678901234567890, 2], "ring": [[-98765432109876543210987654321,
+            1.5, 340282366920938463463374607431768211456]], "mixed": [false, null,
+            18446744073709551616, 1, -2, 3e-300]}"#,
+        r#"{"pos": [1234567890123456789012345678901234567890123456789012345, -0.1234567890123456],
+            "ring": [[-12345678901234567890123456789012345678901234567890, -1.7976931348623157e308]]}"#,
+        r#"{"pos": [], "ring": [], "mixed": [], "tags": [], "flags": []}"#,
+        r#"{"ring": [[0.1, 0.2], [0.30000000000000004, -1.7976931348623157e308]],
+            "flags": [false], "pos": [-9223372036854775808]}"#,
+        r#"{"six": [-1.2345678901234567e-300, -2.2250738585072014e-308, 4.125,
+            -1.7976931348623157e308, -9.8765432109876543e-123, -5e-5], "ring": [[1, 2]],
+            "twelve": [false, false, true, false, false, false, false, false, false, false,
+            false, false]}"#,
+    ];
+    // Members written one after another with no call between them (keys, `false`, numbers).
+    let record = |number: &str| {
+        let members: Vec<String> = (0..12)
+            .map(|i| {
+                let value = if i % 2 == 0 { "false" } else { number };
+                format!(r#""a_rather_long_member_name_{i:02}": {value}"#)
+            })
+            .collect();
+        format!(r#"{{"record": {{{}}}, "tags": ["z"]}}"#, members.join(", "))
+    };
+    let records = [
+        "1",
+        "-1.2345678901234567e-300",
+        "123456789012345678901234567890",
+    ]
+    .map(record);
+    let docs = docs
+        .iter()
+        .copied()
+        .chain(records.iter().map(String::as_str));
+    let options = ExecOptions {
+        big_ints: BigInts::Raw,
+        ..ExecOptions::default()
+    };
+    let mut scratch = native::Scratch::new();
+    for doc in docs {
+        let decoded = (code.decode(doc.as_bytes(), &options, &mut scratch))
+            .unwrap_or_else(|f| panic!("{doc}: {f:?}"));
+        let plan = EncodePlan::new(decoded.layout().clone(), EscapeMode::Minimal);
+        let mut expected = Vec::new();
+        plan.encode(decoded.root(), decoded.big_ints(), &mut expected);
+        for held in [0, 5] {
+            for spare in 0..=expected.len() + 8 {
+                let mut out = Vec::with_capacity(held + spare);
+                out.resize(held, b'x');
+                let native = code.encode(&plan, decoded.root(), decoded.big_ints(), &mut out);
+                assert!(native, "native code wrote {doc}");
+                if out.capacity() == held + spare {
+                    eprintln!("nogrow {spare} {}", out.len());
+                }
+                assert_eq!(
+                    String::from_utf8_lossy(&out[held..]),
+                    String::from_utf8_lossy(&expected),
+                    "{held} bytes held, {spare} spare"
+                );
+            }
+        }
+    }
+}

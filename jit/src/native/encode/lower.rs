@@ -12,6 +12,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module, ModuleError};
 use jitson_kernels::escape::{EscapeMode, escape_str};
+use jitson_kernels::float_format::MAX_FLOAT_LEN;
 use jitson_kernels::int_format::MAX_INT_LEN;
 
 use super::{Helper, NUMBER_ROOM, Writer, off};
@@ -104,15 +105,49 @@ fn error(s: ShapeId, e: ModuleError) -> CompileError {
     }
 }
 
-/// Whether a slot of shape `s` is written by a call (containers and boxed shapes) rather
-/// than in place.
+/// Whether a slot of shape `s` is written by a call (objects, unions, arrays of containers
+/// and boxed shapes) rather than in place. An array whose items are all leaves (a GeoJSON
+/// position, a list of tags) is written in place: it cannot recurse, and a call would cost
+/// more than writing its items (canada's `[x, y]` pairs).
 fn called(layout: &Layout, s: ShapeId) -> bool {
     let info = layout.shape(s);
     info.boxed
         || match &info.shape {
-            Shape::Array { .. } | Shape::Object { .. } | Shape::Union(_) => true,
+            Shape::Array { prefix, items, .. } => {
+                !(prefix.iter().chain([items])).all(|&t| leaf(layout, t))
+            }
+            Shape::Object { .. } | Shape::Union(_) => true,
             Shape::Alias(inner) => called(layout, *inner),
             _ => false,
+        }
+}
+
+/// The room the first write of a value of shape `s` asks for, which a check before it can
+/// cover: a constant's or a number's; 0 for values whose first write is a call's, a helper's
+/// or a container's comma.
+fn first_room(layout: &Layout, s: ShapeId) -> i64 {
+    let info = layout.shape(s);
+    if info.boxed {
+        return 0;
+    }
+    match &info.shape {
+        Shape::Null | Shape::Never => 4,
+        Shape::Bool => 5,
+        Shape::Number => NUMBER_ROOM as i64,
+        Shape::Alias(inner) => first_room(layout, *inner),
+        _ => 0,
+    }
+}
+
+/// Whether shape `s` is a leaf: a scalar (or an alias of one) written in place, never a
+/// container.
+fn leaf(layout: &Layout, s: ShapeId) -> bool {
+    let info = layout.shape(s);
+    !info.boxed
+        && match &info.shape {
+            Shape::Array { .. } | Shape::Object { .. } | Shape::Union(_) => false,
+            Shape::Alias(inner) => leaf(layout, *inner),
+            _ => true,
         }
 }
 
@@ -195,7 +230,47 @@ struct Emit<'a> {
     ctx: Value,
     /// `exit(status)`: returns a non-zero status.
     exit: Block,
+    /// What is known of the output where code is being emitted.
+    out: Out,
 }
+
+/// What is known of the output (the context's `buf`, `len`, `cap`) at a point of an encode
+/// function.
+#[derive(Clone, Copy, Default)]
+struct Out {
+    /// Bytes known to be free past the output's end: on every path here, `cap - len >=
+    /// budget`. A capacity check reserves [`SLACK`] bytes beyond what it was asked for, and
+    /// the writes that follow spend that budget instead of each checking again; a call
+    /// (which may write anything) ends it, a merge keeps the least of its paths'.
+    budget: i64,
+    /// The output's length, when a value here holds it (the context's copy is always
+    /// current too): straight-line writes chain their lengths in registers instead of
+    /// reloading the length each stored a moment before.
+    len: Option<Value>,
+    /// The buffer's address, when a value here holds it (no call since it was loaded).
+    buf: Option<Value>,
+}
+
+impl Out {
+    /// Nothing known but `budget` (where paths merge).
+    fn merged(budget: i64) -> Self {
+        Out {
+            budget,
+            ..Out::default()
+        }
+    }
+}
+
+/// What a capacity check reserves beyond the bytes asked for, for the constant bytes and
+/// numbers that follow it (a GeoJSON `[x, y]` pair after its comma, a few short members).
+const SLACK: i64 = 64;
+
+/// The most bytes a number's [`Writer`] appends (it may write [`NUMBER_ROOM`] as scratch).
+const NUMBER_LEN: i64 = if MAX_FLOAT_LEN > MAX_INT_LEN {
+    MAX_FLOAT_LEN as i64
+} else {
+    MAX_INT_LEN as i64
+};
 
 impl<'a> Emit<'a> {
     /// Lowers the function of shape `s` into `func`.
@@ -223,6 +298,7 @@ impl<'a> Emit<'a> {
             refs: HashMap::new(),
             ctx,
             exit,
+            out: Out::default(),
         };
         e.stack_check();
         let info = layout.shape(s);
@@ -261,6 +337,19 @@ impl<'a> Emit<'a> {
         self.b.switch_to_block(go);
     }
 
+    /// Continues in `block`, where paths merge, with `budget` (the least every path into it
+    /// has left).
+    fn enter(&mut self, block: Block, budget: i64) {
+        self.b.switch_to_block(block);
+        self.out = Out::merged(budget);
+    }
+
+    /// Continues in `block`, whose only predecessor is the point where `at` was known.
+    fn resume(&mut self, block: Block, at: Out) {
+        self.b.switch_to_block(block);
+        self.out = at;
+    }
+
     /// Calls `id` with `args`: its results.
     fn call_raw(&mut self, id: FuncId, args: &[Value]) -> Vec<Value> {
         let r = match self.refs.get(&id) {
@@ -275,9 +364,11 @@ impl<'a> Emit<'a> {
         self.b.inst_results(call).to_vec()
     }
 
-    /// Calls `id` with `args`; a non-zero status leaves the function with it.
+    /// Calls `id` with `args`; a non-zero status leaves the function with it. The callee
+    /// may have written anything: no budget is left.
     fn call(&mut self, id: FuncId, args: &[Value]) {
         let status = self.call_raw(id, args)[0];
+        self.out = Out::default();
         self.continue_unless(status, status);
     }
 
@@ -312,13 +403,16 @@ impl<'a> Emit<'a> {
                     self.b.create_block(),
                 );
                 self.b.ins().brif(v, yes, &[], no, &[]);
-                self.b.switch_to_block(yes);
+                let at = self.out;
+                self.resume(yes, at);
                 self.bytes(b"true");
                 self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(no);
+                let after_yes = self.out.budget;
+                self.resume(no, at);
                 self.bytes(b"false");
                 self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(done);
+                let after = self.out.budget.min(after_yes);
+                self.enter(done, after);
             }
             Shape::Number => self.number(addr),
             Shape::Str => self.helper(Helper::Str, addr, 0),
@@ -355,19 +449,23 @@ impl<'a> Emit<'a> {
             Shape::Union(branches) => {
                 let tag = self.b.ins().uload32(flags(), addr, 0);
                 let done = self.b.create_block();
+                let at = self.out;
+                let mut after = i64::MAX;
                 for (k, &(t, off)) in branches.iter().enumerate() {
                     let this = self.b.ins().icmp_imm_s(IntCC::Equal, tag, k as i64);
                     let (yes, no) = (self.b.create_block(), self.b.create_block());
                     self.b.ins().brif(this, yes, &[], no, &[]);
-                    self.b.switch_to_block(yes);
+                    self.resume(yes, at);
                     let payload = self.b.ins().iadd_imm_s(addr, i64::from(off));
                     self.value(t, payload);
                     self.b.ins().jump(done, &[]);
-                    self.b.switch_to_block(no);
+                    after = after.min(self.out.budget);
+                    self.resume(no, at);
                 }
                 self.bytes(b"null");
                 self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(done);
+                let after = after.min(self.out.budget);
+                self.enter(done, after);
             }
         }
     }
@@ -391,12 +489,21 @@ impl<'a> Emit<'a> {
                 w
             }
         };
+        let key = plain_key(name).map(|key| [b",".as_slice(), &key].concat());
+        // The check for the member's first bytes comes before the presence test, so that
+        // a member left out keeps the budget for the next one.
+        let first = match &key {
+            Some(key) => key.len() as i64 + first_room(self.layout, t),
+            None => 1,
+        };
+        self.reserve(first);
         let bit = self.b.ins().band_imm_s(w, 1i64 << (i % 64));
         let (present, next) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(bit, present, &[], next, &[]);
-        self.b.switch_to_block(present);
-        match plain_key(name) {
-            Some(key) => self.bytes(&[b",".as_slice(), &key].concat()),
+        let at = self.out;
+        self.resume(present, at);
+        match key {
+            Some(key) => self.bytes(&key),
             None => {
                 self.bytes(b",");
                 let shape = self.b.ins().iconst(I64, i64::from(s));
@@ -406,7 +513,8 @@ impl<'a> Emit<'a> {
         let value = self.b.ins().iadd_imm_s(addr, i64::from(off));
         self.value(t, value);
         self.b.ins().jump(next, &[]);
-        self.b.switch_to_block(next);
+        let after = self.out.budget.min(at.budget);
+        self.enter(next, after);
     }
 
     /// Writes the array at `addr`: its prefix items, then the rest, each after a comma, in
@@ -423,7 +531,8 @@ impl<'a> Emit<'a> {
                 .icmp_imm_s(IntCC::UnsignedGreaterThan, len, k as i64);
             let go = self.b.create_block();
             self.b.ins().brif(more, go, &[], close, &[]);
-            self.b.switch_to_block(go);
+            let at = self.out;
+            self.resume(go, at);
             let item = self.b.ins().iadd_imm_s(ptr, k as i64 * stride);
             self.bytes(b",");
             self.value(t, item);
@@ -433,7 +542,7 @@ impl<'a> Emit<'a> {
             e.value(items, item);
         });
         self.b.ins().jump(close, &[]);
-        self.b.switch_to_block(close);
+        self.enter(close, 0);
         self.close(start, *b"[]");
     }
 
@@ -454,22 +563,35 @@ impl<'a> Emit<'a> {
         self.b.append_block_param(head, I64);
         let first = self.b.ins().iconst(I64, first);
         self.b.ins().jump(head, &[BlockArg::Value(first)]);
-        self.b.switch_to_block(head);
+        self.enter(head, 0);
         let i = self.b.block_params(head)[0];
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
         self.b.ins().brif(more, step, &[], done, &[]);
-        self.b.switch_to_block(step);
+        self.enter(step, 0);
         let offset = self.b.ins().imul_imm_s(i, size);
         let at = self.b.ins().iadd(ptr, offset);
         body(self, at);
         let next = self.b.ins().iadd_imm_s(i, 1);
         self.b.ins().jump(head, &[BlockArg::Value(next)]);
-        self.b.switch_to_block(done);
+        self.enter(done, 0);
     }
 
     /// The output's length now (where a container's first element starts).
     fn out_len(&mut self) -> Value {
-        self.b.ins().load(I64, flags(), self.ctx, off::LEN)
+        let (b, ctx) = (&mut self.b, self.ctx);
+        *(self.out.len).get_or_insert_with(|| b.ins().load(I64, flags(), ctx, off::LEN))
+    }
+
+    /// The output buffer's address.
+    fn out_buf(&mut self) -> Value {
+        let (b, ctx) = (&mut self.b, self.ctx);
+        *(self.out.buf).get_or_insert_with(|| b.ins().load(I64, flags(), ctx, off::BUF))
+    }
+
+    /// Moves the output's length to `len`.
+    fn set_out_len(&mut self, len: Value) {
+        self.b.ins().store(flags(), len, self.ctx, off::LEN);
+        self.out.len = Some(len);
     }
 
     /// Closes a container whose elements, each after a comma, were written from `start`:
@@ -484,17 +606,20 @@ impl<'a> Emit<'a> {
             self.b.create_block(),
         );
         self.b.ins().brif(empty, both, &[], first, &[]);
-        self.b.switch_to_block(both);
+        let before = self.out;
+        self.resume(both, before);
         self.bytes(&[open, close]);
         self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(first);
-        let buf = self.b.ins().load(I64, flags(), self.ctx, off::BUF);
+        let after_both = self.out.budget;
+        self.resume(first, before);
+        let buf = self.out_buf();
         let at = self.b.ins().iadd(buf, start);
         let byte = self.b.ins().iconst(I8, i64::from(open));
         self.b.ins().store(flags(), byte, at, 0);
         self.bytes(&[close]);
         self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
+        let after = self.out.budget.min(after_both);
+        self.enter(done, after);
     }
 
     /// Writes the number slot at `addr`: a big integer's text through its helper; any
@@ -512,10 +637,8 @@ impl<'a> Emit<'a> {
         );
         self.b.set_cold_block(text);
         self.b.ins().brif(big, text, &[], format, &[]);
-        self.b.switch_to_block(text);
-        self.helper(Helper::Number, addr, 0);
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(format);
+        let before = self.out;
+        self.resume(format, before);
         let (len, at) = self.room(NUMBER_ROOM as i64);
         let bits = self.b.ins().load(I64, flags(), addr, 8);
         let written = self.b.create_block();
@@ -556,32 +679,64 @@ impl<'a> Emit<'a> {
             self.continue_unless(res[0], fatal);
             self.b.ins().jump(written, &[BlockArg::Value(res[1])]);
         }
+        // `written` follows the writers' blocks, all dominated by the room made above.
         self.b.switch_to_block(written);
         let n = self.b.block_params(written)[0];
         let end = self.b.ins().iadd(len, n);
-        self.b.ins().store(flags(), end, self.ctx, off::LEN);
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
+        self.set_out_len(end);
+        let buf = self.out_buf();
+        self.b
+            .ins()
+            .jump(done, &[BlockArg::Value(end), BlockArg::Value(buf)]);
+        let after = self.out.budget - NUMBER_LEN;
+        // The text of any length: the budget the formatted path leaves is checked again.
+        self.resume(text, before);
+        self.helper(Helper::Number, addr, 0);
+        if after > 0 {
+            self.room(after);
+        }
+        let (end, buf) = (self.out_len(), self.out_buf());
+        self.b
+            .ins()
+            .jump(done, &[BlockArg::Value(end), BlockArg::Value(buf)]);
+        self.b.append_block_param(done, I64);
+        self.b.append_block_param(done, I64);
+        self.enter(done, after);
+        let params = self.b.block_params(done);
+        (self.out.len, self.out.buf) = (Some(params[0]), Some(params[1]));
     }
 
-    /// Makes room for `n` bytes at the output's end (a helper grows the buffer when the
-    /// capacity check fails): the output's length and the address of its end.
+    /// Makes room for `n` bytes at the output's end ([`Emit::reserve`]): the output's length
+    /// and the address of its end. The caller spends what it writes.
     fn room(&mut self, n: i64) -> (Value, Value) {
-        let len = self.b.ins().load(I64, flags(), self.ctx, off::LEN);
-        let cap = self.b.ins().load(I64, flags(), self.ctx, off::CAP);
-        let end = self.b.ins().iadd_imm_s(len, n);
-        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, cap);
-        let (grow, write) = (self.b.create_block(), self.b.create_block());
-        self.b.set_cold_block(grow);
-        self.b.ins().brif(fits, write, &[], grow, &[]);
-        self.b.switch_to_block(grow);
-        let need = self.b.ins().iconst(I64, n);
-        self.helper(Helper::Grow, need, 0);
-        self.b.ins().jump(write, &[]);
-        self.b.switch_to_block(write);
-        let buf = self.b.ins().load(I64, flags(), self.ctx, off::BUF);
+        self.reserve(n);
+        let len = self.out_len();
+        let buf = self.out_buf();
         let at = self.b.ins().iadd(buf, len);
         (len, at)
+    }
+
+    /// Makes the budget at least `n` bytes: nothing within the budget; otherwise a capacity
+    /// check for `n` + [`SLACK`] bytes (a helper grows the buffer when it fails), which
+    /// becomes the budget.
+    fn reserve(&mut self, n: i64) {
+        if self.out.budget < n {
+            let len = self.out_len();
+            let want = n + SLACK;
+            let cap = self.b.ins().load(I64, flags(), self.ctx, off::CAP);
+            let end = self.b.ins().iadd_imm_s(len, want);
+            let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, cap);
+            let (grow, write) = (self.b.create_block(), self.b.create_block());
+            self.b.set_cold_block(grow);
+            self.b.ins().brif(fits, write, &[], grow, &[]);
+            self.b.switch_to_block(grow);
+            let need = self.b.ins().iconst(I64, want);
+            self.helper(Helper::Grow, need, 0);
+            self.b.ins().jump(write, &[]);
+            // The helper kept the length (and may have moved the buffer).
+            self.enter(write, want);
+            self.out.len = Some(len);
+        }
     }
 
     /// Appends `data`: room for it, the bytes stored as immediates, the length moved.
@@ -598,6 +753,7 @@ impl<'a> Emit<'a> {
                 done += size;
             }
         }
-        self.b.ins().store(flags(), end, self.ctx, off::LEN);
+        self.set_out_len(end);
+        self.out.budget -= data.len() as i64;
     }
 }

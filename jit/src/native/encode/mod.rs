@@ -2,22 +2,27 @@
 //! compact JSON — exactly the bytes [`EncodePlan`](crate::encode::EncodePlan)'s walk writes,
 //! without its per-value dispatch.
 //!
-//! - One function `fn(ctx, slot) -> status` per shape that is a container (array, object,
-//!   union), boxed, or the root; leaf values (null, booleans, numbers, strings, raw JSON,
-//!   string enumerations) and aliases are written in place by their container's code.
+//! - One function `fn(ctx, slot) -> status` per shape that is an object, a union, an array
+//!   with a container among its items, boxed, or the root; leaf values (null, booleans,
+//!   numbers, strings, raw JSON, string enumerations), arrays of leaves (a GeoJSON
+//!   position) and aliases are written in place by their container's code.
 //! - Constant bytes (brackets, keys with their quotes and colon, `null`, `true`, `false`)
-//!   are stored inline as immediates after one capacity check. A key is inline only when
-//!   every [`EscapeMode`] writes it the same way (nearly every key).
-//! - A number is formatted straight into the output: after one capacity check for
-//!   [`NUMBER_ROOM`] bytes, a call into the integer kernels or the in-place float
-//!   formatter ([`Writer`]), which writes at the output's end and returns the length.
+//!   are stored inline as immediates. A key is inline only when every [`EscapeMode`] writes
+//!   it the same way (nearly every key).
+//! - A number is formatted straight into the output: a call into the integer kernels or the
+//!   in-place float formatter ([`Writer`]), which writes at the output's end (where
+//!   [`NUMBER_ROOM`] bytes are free) and returns the length.
+//! - Capacity checks are shared: a check reserves some slack beyond what it was asked for,
+//!   and the constant bytes and numbers that follow spend that budget without checking
+//!   again (the lowering tracks it along every path; a call ends it). A member's check
+//!   comes before its presence test, so members left out keep the budget.
 //! - Any other key, and every value that needs a kernel with a growing output (strings, raw
 //!   JSON, enumeration values, big integers' text), is a call into a [`Helper`], which
 //!   appends through the output `Vec` itself. The escape mode is the run's, so one compiled
 //!   tier serves every mode.
 //! - Every element and member is written after a comma (merged into a constant key's
 //!   bytes), and closing a container turns its first comma into the opening bracket (an
-//!   empty one gets both brackets): no "first?" test, one capacity check per member.
+//!   empty one gets both brackets): no "first?" test.
 //! - The output is mirrored in the context as `(buf, len, cap)`: generated code writes below
 //!   `cap` and moves `len`; a helper first sets the `Vec`'s length to `len` (every byte
 //!   below it was written), appends, then mirrors the `Vec` again.
