@@ -884,12 +884,10 @@ fn bounded_arrays_are_written_in_the_slab() {
 /// the room one capacity check reserved: native encode writes what the plan's walk writes
 /// into outputs of every spare capacity, each an allocation of its own exact size (CI's
 /// valgrind run sees any write past it), also where a big integer's text (a helper's output
-/// of any length) comes between numbers.
+/// of any length) comes between numbers, and after tuples whose items leave every budget
+/// from 0 up for the closing bracket.
 #[test]
 fn leaf_arrays_encode_in_place_at_every_capacity() {
-    use jitson::jit::encode::EncodePlan;
-    use jitson::jit::ir::BigInts;
-    use jitson_kernels::escape::EscapeMode;
     let pair = r#"{"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}]"#;
     let (_, code) = compiled(&format!(
         r#"{{"type": "object", "properties": {{
@@ -948,6 +946,47 @@ fn leaf_arrays_encode_in_place_at_every_capacity() {
         .iter()
         .copied()
         .chain(records.iter().map(String::as_str));
+    encodes_at_every_capacity(&code, docs);
+    // Tuples of booleans, nulls and a number, each item as long as it can be (`false`, a
+    // 24-byte number): the budget their items leave for the close takes every value from 0
+    // up, and is exactly the room left.
+    let mut members = Vec::new();
+    let mut docs = Vec::new();
+    for bools in 0..6 {
+        for nulls in 0..6 {
+            // `bools` booleans, `nulls` nulls, a number: as schemas or as values.
+            let tuple = |boolean: &str, null: &str, number: &str| {
+                let mut parts = vec![boolean; bools];
+                parts.extend(vec![null; nulls]);
+                parts.push(number);
+                parts.join(", ")
+            };
+            let items = tuple(
+                r#"{"type": "boolean"}"#,
+                r#"{"type": "null"}"#,
+                r#"{"type": "number"}"#,
+            );
+            members.push(format!(
+                r#""t{bools}{nulls}": {{"type": "array", "prefixItems": [{items}], "items": false}}"#
+            ));
+            let values = tuple("false", "null", "-1.2345678901234567e-300");
+            docs.push(format!(r#"{{"t{bools}{nulls}": [{values}]}}"#));
+        }
+    }
+    let (_, code) = compiled(&format!(
+        r#"{{"type": "object", "properties": {{{}}}}}"#,
+        members.join(", ")
+    ));
+    encodes_at_every_capacity(&code, docs.iter().map(String::as_str));
+}
+
+/// Native encode of each of `docs` (decoded with `code`, big integers kept) writes what the
+/// plan's walk writes, into outputs of every spare capacity after 0 or 5 bytes, each its own
+/// allocation of that exact size.
+fn encodes_at_every_capacity<'d>(code: &NativeCode, docs: impl Iterator<Item = &'d str>) {
+    use jitson::jit::encode::EncodePlan;
+    use jitson::jit::ir::BigInts;
+    use jitson_kernels::escape::EscapeMode;
     let options = ExecOptions {
         big_ints: BigInts::Raw,
         ..ExecOptions::default()
@@ -965,9 +1004,6 @@ fn leaf_arrays_encode_in_place_at_every_capacity() {
                 out.resize(held, b'x');
                 let native = code.encode(&plan, decoded.root(), decoded.big_ints(), &mut out);
                 assert!(native, "native code wrote {doc}");
-                if out.capacity() == held + spare {
-                    eprintln!("nogrow {spare} {}", out.len());
-                }
                 assert_eq!(
                     String::from_utf8_lossy(&out[held..]),
                     String::from_utf8_lossy(&expected),

@@ -265,6 +265,9 @@ impl Out {
 /// numbers that follow it (a GeoJSON `[x, y]` pair after its comma, a few short members).
 const SLACK: i64 = 64;
 
+/// The most bytes closing a container writes (`[]` for an empty one).
+const CLOSE_ROOM: i64 = 2;
+
 /// The most bytes a number's [`Writer`] appends (it may write [`NUMBER_ROOM`] as scratch).
 const NUMBER_LEN: i64 = if MAX_FLOAT_LEN > MAX_INT_LEN {
     MAX_FLOAT_LEN as i64
@@ -438,7 +441,7 @@ impl<'a> Emit<'a> {
                 }
                 let ptr = self.b.ins().load(I64, flags(), addr, *extras as i32);
                 let len = self.b.ins().load(I64, flags(), addr, *extras as i32 + 8);
-                self.each(ptr, len, 0, i64::from(*entry), |e, at| {
+                self.each(ptr, len, (0, i64::from(*entry)), 0, |e, at| {
                     e.bytes(b",");
                     e.helper(Helper::ExtraKey, at, 0);
                     let value = e.b.ins().iadd_imm_s(at, i64::from(crate::layout::PAIR));
@@ -524,6 +527,8 @@ impl<'a> Emit<'a> {
         let len = self.b.ins().load(I64, flags(), addr, 8);
         let start = self.out_len();
         let close = self.b.create_block();
+        // The least budget of the paths into `close`.
+        let mut closing = i64::MAX;
         for (k, &t) in prefix.iter().enumerate() {
             let more = self
                 .b
@@ -531,28 +536,38 @@ impl<'a> Emit<'a> {
                 .icmp_imm_s(IntCC::UnsignedGreaterThan, len, k as i64);
             let go = self.b.create_block();
             self.b.ins().brif(more, go, &[], close, &[]);
+            closing = closing.min(self.out.budget);
             let at = self.out;
             self.resume(go, at);
             let item = self.b.ins().iadd_imm_s(ptr, k as i64 * stride);
             self.bytes(b",");
             self.value(t, item);
         }
-        self.each(ptr, len, prefix.len() as i64, stride, |e, item| {
+        // Items whose first write checks for room leave the loop with room for the brackets
+        // (the check's slack), so the loop keeps that much and the close needs no check.
+        let keep = match first_room(self.layout, items) >= CLOSE_ROOM {
+            true => CLOSE_ROOM,
+            false => 0,
+        };
+        self.each(ptr, len, (prefix.len() as i64, stride), keep, |e, item| {
             e.bytes(b",");
             e.value(items, item);
         });
         self.b.ins().jump(close, &[]);
-        self.enter(close, 0);
+        let closing = closing.min(self.out.budget);
+        self.enter(close, closing);
         self.close(start, *b"[]");
     }
 
-    /// For `i` from `first` while below `len`: `body` on the entry at `ptr + i * size`.
+    /// For `i` from `first` while below `len`: `body` on the entry at `ptr + i * size`. The
+    /// loop keeps a budget of `keep` bytes: checked before it and after each body (no check
+    /// where the budget there already covers it).
     fn each(
         &mut self,
         ptr: Value,
         len: Value,
-        first: i64,
-        size: i64,
+        (first, size): (i64, i64),
+        keep: i64,
         body: impl FnOnce(&mut Self, Value),
     ) {
         let (head, step, done) = (
@@ -561,19 +576,21 @@ impl<'a> Emit<'a> {
             self.b.create_block(),
         );
         self.b.append_block_param(head, I64);
+        self.reserve(keep);
         let first = self.b.ins().iconst(I64, first);
         self.b.ins().jump(head, &[BlockArg::Value(first)]);
-        self.enter(head, 0);
+        self.enter(head, keep);
         let i = self.b.block_params(head)[0];
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
         self.b.ins().brif(more, step, &[], done, &[]);
-        self.enter(step, 0);
+        self.enter(step, keep);
         let offset = self.b.ins().imul_imm_s(i, size);
         let at = self.b.ins().iadd(ptr, offset);
         body(self, at);
+        self.reserve(keep);
         let next = self.b.ins().iadd_imm_s(i, 1);
         self.b.ins().jump(head, &[BlockArg::Value(next)]);
-        self.enter(done, 0);
+        self.enter(done, keep);
     }
 
     /// The output's length now (where a container's first element starts).
