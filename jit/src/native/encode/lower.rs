@@ -12,10 +12,9 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module, ModuleError};
 use jitson_kernels::escape::{EscapeMode, escape_str};
-use jitson_kernels::float_format::MAX_FLOAT_LEN;
 use jitson_kernels::int_format::MAX_INT_LEN;
 
-use super::{Helper, NUMBER_ROOM, Writer, off};
+use super::{Helper, NUMBER_LEN, NUMBER_ROOM, Writer, off};
 use crate::layout::{Layout, NUM_F64, NUM_I64, NUM_RAW, Shape, ShapeId};
 use crate::native::error::CompileError;
 use crate::native::fail;
@@ -131,8 +130,8 @@ fn first_room(layout: &Layout, s: ShapeId) -> i64 {
         return 0;
     }
     match &info.shape {
-        Shape::Null | Shape::Never => 4,
-        Shape::Bool => 5,
+        Shape::Null | Shape::Never => b"null".len() as i64,
+        Shape::Bool => b"false".len() as i64,
         Shape::Number => NUMBER_ROOM as i64,
         Shape::Alias(inner) => first_room(layout, *inner),
         _ => 0,
@@ -267,13 +266,6 @@ const SLACK: i64 = 64;
 
 /// The most bytes closing a container writes (`[]` for an empty one).
 const CLOSE_ROOM: i64 = 2;
-
-/// The most bytes a number's [`Writer`] appends (it may write [`NUMBER_ROOM`] as scratch).
-const NUMBER_LEN: i64 = if MAX_FLOAT_LEN > MAX_INT_LEN {
-    MAX_FLOAT_LEN as i64
-} else {
-    MAX_INT_LEN as i64
-};
 
 impl<'a> Emit<'a> {
     /// Lowers the function of shape `s` into `func`.
@@ -545,9 +537,10 @@ impl<'a> Emit<'a> {
         }
         // Items whose first write checks for room leave the loop with room for the brackets
         // (the check's slack), so the loop keeps that much and the close needs no check.
-        let keep = match first_room(self.layout, items) >= CLOSE_ROOM {
-            true => CLOSE_ROOM,
-            false => 0,
+        let keep = if first_room(self.layout, items) >= CLOSE_ROOM {
+            CLOSE_ROOM
+        } else {
+            0
         };
         self.each(ptr, len, (prefix.len() as i64, stride), keep, |e, item| {
             e.bytes(b",");
@@ -652,6 +645,9 @@ impl<'a> Emit<'a> {
             self.b.create_block(),
             self.b.create_block(),
         );
+        // Both paths hand `done` the output's length and buffer.
+        self.b.append_block_param(done, I64);
+        self.b.append_block_param(done, I64);
         self.b.set_cold_block(text);
         self.b.ins().brif(big, text, &[], format, &[]);
         let before = self.out;
@@ -701,26 +697,24 @@ impl<'a> Emit<'a> {
         let n = self.b.block_params(written)[0];
         let end = self.b.ins().iadd(len, n);
         self.set_out_len(end);
-        let buf = self.out_buf();
-        self.b
-            .ins()
-            .jump(done, &[BlockArg::Value(end), BlockArg::Value(buf)]);
-        let after = self.out.budget - NUMBER_LEN;
+        self.jump_with_out(done);
+        let after = self.out.budget - NUMBER_LEN as i64;
         // The text of any length: the budget the formatted path leaves is checked again.
         self.resume(text, before);
         self.helper(Helper::Number, addr, 0);
-        if after > 0 {
-            self.room(after);
-        }
-        let (end, buf) = (self.out_len(), self.out_buf());
-        self.b
-            .ins()
-            .jump(done, &[BlockArg::Value(end), BlockArg::Value(buf)]);
-        self.b.append_block_param(done, I64);
-        self.b.append_block_param(done, I64);
+        self.reserve(after);
+        self.jump_with_out(done);
         self.enter(done, after);
         let params = self.b.block_params(done);
         (self.out.len, self.out.buf) = (Some(params[0]), Some(params[1]));
+    }
+
+    /// Jumps to `block` with the output's length and buffer as its arguments.
+    fn jump_with_out(&mut self, block: Block) {
+        let (len, buf) = (self.out_len(), self.out_buf());
+        self.b
+            .ins()
+            .jump(block, &[BlockArg::Value(len), BlockArg::Value(buf)]);
     }
 
     /// Makes room for `n` bytes at the output's end ([`Emit::reserve`]): the output's length

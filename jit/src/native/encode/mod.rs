@@ -42,7 +42,7 @@ use std::sync::{Arc, Mutex};
 
 use jitson_kernels::escape::{EscapeMode, escape_str};
 use jitson_kernels::ffi::{FfiResult, jitson_format_i64, jitson_format_u64};
-use jitson_kernels::float_format::{IN_PLACE_ROOM, write_f64_in_place};
+use jitson_kernels::float_format::{IN_PLACE_ROOM, MAX_FLOAT_LEN, write_f64_in_place};
 use jitson_kernels::int_format::MAX_INT_LEN;
 
 use super::code::{Owned, build_module, new_module, stack_limit};
@@ -251,6 +251,13 @@ pub(crate) const NUMBER_ROOM: usize = {
     } else {
         words
     }
+};
+
+/// The most bytes a number's [`Writer`] appends (it may write [`NUMBER_ROOM`] as scratch).
+pub(crate) const NUMBER_LEN: usize = if MAX_FLOAT_LEN > MAX_INT_LEN {
+    MAX_FLOAT_LEN
+} else {
+    MAX_INT_LEN
 };
 
 /// The number formatters encode functions call: `(value, at) -> (status, length)`, writing
