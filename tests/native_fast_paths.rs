@@ -150,6 +150,53 @@ fn whitespace_runs_of_every_length() {
     }
 }
 
+/// Whitespace, and bytes at or below space that are not whitespace, in each gap between
+/// tokens (one gap at a time, then every gap), and every prefix of those documents. The
+/// native code tests the byte at a gap for whitespace and for the token it expects there
+/// (`,`, `:`, a bracket, a quote) with one load, in either order, and reads the byte again
+/// only after a skip.
+#[test]
+fn whitespace_and_control_bytes_before_every_token() {
+    let (program, code) = compiled(
+        r#"{"type": "object", "properties": {
+            "a": {"type": "array", "items": {"type": "integer"}},
+            "s": {"type": "string"},
+            "t": {"type": "string", "pattern": "^[a-z]+$"},
+            "o": {"type": "object", "properties": {"k": {"type": "boolean"}}},
+            "e": {"type": "array"}
+        }}"#,
+    );
+    let tokens = [
+        "{", "\"a\"", ":", "[", "1", ",", "2", "]", ",", "\"s\"", ":", "\"x\"", ",", "\"t\"", ":",
+        "\"ab\"", ",", "\"o\"", ":", "{", "\"k\"", ":", "true", "}", ",", "\"e\"", ":", "[", "]",
+        ",", "\"z\"", ":", "{", "}", "}",
+    ];
+    let fillers = [
+        " ", "  ", "\n    ", "\t", "\r\n", " \x01", "\x01", "\x0b", " \x0b ",
+    ];
+    let spaced = |gap: Option<usize>, filler: &str| -> String {
+        let mut doc = String::new();
+        for (i, token) in tokens.iter().enumerate() {
+            if gap.is_none_or(|g| g == i) {
+                doc.push_str(filler);
+            }
+            doc.push_str(token);
+        }
+        if gap.is_none_or(|g| g == tokens.len()) {
+            doc.push_str(filler);
+        }
+        doc
+    };
+    for filler in fillers {
+        for gap in (0..=tokens.len()).map(Some).chain([None]) {
+            let doc = spaced(gap, filler);
+            for end in 0..=doc.len() {
+                agree(&program, &code, &doc.as_bytes()[..end]);
+            }
+        }
+    }
+}
+
 const CHECKED: &str = r#"{
     "type": "object",
     "properties": {

@@ -5,7 +5,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{BlockArg, InstBuilder, Value};
 
-use super::{Lower, trusted};
+use super::{First, Lower, trusted};
 use crate::ir::{ErrorKind, FailKind, KeyTableId, Kinds, Label, Violation};
 use crate::native::ctx::off;
 use crate::native::fail::{self, CLASS_VIOLATION, TAG_REQUIRED};
@@ -15,14 +15,14 @@ impl Lower<'_> {
     /// Opens a container at the cursor (after whitespace): the bracket, the depth limit,
     /// a path entry `Index(0)` at `path[depth]`, `depth += 1`.
     fn open(&mut self, bracket: u8, kind: Kinds) {
-        self.ws_value();
-        let p = self.pos();
         let [ok, bad] = self.blocks();
-        self.branch_byte(p, bracket, ok, bad);
+        self.ws_branch_byte(true, First::Whitespace, bracket, ok, bad);
         self.b.switch_to_block(bad);
         self.b.set_cold_block(bad);
+        let p = self.pos();
         self.mismatch(p, kind);
         self.b.switch_to_block(ok);
+        let p = self.pos();
         let depth = self.load_ctx(off::DEPTH);
         let room = self.load_ctx(off::DEPTH_ROOM);
         let out_of_room = self
@@ -93,17 +93,17 @@ impl Lower<'_> {
     /// After an element: `,` (consumed) runs `on_comma` then jumps to `next`; `close`
     /// (consumed) falls through; anything else is `ExpectedCommaOrEnd`.
     fn separator(&mut self, close: u8, next: Label, on_comma: impl FnOnce(&mut Self)) {
-        self.ws();
-        let p = self.pos();
         let [comma, not_comma, closed, bad] = self.blocks();
-        self.branch_byte(p, b',', comma, not_comma);
+        self.ws_branch_byte(false, First::Token, b',', comma, not_comma);
         self.b.switch_to_block(comma);
+        let p = self.pos();
         let after = self.b.ins().iadd_imm_s(p, 1);
         self.set_pos(after);
         on_comma(self);
         let next = self.label(next);
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(not_comma);
+        let p = self.pos();
         self.branch_byte(p, close, closed, bad);
         self.b.switch_to_block(bad);
         self.b.set_cold_block(bad);
@@ -115,11 +115,10 @@ impl Lower<'_> {
 
     /// Skips whitespace; at `close` consumes it and jumps to `empty`.
     fn empty_check(&mut self, close: u8, empty: Label) {
-        self.ws();
-        let p = self.pos();
         let [closed, go] = self.blocks();
-        self.branch_byte(p, close, closed, go);
+        self.ws_branch_byte(false, First::Whitespace, close, closed, go);
         self.b.switch_to_block(closed);
+        let p = self.pos();
         let after = self.b.ins().iadd_imm_s(p, 1);
         self.set_pos(after);
         let empty = self.label(empty);

@@ -15,7 +15,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Type, Value};
 
-use super::{Lower, flow, input_flags};
+use super::{First, Lower, flow, input_flags};
 use crate::ir::{ErrorKind, FailKind, KeyTableId, Label, Op};
 use crate::native::ctx::off;
 use crate::native::helpers::{Callee, NO_FIELD};
@@ -44,14 +44,14 @@ fn chunk(n: usize) -> (usize, Type) {
 impl Lower<'_> {
     /// `Key` (op `pc`).
     pub(super) fn key(&mut self, pc: usize, table: KeyTableId) {
-        self.ws();
-        let p = self.pos();
         let [start, bad] = self.blocks();
-        self.branch_byte(p, b'"', start, bad);
+        self.ws_branch_byte(false, First::Whitespace, b'"', start, bad);
         self.b.switch_to_block(bad);
         self.b.set_cold_block(bad);
+        let p = self.pos();
         self.expected(ErrorKind::ExpectedKey, p);
         self.b.switch_to_block(start);
+        let p = self.pos();
         let body = self.b.ins().iadd_imm_s(p, 1);
         // `found(field, end[, flags])`, after the colon.
         let found = self.b.create_block();
@@ -327,14 +327,14 @@ impl Lower<'_> {
 
     /// Skips whitespace and the `:` after a key.
     fn colon(&mut self) {
-        self.ws();
-        let p = self.pos();
         let [ok, bad] = self.blocks();
-        self.branch_byte(p, b':', ok, bad);
+        self.ws_branch_byte(false, First::Token, b':', ok, bad);
         self.b.switch_to_block(bad);
         self.b.set_cold_block(bad);
+        let p = self.pos();
         self.expected(ErrorKind::ExpectedColon, p);
         self.b.switch_to_block(ok);
+        let p = self.pos();
         let after = self.b.ins().iadd_imm_s(p, 1);
         self.set_pos(after);
     }

@@ -6,7 +6,8 @@
 //! stack slot; the input's address and length are loaded from the context once per op, at
 //! the top of the op's first block (live across the function they would crowd the cursor
 //! out of the callee-saved registers). Whitespace is skipped inline (16-byte `i8x16`
-//! windows, no call); every other byte loop is a call (short strings excepted, plain or
+//! windows, no call); where a token is expected after it (a comma, colon, bracket or
+//! quote), the skip's load of the next byte tests the token too. Every other byte loop is a call (short strings excepted, plain or
 //! checked by a shape of ASCII classes: one or two inline `i8x16` windows): into a kernel
 //! entry point, or into [`super::helpers`] for the checks that are not inlined (numbers,
 //! checked strings, enumerations, raw predicates, skips, discriminators, and the exact
@@ -179,6 +180,17 @@ pub(crate) fn lower(
     l.b.seal_all_blocks();
     let config = l.module.target_config();
     l.b.finalize(config);
+}
+
+/// Which test [`Lower::ws_branch_byte`] makes first on the byte at the cursor.
+#[derive(Clone, Copy)]
+enum First {
+    /// The byte expected: where it usually follows with no whitespace before it (`,`
+    /// after a value, `:` after a key).
+    Token,
+    /// Whitespace: where a newline and indentation, or a space, usually come first in
+    /// pretty-printed input.
+    Whitespace,
 }
 
 /// The bytes one `i8x16` load reads: the window of the inline whitespace skip, the short
@@ -690,28 +702,74 @@ impl<'a> Lower<'a> {
             return;
         }
         let p = self.pos();
-        let [done, check, call] = [(); 3].map(|_| self.b.create_block());
+        let [done, check, spaces] = self.blocks();
         let len = self.len();
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
         self.b.ins().brif(more, check, &[], done, &[]);
         self.b.switch_to_block(check);
         let byte = self.byte_at(p);
-        let is_ws = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, byte, 32);
-        let spaces = match single_space {
-            true => self.b.create_block(),
-            false => call,
-        };
-        self.b.ins().brif(is_ws, spaces, &[], done, &[]);
-        if single_space {
-            self.b.switch_to_block(spaces);
-            self.one_space(p, byte, done, call);
-        }
-        self.b.switch_to_block(call);
-        self.skip_ws_run(p, done);
+        self.branch_if_ws(byte, spaces, done);
+        self.b.switch_to_block(spaces);
+        self.whitespace_at(p, byte, single_space, done);
         self.b.switch_to_block(done);
+    }
+
+    /// [`Lower::skip_ws`] (as [`Lower::ws_value`] when `single_space`), then
+    /// [`Lower::branch_byte`] on `byte` at the cursor, with one bounds check and one load
+    /// of the byte when no whitespace comes first (the skip's own, tested against `byte`
+    /// too; `first` says which test comes first). `yes` and `no` start with the cursor on
+    /// the byte tested (`no` also at the input's end).
+    fn ws_branch_byte(
+        &mut self,
+        single_space: bool,
+        first: First,
+        byte: u8,
+        yes: Block,
+        no: Block,
+    ) {
+        let p = self.pos();
+        if std::mem::take(&mut self.skipped) {
+            self.branch_byte(p, byte, yes, no);
+            return;
+        }
+        let [check, other, spaces, skipped] = self.blocks();
+        let len = self.len();
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
+        self.b.ins().brif(more, check, &[], no, &[]);
+        self.b.switch_to_block(check);
+        let v = self.byte_at(p);
+        match first {
+            First::Token => {
+                self.branch_if_byte(v, byte, yes, other);
+                self.b.switch_to_block(other);
+                self.branch_if_ws(v, spaces, no);
+            }
+            First::Whitespace => {
+                self.branch_if_ws(v, spaces, other);
+                self.b.switch_to_block(other);
+                self.branch_if_byte(v, byte, yes, no);
+            }
+        }
+        self.b.switch_to_block(spaces);
+        self.whitespace_at(p, v, single_space, skipped);
+        self.b.switch_to_block(skipped);
+        let q = self.pos();
+        self.branch_byte(q, byte, yes, no);
+    }
+
+    /// With `byte` (at `p`, in the input) at or below space: skips the whitespace there
+    /// (the single space inline when `single_space`, else or then the run skip) and jumps
+    /// to `done` with the cursor after it.
+    fn whitespace_at(&mut self, p: Value, byte: Value, single_space: bool, done: Block) {
+        let run = self.b.create_block();
+        match single_space {
+            true => self.one_space(p, byte, done, run),
+            false => {
+                self.b.ins().jump(run, &[]);
+            }
+        }
+        self.b.switch_to_block(run);
+        self.skip_ws_run(p, done);
     }
 
     /// Skips the whitespace run at `p` (a byte at or below space) and jumps to `done`, with
@@ -847,8 +905,20 @@ impl<'a> Lower<'a> {
         self.b.ins().brif(more, check, &[], no, &[]);
         self.b.switch_to_block(check);
         let v = self.byte_at(p);
+        self.branch_if_byte(v, byte, yes, no);
+    }
+
+    /// Branches on whether `v` (a byte, as loaded by [`Lower::byte_at`]) is `byte`.
+    fn branch_if_byte(&mut self, v: Value, byte: u8, yes: Block, no: Block) {
         let is = self.b.ins().icmp_imm_s(IntCC::Equal, v, i64::from(byte));
         self.b.ins().brif(is, yes, &[], no, &[]);
+    }
+
+    /// Branches on whether `v` (a byte) is at or below space: whitespace, or a control
+    /// byte, which the run skip stops at.
+    fn branch_if_ws(&mut self, v: Value, ws: Block, other: Block) {
+        let low = (self.b.ins()).icmp_imm_s(IntCC::UnsignedLessThanOrEqual, v, 32);
+        self.b.ins().brif(low, ws, &[], other, &[]);
     }
 
     /// Jumps to `token` with the cursor on the token at `p`, or after one space before it
@@ -861,8 +931,7 @@ impl<'a> Lower<'a> {
         self.b.ins().brif(more, check, &[], other, &[]);
         self.b.switch_to_block(check);
         let v = self.byte_at(p);
-        let above = (self.b.ins()).icmp_imm_s(IntCC::UnsignedGreaterThan, v, 32);
-        self.b.ins().brif(above, token, &[], spaced, &[]);
+        self.branch_if_ws(v, spaced, token);
         self.b.switch_to_block(spaced);
         self.one_space(p, v, token, other);
     }
@@ -880,8 +949,7 @@ impl<'a> Lower<'a> {
         self.b.ins().brif(single, second, &[], other, &[]);
         self.b.switch_to_block(second);
         let after = self.byte_at(next);
-        let above = (self.b.ins()).icmp_imm_s(IntCC::UnsignedGreaterThan, after, 32);
-        self.b.ins().brif(above, past, &[], other, &[]);
+        self.branch_if_ws(after, other, past);
         self.b.switch_to_block(past);
         self.set_pos(next);
         self.b.ins().jump(token, &[]);

@@ -6,7 +6,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 
-use super::{Lower, input_flags};
+use super::{First, Lower, input_flags};
 use crate::ir::{AsciiShape, ErrorKind, FailKind, StrCheckId, Violation};
 use crate::native::helpers::Callee;
 
@@ -126,11 +126,10 @@ impl Lower<'_> {
             return;
         }
         let dest = self.dest(pc);
-        self.ws_value();
-        let p = self.pos();
         let [scan, slow, cont] = self.blocks();
-        self.branch_byte(p, b'"', scan, slow);
+        self.ws_branch_byte(true, First::Whitespace, b'"', scan, slow);
         self.b.switch_to_block(scan);
+        let p = self.pos();
         let body = self.b.ins().iadd_imm_s(p, 1);
         let end = if self.decoding() {
             // Decode unescapes (the interpreter's decoder reads the text), so escapes are
@@ -157,11 +156,10 @@ impl Lower<'_> {
     /// errors.
     fn ascii_string(&mut self, pc: usize, shape: &AsciiShape) {
         let dest = self.dest(pc);
-        self.ws_value();
-        let p = self.pos();
         let [open, done, slow, cont] = self.blocks();
-        self.branch_byte(p, b'"', open, slow);
+        self.ws_branch_byte(true, First::Whitespace, b'"', open, slow);
         self.b.switch_to_block(open);
+        let p = self.pos();
         let body = self.b.ins().iadd_imm_s(p, 1);
         let (passes, len) = match shape {
             &AsciiShape::Run { set, min, max } => self.ascii_run(body, set, min, max, slow),
