@@ -52,7 +52,7 @@ impl Lower<'_> {
         self.b.switch_to_block(fine);
         let depth = self.b.ins().iadd_imm_s(depth, 1);
         let zero = self.iconst(0);
-        self.path_top(zero, zero, depth);
+        self.path_top(zero, Some(zero), depth);
         self.store_ctx(depth, off::DEPTH);
         let p = self.b.ins().iadd_imm_s(p, 1);
         self.set_pos(p);
@@ -67,20 +67,24 @@ impl Lower<'_> {
         self.b.ins().jump(self.exit, &args);
     }
 
-    /// Overwrites the innermost open container's path segment with the words `(a, b)`.
-    pub(super) fn path_set(&mut self, a: Value, b: Value) {
+    /// Overwrites the innermost open container's path segment with the words `(a, b)`;
+    /// the first word only when `b` is `None` (an array's next index: its segment's second
+    /// word stays the 0 its opening wrote).
+    pub(super) fn path_set(&mut self, a: Value, b: Option<Value>) {
         let depth = self.load_ctx(off::DEPTH);
         self.path_top(a, b, depth);
     }
 
     /// Writes the segment words `(a, b)` at `path[depth - 1]` (`depth >= 1`: a container
-    /// is open, and the stack has room for it).
-    fn path_top(&mut self, a: Value, b: Value, depth: Value) {
+    /// is open, and the stack has room for it), or the first word only when `b` is `None`.
+    fn path_top(&mut self, a: Value, b: Option<Value>, depth: Value) {
         let ptr = self.load_ctx(off::PATH);
         let at = self.b.ins().imul_imm_s(depth, 16);
         let addr = self.b.ins().iadd(ptr, at);
         self.b.ins().store(trusted(), a, addr, -16);
-        self.b.ins().store(trusted(), b, addr, -8);
+        if let Some(b) = b {
+            self.b.ins().store(trusted(), b, addr, -8);
+        }
     }
 
     /// Closes a container: `depth -= 1` (which pops its path segment).
@@ -143,8 +147,7 @@ impl Lower<'_> {
         let count = self.b.ins().iadd_imm_s(count, 1);
         self.b.def_var(self.count, count);
         self.separator(b']', next, |l| {
-            let zero = l.iconst(0);
-            l.path_set(count, zero);
+            l.path_set(count, None);
             if l.decoding() {
                 l.arr_next_item(count);
             }

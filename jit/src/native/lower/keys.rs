@@ -349,12 +349,12 @@ impl Lower<'_> {
         self.b.ins().brif(unknown, other, &[], named, &[]);
         self.b.switch_to_block(other);
         let b = self.b.ins().iadd_imm_s(end, 2);
-        self.path_set(body, b);
+        self.path_set(body, Some(b));
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(named);
         let a = self.b.ins().iadd_imm_s(f, (i64::from(table)) << 32);
         let one = self.iconst(1);
-        self.path_set(a, one);
+        self.path_set(a, Some(one));
         let word = self.b.ins().ushr_imm_s(f, 6);
         let word = self.b.ins().ishl_imm_s(word, 3);
         let base = self.b.ins().stack_addr(I64, self.bits, 0);
@@ -374,7 +374,7 @@ impl Lower<'_> {
         self.b.def_var(self.field, field);
         let a = self.iconst((i64::from(table) << 32) + i64::from(f));
         let one = self.iconst(1);
-        self.path_set(a, one);
+        self.path_set(a, Some(one));
         let addr = (self.b.ins()).stack_addr(I64, self.bits, (f / 64 * 8) as i32);
         let bit = self.iconst(1i64 << (f % 64));
         self.mark_present(addr, bit, body);
