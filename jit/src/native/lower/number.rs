@@ -18,7 +18,7 @@
 //! not exactly an `f64`, always take the helper.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F64, I8, I8X16, I16X8, I32, I64};
+use cranelift_codegen::ir::types::{F64, I8, I8X16, I16X8, I64};
 use cranelift_codegen::ir::{Block, BlockArg, Endianness, InstBuilder, MemFlagsData, Value};
 use jitson_kernels::ffi::{NumberRead, bounds_flag, number_kind};
 use jitson_kernels::number_bounds::F64Bounds;
@@ -422,13 +422,14 @@ impl Lower<'_> {
     }
 
     /// The lanes of `bytes` that are ASCII digits, as a 16-bit mask in an `I64`.
+    /// `offset <= 9` rather than `offset < 10`: x86-64 lowers an unsigned `<=` of bytes to
+    /// a minimum and a compare, and `<` to those and a negation (two instructions more).
     fn digit_lanes(&mut self, bytes: Value) -> Value {
         let zero = self.splat(b'0');
         let offsets = self.b.ins().isub(bytes, zero);
-        let ten = self.splat(10);
-        let digits = self.b.ins().icmp(IntCC::UnsignedLessThan, offsets, ten);
-        let mask = self.b.ins().vhigh_bits(I32, digits);
-        self.b.ins().uextend(I64, mask)
+        let nine = self.splat(9);
+        let digits = (self.b.ins()).icmp(IntCC::UnsignedLessThanOrEqual, offsets, nine);
+        self.b.ins().vhigh_bits(I64, digits)
     }
 
     /// How many lanes of the digit mask `digits` are digits in a row from lane `at` (from
