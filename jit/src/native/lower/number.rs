@@ -403,10 +403,17 @@ impl Lower<'_> {
             if limits.iter().all(|&w| w == unlimited) {
                 continue;
             }
-            let [pi, pf, ni, nf] = limits.map(|w| self.iconst(w));
-            let positive = self.b.ins().select(is_dot, pf, pi);
-            let negative = self.b.ins().select(is_dot, nf, ni);
-            let limit = self.b.ins().select(minus, negative, positive);
+            // Selected at run time only between limits that differ (bounds symmetric
+            // around 0, canada's ±90 and ±180, limit both signs alike).
+            let [pi, pf, ni, nf] = limits;
+            let positive = self.by_fraction(is_dot, pi, pf);
+            let limit = match (ni, nf) == (pi, pf) {
+                true => positive,
+                false => {
+                    let negative = self.by_fraction(is_dot, ni, nf);
+                    self.b.ins().select(minus, negative, positive)
+                }
+            };
             let holds = self.b.ins().icmp(cc, whole, limit);
             within = Some(match within {
                 Some(other_side) => self.b.ins().band(other_side, holds),
@@ -419,6 +426,16 @@ impl Lower<'_> {
         self.b
             .ins()
             .brif(within, done, &[BlockArg::Value(end)], other, &[]);
+    }
+
+    /// The constant `fraction` when `is_dot` holds, else `whole` (one constant when they
+    /// are equal).
+    fn by_fraction(&mut self, is_dot: Value, whole: i64, fraction: i64) -> Value {
+        if whole == fraction {
+            return self.iconst(whole);
+        }
+        let (whole, fraction) = (self.iconst(whole), self.iconst(fraction));
+        self.b.ins().select(is_dot, fraction, whole)
     }
 
     /// The lanes of `bytes` that are ASCII digits, as a 16-bit mask in an `I64`.
