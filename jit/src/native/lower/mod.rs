@@ -710,15 +710,17 @@ impl<'a> Lower<'a> {
         let byte = self.byte_at(p);
         self.branch_if_ws(byte, spaces, done);
         self.b.switch_to_block(spaces);
-        self.whitespace_at(p, byte, single_space, done);
+        self.whitespace_at(p, byte, single_space, done, done);
         self.b.switch_to_block(done);
     }
 
     /// [`Lower::skip_ws`] (as [`Lower::ws_value`] when `single_space`), then
     /// [`Lower::branch_byte`] on `byte` at the cursor, with one bounds check and one load
     /// of the byte when no whitespace comes first (the skip's own, tested against `byte`
-    /// too; `first` says which test comes first). `yes` and `no` start with the cursor on
-    /// the byte tested (`no` also at the input's end).
+    /// too; `first` says which test comes first), and after a skip the load of the byte
+    /// it stopped at with no bounds check (a skip that reaches the input's end goes to
+    /// `no`). `yes` and `no` start with the cursor on the byte tested (`no` also at the
+    /// input's end).
     fn ws_branch_byte(
         &mut self,
         single_space: bool,
@@ -732,7 +734,7 @@ impl<'a> Lower<'a> {
             self.branch_byte(p, byte, yes, no);
             return;
         }
-        let [check, other, spaces, skipped] = self.blocks();
+        let [check, other, spaces, inside] = self.blocks();
         let len = self.len();
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
         self.b.ins().brif(more, check, &[], no, &[]);
@@ -751,31 +753,41 @@ impl<'a> Lower<'a> {
             }
         }
         self.b.switch_to_block(spaces);
-        self.whitespace_at(p, v, single_space, skipped);
-        self.b.switch_to_block(skipped);
+        self.whitespace_at(p, v, single_space, inside, no);
+        self.b.switch_to_block(inside);
         let q = self.pos();
-        self.branch_byte(q, byte, yes, no);
+        let w = self.byte_at(q);
+        self.branch_if_byte(w, byte, yes, no);
     }
 
     /// With `byte` (at `p`, in the input) at or below space: skips the whitespace there
-    /// (the single space inline when `single_space`, else or then the run skip) and jumps
-    /// to `done` with the cursor after it.
-    fn whitespace_at(&mut self, p: Value, byte: Value, single_space: bool, done: Block) {
+    /// (the single space inline when `single_space`, else or then the run skip) and jumps,
+    /// with the cursor after it, to `inside` when a byte of the input follows, else (at
+    /// the input's end) to `end`.
+    fn whitespace_at(
+        &mut self,
+        p: Value,
+        byte: Value,
+        single_space: bool,
+        inside: Block,
+        end: Block,
+    ) {
         let run = self.b.create_block();
         match single_space {
-            true => self.one_space(p, byte, done, run),
+            true => self.one_space(p, byte, inside, run),
             false => {
                 self.b.ins().jump(run, &[]);
             }
         }
         self.b.switch_to_block(run);
-        self.skip_ws_run(p, done);
+        self.skip_ws_run(p, inside, end);
     }
 
-    /// Skips the whitespace run at `p` (a byte at or below space) and jumps to `done`, with
-    /// no call: 16-byte `i8x16` windows while a whole window lies in the input, then (in
-    /// the input's last 15 bytes) one byte at a time.
-    fn skip_ws_run(&mut self, p: Value, done: Block) {
+    /// Skips the whitespace run at `p` (a byte at or below space), with no call: 16-byte
+    /// `i8x16` windows while a whole window lies in the input, then (in the input's last
+    /// 15 bytes) one byte at a time. Jumps to `inside` when it stops at a byte of the
+    /// input (one not whitespace), to `end` when the run reaches the input's end.
+    fn skip_ws_run(&mut self, p: Value, inside: Block, end: Block) {
         let [window, found, tail, byte] = self.blocks();
         let q = self.b.append_block_param(window, I64);
         self.b.ins().jump(window, &[BlockArg::Value(p)]);
@@ -785,7 +797,7 @@ impl<'a> Lower<'a> {
             next, len, bytes, ..
         } = self.window(q, tail, &[BlockArg::Value(q)]);
         let ws = self.whitespace_lanes(bytes);
-        let ws = self.b.ins().vhigh_bits(I32, ws);
+        let ws = self.b.ins().vhigh_bits(I64, ws);
         let other = self.b.ins().bxor_imm_u(ws, (1 << WINDOW) - 1);
         self.b
             .ins()
@@ -793,17 +805,16 @@ impl<'a> Lower<'a> {
 
         self.b.switch_to_block(found);
         let k = self.b.ins().ctz(other);
-        let k = self.b.ins().uextend(I64, k);
-        let end = self.b.ins().iadd(q, k);
-        self.set_pos(end);
-        self.b.ins().jump(done, &[]);
+        let stop = self.b.ins().iadd(q, k);
+        self.set_pos(stop);
+        self.b.ins().jump(inside, &[]);
 
         // `window` dominates the tail, so its length load serves the byte loop too.
         let t = self.b.append_block_param(tail, I64);
         self.b.switch_to_block(tail);
         self.set_pos(t);
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, t, len);
-        self.b.ins().brif(more, byte, &[], done, &[]);
+        self.b.ins().brif(more, byte, &[], end, &[]);
 
         self.b.switch_to_block(byte);
         let c = self.byte_at(t);
@@ -821,7 +832,7 @@ impl<'a> Lower<'a> {
         let after = self.b.ins().iadd_imm_s(t, 1);
         self.b
             .ins()
-            .brif(is_ws, tail, &[BlockArg::Value(after)], done, &[]);
+            .brif(is_ws, tail, &[BlockArg::Value(after)], inside, &[]);
     }
 
     /// The [`WINDOW`] input bytes at `p`, continuing in a new block when they lie in the
