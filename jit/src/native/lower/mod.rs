@@ -7,13 +7,14 @@
 //! the top of the op's first block (live across the function they would crowd the cursor
 //! out of the callee-saved registers). Whitespace is skipped inline (16-byte `i8x16`
 //! windows, no call); where a token is expected after it (a comma, colon, bracket or
-//! quote), the skip's load of the next byte tests the token too. Every other byte loop is a call (short strings excepted, plain or
-//! checked by a shape of ASCII classes: one or two inline `i8x16` windows): into a kernel
-//! entry point, or into [`super::helpers`] for the checks that are not inlined (numbers,
-//! checked strings, enumerations, raw predicates, skips, discriminators, and the exact
-//! error of a failed literal or string fast path), which run the interpreter's own code
-//! (values that pass take the helpers' fast paths). Errors jump to one block per function
-//! that writes the context's error record and returns.
+//! quote), the skip's load of the next byte tests the token too. Every other byte loop is
+//! a call (short strings excepted, plain or checked by a shape of ASCII classes: one or
+//! two inline `i8x16` windows): into a kernel entry point, or into [`super::helpers`] for
+//! the checks that are not inlined (numbers, checked strings, enumerations, raw
+//! predicates, skips, discriminators, and the exact error of a failed literal or string
+//! fast path), which run the interpreter's own code (values that pass take the helpers'
+//! fast paths). Errors jump to one block per function that writes the context's error
+//! record and returns.
 
 mod containers;
 mod control;
