@@ -703,12 +703,8 @@ impl<'a> Lower<'a> {
             return;
         }
         let p = self.pos();
-        let [done, check, spaces] = self.blocks();
-        let len = self.len();
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
-        self.b.ins().brif(more, check, &[], done, &[]);
-        self.b.switch_to_block(check);
-        let byte = self.byte_at(p);
+        let [done, spaces] = self.blocks();
+        let byte = self.byte_or(p, done);
         self.branch_if_ws(byte, spaces, done);
         self.b.switch_to_block(spaces);
         self.whitespace_at(p, byte, single_space, done, done);
@@ -735,12 +731,8 @@ impl<'a> Lower<'a> {
             self.branch_byte(p, byte, yes, no);
             return;
         }
-        let [check, other, spaces, inside] = self.blocks();
-        let len = self.len();
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
-        self.b.ins().brif(more, check, &[], no, &[]);
-        self.b.switch_to_block(check);
-        let v = self.byte_at(p);
+        let [other, spaces, inside] = self.blocks();
+        let v = self.byte_or(p, no);
         match first {
             First::Token => {
                 self.branch_if_byte(v, byte, yes, other);
@@ -911,13 +903,19 @@ impl<'a> Lower<'a> {
 
     /// Branches on whether the byte at `p` is `byte` (false at the end of the input).
     fn branch_byte(&mut self, p: Value, byte: u8, yes: Block, no: Block) {
+        let v = self.byte_or(p, no);
+        self.branch_if_byte(v, byte, yes, no);
+    }
+
+    /// The byte at `p` (as [`Lower::byte_at`]), continuing in a new block when `p` is in
+    /// the input; jumps to `end` when it is not.
+    fn byte_or(&mut self, p: Value, end: Block) -> Value {
+        let check = self.b.create_block();
         let len = self.len();
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
-        let check = self.b.create_block();
-        self.b.ins().brif(more, check, &[], no, &[]);
+        self.b.ins().brif(more, check, &[], end, &[]);
         self.b.switch_to_block(check);
-        let v = self.byte_at(p);
-        self.branch_if_byte(v, byte, yes, no);
+        self.byte_at(p)
     }
 
     /// Branches on whether `v` (a byte, as loaded by [`Lower::byte_at`]) is `byte`.
@@ -937,12 +935,8 @@ impl<'a> Lower<'a> {
     /// (the usual `": "`); anything else (more whitespace, the input's end) jumps to
     /// `other` with the cursor at `p`. The cursor is at `p` on entry.
     fn branch_on_token(&mut self, p: Value, token: Block, other: Block) {
-        let [check, spaced] = self.blocks();
-        let len = self.len();
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, p, len);
-        self.b.ins().brif(more, check, &[], other, &[]);
-        self.b.switch_to_block(check);
-        let v = self.byte_at(p);
+        let spaced = self.b.create_block();
+        let v = self.byte_or(p, other);
         self.branch_if_ws(v, spaced, token);
         self.b.switch_to_block(spaced);
         self.one_space(p, v, token, other);

@@ -439,6 +439,7 @@ impl Lower<'_> {
     }
 
     /// The lanes of `bytes` that are ASCII digits, as a 16-bit mask in an `I64`.
+    ///
     /// `offset <= 9` rather than `offset < 10`: x86-64 lowers an unsigned `<=` of bytes to
     /// a minimum and a compare, and `<` to those and a negation (two instructions more).
     fn digit_lanes(&mut self, bytes: Value) -> Value {
