@@ -212,6 +212,84 @@ pub mod avx2 {
         unsafe { out.set_len(out.len() + written) };
     }
 
+    /// Writes the bytes of `block` whose bit is set in `keep` to `dst`, in order, and returns
+    /// how many there are. Each group of 8 bytes has its kept bytes moved to its front by one
+    /// byte shuffle (a table entry per 8-bit mask) and is stored whole where the groups before
+    /// it end (a prefix sum of the groups' counts, so no store waits for the one before); a
+    /// later group's store overwrites what an earlier one wrote past its kept bytes. No
+    /// branch depends on `keep` but the one for a block kept whole. Up to [`BLOCK`] bytes at
+    /// `dst` are written, past the kept ones too.
+    ///
+    /// The minify kernel writes with it: on pretty-printed text (four runs of kept bytes per
+    /// block in twitter) it beats [`append_kept`]'s copy per run, whose loop exit is
+    /// mispredicted; the copy per run stays faster for the clean-block walk's blocks.
+    ///
+    /// # Safety
+    /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`], and `dst`
+    /// must be valid for writes of [`BLOCK`] bytes.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub unsafe fn compress(block: &[u8; BLOCK], keep: u64, dst: *mut u8) -> usize {
+        if keep == u64::MAX {
+            // SAFETY: AVX2 is enabled here; the 64 bytes read are `block`, the 64 written
+            // are the ones the caller made valid for writes.
+            unsafe {
+                let (low, high) = (load_full(block, 0), load_full(block, CHUNK));
+                _mm256_storeu_si256(dst.cast(), low);
+                _mm256_storeu_si256(dst.add(CHUNK).cast(), high);
+            }
+            return BLOCK;
+        }
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        // Byte `g` of `counts` is the number of kept bytes in group `g` (at most 8), so byte
+        // `g` of `ends` is the number kept in groups `0..=g` (at most 64: no carry between
+        // bytes).
+        let pairs = keep - (keep >> 1 & 0x5555_5555_5555_5555);
+        let nibbles = (pairs & 0x3333_3333_3333_3333) + (pairs >> 2 & 0x3333_3333_3333_3333);
+        let counts = (nibbles + (nibbles >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+        let ends = counts.wrapping_mul(ONES);
+        let starts = ends << 8;
+        let (keep_bytes, start_bytes) = (keep.to_le_bytes(), starts.to_le_bytes());
+        for group in 0..BLOCK / 8 {
+            let bits = keep_bytes[group];
+            let start = usize::from(start_bytes[group]);
+            // SAFETY: AVX2 is enabled here. The 8 bytes read lie inside `block`. At most
+            // `8 * group` bytes are kept before this group, so the 8 bytes written end at or
+            // before byte `BLOCK` of `dst`, which the caller made valid for writes.
+            unsafe {
+                let bytes = _mm_loadl_epi64(block.as_ptr().add(8 * group).cast());
+                let order = _mm_cvtsi64_si128(COMPRESS[usize::from(bits)] as i64);
+                _mm_storel_epi64(dst.add(start).cast(), _mm_shuffle_epi8(bytes, order));
+            }
+        }
+        (ends >> 56) as usize
+    }
+
+    /// For each 8-bit mask, the byte shuffle that moves the bytes of a group of 8 whose bits
+    /// are set to the group's front, in order: byte `k` of the entry is the index of the
+    /// `k`-th kept byte, the rest are `0x80` (the shuffle writes a zero there).
+    static COMPRESS: [u64; 256] = {
+        let mut table = [0u64; 256];
+        let mut mask = 0;
+        while mask < 256 {
+            let (mut entry, mut kept, mut byte) = (0u64, 0, 0);
+            while byte < 8 {
+                if mask & 1 << byte != 0 {
+                    entry |= (byte as u64) << (8 * kept);
+                    kept += 1;
+                }
+                byte += 1;
+            }
+            while kept < 8 {
+                entry |= 0x80 << (8 * kept);
+                kept += 1;
+            }
+            table[mask] = entry;
+            mask += 1;
+        }
+        table
+    };
+
     /// Bit `k` set when byte `k` of `v` is an ASCII digit.
     #[inline]
     #[target_feature(enable = "avx2")]

@@ -53,11 +53,12 @@ pub mod scalar {
 
 /// The AVX2 twin: 64 bytes per step, their string state from the masks of escaped bytes and
 /// of unescaped quotes (simdjson's scheme, as the unchecked skip uses it), the kept bytes
-/// appended with [`byte_classes`](crate::byte_classes)' compaction.
+/// written with [`byte_classes`](crate::byte_classes)' compaction straight after the bytes
+/// kept so far (room for the whole output and one block more is reserved once).
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
     use crate::byte_classes::BLOCK;
-    use crate::byte_classes::avx2::{append_kept, append_kept_ahead};
+    use crate::byte_classes::avx2::compress;
     use crate::simd::{CHUNK, eq_mask, load_full, whitespace_mask};
     use crate::string_mask::StringTracker;
 
@@ -67,36 +68,39 @@ pub mod avx2 {
     /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
     pub unsafe fn minify(text: &[u8], out: &mut Vec<u8>) {
-        out.reserve(text.len());
+        // Each block writes `BLOCK` bytes from where the kept bytes end, which is at most
+        // `text.len()` bytes past the vector's end.
+        out.reserve(text.len() + BLOCK);
+        let dst = out.spare_capacity_mut().as_mut_ptr().cast::<u8>();
         let mut strings = StringTracker::default();
-        let mut i = 0;
-        // Blocks followed by a whole block: their runs are copied from the text itself.
-        while let Some(window) = text
-            .get(i..)
-            .and_then(|rest| rest.first_chunk::<{ 2 * BLOCK }>())
-        {
-            let (block, _) = window.split_first_chunk::<BLOCK>().expect("two blocks");
-            // SAFETY: AVX2 is enabled here (this function's own precondition).
+        let mut written = 0;
+        let mut blocks = text.chunks_exact(BLOCK);
+        for block in &mut blocks {
+            let block = block.first_chunk::<BLOCK>().expect("a whole block");
+            // SAFETY: AVX2 is enabled here (this function's own precondition). At most the
+            // bytes before this block were kept, so `written + BLOCK <= text.len() + BLOCK`
+            // bytes from `dst` lie in the capacity reserved above.
             unsafe {
                 let keep = kept(&mut strings, block);
-                append_kept_ahead(window, keep, out);
+                written += compress(block, keep, dst.add(written));
             }
-            i += BLOCK;
         }
-        // The last one or two blocks, from a copy padded with spaces that are never kept.
-        while i < text.len() {
-            let rest = &text[i..];
-            let n = rest.len().min(BLOCK);
+        // The last partial block, from a copy padded with spaces that are never kept.
+        let rest = blocks.remainder();
+        if !rest.is_empty() {
             let mut block = [b' '; BLOCK];
-            block[..n].copy_from_slice(&rest[..n]);
-            let valid = u64::MAX >> (BLOCK - n);
-            // SAFETY: AVX2 is enabled here (this function's own precondition).
+            block[..rest.len()].copy_from_slice(rest);
+            let valid = u64::MAX >> (BLOCK - rest.len());
+            // SAFETY: as for the whole blocks above.
             unsafe {
                 let keep = kept(&mut strings, &block) & valid;
-                append_kept(&block, keep, out);
+                written += compress(&block, keep, dst.add(written));
             }
-            i += n;
         }
+        // SAFETY: the first `written` bytes of the spare capacity were written above: each
+        // block's kept bytes land right after the previous block's, and a later store
+        // starts at or after the end of every earlier block's kept bytes.
+        unsafe { out.set_len(out.len() + written) };
     }
 
     /// The mask of the bytes of `block` to keep: all but whitespace outside strings.

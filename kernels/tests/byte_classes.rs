@@ -109,6 +109,21 @@ fn check_kept(block: &[u8; BLOCK], keep: u64) {
             Box::new(|out| unsafe { byte_classes::avx2::append_kept_ahead(window, keep, out) }),
         ));
     }
+    if avx2() {
+        twins.push((
+            "avx2 compress",
+            Box::new(|out| {
+                out.reserve(BLOCK);
+                // SAFETY: AVX2 support was checked; the spare capacity holds `BLOCK` bytes,
+                // and `compress` wrote the bytes it counts after the vector's end.
+                unsafe {
+                    let spare = out.spare_capacity_mut().as_mut_ptr().cast();
+                    let kept = byte_classes::avx2::compress(block, keep, spare);
+                    out.set_len(out.len() + kept);
+                }
+            }),
+        ));
+    }
     for (name, append) in twins {
         let mut out = b"prefix".to_vec();
         append(&mut out);
