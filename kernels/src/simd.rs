@@ -61,6 +61,22 @@ pub(crate) fn control_mask(v: __m256i) -> u32 {
     _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, limit), limit)) as u32
 }
 
+/// Bit `k` set when byte `k` of `v` is a separator, `[`, `]`, `{`, `}`, `,` or `:`, or one of
+/// the control bytes 0x0c and 0x1a, which this one-shuffle test cannot tell from `,` and `:`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn separator_mask(v: __m256i) -> u32 {
+    // The low nibble selects the one separator that the byte OR 0x20 can equal: `:` (0xa),
+    // `{` (0xb, also `[` | 0x20), `,` (0xc), `}` (0xd, also `]` | 0x20); the other entries
+    // hold 0, which no byte OR 0x20 equals (pshufb gives 0 for bytes with the high bit set).
+    let table = _mm256_setr_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3a, 0x7b, 0x2c, 0x7d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0x3a, 0x7b, 0x2c, 0x7d, 0, 0,
+    );
+    let folded = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+    _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, v), folded)) as u32
+}
+
 /// Bit `k` set when byte `k` of `v` is JSON whitespace (space, tab, line feed, carriage return).
 #[inline]
 #[target_feature(enable = "avx2")]

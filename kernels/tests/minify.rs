@@ -11,12 +11,15 @@ use common::{MiriSample, Rng, avx2, check_dispatch, for_each_guarded_suffix, spe
 use jitson_kernels::minify;
 
 /// The module's rule, one byte at a time, written apart from the scalar twin: a byte is
-/// dropped when it is whitespace and the unescaped quotes before it are even in number.
-fn reference(text: &[u8]) -> Vec<u8> {
+/// dropped when it is whitespace and the unescaped quotes before it are even in number. And
+/// whether the dropped bytes kept tokens apart: no dropped run has a kept byte on each side
+/// that is neither whitespace, a quote nor a separator (0x0c and 0x1a count as separators).
+fn reference(text: &[u8]) -> (Vec<u8>, bool) {
     let mut out = Vec::new();
     let mut quotes = 0usize;
     let mut backslashes = 0usize;
-    for &b in text {
+    let mut kept: Vec<(usize, u8)> = Vec::new();
+    for (i, &b) in text.iter().enumerate() {
         let escaped = !backslashes.is_multiple_of(2);
         if b == b'"' && !escaped {
             quotes += 1;
@@ -24,20 +27,25 @@ fn reference(text: &[u8]) -> Vec<u8> {
         let whitespace = b" \t\n\r".contains(&b);
         if !(whitespace && quotes.is_multiple_of(2)) {
             out.push(b);
+            kept.push((i, b));
         }
         backslashes = if b == b'\\' { backslashes + 1 } else { 0 };
     }
-    out
+    let scalar = |b: u8| !b" \t\n\r\"[]{},:\x0c\x1a".contains(&b);
+    let apart = kept
+        .windows(2)
+        .all(|w| w[1].0 == w[0].0 + 1 || !(scalar(w[0].1) && scalar(w[1].1)));
+    (out, apart)
 }
 
 /// Checks every twin on `text`, after a prefix already in the output (kept as it is).
 fn check(text: &[u8]) {
     let want = reference(text);
-    let run = |f: &dyn Fn(&[u8], &mut Vec<u8>)| {
+    let run = |f: &dyn Fn(&[u8], &mut Vec<u8>) -> bool| {
         let mut out = b"prefix".to_vec();
-        f(text, &mut out);
+        let apart = f(text, &mut out);
         assert_eq!(&out[..6], b"prefix", "{text:?}");
-        out.split_off(6)
+        (out.split_off(6), apart)
     };
     assert_eq!(run(&minify::scalar::minify), want, "scalar {text:?}");
     if check_dispatch() {
@@ -72,6 +80,42 @@ fn exact_outputs() {
     }
 }
 
+/// Whether the dropped whitespace kept tokens apart: a dropped run between two bytes that a
+/// number or literal could hold joins them; one beside a quote, a separator or the text's
+/// end does not. Each case also runs with the run moved across a block's edge.
+#[test]
+fn dropped_runs_between_scalar_bytes() {
+    let cases: &[(&str, bool)] = &[
+        ("[1, 2]", true),
+        ("[1 ,2]", true),
+        (" 12 ", true),
+        ("1 2", false),
+        ("[1\n\t 2]", false),
+        ("tr ue", false),
+        ("[true false]", false),
+        ("1 -2", false),
+        (r#""a" "b""#, true),
+        (r#"["a b" , 1]"#, true),
+        (r#"[1 "a"]"#, true),
+        ("{\"a\":1} {\"b\":2}", true),
+        ("x \u{c}", true),
+        ("\\ \\", false),
+        ("\u{e9} 1", false),
+    ];
+    for &(text, apart) in cases {
+        for pad in [0, 1, 60, 61, 62, 63, 64, 127] {
+            let padded = format!("{}{text}", " ".repeat(pad));
+            check(padded.as_bytes());
+            let mut out = Vec::new();
+            assert_eq!(
+                minify::minify(padded.as_bytes(), &mut out),
+                apart,
+                "{padded:?}"
+            );
+        }
+    }
+}
+
 /// Under Miri a [`MiriSample`] of the inputs (the scalar twin has no blocks whose edges
 /// every position would probe; this was the slowest Miri test at about 40 s).
 #[test]
@@ -94,6 +138,7 @@ fn random_text_of_quotes_backslashes_and_whitespace() {
             &b"\"\\\\\\  a"[..],
             &b"\"  aaaaaaa{}[],:"[..],
             &b"a a\"\\\r\n\xc3\xa9"[..],
+            &b"1 2\n,[:\x0c\x1a\"\\"[..],
         ]);
         let len = rng.below(if cfg!(miri) { 80 } else { 400 });
         check(&rng.bytes_from(alphabet, len));
@@ -129,7 +174,7 @@ fn benchmark_documents_keep_their_values() {
         let text = std::fs::read(testdata(name)).unwrap();
         check(&text);
         let mut out = Vec::new();
-        minify::minify(&text, &mut out);
+        assert!(minify::minify(&text, &mut out), "{name}: tokens kept apart");
         let value: serde_json::Value = serde_json::from_slice(&text).unwrap();
         let minified: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(minified, value, "{name}");
