@@ -365,6 +365,55 @@ fn same_transcode_with(
     expected.is_ok()
 }
 
+/// A native verbatim transcode minifies first and validates the minified text; whitespace
+/// inside a token would join it (`[1 2]` to `[12]`, `tr ue` to `true`) into text that
+/// validates, so such inputs must still fail with the interpreter's error. Whitespace at
+/// every position of book.json (between tokens: valid; in a string: valid, kept; in a
+/// number or literal: an error), and hand-made cases where the joined text passes the
+/// schema.
+#[test]
+fn native_verbatim_transcode_rejects_whitespace_inside_tokens() {
+    let verbatim = TranscodeOptions::new().tokens(Tokens::Verbatim);
+    let items = r#"{"type": "array", "items": {"type": "integer"}, "maxItems": 1}"#;
+    let cases: &[(&str, &str)] = &[
+        ("{}", "[1 2]"),
+        ("{}", "[tr ue]"),
+        ("{}", r#"{"a": nu ll}"#),
+        ("{}", "[1 .5, - 2, 1e 3, fal\n\tse]"),
+        ("{}", "1 2"),
+        ("{}", r#"["a" "b"]"#),
+        ("{}", "[\"a\" \\ \"b\"]"),
+        (items, "[1 2]"),
+        (items, " [ 12 ] "),
+        (items, "[1\r\n2]"),
+    ];
+    for &(schema, input) in cases {
+        let (interp, native) = backends(&Schema::from_json_str(schema).unwrap(), Options::new());
+        let valid = same_transcode_with(&interp, &native, input.as_bytes(), &verbatim, input);
+        assert_eq!(valid, input.trim() == "[ 12 ]", "{input:?}");
+    }
+    let schema = corpus_schema("book");
+    let (interp, native) = backends(&schema, Options::new());
+    let book = testdata("bench/book.json");
+    let (mut valid, mut invalid) = (0, 0);
+    for at in 0..=book.len() {
+        for space in [b" ".as_slice(), b"\n\t"] {
+            let input = [&book[..at], space, &book[at..]].concat();
+            let what = format!("book.json with {space:?} at {at}");
+            match same_transcode_with(&interp, &native, &input, &verbatim, &what) {
+                true => valid += 1,
+                false => invalid += 1,
+            }
+        }
+    }
+    // Spaces in strings and between tokens keep book.json valid; tabs in strings and any
+    // whitespace inside a number or literal do not.
+    assert!(
+        valid > 200 && invalid > 200,
+        "{valid} valid, {invalid} invalid"
+    );
+}
+
 /// Pick and redaction sets for a corpus document: picks alone, redactions alone, and both
 /// (redactions inside picks, pointers to members that are not there, a whole item).
 fn pointer_sets(doc: &str) -> Vec<(Vec<&'static str>, Vec<&'static str>)> {

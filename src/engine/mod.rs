@@ -334,14 +334,27 @@ impl Codec {
         // With native code, a valid input is checked by the native code, then written
         // without a second validation: rewritten by `write_raw` or minified when the spec
         // keeps everything, else walked for its picks, redactions and unknown members (the
-        // interpreter's transcode writes the same bytes). An invalid one, and one the walk
+        // interpreter's transcode writes the same bytes). A verbatim transcode that keeps
+        // everything minifies first and checks the output instead, which is shorter: when
+        // the dropped whitespace kept tokens apart, the output is valid exactly when the
+        // input is (see `jitson_kernels::minify`). An invalid input, and one the walk
         // leaves to it (a denied member, members to drop under an untagged `anyOf` /
         // `oneOf`), is run on the interpreter, which gives the error or the bytes.
-        if let Some(code) = self.native.code()
-            && code.validate(input, exec, &mut cache.native).is_ok()
-        {
-            match spec.tokens {
-                _ if !spec.keeps_everything() => {
+        if let Some(code) = self.native.code() {
+            let start = out.len();
+            let written = match spec.tokens {
+                Tokens::Verbatim if spec.keeps_everything() => {
+                    minify(input, out)
+                        && code
+                            .validate(&out[start..], exec, &mut cache.native)
+                            .is_ok()
+                }
+                _ if code.validate(input, exec, &mut cache.native).is_err() => false,
+                Tokens::Rewritten if spec.keeps_everything() => {
+                    write_raw(input, spec.escape, exec.big_ints, out);
+                    true
+                }
+                _ => {
                     // Only dropping or denying unknown members needs the schema's guide.
                     let open;
                     let guide = match spec.unknown {
@@ -353,21 +366,14 @@ impl Codec {
                             .walk_guide
                             .get_or_init(|| walk_guide(&self.schema, &self.program.layout)),
                     };
-                    let walked =
-                        interp::transcode_accepted(&self.program, guide, input, exec, &spec, out);
-                    if walked.is_ok() {
-                        return Ok(());
-                    }
+                    interp::transcode_accepted(&self.program, guide, input, exec, &spec, out)
+                        .is_ok()
                 }
-                Tokens::Rewritten => {
-                    write_raw(input, spec.escape, exec.big_ints, out);
-                    return Ok(());
-                }
-                Tokens::Verbatim => {
-                    minify(input, out);
-                    return Ok(());
-                }
+            };
+            if written {
+                return Ok(());
             }
+            out.truncate(start);
         }
         interp::transcode(&self.program, input, exec, &spec, &mut cache.scratch, out)
             .map_err(|f| self.explain().error(input, f))
