@@ -17,17 +17,27 @@
 //! quote is escaped alike in both), so every dropped run lay outside strings and between two
 //! tokens. The engine's verbatim transcode validates the output instead of the text for it.
 
-/// Appends `text` to `out` without the whitespace outside its strings (see the module docs);
-/// returns whether the dropped whitespace kept tokens apart (no dropped run between two
-/// [scalar bytes](is_scalar)).
+/// Appends `text` to `out` without the whitespace outside its strings (see the module docs).
 #[inline]
-pub fn minify(text: &[u8], out: &mut Vec<u8>) -> bool {
+pub fn minify(text: &[u8], out: &mut Vec<u8>) {
     #[cfg(target_arch = "x86_64")]
     if crate::dispatch::use_avx2() {
         // SAFETY: `use_avx2` is true only after every feature in `AVX2_FEATURES` was detected.
         return unsafe { avx2::minify(text, out) };
     }
     scalar::minify(text, out)
+}
+
+/// [`minify`], and whether the dropped whitespace kept tokens apart (no dropped run between
+/// two [scalar bytes](is_scalar); see the module docs).
+#[inline]
+pub fn minify_checked(text: &[u8], out: &mut Vec<u8>) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if crate::dispatch::use_avx2() {
+        // SAFETY: `use_avx2` is true only after every feature in `AVX2_FEATURES` was detected.
+        return unsafe { avx2::minify_checked(text, out) };
+    }
+    scalar::minify_checked(text, out)
 }
 
 /// Whether `b` is JSON whitespace.
@@ -54,7 +64,12 @@ pub mod scalar {
     use super::{is_scalar, is_whitespace};
 
     /// See [`super::minify`].
-    pub fn minify(text: &[u8], out: &mut Vec<u8>) -> bool {
+    pub fn minify(text: &[u8], out: &mut Vec<u8>) {
+        minify_checked(text, out);
+    }
+
+    /// See [`super::minify_checked`].
+    pub fn minify_checked(text: &[u8], out: &mut Vec<u8>) -> bool {
         out.reserve(text.len());
         let mut in_string = false;
         // Whether the byte at hand follows an odd-length run of backslashes.
@@ -104,7 +119,24 @@ pub mod avx2 {
     /// # Safety
     /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
-    pub unsafe fn minify(text: &[u8], out: &mut Vec<u8>) -> bool {
+    pub unsafe fn minify(text: &[u8], out: &mut Vec<u8>) {
+        minify_blocks::<false>(text, out);
+    }
+
+    /// See [`super::minify_checked`].
+    ///
+    /// # Safety
+    /// The CPU must support every feature in [`crate::dispatch::AVX2_FEATURES`].
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    pub unsafe fn minify_checked(text: &[u8], out: &mut Vec<u8>) -> bool {
+        minify_blocks::<true>(text, out)
+    }
+
+    /// Minifies `text` into `out`; with `CHECK`, returns whether the dropped whitespace kept
+    /// tokens apart (else true).
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    fn minify_blocks<const CHECK: bool>(text: &[u8], out: &mut Vec<u8>) -> bool {
         // Each block writes `BLOCK` bytes from where the kept bytes end, which is at most
         // `text.len()` bytes past the vector's end.
         out.reserve(text.len() + BLOCK);
@@ -121,7 +153,9 @@ pub mod avx2 {
                 let Some(block) = blocks.next() else { break };
                 let block = block.first_chunk::<BLOCK>().expect("a whole block");
                 let (dropped, scalar) = classes(&mut strings, block);
-                joins.next(dropped, scalar);
+                if CHECK {
+                    joins.next(dropped, scalar);
+                }
                 batch[n] = (block, dropped);
                 n += 1;
             }
@@ -145,7 +179,9 @@ pub mod avx2 {
             unsafe {
                 let (dropped, scalar) = classes(&mut strings, &block);
                 let (dropped, scalar) = (dropped & valid, scalar & valid);
-                joins.next(dropped, scalar);
+                if CHECK {
+                    joins.next(dropped, scalar);
+                }
                 written += compress(&block, !dropped & valid, dst.add(written));
             }
         }

@@ -38,23 +38,36 @@ fn reference(text: &[u8]) -> (Vec<u8>, bool) {
     (out, apart)
 }
 
-/// Checks every twin on `text`, after a prefix already in the output (kept as it is).
+/// Checks every twin on `text`, after a prefix already in the output (kept as it is): the
+/// bytes of `minify`, and the bytes and the flag of `minify_checked`.
 fn check(text: &[u8]) {
     let want = reference(text);
-    let run = |f: &dyn Fn(&[u8], &mut Vec<u8>) -> bool| {
+    type Minify<'a> = &'a dyn Fn(&[u8], &mut Vec<u8>);
+    type Checked<'a> = &'a dyn Fn(&[u8], &mut Vec<u8>) -> bool;
+    let run = |what: &str, plain: Minify<'_>, checked: Checked<'_>| {
         let mut out = b"prefix".to_vec();
-        let apart = f(text, &mut out);
-        assert_eq!(&out[..6], b"prefix", "{text:?}");
-        (out.split_off(6), apart)
+        plain(text, &mut out);
+        assert_eq!(out[6..], want.0, "{what} {text:?}");
+        let mut out = b"prefix".to_vec();
+        let apart = checked(text, &mut out);
+        assert_eq!(&out[..6], b"prefix", "{what} {text:?}");
+        assert_eq!((out.split_off(6), apart), want, "{what} checked {text:?}");
     };
-    assert_eq!(run(&minify::scalar::minify), want, "scalar {text:?}");
+    run(
+        "scalar",
+        &minify::scalar::minify,
+        &minify::scalar::minify_checked,
+    );
     if check_dispatch() {
-        assert_eq!(run(&minify::minify), want, "dispatch {text:?}");
+        run("dispatch", &minify::minify, &minify::minify_checked);
     }
     if avx2() {
-        // SAFETY: AVX2 support was checked.
-        let got = run(&|t, out| unsafe { minify::avx2::minify(t, out) });
-        assert_eq!(got, want, "avx2 {text:?}");
+        run(
+            "avx2",
+            // SAFETY (both): AVX2 support was checked.
+            &|t, out| unsafe { minify::avx2::minify(t, out) },
+            &|t, out| unsafe { minify::avx2::minify_checked(t, out) },
+        );
     }
 }
 
@@ -108,7 +121,7 @@ fn dropped_runs_between_scalar_bytes() {
             check(padded.as_bytes());
             let mut out = Vec::new();
             assert_eq!(
-                minify::minify(padded.as_bytes(), &mut out),
+                minify::minify_checked(padded.as_bytes(), &mut out),
                 apart,
                 "{padded:?}"
             );
@@ -174,7 +187,10 @@ fn benchmark_documents_keep_their_values() {
         let text = std::fs::read(testdata(name)).unwrap();
         check(&text);
         let mut out = Vec::new();
-        assert!(minify::minify(&text, &mut out), "{name}: tokens kept apart");
+        assert!(
+            minify::minify_checked(&text, &mut out),
+            "{name}: tokens kept apart"
+        );
         let value: serde_json::Value = serde_json::from_slice(&text).unwrap();
         let minified: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(minified, value, "{name}");

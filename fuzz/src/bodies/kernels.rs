@@ -384,9 +384,20 @@ fn whole_input(buf: &[u8], output: &mut GuardedRegion) {
     // kept apart; and an output that is well-formed with tokens kept apart comes only from
     // a well-formed document (what the engine's verbatim transcode relies on).
     let (mut fast, mut slow) = (Vec::new(), Vec::new());
-    let apart = minify::minify(buf, &mut fast);
-    let slow_apart = minify::scalar::minify(buf, &mut slow);
-    twins("minify", buf, 0, &(&fast, apart), &(&slow, slow_apart));
+    minify::minify(buf, &mut fast);
+    minify::scalar::minify(buf, &mut slow);
+    twins("minify", buf, 0, &fast, &slow);
+    let (mut checked, mut slow) = (Vec::new(), Vec::new());
+    let apart = minify::minify_checked(buf, &mut checked);
+    let slow_apart = minify::scalar::minify_checked(buf, &mut slow);
+    twins(
+        "minify_checked",
+        buf,
+        0,
+        &(&checked, apart),
+        &(&slow, slow_apart),
+    );
+    twins("minify_checked's bytes", buf, 0, &checked, &fast);
     let well_formed = skip::validate_document(buf, SERDE_DEPTH).is_ok();
     let output_well_formed = skip::validate_document(&fast, SERDE_DEPTH).is_ok();
     assert!(

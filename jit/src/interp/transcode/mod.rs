@@ -409,9 +409,7 @@ impl Transcoder<'_, '_> {
     fn write_tokens(&mut self, tokens: &[u8], spaced: bool) {
         match self.spec.tokens {
             Tokens::Rewritten => write_raw(tokens, self.spec.escape, self.big_ints, self.out),
-            Tokens::Verbatim if spaced => {
-                minify(tokens, self.out);
-            }
+            Tokens::Verbatim if spaced => minify(tokens, self.out),
             Tokens::Verbatim => self.out.extend_from_slice(tokens),
         }
     }
