@@ -8,14 +8,15 @@
 //! the same rule still applies, so both twins give the same bytes on every input, and
 //! neither reads past the text's end.
 //!
-//! Minify also tells whether the whitespace it dropped kept tokens apart: it did unless some
-//! run of dropped bytes lay between two [scalar bytes](is_scalar), bytes that can belong to
-//! one number or literal (`1 2` gives `12`, `tr ue` gives `true`). When the output is valid
-//! JSON and the runs kept tokens apart, the text was valid JSON with the same value: the
-//! output's strings are the text's (a dropped byte right after a backslash would leave that
-//! backslash outside every string of the output, which valid JSON has none of, so each
-//! quote is escaped alike in both), so every dropped run lay outside strings and between two
-//! tokens. The engine's verbatim transcode validates the output instead of the text for it.
+//! [`minify_checked`] also tells whether the whitespace it dropped kept tokens apart: it did unless
+//! some run of dropped bytes lay between two [scalar bytes](is_scalar), bytes that can belong to
+//! one number or literal (`1 2` gives `12`, `tr ue` gives `true`). When the output is valid JSON
+//! and the runs kept tokens apart, the text was valid JSON with the same value: the output's
+//! strings are the text's (a dropped byte right after a backslash would leave that backslash
+//! outside every string of the output, which valid JSON has none of, so each quote is escaped alike
+//! in both), so every dropped run lay outside strings and between two tokens. The engine's
+//! transcode of pretty-printed input validates the output instead of the text for it
+//! ([`minify_checked`]).
 
 /// Appends `text` to `out` without the whitespace outside its strings (see the module docs).
 #[inline]
