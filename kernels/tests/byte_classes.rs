@@ -108,8 +108,6 @@ fn check_kept(block: &[u8; BLOCK], keep: u64) {
             // SAFETY: AVX2 support was checked.
             Box::new(|out| unsafe { byte_classes::avx2::append_kept_ahead(window, keep, out) }),
         ));
-    }
-    if avx2() {
         twins.push((
             "avx2 compress",
             Box::new(|out| {

@@ -307,7 +307,9 @@ impl Codec {
     /// [`Tokens::Verbatim`]). On error `out` is left as it was. With native code, native
     /// validate checks the input and a walk that does not validate again writes it (a plain
     /// rewrite or the minify kernel when everything is kept; the schema guides the walk
-    /// where unknown members are dropped or denied): the same bytes. The interpreter writes
+    /// where unknown members are dropped or denied): the same bytes. Pretty-printed input
+    /// kept whole is minified first and the minified text validated (and rewritten), which
+    /// is valid exactly when the input is. The interpreter writes
     /// invalid inputs (for the error), unknown members to drop below an `anyOf` / `oneOf`
     /// whose branch no discriminator's tag names (only validation tells the branches
     /// apart), and denied members.
@@ -490,5 +492,5 @@ fn spaced(input: &[u8]) -> bool {
             usize::from(count)
         })
         .sum();
-    spaces * SPACED_SHARE >= sample.len().max(1)
+    spaces * SPACED_SHARE >= sample.len()
 }
