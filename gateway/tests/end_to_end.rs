@@ -24,17 +24,17 @@ type HttpClient = Client<HttpConnector, Full<Bytes>>;
 struct Setup {
     echo: Echo,
     gateway: Gateway,
-    dir: PathBuf,
+    dir: SchemaDir,
     client: HttpClient,
 }
 
-fn temp_dir() -> PathBuf {
+fn temp_dir() -> SchemaDir {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("jitson-gw-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    SchemaDir(dir)
 }
 
 async fn setup(max_body: usize) -> Setup {
@@ -121,6 +121,23 @@ impl Setup {
 
     fn write_schema(&self, name: &str, text: &str) {
         write_atomically(&self.dir, &format!("{name}.schema.json"), text);
+    }
+}
+
+/// A schema directory under the temp directory, removed when dropped.
+struct SchemaDir(PathBuf);
+
+impl std::ops::Deref for SchemaDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for SchemaDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
