@@ -10,7 +10,8 @@
 //!   walks that write picks, redactions and unknown members) writes exactly the
 //!   interpreter's bytes, or gives its error, with tokens rewritten and verbatim, keeping
 //!   everything, with picks and a redaction chosen among the input's own paths (unknown
-//!   members kept or dropped), or denying unknown members;
+//!   members kept or dropped), or denying unknown members; and again, keeping everything,
+//!   behind a kilobyte of spaces (the minify-first order taken for pretty-printed input);
 //! - `transcode` succeeds exactly when it does, with the same error otherwise, leaves the
 //!   output buffer untouched on error, and transcoding its output gives the same bytes;
 //!   with verbatim tokens it writes the minified input; and a redaction that matches
@@ -78,20 +79,39 @@ pub(crate) fn operations_agree(interp: &Codec, native: &Codec, data: &[u8]) -> R
         let denying = TranscodeOptions::new().unknown(Unknown::Deny);
         let all = [&everything, &pointed, &dropping, &denying];
         for options in all.map(|o| o.clone().tokens(tokens)) {
-            let (got, expected) = (
-                transcoded(native, data, &options),
-                transcoded(interp, data, &options),
-            );
-            if got != expected {
-                return Err(format!(
-                    "native transcode ({options:?}) {:?}, interpreter {:?}",
-                    got.map(|out| show(&out)),
-                    expected.map(|out| show(&out))
-                ));
-            }
+            transcodes_agree(interp, native, data, &options)?;
         }
     }
+    // Native transcode minifies pretty-printed input before validating it; a kilobyte of
+    // leading whitespace sends every input down that path, its own whitespace included.
+    let spaced = [[b' '; 1024].as_slice(), data].concat();
+    for tokens in [Tokens::Rewritten, Tokens::Verbatim] {
+        let options = TranscodeOptions::new().tokens(tokens);
+        transcodes_agree(interp, native, &spaced, &options)?;
+    }
     interpreter_operations_agree(interp, data)
+}
+
+/// Native transcode of `data` with `options` writes the interpreter's bytes or gives its
+/// error.
+fn transcodes_agree(
+    interp: &Codec,
+    native: &Codec,
+    data: &[u8],
+    options: &TranscodeOptions,
+) -> Result<(), String> {
+    let (got, expected) = (
+        transcoded(native, data, options),
+        transcoded(interp, data, options),
+    );
+    if got != expected {
+        return Err(format!(
+            "native transcode ({options:?}) {:?}, interpreter {:?}",
+            got.map(|out| show(&out)),
+            expected.map(|out| show(&out))
+        ));
+    }
+    Ok(())
 }
 
 /// Picks and redactions for `data`: paths of its values (when serde_json reads it), chosen
