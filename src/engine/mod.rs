@@ -17,7 +17,7 @@
 //! the keyword's pointer in the schema are worked out only when a run fails.
 //!
 //! A [`Codec`] is immutable and shareable between threads; a [`Cache`] holds the scratch
-//! buffers of one thread's runs (the `*_with` methods take one; the others use a temporary).
+//! buffers of one thread's runs (the `*_with` methods take one; the others use their thread's own).
 //! [`Codec::program`] shows the opcode program (its `Display` is the listing `jitson
 //! explain` prints). `validate` and `decode` run on the interpreter or, with
 //! [`Backend::Native`], on native code compiled by Cranelift from the same program
@@ -31,6 +31,7 @@ mod backend;
 mod cache;
 mod error;
 mod pointer;
+mod thread_cache;
 mod tier;
 mod transcode;
 mod typed;
@@ -41,6 +42,7 @@ pub use cache::{Engine, EngineOptions, EngineStats, TypedDecode};
 pub use jitson_jit::ir::{BigInts, DuplicateKeys};
 pub use jitson_jit::native::CompileError;
 pub use jitson_kernels::escape::EscapeMode;
+pub(crate) use thread_cache::with_thread_cache;
 pub use tier::Tiering;
 pub use transcode::{Tokens, TranscodeOptions, Unknown};
 pub use typed::{TypeList, global};
@@ -251,7 +253,7 @@ impl Codec {
     /// Checks that `input` is one JSON document the schema accepts: `Ok`, or the first
     /// error.
     pub fn validate(&self, input: &[u8]) -> Result<(), Error> {
-        self.validate_with(&mut Cache::new(), input)
+        with_thread_cache(input.len(), |cache| self.validate_with(cache, input))
     }
 
     /// [`Codec::validate`] with reusable buffers.
@@ -267,7 +269,7 @@ impl Codec {
     /// Decodes `input` into a [`Document`], checking it exactly as [`Codec::validate`]
     /// does: the document, or the first error.
     pub fn decode<'a>(&self, input: &'a [u8]) -> Result<Document<'a>, Error> {
-        self.decode_with(&mut Cache::new(), input)
+        with_thread_cache(input.len(), |cache| self.decode_with(cache, input))
     }
 
     /// [`Codec::decode`] with reusable buffers.
@@ -319,7 +321,9 @@ impl Codec {
         options: &TranscodeOptions,
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
-        self.transcode_with(&mut Cache::new(), input, options, out)
+        with_thread_cache(input.len(), |cache| {
+            self.transcode_with(cache, input, options, out)
+        })
     }
 
     /// [`Codec::transcode`] with reusable buffers.
@@ -427,7 +431,9 @@ impl Codec {
     /// With native code, a valid input is checked by it alone (valid inputs are the common
     /// case); only an invalid one is run again on the interpreter, which collects the errors.
     pub fn validate_all(&self, input: &[u8], cap: usize) -> Vec<Error> {
-        self.validate_all_with(&mut Cache::new(), input, cap)
+        with_thread_cache(input.len(), |cache| {
+            self.validate_all_with(cache, input, cap)
+        })
     }
 
     /// [`Codec::validate_all`] with reusable buffers.

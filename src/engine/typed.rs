@@ -3,13 +3,12 @@
 //! [`Engine::decode`]), and encoded by their derived [`JsonEncode`].
 
 use std::any::TypeId;
-use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::{Cache, Codec, DuplicateKeys, Engine, Options, Tiering, TypedDecode};
+use super::{Codec, DuplicateKeys, Engine, Options, Tiering, TypedDecode, with_thread_cache};
 use crate::error::Error;
 use crate::schema::TypeKey;
 use crate::typed::decode::{self, JsonDecode};
@@ -20,11 +19,6 @@ const TYPED_KEY: u64 = 1;
 
 /// How long [`Engine::register`] waits for native code at most.
 const REGISTER_WAIT: Duration = Duration::from_secs(60);
-
-thread_local! {
-    /// Each thread's scratch buffers for typed decodes.
-    static CACHE: RefCell<Cache> = RefCell::new(Cache::new());
-}
 
 impl Engine {
     /// Builds `T`'s codec now: call it at start-up so that the first requests run at full
@@ -110,7 +104,7 @@ impl Engine {
         // The codec is cloned out of the cache, whose lock is not held while the type's
         // `Deserialize` runs (it may decode, and register, other types on this engine).
         let codec = self.typed_codec::<T>();
-        let doc = CACHE.with_borrow_mut(|cache| codec.decode_with(cache, input))?;
+        let doc = with_thread_cache(input.len(), |cache| codec.decode_with(cache, input))?;
         doc.deserialize()
     }
 
@@ -127,7 +121,7 @@ impl Engine {
             return Ok(());
         }
         let codec = self.typed_codec::<T>();
-        let doc = CACHE.with_borrow_mut(|cache| codec.decode_with(cache, input))?;
+        let doc = with_thread_cache(input.len(), |cache| codec.decode_with(cache, input))?;
         doc.deserialize_in_place(target)
     }
 
