@@ -13,6 +13,11 @@ Usage:
 
 Each round runs only the benchmarks the goals use (criterion `--warm-up-time 1
 --measurement-time SECONDS`) and reads the median of each from criterion's output.
+
+The issues compare jitson's default build with its peers' best build: with `--peer-engine` and
+`--peer-typed` (the same benches built with `RUSTFLAGS="-C target-cpu=native"
+CARGO_TARGET_DIR=target-native`), each round times jitson's rows with the first pair of
+executables and the peers' rows with the second.
 """
 import argparse
 import re
@@ -79,7 +84,17 @@ def run(binary, pattern, seconds):
     return medians(done.stdout)
 
 
-def engine_pattern():
+def is_peer(name):
+    """Whether a benchmark id times a peer (serde_json, sonic-rs, simd-json, jsonschema)."""
+    group, _, last = name.rpartition("/")
+    return not last.startswith("jitson") and not group.startswith(("native_compile", "typed_register"))
+
+
+def pattern(names):
+    return "^(" + "|".join(sorted(re.escape(n) for n in names)) + ")$"
+
+
+def engine_names():
     names = set()
     for _, num, den, _ in ENGINE_GOALS:
         for d in DOCS:
@@ -89,17 +104,17 @@ def engine_pattern():
             names.update([num.format(d=d), den.format(d=d)])
     names.update(f"native_compile/{d}" for d in DOCS)
     names.update(f"native_compile/{d}+decode" for d in DOCS)
-    return "^(" + "|".join(sorted(re.escape(n) for n in names)) + ")$"
+    return names
 
 
-def typed_pattern():
+def typed_names():
     names = set()
     for _, num, den, _ in TYPED_GOALS:
         for d in DOCS:
             names.add(den.format(d=d))
             names.update(num.format(d=d, p=p) for p in TYPED_PEERS)
     names.update(f"typed_register/{d}/one_pass" for d in DOCS)
-    return "^(" + "|".join(sorted(re.escape(n) for n in names)) + ")$"
+    return names
 
 
 def summary(values, threshold=None):
@@ -116,14 +131,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", required=True, help="the engine bench executable")
     parser.add_argument("--typed", required=True, help="the typed bench executable")
+    parser.add_argument("--peer-engine", help="the engine bench built for this CPU: its peer rows")
+    parser.add_argument("--peer-typed", help="the typed bench built for this CPU: its peer rows")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=2)
     args = parser.parse_args()
     rounds = []
     for r in range(args.rounds):
         print(f"round {r + 1} of {args.rounds} ...", file=sys.stderr)
-        found = run(args.engine, engine_pattern(), args.seconds)
-        found.update(run(args.typed, typed_pattern(), args.seconds))
+        found = {}
+        for own, peer, names in [(args.engine, args.peer_engine, engine_names()),
+                                 (args.typed, args.peer_typed, typed_names())]:
+            if peer is None:
+                found.update(run(own, pattern(names), args.seconds))
+            else:
+                found.update(run(own, pattern(n for n in names if not is_peer(n)), args.seconds))
+                found.update(run(peer, pattern(n for n in names if is_peer(n)), args.seconds))
         rounds.append(found)
 
     def ratios(num, den):
