@@ -91,6 +91,7 @@ def is_peer(name):
 
 
 def pattern(names):
+    """A criterion filter matching exactly the benchmark ids in `names`."""
     return "^(" + "|".join(sorted(re.escape(n) for n in names)) + ")$"
 
 
