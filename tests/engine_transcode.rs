@@ -389,9 +389,9 @@ fn native_transcode_rejects_whitespace_inside_tokens() {
         (items, " [ 12 ] "),
         (items, "[1\r\n2]"),
     ];
-    // A kilobyte of indentation makes each input look pretty-printed (and long enough) to
-    // the native transcode.
-    let indent = " ".repeat(1024);
+    // Indentation as long as the length threshold makes each input look pretty-printed (and
+    // long enough) to the native transcode.
+    let indent = " ".repeat(jitson::engine::SPACING_MIN);
     for &(schema, input) in cases {
         let (interp, native) = backends(&Schema::from_json_str(schema).unwrap(), Options::new());
         let spaced = format!("{indent}{input}");

@@ -18,6 +18,8 @@
 //! transcode of pretty-printed input validates the output instead of the text for it
 //! ([`minify_checked`]).
 
+use crate::whitespace::is_whitespace;
+
 /// Appends `text` to `out` without the whitespace outside its strings (see the module docs).
 #[inline]
 pub fn minify(text: &[u8], out: &mut Vec<u8>) {
@@ -39,12 +41,6 @@ pub fn minify_checked(text: &[u8], out: &mut Vec<u8>) -> bool {
         return unsafe { avx2::minify_checked(text, out) };
     }
     scalar::minify_checked(text, out)
-}
-
-/// Whether `b` is JSON whitespace.
-#[inline(always)]
-fn is_whitespace(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 /// Whether `b` is a scalar byte, one that a number or literal token could hold: any byte but

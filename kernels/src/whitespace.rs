@@ -80,6 +80,19 @@ pub const fn is_whitespace(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// How many bytes of `text` are JSON whitespace (inside strings or not). Counted in a byte
+/// per 255-byte piece, which the compiler turns into vector compares and byte adds (a
+/// `usize` count ran at about a byte a cycle); one implementation serves both twins.
+#[inline]
+pub fn count_whitespace(text: &[u8]) -> usize {
+    text.chunks(usize::from(u8::MAX))
+        .map(|piece| {
+            let count = (piece.iter()).fold(0u8, |n, &b| n + u8::from(is_whitespace(b)));
+            usize::from(count)
+        })
+        .sum()
+}
+
 /// The portable twin.
 pub mod scalar {
     use super::is_whitespace;

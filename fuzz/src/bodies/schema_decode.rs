@@ -11,7 +11,7 @@
 //!   interpreter's bytes, or gives its error, with tokens rewritten and verbatim, keeping
 //!   everything, with picks and a redaction chosen among the input's own paths (unknown
 //!   members kept or dropped), or denying unknown members; and again, keeping everything,
-//!   behind a kilobyte of spaces (the minify-first order taken for pretty-printed input);
+//!   behind `SPACING_MIN` spaces (the minify-first order taken for pretty-printed input);
 //! - `transcode` succeeds exactly when it does, with the same error otherwise, leaves the
 //!   output buffer untouched on error, and transcoding its output gives the same bytes;
 //!   with verbatim tokens it writes the minified input; and a redaction that matches
@@ -20,7 +20,9 @@
 
 use std::sync::OnceLock;
 
-use jitson::engine::{Backend, BackendStatus, Cache, Options, Tokens, TranscodeOptions, Unknown};
+use jitson::engine::{
+    Backend, BackendStatus, Cache, Options, SPACING_MIN, Tokens, TranscodeOptions, Unknown,
+};
 use jitson::kernels::minify::minify;
 use jitson::{Codec, Error, Schema};
 
@@ -82,9 +84,10 @@ pub(crate) fn operations_agree(interp: &Codec, native: &Codec, data: &[u8]) -> R
             transcodes_agree(interp, native, data, &options)?;
         }
     }
-    // Native transcode minifies pretty-printed input before validating it; a kilobyte of
-    // leading whitespace sends every input down that path, its own whitespace included.
-    let spaced = [[b' '; 1024].as_slice(), data].concat();
+    // Native transcode minifies pretty-printed input before validating it; leading spaces
+    // as long as its length threshold send every input down that path, its own whitespace
+    // included.
+    let spaced = [&[b' '; SPACING_MIN][..], data].concat();
     for tokens in [Tokens::Rewritten, Tokens::Verbatim] {
         let options = TranscodeOptions::new().tokens(tokens);
         transcodes_agree(interp, native, &spaced, &options)?;
