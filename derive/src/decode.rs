@@ -9,9 +9,11 @@
 //! bail. Tuple structs read an array of their live fields, newtypes their field, unit
 //! structs `null`. Externally tagged enums read a unit variant's string or
 //! `{"Variant": data}`; internally and adjacently tagged ones read inputs whose tag member
-//! comes first. Untagged enums, internally tagged newtype variants and structs with a
-//! `flatten` field always bail: serde reads them from a buffered copy of the value, which
-//! a reader that stops at the first surprise cannot mirror.
+//! comes first. Untagged enums try the variants whose type may take a value of the input's
+//! kind (`JsonDecode::kinds`, which the impl also answers for its own type), passing over a
+//! variant's refusal only where it is surely serde's (`JsonDecode::exact_bail`). Internally tagged newtype variants and structs with a `flatten`
+//! field always bail: serde reads them from a buffered copy of the value, which a reader
+//! that stops at the first surprise cannot mirror.
 
 use crate::attr;
 use crate::case::RenameRule;
@@ -34,6 +36,15 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
         Data::Enum(e) => (enumeration(cattrs, e)?, None),
         Data::Union(_) => return Ok(TokenStream::new()),
     };
+    let kinds = kinds(input, cattrs)?;
+    let exact_bail = newtype_field(input, cattrs)?.map(|ty| {
+        quote! {
+            #[inline]
+            fn exact_bail(__depth: u32) -> bool {
+                __depth > 0 && <#ty as #d::JsonDecode<'__de>>::exact_bail(__depth - 1)
+            }
+        }
+    });
     let mut generics = input.generics.clone();
     let mut lifetime: syn::LifetimeParam = parse_quote!('__de);
     lifetime
@@ -83,7 +94,127 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
                 #body
             }
             #missing
+            #[inline]
+            #[allow(unused_variables)]
+            fn kinds(__depth: u32) -> #d::JsonKinds {
+                if __depth == 0 {
+                    return #d::JsonKinds::ANY;
+                }
+                let __depth = __depth - 1;
+                #kinds
+            }
+            #exact_bail
         }
+    })
+}
+
+/// The field type of a newtype struct (one field, not skipped) or of a `transparent` one
+/// (its live field): the type whose reading is the struct's.
+fn newtype_field<'a>(
+    input: &'a DeriveInput,
+    cattrs: &attr::Container,
+) -> syn::Result<Option<&'a Type>> {
+    let Data::Struct(s) = &input.data else {
+        return Ok(None);
+    };
+    let mut live = Vec::new();
+    for f in &s.fields {
+        let a = attr::field(&f.attrs)?;
+        if a.flatten {
+            return Ok(None);
+        }
+        if !a.skip {
+            live.push(&f.ty);
+        }
+    }
+    let newtype = matches!(&s.fields, Fields::Unnamed(u) if u.unnamed.len() == 1);
+    Ok(match live[..] {
+        [ty] if newtype || cattrs.transparent => Some(ty),
+        _ => None,
+    })
+}
+
+/// The body of the impl's `kinds` (with `__depth` already lowered by one): the kinds of
+/// JSON value serde's derived `Deserialize` reads the type from, over-approximated. A
+/// struct with named fields takes an object or an array (serde's struct visitor reads
+/// both), a tuple struct an array, a newtype (or `transparent` struct) what its field
+/// takes; an externally tagged enum a string or an object, an untagged one what any of
+/// its variants takes. Anything else (unit structs, `flatten`, `tag`) answers every kind.
+fn kinds(input: &DeriveInput, cattrs: &attr::Container) -> syn::Result<TokenStream> {
+    let d = de();
+    let any = quote!(#d::JsonKinds::ANY);
+    Ok(match &input.data {
+        Data::Struct(s) => {
+            let attrs = s
+                .fields
+                .iter()
+                .map(|f| attr::field(&f.attrs))
+                .collect::<syn::Result<Vec<_>>>()?;
+            if attrs.iter().any(|a| a.flatten) || cattrs.tag.is_some() {
+                any
+            } else if cattrs.transparent {
+                let (f, _) = s
+                    .fields
+                    .iter()
+                    .zip(&attrs)
+                    .find(|(_, a)| !a.skip)
+                    .expect("the schema side checked one live field");
+                field_kinds(&f.ty)
+            } else {
+                fields_kinds(&s.fields, &attrs).unwrap_or(any)
+            }
+        }
+        Data::Enum(e) if cattrs.untagged => {
+            let mut variants = Vec::new();
+            for v in &e.variants {
+                if !attr::variant(&v.attrs)?.skip {
+                    variants.push(variant_kinds(&v.fields)?);
+                }
+            }
+            quote!(#d::JsonKinds::NONE #(.or(#variants))*)
+        }
+        Data::Enum(_) if cattrs.tag.is_none() => {
+            quote!(#d::JsonKinds::STRING.or(#d::JsonKinds::OBJECT))
+        }
+        Data::Enum(_) | Data::Union(_) => any,
+    })
+}
+
+/// `<ty as JsonDecode>::kinds(__depth)`.
+fn field_kinds(ty: &Type) -> TokenStream {
+    let d = de();
+    quote_spanned!(ty.span()=> <#ty as #d::JsonDecode<'__de>>::kinds(__depth))
+}
+
+/// The kinds serde reads `fields` (with attributes `attrs`) from, as a struct's or a
+/// variant's data; `None` when unsure: no fields (serde reads a unit struct from other
+/// kinds than `null` too), or a tuple with a skipped field.
+fn fields_kinds(fields: &Fields, attrs: &[attr::Field]) -> Option<TokenStream> {
+    let d = de();
+    match fields {
+        Fields::Named(_) => Some(quote!(#d::JsonKinds::OBJECT.or(#d::JsonKinds::ARRAY))),
+        Fields::Unnamed(_) if attrs.iter().any(|a| a.skip) => None,
+        Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
+            Some(field_kinds(&unnamed.unnamed[0].ty))
+        }
+        Fields::Unnamed(_) => Some(quote!(#d::JsonKinds::ARRAY)),
+        Fields::Unit => None,
+    }
+}
+
+/// The kinds serde's untagged enum reads a variant of `fields` from: a unit variant's
+/// `null`, a struct variant's object (serde gives untagged struct variants no sequence
+/// form, unlike structs), else its data's (every kind when unsure).
+fn variant_kinds(fields: &Fields) -> syn::Result<TokenStream> {
+    let d = de();
+    let attrs = fields
+        .iter()
+        .map(|f| attr::field(&f.attrs))
+        .collect::<syn::Result<Vec<_>>>()?;
+    Ok(match fields {
+        Fields::Unit => quote!(#d::JsonKinds::NULL),
+        Fields::Named(_) => quote!(#d::JsonKinds::OBJECT),
+        _ => fields_kinds(fields, &attrs).unwrap_or_else(|| quote!(#d::JsonKinds::ANY)),
     })
 }
 
@@ -431,12 +562,11 @@ fn begin_object() -> TokenStream {
 /// An enum's `decode_json` body. External tagging: a unit variant's string, or
 /// `{"Variant": data}`. Internal and adjacent tagging when the tag member comes first
 /// (`{"t": "V", …fields}`, `{"t": "V", "c": data}`; anything else bails, as do
-/// internally tagged newtype variants). Untagged enums always bail: serde tries the
-/// variants in turn on the buffered value, which a reader that bails cannot mirror.
+/// internally tagged newtype variants). Untagged: see [`untagged`].
 fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> {
     let bail = bail();
     if cattrs.untagged {
-        return Ok(bail);
+        return untagged(cattrs, e);
     }
     let repr = match (cattrs.tag.as_deref(), cattrs.content.as_deref()) {
         (Some(tag), Some(content)) => Repr::Adjacent(tag, content),
@@ -459,19 +589,9 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         names.extend(vattrs.aliases.iter().cloned());
         let pats = patterns(&names);
         let ctor = quote!(Self::#ident);
-        let rules = ObjectRules {
-            rule: vattrs.rename_all.or(cattrs.rename_all_fields),
-            deny: cattrs.deny_unknown_fields,
-            tag: None,
-            default: None,
-            reserved: None,
-        };
+        let rules = variant_rules(&vattrs, cattrs);
         // The variant's data as its own JSON value (external, adjacent content).
-        let value = match &v.fields {
-            Fields::Unit => None,
-            Fields::Unnamed(fields) => Some(unnamed(fields, &ctor)?),
-            Fields::Named(fields) => Some(named(fields, &ctor, &rules, &begin_object())?),
-        };
+        let value = variant_data(&v.fields, &ctor, &rules)?;
         match (repr, value) {
             (Repr::External, None) => units.push(quote!(#pats => #ctor,)),
             (Repr::External, Some(value)) => data.push(quote!(#pats => #value,)),
@@ -564,10 +684,92 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
     })
 }
 
+/// The rules of a struct variant's object: its own field naming, else the enum's
+/// `rename_all_fields`; the enum's `deny_unknown_fields`.
+fn variant_rules<'a>(vattrs: &attr::Variant, cattrs: &attr::Container) -> ObjectRules<'a> {
+    ObjectRules {
+        rule: vattrs.rename_all.or(cattrs.rename_all_fields),
+        deny: cattrs.deny_unknown_fields,
+        tag: None,
+        default: None,
+        reserved: None,
+    }
+}
+
+/// A block reading a variant's data as its own JSON value and evaluating to `ctor…`;
+/// `None` for a unit variant, which has none.
+fn variant_data(
+    fields: &Fields,
+    ctor: &TokenStream,
+    rules: &ObjectRules<'_>,
+) -> syn::Result<Option<TokenStream>> {
+    Ok(match fields {
+        Fields::Unit => None,
+        Fields::Unnamed(fields) => Some(unnamed(fields, ctor)?),
+        Fields::Named(fields) => Some(named(fields, ctor, rules, &begin_object())?),
+    })
+}
+
 /// Where an enum writes the variant's name.
 #[derive(Clone, Copy)]
 enum Repr<'a> {
     External,
     Internal(&'a str),
     Adjacent(&'a str, &'a str),
+}
+
+/// An untagged enum's `decode_json` body. serde tries the variants in order on a buffered
+/// copy of the value and keeps the first that takes it; this tries, in order, the variants
+/// whose kinds hold the value's (every other one surely refuses it). A variant that refuses
+/// the value as serde would (a unit variant, or a newtype of an `exact_bail` type) passes
+/// to the next; any other refusal bails, since serde might take the value there.
+fn untagged(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> {
+    let d = de();
+    let bail = bail();
+    let mut tries = Vec::new();
+    for v in &e.variants {
+        let vattrs = attr::variant(&v.attrs)?;
+        if vattrs.skip {
+            continue;
+        }
+        let ident = &v.ident;
+        let ctor = quote!(Self::#ident);
+        let value = variant_data(&v.fields, &ctor, &variant_rules(&vattrs, cattrs))?
+            .unwrap_or_else(|| {
+                quote!({
+                    if !__r.null() {
+                        #bail;
+                    }
+                    #ctor
+                })
+            });
+        let kinds = variant_kinds(&v.fields)?;
+        let exact = match &v.fields {
+            Fields::Unit => quote!(true),
+            Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
+                let ty = &fields.unnamed[0].ty;
+                if attr::field(&fields.unnamed[0].attrs)?.skip {
+                    quote!(false)
+                } else {
+                    quote_spanned!(ty.span()=> <#ty as #d::JsonDecode<'__de>>::exact_bail(__depth))
+                }
+            }
+            _ => quote!(false),
+        };
+        tries.push(quote! {
+            if (#kinds).contains(__kind) {
+                match __r.untagged(|__r| ::std::result::Result::Ok(#value)) {
+                    ::std::result::Result::Ok(__v) => return ::std::result::Result::Ok(__v),
+                    ::std::result::Result::Err(_) if #exact => {}
+                    ::std::result::Result::Err(__e) => return ::std::result::Result::Err(__e),
+                }
+            }
+        });
+    }
+    Ok(quote! {
+        let __depth: u32 = #d::JsonKinds::DEPTH;
+        let __kind = #d::JsonKinds::of_first_byte(__r.peek());
+        #(#tries)*
+        #bail
+    })
 }

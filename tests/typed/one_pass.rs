@@ -314,3 +314,199 @@ fn tag_first_enums_are_read_in_one_pass() {
     check::<Event>(r#"{"t": "Number", "c": -5, "x": 0}"#, false);
     check::<Event>(r#"{"t": "Nothing", "c": null}"#, false);
 }
+
+/// A user id: a newtype, read as its number.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct UserId(u64);
+
+/// Untagged, with variants of every kind: some kinds taken by one variant only, numbers and
+/// arrays and objects by several. A number refused by `Small` goes on to `User`, then
+/// `Single` (serde's integers refuse what the reader refuses); one refused by `Single`
+/// (beyond `f32`, which serde makes infinite) is left to the codec.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(untagged)]
+enum Loose {
+    Nothing,
+    Flag(bool),
+    Small(u8),
+    User(UserId),
+    Single(f32),
+    Real(f64),
+    Text(String),
+    Pair(u8, String),
+    Point { x: f64, y: f64 },
+    Labelled { x: f64, label: Box<str> },
+    List(Vec<Loose>),
+    Map(BTreeMap<String, Loose>),
+}
+
+/// Untagged enums nested in each other and in a struct.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(untagged)]
+enum Key {
+    Id(UserId),
+    Name(Box<str>),
+    Both { id: u32, name: String },
+}
+
+/// A document of untagged values.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Bag {
+    key: Key,
+    values: Vec<Loose>,
+    maybe: Option<Key>,
+}
+
+/// Untagged variants holding any JSON: serde reads a `serde_json::Value` from its buffered
+/// value as from the text, but not a raw value, so the two-pass decode refuses `Raw`.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(untagged)]
+enum Opaque {
+    Json { v: serde_json::Value },
+    Raw(jitson::RawValue),
+}
+
+/// Untagged, a struct variant before a sequence: serde reads an untagged struct variant
+/// from an object only, so `[1]` is `L([1])`.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(untagged)]
+enum StructFirst {
+    S { a: u8 },
+    L(Vec<u8>),
+}
+
+/// A struct type.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct A {
+    a: u8,
+}
+
+/// Untagged, a struct type's newtype variant before a sequence: serde reads a struct from
+/// an array too, so `[1]` is `V(A { a: 1 })`.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(untagged)]
+enum NewtypeFirst {
+    V(A),
+    L(Vec<u8>),
+}
+
+/// The one-pass engine and the reader answer `input` as the two-pass decode; the reader
+/// takes it exactly when `taken`.
+fn check_untagged<T>(input: &str, taken: bool)
+where
+    T: JsonType + for<'a> JsonDecode<'a> + for<'a> Deserialize<'a> + PartialEq + Debug,
+{
+    let two: Result<T, Error> = two_pass().decode(input.as_bytes());
+    let read = read::<T>(input.as_bytes());
+    assert_eq!(
+        read.is_ok(),
+        taken,
+        "{input}: reader {read:?}, two passes {two:?}"
+    );
+    if let Ok(value) = &read {
+        assert_eq!(Some(value), two.as_ref().ok(), "{input}");
+        assert_eq!(
+            Some(value),
+            serde_json::from_str::<T>(input).ok().as_ref(),
+            "{input}"
+        );
+    }
+    let one: Result<T, Error> = one_pass().decode(input.as_bytes());
+    match (&one, &two) {
+        (Ok(one), Ok(two)) => assert_eq!(one, two, "{input}"),
+        (Err(one), Err(two)) => assert_eq!(one.to_string(), two.to_string(), "{input}"),
+        _ => panic!("{input}: one pass {one:?}, two passes {two:?}"),
+    }
+}
+
+/// Untagged enums are read in one pass when the value's kind picks the variant serde
+/// would, and left to the codec when the variant picked refuses the value (serde would try
+/// the next).
+#[test]
+fn untagged_enums_are_read_in_one_pass_by_the_values_kind() {
+    for (input, taken) in [
+        ("null", true),
+        ("true", true),
+        ("7", true),
+        ("256", true),
+        ("-1", true),
+        ("2.5", true),
+        ("18446744073709551616", true),
+        ("1e39", false),
+        ("-1e39", false),
+        ("01", false),
+        (r#""s""#, true),
+        (r#""\u00e9""#, true),
+        (r#"[1, "a"]"#, true),
+        (r#"[1, 2]"#, false),
+        (r#"[]"#, false),
+        (r#"{"x": 1, "y": 2}"#, true),
+        (r#"{"y": 2, "x": 1, "z": null}"#, true),
+        (r#"{"x": 1, "label": "l"}"#, false),
+        (r#"{"a": 1}"#, false),
+        ("{}", false),
+        ("[1, 2,]", false),
+        ("nul", false),
+        ("", false),
+    ] {
+        check_untagged::<Loose>(input, taken);
+    }
+    for (input, taken) in [
+        (
+            r#"{"key": 5, "values": [null, 1, "t", [2, "u"]], "maybe": null}"#,
+            true,
+        ),
+        (
+            r#"{"key": "n", "values": [{"x": 0.5, "y": -1}], "maybe": 9}"#,
+            true,
+        ),
+        (
+            r#"{"key": {"id": 1, "name": "n"}, "values": [], "maybe": "m"}"#,
+            true,
+        ),
+        (
+            r#"{"key": {"id": -1, "name": "n"}, "values": [], "maybe": null}"#,
+            false,
+        ),
+        (
+            r#"{"key": 5, "values": [300, -2, 1e-2], "maybe": null}"#,
+            true,
+        ),
+        (r#"{"key": -5, "values": [], "maybe": null}"#, false),
+        (r#"{"key": true, "values": [], "maybe": null}"#, false),
+    ] {
+        check_untagged::<Bag>(input, taken);
+    }
+    check_untagged::<StructFirst>(r#"{"a": 1}"#, true);
+    check_untagged::<StructFirst>("[1]", true);
+    check_untagged::<NewtypeFirst>(r#"{"a": 1}"#, true);
+    check_untagged::<NewtypeFirst>("[1]", false);
+    assert_eq!(
+        one_pass().decode::<NewtypeFirst>(b"[1]").unwrap(),
+        NewtypeFirst::V(A { a: 1 })
+    );
+    for input in [
+        r#"{"v": -0}"#,
+        r#"{"v": [1.0, 1E2, 0.1, 1e-400]}"#,
+        r#"{"v": 18446744073709551616}"#,
+        r#"{"v": {"\u00e9": 1, "a": 2, "a": 3}}"#,
+    ] {
+        check_untagged::<Opaque>(input, true);
+    }
+    for input in [r#"{"v": 1e400}"#, r#"{"w": 1}"#, r#"[1, {"a": 2}]"#, "3"] {
+        check_untagged::<Opaque>(input, false);
+    }
+}
+
+/// Mutations of a document of untagged values: every value the reader builds is the
+/// two-pass decode's, and the engines agree.
+#[test]
+fn mutations_of_untagged_values_agree_with_the_two_pass_decode() {
+    let count = if cfg!(miri) { 20 } else { 3000 };
+    // Taken as it stands; its edits reach the other variants (`12` → `-12`, `1200`, `1.2`).
+    let input = br#"{"key": {"id": 7, "name": "seven"}, "values": [null, false, 12, 4000,
+        -3, 0.25, "x", [3, "y"], {"x": 1, "y": 2}], "maybe": 17}"#;
+    assert!(read::<Bag>(input).is_ok());
+    let taken = mutations_agree::<Bag>(input, count, 0x2545_f491);
+    assert!(taken * 10 > count, "the reader took {taken} of {count}");
+}

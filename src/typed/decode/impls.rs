@@ -2,13 +2,29 @@
 //! the document the codec makes, and bails where that would be an error (or where the
 //! codec must look first).
 
-use super::{Bail, JsonDecode, Reader};
+use super::{Bail, JsonDecode, JsonKinds, Reader};
 use crate::typed::RawValue;
 use jitson_jit::ir::{NumRef, Number};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
+
+/// The `kinds` and `exact_bail` of a scalar type of JSON kind `$kind` whose reader bails
+/// only where serde refuses the value.
+macro_rules! scalar {
+    ($kind:ident) => {
+        #[inline]
+        fn kinds(_: u32) -> JsonKinds {
+            JsonKinds::$kind
+        }
+
+        #[inline]
+        fn exact_bail(_: u32) -> bool {
+            true
+        }
+    };
+}
 
 /// Integers: an integer token within the type's range (its schema's bounds); a float token
 /// (`1.0`), which serde's integer types refuse, bails.
@@ -23,6 +39,9 @@ macro_rules! integers {
                     _ => Err(Bail),
                 }
             }
+
+            // serde's integer visitors refuse a float and a value out of range too.
+            scalar!(NUMBER);
         }
     )*};
 }
@@ -47,10 +66,14 @@ impl JsonDecode<'_> for f64 {
     fn decode_json(r: &mut Reader<'_>) -> Result<f64, Bail> {
         r.number().map(float)
     }
+
+    scalar!(NUMBER);
 }
 
 impl JsonDecode<'_> for f32 {
-    /// Within `f32`'s finite range (the schema's bounds), converted as serde does.
+    /// Within `f32`'s finite range (the schema's bounds), converted as serde does. Not an
+    /// [`exact_bail`](JsonDecode::exact_bail): beyond that range serde's `f32` gives an
+    /// infinity, which an untagged enum keeps when another variant's schema passes.
     #[inline]
     fn decode_json(r: &mut Reader<'_>) -> Result<f32, Bail> {
         let v = float(r.number()?);
@@ -60,6 +83,11 @@ impl JsonDecode<'_> for f32 {
             Err(Bail)
         }
     }
+
+    #[inline]
+    fn kinds(_: u32) -> JsonKinds {
+        JsonKinds::NUMBER
+    }
 }
 
 impl JsonDecode<'_> for bool {
@@ -67,6 +95,8 @@ impl JsonDecode<'_> for bool {
     fn decode_json(r: &mut Reader<'_>) -> Result<bool, Bail> {
         r.boolean()
     }
+
+    scalar!(BOOL);
 }
 
 impl JsonDecode<'_> for char {
@@ -84,6 +114,8 @@ impl JsonDecode<'_> for char {
             _ => Err(Bail),
         }
     }
+
+    scalar!(STRING);
 }
 
 impl JsonDecode<'_> for String {
@@ -91,6 +123,8 @@ impl JsonDecode<'_> for String {
     fn decode_json(r: &mut Reader<'_>) -> Result<String, Bail> {
         r.string()
     }
+
+    scalar!(STRING);
 }
 
 impl JsonDecode<'_> for Box<str> {
@@ -98,6 +132,8 @@ impl JsonDecode<'_> for Box<str> {
     fn decode_json(r: &mut Reader<'_>) -> Result<Box<str>, Bail> {
         r.string().map(String::into_boxed_str)
     }
+
+    scalar!(STRING);
 }
 
 impl<'de: 'a, 'a> JsonDecode<'de> for &'a str {
@@ -105,6 +141,11 @@ impl<'de: 'a, 'a> JsonDecode<'de> for &'a str {
     #[inline]
     fn decode_json(r: &mut Reader<'de>) -> Result<&'a str, Bail> {
         r.plain_str()
+    }
+
+    #[inline]
+    fn kinds(_: u32) -> JsonKinds {
+        JsonKinds::STRING
     }
 }
 
@@ -115,6 +156,8 @@ impl JsonDecode<'_> for Cow<'_, str> {
     fn decode_json(r: &mut Reader<'_>) -> Result<Self, Bail> {
         r.string().map(Cow::Owned)
     }
+
+    scalar!(STRING);
 }
 
 /// A `#[serde(borrow)]` `Cow<str>` field: borrowed from the input unless it holds an
@@ -136,6 +179,11 @@ fn null(r: &mut Reader<'_>) -> Result<(), Bail> {
 impl JsonDecode<'_> for () {
     fn decode_json(r: &mut Reader<'_>) -> Result<(), Bail> {
         null(r)
+    }
+
+    #[inline]
+    fn kinds(_: u32) -> JsonKinds {
+        JsonKinds::NULL
     }
 }
 
@@ -159,6 +207,16 @@ impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Option<T> {
     fn missing() -> Result<Option<T>, Bail> {
         Ok(None)
     }
+
+    #[inline]
+    fn kinds(depth: u32) -> JsonKinds {
+        JsonKinds::NULL.or(T::kinds(depth))
+    }
+
+    #[inline]
+    fn exact_bail(depth: u32) -> bool {
+        T::exact_bail(depth)
+    }
 }
 
 impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Box<T> {
@@ -170,6 +228,16 @@ impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Box<T> {
     #[inline]
     fn missing() -> Result<Box<T>, Bail> {
         T::missing().map(Box::new)
+    }
+
+    #[inline]
+    fn kinds(depth: u32) -> JsonKinds {
+        T::kinds(depth)
+    }
+
+    #[inline]
+    fn exact_bail(depth: u32) -> bool {
+        T::exact_bail(depth)
     }
 }
 
@@ -197,11 +265,21 @@ impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Vec<T> {
         items(r, |item| out.push(item))?;
         Ok(out)
     }
+
+    #[inline]
+    fn kinds(_: u32) -> JsonKinds {
+        JsonKinds::ARRAY
+    }
 }
 
 impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Box<[T]> {
     fn decode_json(r: &mut Reader<'de>) -> Result<Box<[T]>, Bail> {
         Vec::decode_json(r).map(Vec::into_boxed_slice)
+    }
+
+    #[inline]
+    fn kinds(_: u32) -> JsonKinds {
+        JsonKinds::ARRAY
     }
 }
 
@@ -211,6 +289,11 @@ impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for VecDeque<T> {
         items(r, |item| out.push_back(item))?;
         Ok(out)
     }
+
+    #[inline]
+    fn kinds(_: u32) -> JsonKinds {
+        JsonKinds::ARRAY
+    }
 }
 
 impl<'de, T: JsonDecode<'de>, const N: usize> JsonDecode<'de> for [T; N] {
@@ -219,6 +302,11 @@ impl<'de, T: JsonDecode<'de>, const N: usize> JsonDecode<'de> for [T; N] {
         let mut out = Vec::with_capacity(N);
         items(r, |item| out.push(item))?;
         <[T; N]>::try_from(out).map_err(|_| Bail)
+    }
+
+    #[inline]
+    fn kinds(_: u32) -> JsonKinds {
+        JsonKinds::ARRAY
     }
 }
 
@@ -237,6 +325,11 @@ macro_rules! tuples {
                     more = r.next_item()?;
                 )+
                 if more { Err(Bail) } else { Ok(($($t,)+)) }
+            }
+
+            #[inline]
+            fn kinds(_: u32) -> JsonKinds {
+                JsonKinds::ARRAY
             }
         }
     )*};
@@ -306,6 +399,11 @@ where
         entries(r, |k, v| out.insert(k, v).is_none())?;
         Ok(out)
     }
+
+    #[inline]
+    fn kinds(_: u32) -> JsonKinds {
+        JsonKinds::OBJECT
+    }
 }
 
 impl<'de, K, V> JsonDecode<'de> for BTreeMap<K, V>
@@ -318,18 +416,28 @@ where
         entries(r, |k, v| out.insert(k, v).is_none())?;
         Ok(out)
     }
+
+    #[inline]
+    fn kinds(_: u32) -> JsonKinds {
+        JsonKinds::OBJECT
+    }
 }
 
 impl JsonDecode<'_> for serde_json::Value {
-    /// The value's text read by serde_json, as the document path reads `any` values.
+    /// The value's text read by serde_json, as the document path reads `any` values (and
+    /// serde, in an untagged enum, from its buffered copy of the document's value).
     fn decode_json(r: &mut Reader<'_>) -> Result<serde_json::Value, Bail> {
         serde_json::from_str(r.raw_value()?).map_err(|_| Bail)
     }
 }
 
 impl JsonDecode<'_> for RawValue {
-    /// The value's text, kept.
+    /// The value's text, kept. Inside an untagged enum's variant it bails: serde cannot read
+    /// a raw value from its buffered copy of the value, so the two-pass decode refuses it.
     fn decode_json(r: &mut Reader<'_>) -> Result<RawValue, Bail> {
+        if r.in_untagged() {
+            return Err(Bail);
+        }
         RawValue::from_json(r.raw_value()?).map_err(|_| Bail)
     }
 }

@@ -8,12 +8,24 @@
 //! the type allows them); it bails on anything else — malformed JSON, a schema failure, a
 //! member name or string key holding an escape, a repeated member or map key, an integer
 //! field given `1.0`, a `&str` field given an escape, nesting at the codec's limit — and
-//! on the shapes it leaves to the codec (untagged enums, `flatten`, internally tagged
-//! newtype variants, and tagged enums whose tag member does not come first). [`Engine::decode`](crate::Engine::decode)
+//! on the shapes it leaves to the codec (`flatten`, internally tagged newtype variants,
+//! tagged enums whose tag member does not come first, and the untagged enums described
+//! below). [`Engine::decode`](crate::Engine::decode)
 //! then runs the two-pass decode (the codec's, then serde's over the document), which gives
 //! the value or the error with its position and path. So a bail costs time, never an
 //! answer: the reader and the two-pass decode agree on every input they both answer, which
 //! the typed tests check on every document and mutation.
+//!
+//! An untagged enum is read in one pass when the kind of the value (its first byte: object,
+//! array, string, number, `true`/`false`, `null`) tells which variant serde would take. serde
+//! buffers the value and tries the variants in order, keeping the first that accepts it; the
+//! reader tries only the first variant whose type may accept a value of that kind
+//! ([`JsonDecode::kinds`], an over-approximation, so every earlier variant surely refuses
+//! it). When that variant refuses the value, the reader goes back to the value's start and
+//! tries the next candidate if the refusal is serde's too ([`JsonDecode::exact_bail`]: a
+//! `u8` refusing `300` or `2.5`), and bails otherwise. So `enum Id { Number(u64),
+//! Name(String) }` and `enum N { Int(i64), Float(f64) }` are read in one pass, and of two
+//! struct variants the first is, when it takes the value.
 
 mod impls;
 mod reader;
@@ -22,6 +34,58 @@ pub use impls::{JsonDecodeKey, borrowed_cow};
 pub use reader::{RawStr, Reader};
 
 use jitson_jit::ir::ExecOptions;
+
+/// A set of JSON value kinds: what [`JsonDecode::kinds`] answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JsonKinds(u8);
+
+impl JsonKinds {
+    /// No kind.
+    pub const NONE: JsonKinds = JsonKinds(0);
+    /// `null`.
+    pub const NULL: JsonKinds = JsonKinds(1);
+    /// `true` and `false`.
+    pub const BOOL: JsonKinds = JsonKinds(1 << 1);
+    /// Numbers.
+    pub const NUMBER: JsonKinds = JsonKinds(1 << 2);
+    /// Strings.
+    pub const STRING: JsonKinds = JsonKinds(1 << 3);
+    /// Arrays.
+    pub const ARRAY: JsonKinds = JsonKinds(1 << 4);
+    /// Objects.
+    pub const OBJECT: JsonKinds = JsonKinds(1 << 5);
+    /// Every kind.
+    pub const ANY: JsonKinds = JsonKinds(0x3f);
+    /// How deep [`JsonDecode::kinds`] follows newtypes before answering [`JsonKinds::ANY`].
+    pub const DEPTH: u32 = 8;
+
+    /// The kind of the value a token starting with `byte` begins ([`JsonKinds::NONE`] for a
+    /// byte no value starts with, or the end of the input).
+    #[inline]
+    pub fn of_first_byte(byte: Option<u8>) -> JsonKinds {
+        match byte {
+            Some(b'n') => JsonKinds::NULL,
+            Some(b't' | b'f') => JsonKinds::BOOL,
+            Some(b'-' | b'0'..=b'9') => JsonKinds::NUMBER,
+            Some(b'"') => JsonKinds::STRING,
+            Some(b'[') => JsonKinds::ARRAY,
+            Some(b'{') => JsonKinds::OBJECT,
+            _ => JsonKinds::NONE,
+        }
+    }
+
+    /// The kinds in either set.
+    #[inline]
+    pub const fn or(self, other: JsonKinds) -> JsonKinds {
+        JsonKinds(self.0 | other.0)
+    }
+
+    /// Whether every kind of `other` is in `self` (and `other` is not empty).
+    #[inline]
+    pub const fn contains(self, other: JsonKinds) -> bool {
+        other.0 != 0 && self.0 & other.0 == other.0
+    }
+}
 
 /// The input is not one the typed reader takes (see the [module documentation](self)):
 /// decode falls back to the codec, which gives the answer.
@@ -40,6 +104,29 @@ pub trait JsonDecode<'de>: Sized {
     #[inline]
     fn missing() -> Result<Self, Bail> {
         Err(Bail)
+    }
+
+    /// The kinds of JSON value serde's `Deserialize` for this type may accept from a
+    /// buffered value (an untagged enum's variant): a superset, [`JsonKinds::ANY`] when
+    /// unsure. An untagged enum skips a variant whose kinds leave out the value's, so a
+    /// kind missing here would make it pick a later variant than serde. `depth` bounds the
+    /// recursion through newtypes; at 0 the answer is `ANY`.
+    #[inline]
+    fn kinds(depth: u32) -> JsonKinds {
+        let _ = depth;
+        JsonKinds::ANY
+    }
+
+    /// Whether this type's reader bails only where serde's `Deserialize` refuses the value
+    /// too, from a buffered value as from the text (or where the codec refuses the input):
+    /// true for most scalars, whose readers bail on nothing else. An untagged enum whose
+    /// variant of this type bails then tries its next variant, as serde does, instead of
+    /// leaving the value to the codec. `depth` bounds the recursion through newtypes; at 0
+    /// the answer is `false`.
+    #[inline]
+    fn exact_bail(depth: u32) -> bool {
+        let _ = depth;
+        false
     }
 }
 
