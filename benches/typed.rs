@@ -5,7 +5,8 @@
 //!   default), and in two passes on native code and on the interpreter, beside `serde_json::from_slice`, `sonic_rs::from_slice` and `simd_json::serde::from_slice`
 //!   (the latter on a fresh mutable copy of the input, copied outside the timing) into the
 //!   same types; MB/s of the input. `point/typed_decode` is a two-field message: the fixed
-//!   cost of one decode.
+//!   cost of one decode; `untagged/typed_decode` a generated array of records whose id and
+//!   value are untagged enums (numbers, strings, `null`, booleans, arrays).
 //! - `DOC/typed_encode`: jitson's derived `JsonEncode` beside `serde_json::to_vec`,
 //!   `sonic_rs::to_vec` and `simd_json::to_vec` of the struct serde_json decoded from the
 //!   document (every writer into a fresh `Vec`, as `to_vec` does); MB/s of serde_json's output.
@@ -56,6 +57,56 @@ struct Point {
     y: i32,
 }
 
+/// A record id: a number or a name.
+#[derive(Debug, PartialEq, serde::Deserialize, jitson::Schema)]
+#[serde(untagged)]
+enum SampleId {
+    Number(u64),
+    Name(String),
+}
+
+/// A measured value, told apart by its JSON kind (and integers from floats).
+#[derive(Debug, PartialEq, serde::Deserialize, jitson::Schema)]
+#[serde(untagged)]
+enum Reading {
+    Missing,
+    Flag(bool),
+    Count(i64),
+    Level(f64),
+    Note(String),
+    Series(Vec<f64>),
+}
+
+/// One record of the untagged document.
+#[derive(Debug, PartialEq, serde::Deserialize, jitson::Schema)]
+struct Sample {
+    id: SampleId,
+    value: Reading,
+}
+
+/// 4 000 [`Sample`]s, every variant of both enums in turn.
+fn untagged_document() -> Vec<u8> {
+    let samples: Vec<String> = (0..4000i64)
+        .map(|i| {
+            let id = if i % 3 == 0 {
+                format!("\"sensor-{i}\"")
+            } else {
+                (i * 7919).to_string()
+            };
+            let value = match i % 6 {
+                0 => "null".to_owned(),
+                1 => (i % 4 == 1).to_string(),
+                2 => (i * 37 - 50_000).to_string(),
+                3 => format!("{}", i as f64 * 0.37 - 11.5),
+                4 => format!("\"reading {i} ok\""),
+                _ => format!("[{}, -1.25, {i}]", i as f64 * 0.5),
+            };
+            format!("{{\"id\": {id}, \"value\": {value}}}")
+        })
+        .collect();
+    format!("[{}]", samples.join(",\n")).into_bytes()
+}
+
 fn typed_decode(c: &mut Criterion) {
     let doc = |name: &str| testdata(&format!("bench/{name}.json"));
     decode_group::<Twitter>(c, "twitter", doc("twitter"));
@@ -63,6 +114,7 @@ fn typed_decode(c: &mut Criterion) {
     decode_group::<Canada>(c, "canada", doc("canada"));
     decode_group::<Book>(c, "book", doc("book"));
     decode_group::<Point>(c, "point", br#"{"x": 1, "y": -2}"#.to_vec());
+    decode_group::<Vec<Sample>>(c, "untagged", untagged_document());
 }
 
 fn decode_group<T>(c: &mut Criterion, doc: &str, bytes: Vec<u8>)
