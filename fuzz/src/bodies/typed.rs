@@ -76,11 +76,15 @@ pub enum Payload {
     Empty,
 }
 
-/// Untagged.
+/// Untagged: numbers pass from `Int` to `Wide` to `Real` (each refusal serde's too, but
+/// `Real`'s), `null` is `Nothing`.
 #[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
 #[serde(untagged)]
 pub enum Either {
+    Nothing,
     Int(i32),
+    Wide(u64),
+    Real(f32),
     Text(String),
     List(Vec<bool>),
     Point { x: f64, y: f64 },
