@@ -11,12 +11,15 @@
 //! `{"Variant": data}`; internally and adjacently tagged ones read inputs whose tag member
 //! comes first. Untagged enums try the variants whose type may take a value of the input's
 //! kind (`JsonDecode::kinds`, which the impl also answers for its own type), passing over a
-//! variant's refusal only where it is surely serde's (`JsonDecode::exact_bail`). Internally tagged newtype variants and structs with a `flatten`
-//! field always bail: serde reads them from a buffered copy of the value, which a reader
-//! that stops at the first surprise cannot mirror.
+//! variant's refusal only where it is surely serde's (`JsonDecode::exact_bail`). A member
+//! no field names goes to the flattened fields, in order (`members.rs`). Internally tagged
+//! newtype variants always bail: serde reads them from a buffered copy of the value, which
+//! a reader that stops at the first surprise cannot mirror.
 
 use crate::attr;
 use crate::case::RenameRule;
+use crate::kinds;
+use crate::members;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
@@ -24,7 +27,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DataEnum, DeriveInput, Fields, Type, parse_quote};
 
 /// The facade's typed decode module, as generated code names it.
-fn de() -> TokenStream {
+pub(crate) fn de() -> TokenStream {
     quote!(::jitson::typed::decode)
 }
 
@@ -36,8 +39,8 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
         Data::Enum(e) => (enumeration(cattrs, e)?, None),
         Data::Union(_) => return Ok(TokenStream::new()),
     };
-    let kinds = kinds(input, cattrs)?;
-    let exact_bail = newtype_field(input, cattrs)?.map(|ty| {
+    let kinds = kinds::kinds(input, cattrs)?;
+    let exact_bail = kinds::newtype_field(input, cattrs)?.map(|ty| {
         quote! {
             #[inline]
             fn exact_bail(__depth: u32) -> bool {
@@ -64,18 +67,35 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
         Data::Enum(e) => e.variants.iter().flat_map(|v| v.fields.iter()).collect(),
         Data::Union(_) => Vec::new(),
     };
+    // A flattened field of a generic type is read member by member: bound it so.
+    let params: Vec<&syn::Ident> = input.generics.type_params().map(|p| &p.ident).collect();
     for f in fields {
         let ty = &f.ty;
-        if borrows_non_str(&quote!(#ty).into_iter().collect::<Vec<_>>()) {
+        let tokens: Vec<_> = quote!(#ty).into_iter().collect();
+        if borrows_non_str(&tokens) {
             generics
                 .make_where_clause()
                 .predicates
                 .push(parse_quote!(#ty: #d::JsonDecode<'__de>));
         }
+        if attr::field(&f.attrs)?.flatten && mentions(&tokens, &params) {
+            generics
+                .make_where_clause()
+                .predicates
+                .push(parse_quote!(#ty: #d::JsonDecodeMembers<'__de>));
+        }
     }
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let (_, ty_generics, _) = input.generics.split_for_impl();
     let ident = &input.ident;
+    let members = members::impl_items(input, cattrs)?.map(|items| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #d::JsonDecodeMembers<'__de> for #ident #ty_generics #where_clause {
+                #items
+            }
+        }
+    });
     let missing = missing.map(|m| {
         quote! {
             #[inline]
@@ -105,116 +125,7 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
             }
             #exact_bail
         }
-    })
-}
-
-/// The field type of a newtype struct (one field, not skipped) or of a `transparent` one
-/// (its live field): the type whose reading is the struct's.
-fn newtype_field<'a>(
-    input: &'a DeriveInput,
-    cattrs: &attr::Container,
-) -> syn::Result<Option<&'a Type>> {
-    let Data::Struct(s) = &input.data else {
-        return Ok(None);
-    };
-    let mut live = Vec::new();
-    for f in &s.fields {
-        let a = attr::field(&f.attrs)?;
-        if a.flatten {
-            return Ok(None);
-        }
-        if !a.skip {
-            live.push(&f.ty);
-        }
-    }
-    let newtype = matches!(&s.fields, Fields::Unnamed(u) if u.unnamed.len() == 1);
-    Ok(match live[..] {
-        [ty] if newtype || cattrs.transparent => Some(ty),
-        _ => None,
-    })
-}
-
-/// The body of the impl's `kinds` (with `__depth` already lowered by one): the kinds of
-/// JSON value serde's derived `Deserialize` reads the type from, over-approximated. A
-/// struct with named fields takes an object or an array (serde's struct visitor reads
-/// both), a tuple struct an array, a newtype (or `transparent` struct) what its field
-/// takes; an externally tagged enum a string or an object, an untagged one what any of
-/// its variants takes. Anything else (unit structs, `flatten`, `tag`) answers every kind.
-fn kinds(input: &DeriveInput, cattrs: &attr::Container) -> syn::Result<TokenStream> {
-    let d = de();
-    let any = quote!(#d::JsonKinds::ANY);
-    Ok(match &input.data {
-        Data::Struct(s) => {
-            let attrs = s
-                .fields
-                .iter()
-                .map(|f| attr::field(&f.attrs))
-                .collect::<syn::Result<Vec<_>>>()?;
-            if attrs.iter().any(|a| a.flatten) || cattrs.tag.is_some() {
-                any
-            } else if cattrs.transparent {
-                let (f, _) = s
-                    .fields
-                    .iter()
-                    .zip(&attrs)
-                    .find(|(_, a)| !a.skip)
-                    .expect("the schema side checked one live field");
-                field_kinds(&f.ty)
-            } else {
-                fields_kinds(&s.fields, &attrs).unwrap_or(any)
-            }
-        }
-        Data::Enum(e) if cattrs.untagged => {
-            let mut variants = Vec::new();
-            for v in &e.variants {
-                if !attr::variant(&v.attrs)?.skip {
-                    variants.push(variant_kinds(&v.fields)?);
-                }
-            }
-            quote!(#d::JsonKinds::NONE #(.or(#variants))*)
-        }
-        Data::Enum(_) if cattrs.tag.is_none() => {
-            quote!(#d::JsonKinds::STRING.or(#d::JsonKinds::OBJECT))
-        }
-        Data::Enum(_) | Data::Union(_) => any,
-    })
-}
-
-/// `<ty as JsonDecode>::kinds(__depth)`.
-fn field_kinds(ty: &Type) -> TokenStream {
-    let d = de();
-    quote_spanned!(ty.span()=> <#ty as #d::JsonDecode<'__de>>::kinds(__depth))
-}
-
-/// The kinds serde reads `fields` (with attributes `attrs`) from, as a struct's or a
-/// variant's data; `None` when unsure: no fields (serde reads a unit struct from other
-/// kinds than `null` too), or a tuple with a skipped field.
-fn fields_kinds(fields: &Fields, attrs: &[attr::Field]) -> Option<TokenStream> {
-    let d = de();
-    match fields {
-        Fields::Named(_) => Some(quote!(#d::JsonKinds::OBJECT.or(#d::JsonKinds::ARRAY))),
-        Fields::Unnamed(_) if attrs.iter().any(|a| a.skip) => None,
-        Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
-            Some(field_kinds(&unnamed.unnamed[0].ty))
-        }
-        Fields::Unnamed(_) => Some(quote!(#d::JsonKinds::ARRAY)),
-        Fields::Unit => None,
-    }
-}
-
-/// The kinds serde's untagged enum reads a variant of `fields` from: a unit variant's
-/// `null`, a struct variant's object (serde gives untagged struct variants no sequence
-/// form, unlike structs), else its data's (every kind when unsure).
-fn variant_kinds(fields: &Fields) -> syn::Result<TokenStream> {
-    let d = de();
-    let attrs = fields
-        .iter()
-        .map(|f| attr::field(&f.attrs))
-        .collect::<syn::Result<Vec<_>>>()?;
-    Ok(match fields {
-        Fields::Unit => quote!(#d::JsonKinds::NULL),
-        Fields::Named(_) => quote!(#d::JsonKinds::OBJECT),
-        _ => fields_kinds(fields, &attrs).unwrap_or_else(|| quote!(#d::JsonKinds::ANY)),
+        #members
     })
 }
 
@@ -234,6 +145,16 @@ fn borrows_non_str(tokens: &[proc_macro2::TokenTree]) -> bool {
             }
             !matches!(next, Some(TokenTree::Ident(id)) if id == "str")
         }
+        _ => false,
+    })
+}
+
+/// Whether the tokens name one of `idents`, looking inside groups.
+fn mentions(tokens: &[proc_macro2::TokenTree], idents: &[&syn::Ident]) -> bool {
+    use proc_macro2::TokenTree;
+    tokens.iter().any(|tt| match tt {
+        TokenTree::Group(g) => mentions(&g.stream().into_iter().collect::<Vec<_>>(), idents),
+        TokenTree::Ident(id) => idents.contains(&id),
         _ => false,
     })
 }
@@ -259,7 +180,7 @@ fn read_field(ty: &Type, a: &attr::Field) -> TokenStream {
 }
 
 /// `return Err(Bail)`.
-fn bail() -> TokenStream {
+pub(crate) fn bail() -> TokenStream {
     let d = de();
     quote!(return ::std::result::Result::Err(#d::Bail))
 }
@@ -311,7 +232,7 @@ fn container_default(cattrs: &attr::Container) -> syn::Result<Option<TokenStream
 }
 
 /// What an object being read holds besides its fields.
-struct ObjectRules<'a> {
+pub(crate) struct ObjectRules<'a> {
     /// Field name convention.
     rule: Option<RenameRule>,
     /// `deny_unknown_fields`.
@@ -324,10 +245,131 @@ struct ObjectRules<'a> {
     reserved: Option<&'a str>,
 }
 
+impl ObjectRules<'_> {
+    /// The rules of a struct's own object (no tag).
+    pub(crate) fn of_struct(cattrs: &attr::Container) -> syn::Result<ObjectRules<'static>> {
+        Ok(ObjectRules {
+            rule: cattrs.rename_all,
+            deny: cattrs.deny_unknown_fields,
+            tag: None,
+            default: container_default(cattrs)?,
+            reserved: None,
+        })
+    }
+}
+
 /// Whether `name` is written in JSON exactly as it is (no quote, backslash or control
 /// character), so that the reader can compare the input with it directly.
 fn plain(name: &str) -> bool {
     !name.chars().any(|c| c == '"' || c == '\\' || c < ' ')
+}
+
+/// Where the fields of an object being read keep their values until it ends: locals of
+/// the reading block (`__f0`, …), or the fields of a member-by-member read's `Partial`
+/// tuple (`__p.0`, …).
+#[derive(Clone, Copy)]
+pub(crate) enum Slots {
+    Locals,
+    Partial,
+}
+
+impl Slots {
+    /// The place holding the value of live field `index`: an `Option` of its type.
+    fn slot(self, index: usize) -> TokenStream {
+        match self {
+            Slots::Locals => {
+                let var = format_ident!("__f{}", index);
+                quote!(#var)
+            }
+            Slots::Partial => {
+                let index = syn::Index::from(index);
+                quote!(__p.#index)
+            }
+        }
+    }
+}
+
+/// The reading of an object's fields, wherever its members come from.
+pub(crate) struct FieldReads<'f> {
+    /// The live (neither skipped nor flattened) fields' types, by index.
+    pub(crate) types: Vec<&'f Type>,
+    /// `I if __r.eat_key(b"name")? => I,` for each live field with a plain name.
+    pub(crate) expected: Vec<TokenStream>,
+    /// `b"name" | b"alias" => I,` per live field.
+    pub(crate) names: Vec<TokenStream>,
+    /// `I => { … }` per live field: reads the value into its slot (a second one bails).
+    pub(crate) reads: Vec<TokenStream>,
+    /// `ident: value` per field in declaration order: a live field's slot (or its value
+    /// when missing), a skipped one's default, a flattened one's `finish` of `__flJ`.
+    pub(crate) inits: Vec<TokenStream>,
+    /// The flattened fields' types, in declaration order.
+    pub(crate) flattened: Vec<&'f Type>,
+}
+
+/// The [`FieldReads`] of `fields` under `rules`, the values kept in `slots`.
+pub(crate) fn field_reads<'f>(
+    fields: &'f syn::FieldsNamed,
+    rules: &ObjectRules<'_>,
+    slots: Slots,
+) -> syn::Result<FieldReads<'f>> {
+    let d = de();
+    let bail = bail();
+    let mut out = FieldReads {
+        types: Vec::new(),
+        expected: Vec::new(),
+        names: Vec::new(),
+        reads: Vec::new(),
+        inits: Vec::new(),
+        flattened: Vec::new(),
+    };
+    for f in &fields.named {
+        let a = attr::field(&f.attrs)?;
+        let ident = f.ident.as_ref().expect("named fields have names");
+        let ty = &f.ty;
+        if a.skip {
+            let value = absent(&a, Some(ident), ty, rules.default.as_ref(), true)?;
+            out.inits.push(quote!(#ident: #value));
+            continue;
+        }
+        if a.flatten {
+            let partial = format_ident!("__fl{}", out.flattened.len());
+            out.inits.push(quote_spanned!(ty.span()=>
+                #ident: <#ty as #d::JsonDecodeMembers<'__de>>::finish(#partial)?
+            ));
+            out.flattened.push(ty);
+            continue;
+        }
+        let index = out.types.len();
+        out.types.push(ty);
+        let slot = slots.slot(index);
+        let main = a.json_name(ident, rules.rule);
+        if plain(&main) {
+            let lit = Literal::byte_string(main.as_bytes());
+            out.expected
+                .push(quote!(#index if __r.eat_key(#lit)? => #index,));
+        }
+        let mut all = vec![main];
+        all.extend(a.aliases.iter().cloned());
+        let pats = patterns(&all);
+        out.names.push(quote!(#pats => #index,));
+        let value = read_field(ty, &a);
+        out.reads.push(quote! {
+            #index => {
+                if #slot.is_some() {
+                    #bail;
+                }
+                #slot = ::std::option::Option::Some(#value);
+            }
+        });
+        let missing = absent(&a, Some(ident), ty, rules.default.as_ref(), false)?;
+        out.inits.push(quote! {
+            #ident: match #slot {
+                ::std::option::Option::Some(__v) => __v,
+                ::std::option::Option::None => #missing,
+            }
+        });
+    }
+    Ok(out)
 }
 
 /// A block reading an object of `fields` and evaluating to `ctor { … }`.
@@ -335,7 +377,9 @@ fn plain(name: &str) -> bool {
 /// Each member name is first compared with the name of the field after the one read last
 /// (inputs usually list members in declaration order), without scanning it; any other name
 /// is scanned and matched against every name. Either way it becomes the field's index,
-/// which picks the field's read.
+/// which picks the field's read. A member no field names is offered to the flattened
+/// fields in declaration order (see `JsonDecodeMembers`), else skipped (or, under
+/// `deny_unknown_fields`, bails).
 ///
 /// `open` starts the members: `__r.begin_object()?` for a whole object, or
 /// `__r.next_member()?` when the object is open and a member was read (a tag).
@@ -346,47 +390,23 @@ fn named(
     open: &TokenStream,
 ) -> syn::Result<TokenStream> {
     let bail = bail();
-    let (mut decls, mut expected, mut names, mut reads, mut inits) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for f in &fields.named {
-        let a = attr::field(&f.attrs)?;
-        let ident = f.ident.as_ref().expect("named fields have names");
-        let ty = &f.ty;
-        if a.skip {
-            let value = absent(&a, Some(ident), ty, rules.default.as_ref(), true)?;
-            inits.push(quote!(#ident: #value));
-            continue;
-        }
-        let index = reads.len();
-        let var = format_ident!("__f{}", index);
-        let main = a.json_name(ident, rules.rule);
-        if plain(&main) {
-            let lit = Literal::byte_string(main.as_bytes());
-            expected.push(quote!(#index if __r.eat_key(#lit)? => #index,));
-        }
-        let mut all = vec![main];
-        all.extend(a.aliases.iter().cloned());
-        let pats = patterns(&all);
-        names.push(quote!(#pats => #index,));
-        let value = read_field(ty, &a);
-        decls.push(quote!(let mut #var: ::std::option::Option<#ty> = ::std::option::Option::None;));
-        reads.push(quote! {
-            #index => {
-                if #var.is_some() {
-                    #bail;
-                }
-                #var = ::std::option::Option::Some(#value);
-            }
-        });
-        let missing = absent(&a, Some(ident), ty, rules.default.as_ref(), false)?;
-        inits.push(quote! {
-            #ident: match #var {
-                ::std::option::Option::Some(__v) => __v,
-                ::std::option::Option::None => #missing,
-            }
-        });
-    }
-    let tag_index = reads.len();
+    let FieldReads {
+        types,
+        expected,
+        mut names,
+        mut reads,
+        inits,
+        flattened,
+    } = field_reads(fields, rules, Slots::Locals)?;
+    let mut decls: Vec<TokenStream> = types
+        .iter()
+        .enumerate()
+        .map(|(i, ty)| {
+            let var = format_ident!("__f{}", i);
+            quote!(let mut #var: ::std::option::Option<#ty> = ::std::option::Option::None;)
+        })
+        .collect();
+    let tag_index = types.len();
     if let Some((tag, name)) = &rules.tag {
         let pat = Literal::byte_string(tag.as_bytes());
         decls.push(quote!(let mut __tag = false;));
@@ -406,26 +426,34 @@ fn named(
         reads.push(quote!(#tag_index => #bail,));
     }
     let unknown_index = tag_index + 1;
-    let unknown = if rules.deny {
-        bail.clone()
+    let skip = if rules.deny {
+        quote!(#bail;)
     } else {
-        quote!(__r.skip()?)
+        quote!(__r.skip()?;)
     };
+    let (flat_start, unknown) = members::flattened(&flattened, &skip);
     Ok(quote! {{
+        #flat_start
         #(#decls)*
         let mut __more = #open;
         let mut __expect: usize = 0;
         while __more {
             let __i: usize = match __expect {
                 #(#expected)*
-                _ => match __r.key()?.as_bytes() {
-                    #(#names)*
-                    _ => #unknown_index,
-                },
+                _ => {
+                    let __k = __r.key()?;
+                    match __k.as_bytes() {
+                        #(#names)*
+                        _ => {
+                            #unknown
+                            #unknown_index
+                        }
+                    }
+                }
             };
             match __i {
                 #(#reads)*
-                _ => #unknown,
+                _ => {}
             }
             __expect = __i + 1;
             __more = __r.next_member()?;
@@ -487,9 +515,6 @@ fn structure(
         .iter()
         .map(|f| Ok((f, attr::field(&f.attrs)?)))
         .collect::<syn::Result<Vec<_>>>()?;
-    if all.iter().any(|(_, a)| a.flatten) {
-        return Ok((bail, None));
-    }
     if cattrs.transparent {
         let build = |value: TokenStream| -> syn::Result<TokenStream> {
             let mut parts = Vec::new();
@@ -535,11 +560,8 @@ fn structure(
                 )
             });
             let rules = ObjectRules {
-                rule: cattrs.rename_all,
-                deny: cattrs.deny_unknown_fields,
                 tag,
-                default: container_default(cattrs)?,
-                reserved: None,
+                ..ObjectRules::of_struct(cattrs)?
             };
             named(named_fields, &quote!(Self), &rules, &begin_object())?
         }
@@ -743,7 +765,7 @@ fn untagged(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> 
                     #ctor
                 })
             });
-        let kinds = variant_kinds(&v.fields)?;
+        let kinds = kinds::variant_kinds(&v.fields)?;
         let exact = match &v.fields {
             Fields::Unit => quote!(true),
             Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
@@ -758,7 +780,7 @@ fn untagged(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> 
         };
         tries.push(quote! {
             if (#kinds).contains(__kind) {
-                match __r.untagged(|__r| ::std::result::Result::Ok(#value)) {
+                match __r.buffered(|__r| ::std::result::Result::Ok(#value)) {
                     ::std::result::Result::Ok(__v) => return ::std::result::Result::Ok(__v),
                     ::std::result::Result::Err(_) if #exact => {}
                     ::std::result::Result::Err(__e) => return ::std::result::Result::Err(__e),

@@ -62,6 +62,8 @@ mod case;
 mod decode;
 mod encode;
 mod expand;
+mod kinds;
+mod members;
 #[cfg(test)]
 mod tests;
 

@@ -510,3 +510,163 @@ fn mutations_of_untagged_values_agree_with_the_two_pass_decode() {
     let taken = mutations_agree::<Bag>(input, count, 0x2545_f491);
     assert!(taken * 10 > count, "the reader took {taken} of {count}");
 }
+
+/// A struct variant with a flattened field.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+enum WithFlat {
+    V {
+        a: u8,
+        #[serde(flatten)]
+        meta: Meta,
+    },
+}
+
+/// Flattened into [`WithFlat::V`].
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Meta {
+    kind: String,
+}
+
+/// A struct variant's flattened field takes its fields' members, not a member named after
+/// it: the reader read `{"V": {"a": 1, "meta": {…}}}` (the field's own name) as the
+/// variant, which serde and the codec refuse.
+#[test]
+fn a_variants_flattened_field_is_read_from_its_members() {
+    check_untagged::<WithFlat>(r#"{"V": {"a": 1, "meta": {"kind": "k"}}}"#, false);
+    let err = one_pass()
+        .decode::<WithFlat>(br#"{"V": {"a": 1, "meta": {"kind": "k"}}}"#)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "missing required field \"kind\" at line 1 column 37, path $.V, keyword required"
+    );
+    check_untagged::<WithFlat>(r#"{"V": {"a": 1, "kind": "k"}}"#, true);
+    check_untagged::<WithFlat>(r#"{"V": {"kind": "k", "z": [], "a": 1}}"#, true);
+}
+
+/// Flattened into [`Flat`] first.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct First {
+    x: u8,
+    #[serde(alias = "ex")]
+    e: Option<String>,
+}
+
+/// Flattened into [`Flat`] second: `x` is [`First`]'s, so it never reaches this one.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Second {
+    #[serde(default)]
+    x: u8,
+    y: Option<i16>,
+}
+
+/// Own fields, two flattened structs, then a flattened map for what is left.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Flat {
+    id: u32,
+    #[serde(flatten)]
+    first: First,
+    #[serde(flatten)]
+    second: Box<Second>,
+    #[serde(flatten)]
+    rest: BTreeMap<String, serde_json::Value>,
+}
+
+/// A map flattened before a struct: serde hands the map every member, the struct's too.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct MapFirst {
+    #[serde(flatten)]
+    rest: BTreeMap<String, i16>,
+    #[serde(flatten)]
+    second: Second,
+}
+
+/// Flattens [`Flat`], which flattens too: serde hands it every member.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Nested {
+    n: bool,
+    #[serde(flatten)]
+    flat: Flat,
+}
+
+/// `deny_unknown_fields` with a flattened struct: a member nothing takes is an error.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(deny_unknown_fields)]
+struct Strict {
+    id: u8,
+    #[serde(flatten)]
+    second: Second,
+}
+
+/// A generic flattened field.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Wrapper<T: jitson::typed::JsonObject> {
+    id: u8,
+    #[serde(flatten)]
+    inner: T,
+}
+
+/// Raw values in a flattened map: serde cannot read them from its buffered members.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct RawRest {
+    id: u8,
+    #[serde(flatten)]
+    rest: BTreeMap<String, jitson::RawValue>,
+}
+
+/// Flattened fields are read in one pass: members go to the struct's own fields, then to
+/// the flattened ones in order, then to a trailing map; the shapes serde reads otherwise
+/// (a map before a struct, a flattened struct that flattens, raw values) are left to the
+/// codec.
+#[test]
+fn flattened_fields_are_read_in_one_pass() {
+    for (input, taken) in [
+        (r#"{"id": 1, "x": 2}"#, true),
+        (
+            r#"{"x": 2, "y": -3, "id": 1, "z": [null], "ex": "e"}"#,
+            true,
+        ),
+        (
+            r#"{"id": 1, "x": 2, "e": null, "y": null, "w": {"a": 1.5}}"#,
+            true,
+        ),
+        (r#"{"id": 1, "x": 2, "x": 3}"#, false),
+        (r#"{"id": 1, "x": 2, "e": "a", "ex": "b"}"#, false),
+        (r#"{"id": 1, "x": 2, "z": 1, "z": 2}"#, false),
+        (r#"{"id": 1, "x": 2, "id": 3}"#, false),
+        (r#"{"id": 1}"#, false),
+        (r#"{"id": 1, "x": 256}"#, false),
+        (r#"{"id": 1, "x": 2, "y": 1e2}"#, false),
+        (r#"{"id": 1, "x": 2, "\u0079": 5}"#, false),
+        (r#"[1, 2]"#, false),
+    ] {
+        check_untagged::<Flat>(input, taken);
+    }
+    check_untagged::<MapFirst>(r#"{"y": 1, "a": 2}"#, false);
+    assert_eq!(
+        one_pass()
+            .decode::<MapFirst>(br#"{"y": 1}"#)
+            .unwrap()
+            .second
+            .y,
+        Some(1)
+    );
+    check_untagged::<Nested>(r#"{"n": true, "id": 1, "x": 2}"#, false);
+    check_untagged::<Strict>(r#"{"id": 1, "y": 2}"#, true);
+    check_untagged::<Strict>(r#"{"id": 1, "y": 2, "q": 3}"#, false);
+    check_untagged::<Wrapper<First>>(r#"{"id": 1, "x": 2, "q": 3}"#, true);
+    check_untagged::<Wrapper<BTreeMap<String, bool>>>(r#"{"id": 1, "q": true}"#, true);
+    check_untagged::<RawRest>(r#"{"id": 1}"#, true);
+    check_untagged::<RawRest>(r#"{"id": 1, "q": [1]}"#, false);
+}
+
+/// Mutations of a document with flattened fields: every value the reader builds is the
+/// two-pass decode's, and the engines agree.
+#[test]
+fn mutations_of_flattened_fields_agree_with_the_two_pass_decode() {
+    let count = if cfg!(miri) { 20 } else { 3000 };
+    let input = br#"{"id": 7, "x": 2, "ex": "e", "y": -30, "z": [1, {"q": null}], "w": "v"}"#;
+    assert!(read::<Flat>(input).is_ok());
+    let taken = mutations_agree::<Flat>(input, count, 0x6a09_e667);
+    assert!(taken * 10 > count, "the reader took {taken} of {count}");
+}

@@ -2,7 +2,7 @@
 //! the document the codec makes, and bails where that would be an error (or where the
 //! codec must look first).
 
-use super::{Bail, JsonDecode, JsonKinds, Reader};
+use super::{Bail, JsonDecode, JsonDecodeMembers, JsonKinds, Reader};
 use crate::typed::RawValue;
 use jitson_jit::ir::{NumRef, Number};
 use std::borrow::Cow;
@@ -388,6 +388,71 @@ fn entries<'de, K: JsonDecodeKey<'de>, V: JsonDecode<'de>>(
     Ok(())
 }
 
+/// A flattened map: it takes every member offered, each key once.
+macro_rules! flattened_maps {
+    ($($map:ident<$($param:ident),*> { $($bounds:tt)* };)*) => {$(
+        impl<'de, $($param),*> JsonDecodeMembers<'de> for $map<$($param),*>
+        where
+            $($bounds)*
+        {
+            type Partial = Self;
+            const MEMBERWISE: bool = true;
+            const TAKES_ALL: bool = true;
+
+            fn start() -> Self {
+                Self::default()
+            }
+
+            fn decode_member(
+                map: &mut Self,
+                key: &'de str,
+                r: &mut Reader<'de>,
+            ) -> Result<bool, Bail> {
+                let value = V::decode_json(r)?;
+                if map.insert(K::from_key(key), value).is_some() {
+                    return Err(Bail);
+                }
+                Ok(true)
+            }
+
+            fn finish(map: Self) -> Result<Self, Bail> {
+                Ok(map)
+            }
+        }
+    )*};
+}
+
+flattened_maps! {
+    HashMap<K, V, S> {
+        K: JsonDecodeKey<'de> + Eq + Hash,
+        V: JsonDecode<'de>,
+        S: BuildHasher + Default,
+    };
+    BTreeMap<K, V> { K: JsonDecodeKey<'de> + Ord, V: JsonDecode<'de> };
+}
+
+impl<'de, T: JsonDecodeMembers<'de>> JsonDecodeMembers<'de> for Box<T> {
+    type Partial = T::Partial;
+    const MEMBERWISE: bool = T::MEMBERWISE;
+    const TAKES_ALL: bool = T::TAKES_ALL;
+
+    fn start() -> T::Partial {
+        T::start()
+    }
+
+    fn decode_member(
+        partial: &mut T::Partial,
+        key: &'de str,
+        r: &mut Reader<'de>,
+    ) -> Result<bool, Bail> {
+        T::decode_member(partial, key, r)
+    }
+
+    fn finish(partial: T::Partial) -> Result<Box<T>, Bail> {
+        T::finish(partial).map(Box::new)
+    }
+}
+
 impl<'de, K, V, S> JsonDecode<'de> for HashMap<K, V, S>
 where
     K: JsonDecodeKey<'de> + Eq + Hash,
@@ -432,10 +497,11 @@ impl JsonDecode<'_> for serde_json::Value {
 }
 
 impl JsonDecode<'_> for RawValue {
-    /// The value's text, kept. Inside an untagged enum's variant it bails: serde cannot read
-    /// a raw value from its buffered copy of the value, so the two-pass decode refuses it.
+    /// The value's text, kept. In an untagged enum's variant or a flattened field it bails:
+    /// serde cannot read a raw value from its buffered copy of the value, so the two-pass
+    /// decode refuses it.
     fn decode_json(r: &mut Reader<'_>) -> Result<RawValue, Bail> {
-        if r.in_untagged() {
+        if r.in_buffered() {
             return Err(Bail);
         }
         RawValue::from_json(r.raw_value()?).map_err(|_| Bail)

@@ -8,9 +8,9 @@
 //! the type allows them); it bails on anything else — malformed JSON, a schema failure, a
 //! member name or string key holding an escape, a repeated member or map key, an integer
 //! field given `1.0`, a `&str` field given an escape, nesting at the codec's limit — and
-//! on the shapes it leaves to the codec (`flatten`, internally tagged newtype variants,
-//! tagged enums whose tag member does not come first, and the untagged enums described
-//! below). [`Engine::decode`](crate::Engine::decode)
+//! on the shapes it leaves to the codec (internally tagged newtype variants, tagged enums
+//! whose tag member does not come first, and the untagged enums and flattened fields
+//! described below). [`Engine::decode`](crate::Engine::decode)
 //! then runs the two-pass decode (the codec's, then serde's over the document), which gives
 //! the value or the error with its position and path. So a bail costs time, never an
 //! answer: the reader and the two-pass decode agree on every input they both answer, which
@@ -26,6 +26,11 @@
 //! `u8` refusing `300` or `2.5`), and bails otherwise. So `enum Id { Number(u64),
 //! Name(String) }` and `enum N { Int(i64), Float(f64) }` are read in one pass, and of two
 //! struct variants the first is, when it takes the value.
+//!
+//! A struct's flattened fields are read member by member ([`JsonDecodeMembers`]) from the
+//! members its own fields do not name, in serde's order; the shapes serde reads otherwise
+//! (a map before another flattened field, a flattened struct that flattens or is tagged)
+//! bail.
 
 mod impls;
 mod reader;
@@ -128,6 +133,41 @@ pub trait JsonDecode<'de>: Sized {
         let _ = depth;
         false
     }
+}
+
+/// A type a struct flattens (`#[serde(flatten)]`), read member by member as the flattening
+/// struct meets its members: the one-pass half of `flatten`. Derived for structs with named
+/// fields, implemented for maps.
+///
+/// serde reads a flattening struct as a map, buffers the members none of its own fields
+/// name, then hands them to its flattened fields in declaration order: a struct takes the
+/// members its fields name (aliases included), a map every member still there. The reader
+/// offers each such member to the flattened fields in that order, so the first that takes
+/// it is serde's. A flattened map followed by another flattened field, or a type that
+/// cannot be read so ([`JsonDecodeMembers::MEMBERWISE`]), makes the flattening struct bail.
+pub trait JsonDecodeMembers<'de>: Sized {
+    /// The members read so far.
+    type Partial;
+    /// Whether the type is read member by member (a struct that flattens or is tagged
+    /// itself is not: serde hands it the members differently).
+    const MEMBERWISE: bool;
+    /// Whether the type takes every member it is offered (a map).
+    const TAKES_ALL: bool;
+
+    /// No member read yet.
+    fn start() -> Self::Partial;
+
+    /// Reads the member named `key`, whose value is next at the reader, into `partial` when
+    /// the type takes it (`true`); reads nothing when it does not (`false`). A second
+    /// member for one field bails, as serde refuses it.
+    fn decode_member(
+        partial: &mut Self::Partial,
+        key: &'de str,
+        reader: &mut Reader<'de>,
+    ) -> Result<bool, Bail>;
+
+    /// The value of the members read (the defaults of the fields no member named).
+    fn finish(partial: Self::Partial) -> Result<Self, Bail>;
 }
 
 /// Reads all of `input` as a `T` under the codec's `options`: the value, or [`Bail`] when

@@ -51,8 +51,8 @@ pub struct Reader<'de> {
     /// Containers that may still open (the codec's `max_depth` minus those open now).
     depth: u32,
     big_ints: BigInts,
-    /// Untagged enum variants being read now, one inside another.
-    untagged: u32,
+    /// Buffered values being read now, one inside another (see [`Reader::buffered`]).
+    buffered: u32,
 }
 
 impl<'de> Reader<'de> {
@@ -65,33 +65,35 @@ impl<'de> Reader<'de> {
             // One level short of the codec's limit, so that nothing at its edge is taken.
             depth: options.max_depth.saturating_sub(1),
             big_ints: options.big_ints,
-            untagged: 0,
+            buffered: 0,
         }
     }
 
-    /// Runs `read` as the reading of an untagged enum's variant: [`Reader::in_untagged`]
-    /// answers true while it runs. When `read` bails, the reader is back where it was, so
-    /// the next variant can read the same value.
+    /// Runs `read` as serde's reading of a value it buffered first (an untagged enum's
+    /// variant, a flattened field's member): [`Reader::in_buffered`] answers true while it
+    /// runs. When `read` bails, the reader is back where it was, so that another variant
+    /// can read the same value.
     #[inline]
-    pub fn untagged<T>(
+    pub fn buffered<T>(
         &mut self,
         read: impl FnOnce(&mut Self) -> Result<T, Bail>,
     ) -> Result<T, Bail> {
         let (pos, depth) = (self.pos, self.depth);
-        self.untagged += 1;
+        self.buffered += 1;
         let value = read(self);
-        self.untagged -= 1;
+        self.buffered -= 1;
         if value.is_err() {
             (self.pos, self.depth) = (pos, depth);
         }
         value
     }
 
-    /// Whether an untagged enum's variant is being read (where serde reads from a buffered
-    /// copy of the value, and types that read the text itself must bail).
+    /// Whether a value serde reads from its buffered copy is being read (see
+    /// [`Reader::buffered`]): types that read the text itself, which serde cannot do from
+    /// its copy, must bail.
     #[inline]
-    pub fn in_untagged(&self) -> bool {
-        self.untagged > 0
+    pub fn in_buffered(&self) -> bool {
+        self.buffered > 0
     }
 
     /// Skips whitespace and returns the next byte, if any.
