@@ -49,6 +49,16 @@ pub struct Message<'a> {
     #[serde(default)]
     flags: [bool; 2],
     child: Option<Box<Message<'a>>>,
+    #[serde(flatten)]
+    meta: Meta,
+}
+
+/// Flattened into [`Message`]: members it does not name itself.
+#[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
+pub struct Meta {
+    #[serde(default, alias = "lvl")]
+    level: u8,
+    note: Option<Counted>,
 }
 
 /// Unit variants: strings.
