@@ -6,7 +6,8 @@
 //!   (the latter on a fresh mutable copy of the input, copied outside the timing) into the
 //!   same types; MB/s of the input. `point/typed_decode` is a two-field message: the fixed
 //!   cost of one decode; `untagged/typed_decode` a generated array of records whose id and
-//!   value are untagged enums (numbers, strings, `null`, booleans, arrays).
+//!   value are untagged enums (numbers, strings, `null`, booleans, arrays);
+//!   `flattened/typed_decode` one of records with a flattened struct and a flattened map.
 //! - `DOC/typed_encode`: jitson's derived `JsonEncode` beside `serde_json::to_vec`,
 //!   `sonic_rs::to_vec` and `simd_json::to_vec` of the struct serde_json decoded from the
 //!   document (every writer into a fresh `Vec`, as `to_vec` does); MB/s of serde_json's output.
@@ -22,6 +23,7 @@
 #[path = "../tests/typed_support/mod.rs"]
 mod typed_support;
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
@@ -107,6 +109,44 @@ fn untagged_document() -> Vec<u8> {
     format!("[{}]", samples.join(",\n")).into_bytes()
 }
 
+/// Who made a record: flattened into [`Record`].
+#[derive(Debug, PartialEq, serde::Deserialize, jitson::Schema)]
+struct Audit {
+    created: u64,
+    author: String,
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+/// One record of the flattened document: its own id, the audit members, and the rest.
+#[derive(Debug, PartialEq, serde::Deserialize, jitson::Schema)]
+struct Record {
+    id: u64,
+    #[serde(flatten)]
+    audit: Audit,
+    #[serde(flatten)]
+    measures: BTreeMap<String, f64>,
+}
+
+/// 4 000 [`Record`]s with two to four measures each.
+fn flattened_document() -> Vec<u8> {
+    let records: Vec<String> = (0..4000u64)
+        .map(|i| {
+            let measures: Vec<String> = (0..2 + i % 3)
+                .map(|m| format!("\"m{m}\": {}", (i * 31 + m) as f64 * 0.125))
+                .collect();
+            format!(
+                "{{\"id\": {i}, \"created\": {}, \"author\": \"user{}\", \"tags\": [\"t{}\"], {}}}",
+                1_700_000_000 + i * 60,
+                i % 17,
+                i % 5,
+                measures.join(", ")
+            )
+        })
+        .collect();
+    format!("[{}]", records.join(",\n")).into_bytes()
+}
+
 fn typed_decode(c: &mut Criterion) {
     let doc = |name: &str| testdata(&format!("bench/{name}.json"));
     decode_group::<Twitter>(c, "twitter", doc("twitter"));
@@ -115,6 +155,7 @@ fn typed_decode(c: &mut Criterion) {
     decode_group::<Book>(c, "book", doc("book"));
     decode_group::<Point>(c, "point", br#"{"x": 1, "y": -2}"#.to_vec());
     decode_group::<Vec<Sample>>(c, "untagged", untagged_document());
+    decode_group::<Vec<Record>>(c, "flattened", flattened_document());
 }
 
 fn decode_group<T>(c: &mut Criterion, doc: &str, bytes: Vec<u8>)
