@@ -12,9 +12,8 @@
 //! comes first. Untagged enums try the variants whose type may take a value of the input's
 //! kind (`JsonDecode::kinds`, which the impl also answers for its own type), passing over a
 //! variant's refusal only where it is surely serde's (`JsonDecode::exact_bail`). A member
-//! no field names goes to the flattened fields, in order (`members.rs`). Internally tagged
-//! newtype variants always bail: serde reads them from a buffered copy of the value, which
-//! a reader that stops at the first surprise cannot mirror.
+//! no field names goes to the flattened fields, in order (`members.rs`); an internally
+//! tagged newtype variant reads the members after its tag as its type's members.
 
 use crate::attr;
 use crate::case::RenameRule;
@@ -583,8 +582,8 @@ fn begin_object() -> TokenStream {
 
 /// An enum's `decode_json` body. External tagging: a unit variant's string, or
 /// `{"Variant": data}`. Internal and adjacent tagging when the tag member comes first
-/// (`{"t": "V", …fields}`, `{"t": "V", "c": data}`; anything else bails, as do
-/// internally tagged newtype variants). Untagged: see [`untagged`].
+/// (`{"t": "V", …fields}`, `{"t": "V", "c": data}`; anything else bails). Untagged: see
+/// [`untagged`].
 fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> {
     let bail = bail();
     if cattrs.untagged {
@@ -627,10 +626,16 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                 }
             }),
             (Repr::Internal(tag), Some(_)) => {
-                let Fields::Named(fields) = &v.fields else {
-                    // A newtype variant's members are its inner type's.
-                    tagged.push(quote!(#pats => #bail,));
-                    continue;
+                let fields = match &v.fields {
+                    Fields::Named(fields) => fields,
+                    // A newtype variant's members are its inner type's (tuple variants
+                    // are refused by the schema side).
+                    Fields::Unnamed(fields) => {
+                        let read = members::tagged_newtype(&fields.unnamed[0].ty, &ctor, tag);
+                        tagged.push(quote!(#pats => #read,));
+                        continue;
+                    }
+                    Fields::Unit => unreachable!("unit variants have no value"),
                 };
                 let rules = ObjectRules {
                     reserved: Some(tag),

@@ -1,7 +1,8 @@
-//! The member-by-member half of `#[serde(flatten)]`: the `JsonDecodeMembers` impl of a
-//! struct with named fields (what lets another struct flatten it in one pass), and the
-//! code with which a struct being read hands its flattened fields the members it does not
-//! name itself.
+//! Member-by-member reading: the `JsonDecodeMembers` impl of a struct with named fields
+//! (what lets another struct flatten it, or an internally tagged enum hold it in a newtype
+//! variant, in one pass), the code with which a struct being read hands its flattened
+//! fields the members it does not name itself, and the reading of an internally tagged
+//! newtype variant's members.
 
 use crate::attr;
 use crate::decode::{FieldReads, ObjectRules, Slots, bail, de, field_reads};
@@ -71,6 +72,7 @@ pub(crate) fn impl_items(
             type Partial = ();
             const MEMBERWISE: bool = false;
             const TAKES_ALL: bool = false;
+            const DENY_UNKNOWN: bool = false;
 
             fn start() {}
 
@@ -88,10 +90,12 @@ pub(crate) fn impl_items(
         }));
     }
     let nones = types.iter().map(|_| quote!(::std::option::Option::None));
+    let deny = cattrs.deny_unknown_fields;
     Ok(Some(quote! {
         type Partial = (#(::std::option::Option<#types>,)*);
         const MEMBERWISE: bool = true;
         const TAKES_ALL: bool = false;
+        const DENY_UNKNOWN: bool = #deny;
 
         #[inline]
         #[allow(clippy::unused_unit)]
@@ -121,4 +125,36 @@ pub(crate) fn impl_items(
             ::std::result::Result::Ok(Self { #(#inits,)* })
         }
     }))
+}
+
+/// The reading of an internally tagged newtype variant of `ty` after its tag member (the
+/// object open, the tag read), evaluating to `ctor(value)`: serde reads `ty` from the
+/// object's other members, so each goes to `ty`'s `decode_member`; a member it does not
+/// take is skipped (bails when `ty` denies unknown fields), a second `tag` bails.
+pub(crate) fn tagged_newtype(ty: &Type, ctor: &TokenStream, tag: &str) -> TokenStream {
+    let d = de();
+    let bail = bail();
+    let members = quote_spanned!(ty.span()=> <#ty as #d::JsonDecodeMembers<'__de>>);
+    let tag = proc_macro2::Literal::byte_string(tag.as_bytes());
+    quote! {{
+        if !#members::MEMBERWISE {
+            #bail;
+        }
+        let mut __p = #members::start();
+        let mut __more = __r.next_member()?;
+        while __more {
+            let __k = __r.key()?;
+            if __k.as_bytes() == #tag {
+                #bail;
+            }
+            if !__r.buffered(|__r| #members::decode_member(&mut __p, __k, __r))? {
+                if #members::DENY_UNKNOWN {
+                    #bail;
+                }
+                __r.skip()?;
+            }
+            __more = __r.next_member()?;
+        }
+        #ctor(#members::finish(__p)?)
+    }}
 }

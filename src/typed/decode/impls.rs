@@ -398,6 +398,7 @@ macro_rules! flattened_maps {
             type Partial = Self;
             const MEMBERWISE: bool = true;
             const TAKES_ALL: bool = true;
+            const DENY_UNKNOWN: bool = false;
 
             fn start() -> Self {
                 Self::default()
@@ -435,6 +436,7 @@ impl<'de, T: JsonDecodeMembers<'de>> JsonDecodeMembers<'de> for Box<T> {
     type Partial = T::Partial;
     const MEMBERWISE: bool = T::MEMBERWISE;
     const TAKES_ALL: bool = T::TAKES_ALL;
+    const DENY_UNKNOWN: bool = T::DENY_UNKNOWN;
 
     fn start() -> T::Partial {
         T::start()

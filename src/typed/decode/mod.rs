@@ -8,8 +8,8 @@
 //! the type allows them); it bails on anything else — malformed JSON, a schema failure, a
 //! member name or string key holding an escape, a repeated member or map key, an integer
 //! field given `1.0`, a `&str` field given an escape, nesting at the codec's limit — and
-//! on the shapes it leaves to the codec (internally tagged newtype variants, tagged enums
-//! whose tag member does not come first, and the untagged enums and flattened fields
+//! on the shapes it leaves to the codec (tagged enums whose tag member does not come
+//! first, and the untagged enums, flattened fields and internally tagged newtype variants
 //! described below). [`Engine::decode`](crate::Engine::decode)
 //! then runs the two-pass decode (the codec's, then serde's over the document), which gives
 //! the value or the error with its position and path. So a bail costs time, never an
@@ -30,7 +30,8 @@
 //! A struct's flattened fields are read member by member ([`JsonDecodeMembers`]) from the
 //! members its own fields do not name, in serde's order; the shapes serde reads otherwise
 //! (a map before another flattened field, a flattened struct that flattens or is tagged)
-//! bail.
+//! bail. An internally tagged newtype variant reads the members after its tag the same way,
+//! as its type's members.
 
 mod impls;
 mod reader;
@@ -136,8 +137,9 @@ pub trait JsonDecode<'de>: Sized {
 }
 
 /// A type a struct flattens (`#[serde(flatten)]`), read member by member as the flattening
-/// struct meets its members: the one-pass half of `flatten`. Derived for structs with named
-/// fields, implemented for maps.
+/// struct meets its members: the one-pass half of `flatten`, and of internally tagged
+/// newtype variants (the members after the tag). Derived for structs with named fields,
+/// implemented for maps.
 ///
 /// serde reads a flattening struct as a map, buffers the members none of its own fields
 /// name, then hands them to its flattened fields in declaration order: a struct takes the
@@ -153,6 +155,9 @@ pub trait JsonDecodeMembers<'de>: Sized {
     const MEMBERWISE: bool;
     /// Whether the type takes every member it is offered (a map).
     const TAKES_ALL: bool;
+    /// Whether a member the type does not take is an error when serde reads the type from
+    /// a whole object (`deny_unknown_fields`), as an internally tagged newtype variant's.
+    const DENY_UNKNOWN: bool;
 
     /// No member read yet.
     fn start() -> Self::Partial;
