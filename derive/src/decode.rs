@@ -642,7 +642,11 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                     ..rules
                 };
                 let value = named(fields, &ctor, &rules, &quote!(__r.next_member()?))?;
-                tagged.push(quote!(#pats => #value,));
+                // serde reads an internally tagged variant from its buffered copy of the
+                // object (a raw value there is an error), tag first or not.
+                tagged.push(quote! {
+                    #pats => __r.buffered(|__r| ::std::result::Result::Ok(#value))?,
+                });
             }
             (Repr::Adjacent(_, content), Some(value)) => {
                 if !plain(content) {

@@ -733,3 +733,36 @@ fn mutations_of_tagged_newtype_variants_agree_with_the_two_pass_decode() {
     let taken = mutations_agree::<Vec<Message>>(input, count, 0xbb67_ae85);
     assert!(taken * 10 > count, "the reader took {taken} of {count}");
 }
+
+/// Internally tagged, a struct variant holding raw JSON: serde reads the variant from its
+/// buffered copy of the object, where a raw value cannot be read.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "t")]
+enum TaggedRaw {
+    V { r: jitson::RawValue },
+    W { n: u8 },
+}
+
+/// A struct with a `tag`, holding raw JSON.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "t")]
+struct TaggedStructRaw {
+    r: jitson::RawValue,
+}
+
+/// An internally tagged struct variant's members are read as serde reads them, from its
+/// buffered object: the reader took `{"t": "V", "r": [1]}` (a raw value) where serde and
+/// the two-pass decode refuse it.
+#[test]
+fn an_internally_tagged_variant_is_read_as_a_buffered_object() {
+    check_untagged::<TaggedRaw>(r#"{"t": "V", "r": [1]}"#, false);
+    let err = one_pass()
+        .decode::<TaggedRaw>(br#"{"t": "V", "r": [1]}"#)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: newtype struct, expected any valid JSON value at line 1 column 1, path $"
+    );
+    check_untagged::<TaggedRaw>(r#"{"t": "W", "n": 1}"#, true);
+    check_untagged::<TaggedStructRaw>(r#"{"t": "TaggedStructRaw", "r": [1]}"#, true);
+}
