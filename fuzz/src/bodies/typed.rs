@@ -85,6 +85,9 @@ pub enum Payload {
     },
     Empty,
     Labelled(Meta),
+    Blob {
+        raw: jitson::RawValue,
+    },
 }
 
 /// Untagged: numbers pass from `Int` to `Wide` to `Real` (each refusal serde's too, but
