@@ -268,7 +268,9 @@ fn plain(name: &str) -> bool {
 /// tuple (`__p.0`, …).
 #[derive(Clone, Copy)]
 pub(crate) enum Slots {
+    /// `__f0`, … : locals of the block reading a whole object.
     Locals,
+    /// `__p.0`, … : the `JsonDecodeMembers::Partial` tuple `__p`.
     Partial,
 }
 
