@@ -39,14 +39,7 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
         Data::Union(_) => return Ok(TokenStream::new()),
     };
     let kinds = kinds::kinds(input, cattrs)?;
-    let exact_bail = kinds::newtype_field(input, cattrs)?.map(|ty| {
-        quote! {
-            #[inline]
-            fn exact_bail(__depth: u32) -> bool {
-                __depth > 0 && <#ty as #d::JsonDecode<'__de>>::exact_bail(__depth - 1)
-            }
-        }
-    });
+    let exact_bail = kinds::exact_bail(input, cattrs)?;
     let mut generics = input.generics.clone();
     let mut lifetime: syn::LifetimeParam = parse_quote!('__de);
     lifetime
@@ -777,18 +770,7 @@ fn untagged(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> 
                 })
             });
         let kinds = kinds::variant_kinds(&v.fields)?;
-        let exact = match &v.fields {
-            Fields::Unit => quote!(true),
-            Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
-                let ty = &fields.unnamed[0].ty;
-                if attr::field(&fields.unnamed[0].attrs)?.skip {
-                    quote!(false)
-                } else {
-                    quote_spanned!(ty.span()=> <#ty as #d::JsonDecode<'__de>>::exact_bail(__depth))
-                }
-            }
-            _ => quote!(false),
-        };
+        let exact = kinds::variant_exact_bail(&v.fields)?;
         tries.push(quote! {
             if (#kinds).contains(__kind) {
                 match __r.buffered(|__r| ::std::result::Result::Ok(#value)) {

@@ -9,9 +9,43 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Type};
 
+/// The impl's `exact_bail`, for a newtype struct or a `transparent` one (its field's, one
+/// newtype deeper); `None` for other types, which keep the default (`false`).
+pub(crate) fn exact_bail(
+    input: &DeriveInput,
+    cattrs: &attr::Container,
+) -> syn::Result<Option<TokenStream>> {
+    let d = de();
+    Ok(newtype_field(input, cattrs)?.map(|ty| {
+        quote! {
+            #[inline]
+            fn exact_bail(__depth: u32) -> bool {
+                __depth > 0 && <#ty as #d::JsonDecode<'__de>>::exact_bail(__depth - 1)
+            }
+        }
+    }))
+}
+
+/// Whether an untagged enum's variant of `fields` refuses only what serde refuses (with
+/// `__depth` in scope): a unit variant does, a newtype variant when its type does, any
+/// other variant is not known to.
+pub(crate) fn variant_exact_bail(fields: &Fields) -> syn::Result<TokenStream> {
+    let d = de();
+    Ok(match fields {
+        Fields::Unit => quote!(true),
+        Fields::Unnamed(unnamed)
+            if unnamed.unnamed.len() == 1 && !attr::field(&unnamed.unnamed[0].attrs)?.skip =>
+        {
+            let ty = &unnamed.unnamed[0].ty;
+            quote_spanned!(ty.span()=> <#ty as #d::JsonDecode<'__de>>::exact_bail(__depth))
+        }
+        _ => quote!(false),
+    })
+}
+
 /// The field type of a newtype struct (one field, not skipped) or of a `transparent` one
 /// (its live field): the type whose reading is the struct's.
-pub(crate) fn newtype_field<'a>(
+fn newtype_field<'a>(
     input: &'a DeriveInput,
     cattrs: &attr::Container,
 ) -> syn::Result<Option<&'a Type>> {

@@ -391,7 +391,7 @@ enum NewtypeFirst {
 
 /// The one-pass engine and the reader answer `input` as the two-pass decode; the reader
 /// takes it exactly when `taken`.
-fn check_untagged<T>(input: &str, taken: bool)
+fn check_one_pass<T>(input: &str, taken: bool)
 where
     T: JsonType + for<'a> JsonDecode<'a> + for<'a> Deserialize<'a> + PartialEq + Debug,
 {
@@ -448,7 +448,7 @@ fn untagged_enums_are_read_in_one_pass_by_the_values_kind() {
         ("nul", false),
         ("", false),
     ] {
-        check_untagged::<Loose>(input, taken);
+        check_one_pass::<Loose>(input, taken);
     }
     for (input, taken) in [
         (
@@ -474,12 +474,12 @@ fn untagged_enums_are_read_in_one_pass_by_the_values_kind() {
         (r#"{"key": -5, "values": [], "maybe": null}"#, false),
         (r#"{"key": true, "values": [], "maybe": null}"#, false),
     ] {
-        check_untagged::<Bag>(input, taken);
+        check_one_pass::<Bag>(input, taken);
     }
-    check_untagged::<StructFirst>(r#"{"a": 1}"#, true);
-    check_untagged::<StructFirst>("[1]", true);
-    check_untagged::<NewtypeFirst>(r#"{"a": 1}"#, true);
-    check_untagged::<NewtypeFirst>("[1]", false);
+    check_one_pass::<StructFirst>(r#"{"a": 1}"#, true);
+    check_one_pass::<StructFirst>("[1]", true);
+    check_one_pass::<NewtypeFirst>(r#"{"a": 1}"#, true);
+    check_one_pass::<NewtypeFirst>("[1]", false);
     assert_eq!(
         one_pass().decode::<NewtypeFirst>(b"[1]").unwrap(),
         NewtypeFirst::V(A { a: 1 })
@@ -490,10 +490,10 @@ fn untagged_enums_are_read_in_one_pass_by_the_values_kind() {
         r#"{"v": 18446744073709551616}"#,
         r#"{"v": {"\u00e9": 1, "a": 2, "a": 3}}"#,
     ] {
-        check_untagged::<Opaque>(input, true);
+        check_one_pass::<Opaque>(input, true);
     }
     for input in [r#"{"v": 1e400}"#, r#"{"w": 1}"#, r#"[1, {"a": 2}]"#, "3"] {
-        check_untagged::<Opaque>(input, false);
+        check_one_pass::<Opaque>(input, false);
     }
 }
 
@@ -531,7 +531,7 @@ struct Meta {
 /// variant, which serde and the codec refuse.
 #[test]
 fn a_variants_flattened_field_is_read_from_its_members() {
-    check_untagged::<WithFlat>(r#"{"V": {"a": 1, "meta": {"kind": "k"}}}"#, false);
+    check_one_pass::<WithFlat>(r#"{"V": {"a": 1, "meta": {"kind": "k"}}}"#, false);
     let err = one_pass()
         .decode::<WithFlat>(br#"{"V": {"a": 1, "meta": {"kind": "k"}}}"#)
         .unwrap_err();
@@ -539,8 +539,8 @@ fn a_variants_flattened_field_is_read_from_its_members() {
         err.to_string(),
         "missing required field \"kind\" at line 1 column 37, path $.V, keyword required"
     );
-    check_untagged::<WithFlat>(r#"{"V": {"a": 1, "kind": "k"}}"#, true);
-    check_untagged::<WithFlat>(r#"{"V": {"kind": "k", "z": [], "a": 1}}"#, true);
+    check_one_pass::<WithFlat>(r#"{"V": {"a": 1, "kind": "k"}}"#, true);
+    check_one_pass::<WithFlat>(r#"{"V": {"kind": "k", "z": [], "a": 1}}"#, true);
 }
 
 /// Flattened into [`Flat`] first.
@@ -639,9 +639,9 @@ fn flattened_fields_are_read_in_one_pass() {
         (r#"{"id": 1, "x": 2, "\u0079": 5}"#, false),
         (r#"[1, 2]"#, false),
     ] {
-        check_untagged::<Flat>(input, taken);
+        check_one_pass::<Flat>(input, taken);
     }
-    check_untagged::<MapFirst>(r#"{"y": 1, "a": 2}"#, false);
+    check_one_pass::<MapFirst>(r#"{"y": 1, "a": 2}"#, false);
     assert_eq!(
         one_pass()
             .decode::<MapFirst>(br#"{"y": 1}"#)
@@ -650,13 +650,13 @@ fn flattened_fields_are_read_in_one_pass() {
             .y,
         Some(1)
     );
-    check_untagged::<Nested>(r#"{"n": true, "id": 1, "x": 2}"#, false);
-    check_untagged::<Strict>(r#"{"id": 1, "y": 2}"#, true);
-    check_untagged::<Strict>(r#"{"id": 1, "y": 2, "q": 3}"#, false);
-    check_untagged::<Wrapper<First>>(r#"{"id": 1, "x": 2, "q": 3}"#, true);
-    check_untagged::<Wrapper<BTreeMap<String, bool>>>(r#"{"id": 1, "q": true}"#, true);
-    check_untagged::<RawRest>(r#"{"id": 1}"#, true);
-    check_untagged::<RawRest>(r#"{"id": 1, "q": [1]}"#, false);
+    check_one_pass::<Nested>(r#"{"n": true, "id": 1, "x": 2}"#, false);
+    check_one_pass::<Strict>(r#"{"id": 1, "y": 2}"#, true);
+    check_one_pass::<Strict>(r#"{"id": 1, "y": 2, "q": 3}"#, false);
+    check_one_pass::<Wrapper<First>>(r#"{"id": 1, "x": 2, "q": 3}"#, true);
+    check_one_pass::<Wrapper<BTreeMap<String, bool>>>(r#"{"id": 1, "q": true}"#, true);
+    check_one_pass::<RawRest>(r#"{"id": 1}"#, true);
+    check_one_pass::<RawRest>(r#"{"id": 1, "q": [1]}"#, false);
 }
 
 /// Mutations of a document with flattened fields: every value the reader builds is the
@@ -718,7 +718,7 @@ fn internally_tagged_newtype_variants_are_read_in_one_pass() {
         (r#"{"kind": "Flat", "id": 1, "x": 2}"#, false),
         (r#"{"kind": "Other"}"#, false),
     ] {
-        check_untagged::<Message>(input, taken);
+        check_one_pass::<Message>(input, taken);
     }
 }
 
@@ -755,7 +755,7 @@ struct TaggedStructRaw {
 /// the two-pass decode refuse it.
 #[test]
 fn an_internally_tagged_variant_is_read_as_a_buffered_object() {
-    check_untagged::<TaggedRaw>(r#"{"t": "V", "r": [1]}"#, false);
+    check_one_pass::<TaggedRaw>(r#"{"t": "V", "r": [1]}"#, false);
     let err = one_pass()
         .decode::<TaggedRaw>(br#"{"t": "V", "r": [1]}"#)
         .unwrap_err();
@@ -763,6 +763,6 @@ fn an_internally_tagged_variant_is_read_as_a_buffered_object() {
         err.to_string(),
         "invalid type: newtype struct, expected any valid JSON value at line 1 column 1, path $"
     );
-    check_untagged::<TaggedRaw>(r#"{"t": "W", "n": 1}"#, true);
-    check_untagged::<TaggedStructRaw>(r#"{"t": "TaggedStructRaw", "r": [1]}"#, true);
+    check_one_pass::<TaggedRaw>(r#"{"t": "W", "n": 1}"#, true);
+    check_one_pass::<TaggedStructRaw>(r#"{"t": "TaggedStructRaw", "r": [1]}"#, true);
 }

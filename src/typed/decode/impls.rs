@@ -10,14 +10,21 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 
-/// The `kinds` and `exact_bail` of a scalar type of JSON kind `$kind` whose reader bails
-/// only where serde refuses the value.
-macro_rules! scalar {
+/// The `kinds` of a type serde reads from values of the one JSON kind `$kind`.
+macro_rules! kinds {
     ($kind:ident) => {
         #[inline]
         fn kinds(_: u32) -> JsonKinds {
             JsonKinds::$kind
         }
+    };
+}
+
+/// The `kinds` and `exact_bail` of a scalar type of JSON kind `$kind` whose reader bails
+/// only where serde refuses the value.
+macro_rules! scalar {
+    ($kind:ident) => {
+        kinds!($kind);
 
         #[inline]
         fn exact_bail(_: u32) -> bool {
@@ -84,10 +91,7 @@ impl JsonDecode<'_> for f32 {
         }
     }
 
-    #[inline]
-    fn kinds(_: u32) -> JsonKinds {
-        JsonKinds::NUMBER
-    }
+    kinds!(NUMBER);
 }
 
 impl JsonDecode<'_> for bool {
@@ -143,10 +147,7 @@ impl<'de: 'a, 'a> JsonDecode<'de> for &'a str {
         r.plain_str()
     }
 
-    #[inline]
-    fn kinds(_: u32) -> JsonKinds {
-        JsonKinds::STRING
-    }
+    kinds!(STRING);
 }
 
 impl JsonDecode<'_> for Cow<'_, str> {
@@ -181,10 +182,7 @@ impl JsonDecode<'_> for () {
         null(r)
     }
 
-    #[inline]
-    fn kinds(_: u32) -> JsonKinds {
-        JsonKinds::NULL
-    }
+    kinds!(NULL);
 }
 
 impl<T: ?Sized> JsonDecode<'_> for PhantomData<T> {
@@ -266,10 +264,7 @@ impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Vec<T> {
         Ok(out)
     }
 
-    #[inline]
-    fn kinds(_: u32) -> JsonKinds {
-        JsonKinds::ARRAY
-    }
+    kinds!(ARRAY);
 }
 
 impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Box<[T]> {
@@ -277,10 +272,7 @@ impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Box<[T]> {
         Vec::decode_json(r).map(Vec::into_boxed_slice)
     }
 
-    #[inline]
-    fn kinds(_: u32) -> JsonKinds {
-        JsonKinds::ARRAY
-    }
+    kinds!(ARRAY);
 }
 
 impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for VecDeque<T> {
@@ -290,10 +282,7 @@ impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for VecDeque<T> {
         Ok(out)
     }
 
-    #[inline]
-    fn kinds(_: u32) -> JsonKinds {
-        JsonKinds::ARRAY
-    }
+    kinds!(ARRAY);
 }
 
 impl<'de, T: JsonDecode<'de>, const N: usize> JsonDecode<'de> for [T; N] {
@@ -304,10 +293,7 @@ impl<'de, T: JsonDecode<'de>, const N: usize> JsonDecode<'de> for [T; N] {
         <[T; N]>::try_from(out).map_err(|_| Bail)
     }
 
-    #[inline]
-    fn kinds(_: u32) -> JsonKinds {
-        JsonKinds::ARRAY
-    }
+    kinds!(ARRAY);
 }
 
 /// Tuples: arrays of exactly their arity, one type per position.
@@ -327,10 +313,7 @@ macro_rules! tuples {
                 if more { Err(Bail) } else { Ok(($($t,)+)) }
             }
 
-            #[inline]
-            fn kinds(_: u32) -> JsonKinds {
-                JsonKinds::ARRAY
-            }
+            kinds!(ARRAY);
         }
     )*};
 }
@@ -467,10 +450,7 @@ where
         Ok(out)
     }
 
-    #[inline]
-    fn kinds(_: u32) -> JsonKinds {
-        JsonKinds::OBJECT
-    }
+    kinds!(OBJECT);
 }
 
 impl<'de, K, V> JsonDecode<'de> for BTreeMap<K, V>
@@ -484,23 +464,20 @@ where
         Ok(out)
     }
 
-    #[inline]
-    fn kinds(_: u32) -> JsonKinds {
-        JsonKinds::OBJECT
-    }
+    kinds!(OBJECT);
 }
 
 impl JsonDecode<'_> for serde_json::Value {
     /// The value's text read by serde_json, as the document path reads `any` values (and
-    /// serde, in an untagged enum, from its buffered copy of the document's value).
+    /// serde, where it buffers, from its copy of the document's value).
     fn decode_json(r: &mut Reader<'_>) -> Result<serde_json::Value, Bail> {
         serde_json::from_str(r.raw_value()?).map_err(|_| Bail)
     }
 }
 
 impl JsonDecode<'_> for RawValue {
-    /// The value's text, kept. In an untagged enum's variant or a flattened field it bails:
-    /// serde cannot read a raw value from its buffered copy of the value, so the two-pass
+    /// The value's text, kept. Where serde reads from its buffered copy of the value (see
+    /// [`Reader::buffered`]) it bails: serde cannot read a raw value there, so the two-pass
     /// decode refuses it.
     fn decode_json(r: &mut Reader<'_>) -> Result<RawValue, Bail> {
         if r.in_buffered() {
