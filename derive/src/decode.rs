@@ -8,12 +8,13 @@
 //! member, an unknown one under `deny_unknown_fields`, and a missing one without a default
 //! bail. Tuple structs read an array of their live fields, newtypes their field, unit
 //! structs `null`. Externally tagged enums read a unit variant's string or
-//! `{"Variant": data}`; internally and adjacently tagged ones read inputs whose tag member
-//! comes first. Untagged enums try the variants whose type may take a value of the input's
-//! kind (`JsonDecode::kinds`, which the impl also answers for its own type), passing over a
-//! variant's refusal only where it is surely serde's (`JsonDecode::exact_bail`). A member
-//! no field names goes to the flattened fields, in order (`members.rs`); an internally
-//! tagged newtype variant reads the members after its tag as its type's members.
+//! `{"Variant": data}`; internally tagged ones find their tag member wherever it comes,
+//! adjacently tagged ones their tag and content members in either order. Untagged enums try the
+//! variants whose type may take a value of the input's kind (`JsonDecode::kinds`, which the
+//! impl also answers for its own type), passing over a variant's refusal only where it is
+//! surely serde's (`JsonDecode::exact_bail`). A member no field names goes to the flattened
+//! fields, in order (`members.rs`); an internally tagged newtype variant reads its object's
+//! other members as its type's members.
 
 use crate::attr;
 use crate::case::RenameRule;
@@ -233,7 +234,8 @@ pub(crate) struct ObjectRules<'a> {
     tag: Option<(&'a str, String)>,
     /// The container's default value (structs with `#[serde(default)]`).
     default: Option<TokenStream>,
-    /// A member name that bails (an internally tagged enum's tag, read already).
+    /// An internally tagged enum's tag member: read already when `__tag_first` holds, else
+    /// passed over where it comes (`Reader::tag_member`); a second bails.
     reserved: Option<&'a str>,
 }
 
@@ -375,8 +377,9 @@ pub(crate) fn field_reads<'f>(
 /// fields in declaration order (see `JsonDecodeMembers`), else skipped (or, under
 /// `deny_unknown_fields`, bails).
 ///
-/// `open` starts the members: `__r.begin_object()?` for a whole object, or
-/// `__r.next_member()?` when the object is open and a member was read (a tag).
+/// `open` starts the members: `__r.begin_object()?` for a whole object, or, in an
+/// internally tagged variant, `!__tag_first || __r.next_member()?` (the object is open,
+/// and the tag member was read when it came first).
 fn named(
     fields: &syn::FieldsNamed,
     ctor: &TokenStream,
@@ -416,8 +419,9 @@ fn named(
     }
     if let Some(reserved) = rules.reserved {
         let pat = Literal::byte_string(reserved.as_bytes());
+        decls.push(quote!(let mut __tag_read = __tag_first;));
         names.push(quote!(#pat => #tag_index,));
-        reads.push(quote!(#tag_index => #bail,));
+        reads.push(quote!(#tag_index => __r.tag_member(&mut __tag_read)?,));
     }
     let unknown_index = tag_index + 1;
     let skip = if rules.deny {
@@ -576,9 +580,12 @@ fn begin_object() -> TokenStream {
 }
 
 /// An enum's `decode_json` body. External tagging: a unit variant's string, or
-/// `{"Variant": data}`. Internal and adjacent tagging when the tag member comes first
-/// (`{"t": "V", …fields}`, `{"t": "V", "c": data}`; anything else bails). Untagged: see
-/// [`untagged`].
+/// `{"Variant": data}`. Internal tagging: the tag member anywhere (`{"t": "V", …fields}`
+/// is read as it comes; when another member comes first, `Reader::find_tag` reads the
+/// tag's value ahead and the members are then read from the first, the tag skipped).
+/// Adjacent tagging: `{"t": "V", "c": data}`, or `{"c": data, "t": "V"}` (the tag read
+/// ahead, the content then read as serde reads it, buffered); anything else bails.
+/// Untagged: see [`untagged`].
 fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> {
     let bail = bail();
     if cattrs.untagged {
@@ -595,6 +602,9 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         return Ok(bail);
     }
     let (mut units, mut data, mut tagged) = (Vec::new(), Vec::new(), Vec::new());
+    // Adjacent tagging, the content member first: each data variant's content read as
+    // serde reads it there, from its buffered copy.
+    let mut content_first = Vec::new();
     for v in &e.variants {
         let vattrs = attr::variant(&v.attrs)?;
         if vattrs.skip {
@@ -611,8 +621,17 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         match (repr, value) {
             (Repr::External, None) => units.push(quote!(#pats => #ctor,)),
             (Repr::External, Some(value)) => data.push(quote!(#pats => #value,)),
-            // Only the tag: the object must end after it.
-            (Repr::Internal(_) | Repr::Adjacent(..), None) => tagged.push(quote! {
+            // Only the tag: the object must end after it (serde skips any other member
+            // of an internally tagged one; the two-pass decode reads those).
+            (Repr::Internal(_), None) => tagged.push(quote! {
+                #pats => {
+                    if !__tag_first || __r.next_member()? {
+                        #bail;
+                    }
+                    #ctor
+                }
+            }),
+            (Repr::Adjacent(..), None) => tagged.push(quote! {
                 #pats => {
                     if __r.next_member()? {
                         #bail;
@@ -636,7 +655,8 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                     reserved: Some(tag),
                     ..rules
                 };
-                let value = named(fields, &ctor, &rules, &quote!(__r.next_member()?))?;
+                let open = quote!(!__tag_first || __r.next_member()?);
+                let value = named(fields, &ctor, &rules, &open)?;
                 // serde reads an internally tagged variant from its buffered copy of the
                 // object (a raw value there is an error), tag first or not.
                 tagged.push(quote! {
@@ -649,6 +669,9 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                     continue;
                 }
                 let content = Literal::byte_string(content.as_bytes());
+                content_first.push(quote! {
+                    #pats => __r.buffered(|__r| ::std::result::Result::Ok(#value))?,
+                });
                 tagged.push(quote! {
                     #pats => {
                         if !__r.next_member()? || !__r.eat_key(#content)? {
@@ -664,17 +687,57 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
             }
         }
     }
-    if let Repr::Internal(tag) | Repr::Adjacent(tag, _) = repr {
-        let tag = Literal::byte_string(tag.as_bytes());
-        return Ok(quote! {
-            if !__r.begin_object()? || !__r.eat_key(#tag)? {
-                #bail;
-            }
-            ::std::result::Result::Ok(match __r.plain_str()?.as_bytes() {
-                #(#tagged)*
-                _ => #bail,
-            })
-        });
+    match repr {
+        Repr::Internal(tag) => {
+            let tag = Literal::byte_string(tag.as_bytes());
+            return Ok(quote! {
+                if !__r.begin_object()? {
+                    #bail;
+                }
+                let __tag_first = __r.eat_key(#tag)?;
+                let __name = if __tag_first {
+                    __r.plain_str()?
+                } else {
+                    __r.find_tag(#tag)?
+                };
+                ::std::result::Result::Ok(match __name.as_bytes() {
+                    #(#tagged)*
+                    _ => #bail,
+                })
+            });
+        }
+        Repr::Adjacent(tag, content) => {
+            let tag = Literal::byte_string(tag.as_bytes());
+            // `{"c": data, "t": "V"}`: the tag read ahead, then the content, then the end.
+            let content_first = plain(content).then(|| {
+                let content = Literal::byte_string(content.as_bytes());
+                quote! {
+                    if __r.eat_key(#content)? {
+                        let (__name, __end) = __r.tag_after_content(#tag)?;
+                        let __v = match __name.as_bytes() {
+                            #(#content_first)*
+                            _ => #bail,
+                        };
+                        __r.resume(__end)?;
+                        return ::std::result::Result::Ok(__v);
+                    }
+                }
+            });
+            return Ok(quote! {
+                if !__r.begin_object()? {
+                    #bail;
+                }
+                #content_first
+                if !__r.eat_key(#tag)? {
+                    #bail;
+                }
+                ::std::result::Result::Ok(match __r.plain_str()?.as_bytes() {
+                    #(#tagged)*
+                    _ => #bail,
+                })
+            });
+        }
+        Repr::External => {}
     }
     let string = quote! {
         ::std::option::Option::Some(b'"') => {

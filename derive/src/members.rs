@@ -127,10 +127,11 @@ pub(crate) fn impl_items(
     }))
 }
 
-/// The reading of an internally tagged newtype variant of `ty` after its tag member (the
-/// object open, the tag read), evaluating to `ctor(value)`: serde reads `ty` from the
-/// object's other members, so each goes to `ty`'s `decode_member`; a member it does not
-/// take is skipped (bails when `ty` denies unknown fields), a second `tag` bails.
+/// The reading of an internally tagged newtype variant of `ty` (the object open; its tag
+/// member read when `__tag_first` holds, else found ahead and skipped where it comes),
+/// evaluating to `ctor(value)`: serde reads `ty` from the object's other members, so each
+/// goes to `ty`'s `decode_member`; a member it does not take is skipped (bails when `ty`
+/// denies unknown fields), a second `tag` bails.
 pub(crate) fn tagged_newtype(ty: &Type, ctor: &TokenStream, tag: &str) -> TokenStream {
     let d = de();
     let bail = bail();
@@ -141,13 +142,13 @@ pub(crate) fn tagged_newtype(ty: &Type, ctor: &TokenStream, tag: &str) -> TokenS
             #bail;
         }
         let mut __p = #members::start();
-        let mut __more = __r.next_member()?;
+        let mut __more = !__tag_first || __r.next_member()?;
+        let mut __tag_read = __tag_first;
         while __more {
             let __k = __r.key()?;
             if __k.as_bytes() == #tag {
-                #bail;
-            }
-            if !__r.buffered(|__r| #members::decode_member(&mut __p, __k, __r))? {
+                __r.tag_member(&mut __tag_read)?;
+            } else if !__r.buffered(|__r| #members::decode_member(&mut __p, __k, __r))? {
                 if #members::DENY_UNKNOWN {
                     #bail;
                 }

@@ -276,10 +276,12 @@ enum Event {
     Moved { to: (u8, u8) },
 }
 
-/// Tagged enums whose tag member comes first are read in one pass; the other orders are
-/// left to the codec, which answers as the two-pass decode does.
+/// Internally tagged enums are read in one pass wherever their tag member comes (a unit
+/// variant's other members, a repeated tag or field and a missing tag are left to the
+/// codec); adjacently tagged ones when the tag comes first. The codec answers the rest as
+/// the two-pass decode does.
 #[test]
-fn tag_first_enums_are_read_in_one_pass() {
+fn tagged_enums_are_read_in_one_pass() {
     fn check<T>(input: &str, taken: bool)
     where
         T: JsonType + for<'a> JsonDecode<'a> + for<'a> Deserialize<'a> + PartialEq + Debug,
@@ -297,8 +299,43 @@ fn tag_first_enums_are_read_in_one_pass() {
     check::<Shape>(r#"{"type": "empty"}"#, true);
     check::<Shape>(r#"{"type": "point", "x": 1, "y": 2.5}"#, true);
     check::<Shape>(r#"{"type": "point", "y": 2.5, "x": 1}"#, true);
-    check::<Shape>(r#"{"x": 1, "type": "point", "y": 2.5}"#, false);
+    check::<Shape>(r#"{"x": 1, "type": "point", "y": 2.5}"#, true);
+    check::<Shape>(r#"{"x": 1, "y": 2.5, "type": "point"}"#, true);
+    check::<Shape>(r#"{ "y" : 2.5 , "x" : 1 , "type" : "point" }"#, true);
+    check::<Shape>(
+        r#"{"x": 1, "y": 2.5, "type": "point", "type": "point"}"#,
+        false,
+    );
+    check::<Shape>(r#"{"x": 1, "type": "point", "x": 2, "y": 1}"#, false);
+    check::<Shape>(r#"{"x": 1, "y": 2}"#, false);
+    check::<Shape>(r#"{"x": 1-2, "type": "point", "y": 2}"#, false);
+    check::<Shape>(r#"{"x": 1, "q": tru, "type": "point", "y": 2}"#, false);
+    check::<Shape>(r#"{"x": 1, "q": "a\"b", "type": "point", "y": 2}"#, true);
+    check::<Shape>(r#"{"x": 1, "q": "a\u0000", "type": "point", "y": 2}"#, true);
+    check::<Shape>(
+        "{\"x\": 1, \"q\": \"a\u{1}\", \"type\": \"point\", \"y\": 2}",
+        false,
+    );
+    check::<Shape>(
+        r#"{"x": 1, "q": [1, {"type": "empty"}], "type": "point", "y": 2}"#,
+        true,
+    );
+    check::<Shape>(r#"{"x": 1, "q": [1e999], "type": "point", "y": 2}"#, false);
+    check::<Shape>(r#"{"x": 1, "q\"": 0, "type": "point", "y": 2}"#, false);
+    check::<Shape>(r#"{"x": 1, "type": "empty"}"#, false);
+    check::<Shape>(r#"{"x": 1, "type": 0, "y": 2}"#, false);
+    check::<Shape>(r#"{"x": 1, "ty\u0070e": "point", "y": 2}"#, false);
+    check::<Shape>(
+        r#"{"x": {"type": "empty"}, "type": "point", "y": 2}"#,
+        false,
+    );
+    check::<Shape>(
+        r#"{"x": 1, "y": [2, {"type": "empty"}], "type": "point"}"#,
+        false,
+    );
     check::<Shape>(r#"{"type": "named", "name": "n"}"#, true);
+    check::<Shape>(r#"{"name": "n", "type": "named"}"#, true);
+    check::<Shape>(r#"{"name": "n", "type": "named", "type": "named"}"#, false);
     check::<Shape>(
         r#"{"type": "point", "x": 1, "type": "point", "y": 2}"#,
         false,
@@ -308,10 +345,79 @@ fn tag_first_enums_are_read_in_one_pass() {
     check::<Event>(r#"{"t": "Nothing"}"#, true);
     check::<Event>(r#"{"t": "Number", "c": -5}"#, true);
     check::<Event>(r#"{"t": "Moved", "c": {"to": [1, 2]}}"#, true);
-    check::<Event>(r#"{"c": -5, "t": "Number"}"#, false);
+    check::<Event>(r#"{"c": -5, "t": "Number"}"#, true);
+    check::<Event>(r#"{ "c" : {"to": [1, 2]} , "t" : "Moved" }"#, true);
+    check::<Event>(r#"{"c": {"to": [1, 2]}, "t": "Number"}"#, false);
+    check::<Event>(r#"{"c": -5, "t": "Number", "t": "Number"}"#, false);
+    check::<Event>(r#"{"c": -5, "t": "Number", "c": -5}"#, false);
+    check::<Event>(r#"{"c": -5, "x": 0, "t": "Number"}"#, false);
+    check::<Event>(r#"{"c": -5}"#, false);
+    check::<Event>(r#"{"c": null, "t": "Nothing"}"#, false);
+    check::<Event>(r#"{"c": [-5], "t": "Number"}"#, false);
+    check::<Event>(r#"{"c": 300, "t": "Moved"}"#, false);
+    check::<Event>(r#"{"c": 1-2, "t": "Number"}"#, false);
+    check::<Event>(r#"{"c": 12, "t": "Number"}  "#, true);
+    check::<Event>(r#"{"c": "\"", "t": "Number"}"#, false);
     check::<Event>(r#"{"t": "Number"}"#, false);
     check::<Event>(r#"{"t": "Number", "c": -5, "x": 0}"#, false);
     check::<Event>(r#"{"t": "Nothing", "c": null}"#, false);
+}
+
+/// Adjacently tagged, a variant holding raw JSON: serde reads the content as it comes when
+/// the tag comes first, from its buffered copy (where a raw value cannot be read) when the
+/// content does.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "t", content = "c")]
+enum AdjacentRaw {
+    R(jitson::RawValue),
+    N(u8),
+}
+
+/// The content member first: its value is read as serde reads it, buffered. (serde_json
+/// refuses `{"c": [1], "t": "R"}`; the two-pass decode, which the reader leaves it to,
+/// takes it: its document keeps declared members in the schema's order, tag first.)
+#[test]
+fn adjacent_content_first_is_read_as_buffered() {
+    check_one_pass::<AdjacentRaw>(r#"{"t": "R", "c": [1]}"#, true);
+    check_one_pass::<AdjacentRaw>(r#"{"c": [1], "t": "R"}"#, false);
+    check_one_pass::<AdjacentRaw>(r#"{"c": 7, "t": "N"}"#, true);
+}
+
+/// Either order of an adjacently tagged enum's members spends the same nesting budget, and
+/// gives it back at the object's end.
+#[test]
+fn adjacent_content_first_keeps_the_nesting_budget() {
+    for max_depth in 2..=6 {
+        let exec = ExecOptions {
+            max_depth,
+            ..ExecOptions::default()
+        };
+        let taken = |input: &str| decode::read::<Vec<Event>>(input.as_bytes(), &exec).is_ok();
+        let tag_first = taken(r#"[{"t": "Number", "c": 1}, {"t": "Moved", "c": {"to": [1, 2]}}]"#);
+        assert_eq!(tag_first, max_depth > 4, "max_depth {max_depth}");
+        for input in [
+            r#"[{"c": 1, "t": "Number"}, {"t": "Moved", "c": {"to": [1, 2]}}]"#,
+            r#"[{"t": "Number", "c": 1}, {"c": {"to": [1, 2]}, "t": "Moved"}]"#,
+        ] {
+            assert_eq!(taken(input), tag_first, "max_depth {max_depth}: {input}");
+        }
+    }
+}
+
+/// Mutations of adjacently tagged values, the tag first and the content first: every value
+/// the reader builds is the two-pass decode's, and the engines agree.
+#[test]
+fn mutations_of_adjacently_tagged_values_agree_with_the_two_pass_decode() {
+    let count = if cfg!(miri) { 20 } else { 3000 };
+    let input = br#"[
+        {"t": "Number", "c": -5000},
+        {"c": {"to": [100, 200]}, "t": "Moved"},
+        {"c": 123456, "t": "Number"},
+        {"t": "Nothing"}
+    ]"#;
+    assert!(read::<Vec<Event>>(input).is_ok());
+    let taken = mutations_agree::<Vec<Event>>(input, count, 0xa54f_f53a);
+    assert!(taken * 10 > count, "the reader took {taken} of {count}");
 }
 
 /// A user id: a newtype, read as its number.
@@ -707,7 +813,15 @@ fn internally_tagged_newtype_variants_are_read_in_one_pass() {
         (r#"{"kind": "Open"}"#, false),
         (r#"{"kind": "Open", "name": "n", "kind": "Open"}"#, false),
         (r#"{"kind": "Open", "name": "n", "name": "m"}"#, false),
-        (r#"{"name": "n", "kind": "Open"}"#, false),
+        (r#"{"name": "n", "kind": "Open"}"#, true),
+        (
+            r#"{"x": {"kind": "Closed"}, "name": "n", "kind": "Open", "y": 1}"#,
+            true,
+        ),
+        (r#"{"name": "n", "kind": "Open", "kind": "Open"}"#, false),
+        (r#"{"n": 1, "kind": "Closed"}"#, true),
+        (r#"{"n": 1, "kind": "Closed", "z": 0}"#, false),
+        (r#"{"name": "n"}"#, false),
         (r#"{"kind": "Closed", "n": 1}"#, true),
         (r#"{"kind": "Closed", "m": true, "n": 1}"#, true),
         (r#"{"kind": "Closed", "n": 1, "z": 0}"#, false),
@@ -728,9 +842,26 @@ fn internally_tagged_newtype_variants_are_read_in_one_pass() {
 fn mutations_of_tagged_newtype_variants_agree_with_the_two_pass_decode() {
     let count = if cfg!(miri) { 20 } else { 3000 };
     let input = br#"[{"kind": "Open", "name": "n", "q": 1}, {"kind": "Closed", "n": 3},
-        {"kind": "Counts", "a": 1, "b": 20}]"#;
+        {"kind": "Counts", "a": 1, "b": 20}, {"q": [2], "name": "m", "kind": "Open"},
+        {"n": 4, "kind": "Closed"}]"#;
     assert!(read::<Vec<Message>>(input).is_ok());
     let taken = mutations_agree::<Vec<Message>>(input, count, 0xbb67_ae85);
+    assert!(taken * 10 > count, "the reader took {taken} of {count}");
+}
+
+/// Mutations of internally tagged struct variants, the tag first, in the middle and last:
+/// every value the reader builds is the two-pass decode's, and the engines agree.
+#[test]
+fn mutations_of_tagged_struct_variants_agree_with_the_two_pass_decode() {
+    let count = if cfg!(miri) { 20 } else { 3000 };
+    let input = br#"[
+        {"type": "point", "x": 1250.5, "y": 2},
+        {"x": 3.125, "type": "point", "y": 40000},
+        {"y": 5, "x": 6e3, "type": "point"},
+        {"name": "n", "type": "named"}
+    ]"#;
+    assert!(read::<Vec<Shape>>(input).is_ok());
+    let taken = mutations_agree::<Vec<Shape>>(input, count, 0x3c6e_f372);
     assert!(taken * 10 > count, "the reader took {taken} of {count}");
 }
 

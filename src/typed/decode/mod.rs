@@ -8,9 +8,10 @@
 //! the type allows them); it bails on anything else — malformed JSON, a schema failure, a
 //! member name or string key holding an escape, a repeated member or map key, an integer
 //! field given `1.0`, a `&str` field given an escape, nesting at the codec's limit — and
-//! on the shapes it leaves to the codec (tagged enums whose tag member does not come
-//! first, and the untagged enums, flattened fields and internally tagged newtype variants
-//! described below). [`Engine::decode`](crate::Engine::decode)
+//! on the shapes it leaves to the codec (members serde ignores in a tagged enum's object:
+//! an adjacently tagged one's besides its tag and content, an internally tagged unit
+//! variant's besides its tag; and the untagged enums, flattened fields and internally
+//! tagged variants described below). [`Engine::decode`](crate::Engine::decode)
 //! then runs the two-pass decode (the codec's, then serde's over the document), which gives
 //! the value or the error with its position and path. So a bail costs time, never an
 //! answer: the reader and the two-pass decode agree on every input they both answer, which
@@ -30,14 +31,21 @@
 //! A struct's flattened fields are read member by member ([`JsonDecodeMembers`]) from the
 //! members its own fields do not name, in serde's order; the shapes serde reads otherwise
 //! (a map before another flattened field, a flattened struct that flattens or is tagged)
-//! bail. An internally tagged newtype variant reads the members after its tag the same way,
-//! as its type's members.
+//! bail. An internally tagged newtype variant reads its object's other members the same
+//! way, as its type's members.
+//!
+//! A tagged enum's tag member may come anywhere, as serde reads it. When an internally
+//! tagged enum's object starts with another member, [`Reader::find_tag`] reads the tag's
+//! value ahead (skipping the members before it), and the variant then reads the object's
+//! members from the first, skipping the tag; serde reads the variant from its buffered copy
+//! of the members either way. An adjacently tagged enum's content member before its tag
+//! ([`Reader::tag_after_content`]) is read as serde reads it then, buffered.
 
 mod impls;
 mod reader;
 
 pub use impls::{JsonDecodeKey, borrowed_cow};
-pub use reader::{RawStr, Reader};
+pub use reader::{AfterContent, RawStr, Reader};
 
 use jitson_jit::ir::ExecOptions;
 

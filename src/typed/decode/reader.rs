@@ -43,6 +43,16 @@ impl RawStr<'_> {
     }
 }
 
+/// Where an adjacently tagged enum's object ends, the content member coming first (see
+/// [`Reader::tag_after_content`]): the end of the content's value, and the reader's state
+/// past the object.
+#[derive(Clone, Copy, Debug)]
+pub struct AfterContent {
+    value_end: usize,
+    pos: usize,
+    depth: u32,
+}
+
 /// The cursor of one typed read: the input, the position, and the nesting budget left.
 #[derive(Debug)]
 pub struct Reader<'de> {
@@ -236,6 +246,129 @@ impl<'de> Reader<'de> {
         }
     }
 
+    /// In an open object, before its first member's name: finds the first member named
+    /// `tag` and reads its value, a string without escapes (see [`Reader::plain_str`]), then
+    /// moves back before the first member; bails when no member is named `tag`. Internally
+    /// tagged enums whose tag member is not first read their variant's name so: serde looks
+    /// for the tag among all the members.
+    ///
+    /// The members before the tag are passed over unchecked (their ends found from their
+    /// first bytes, containers and strings with escapes by the skip kernel): the caller
+    /// reads every member of the object afterwards, so whatever is wrong in them bails then;
+    /// in a well-formed object, the member found is the first named `tag`.
+    #[inline]
+    pub fn find_tag(&mut self, tag: &[u8]) -> Result<&'de str, Bail> {
+        let start = self.pos;
+        while !self.eat_key(tag)? {
+            self.pass_over_name()?;
+            if !self.eat(b':') {
+                return Err(Bail);
+            }
+            self.pass_over()?;
+            if !self.eat(b',') {
+                return Err(Bail);
+            }
+        }
+        let name = self.plain_str()?;
+        self.pos = start;
+        Ok(name)
+    }
+
+    /// At the value of an internally tagged enum's tag member, met while its variant reads
+    /// the object's members: the first time (`*read` false, the tag member having come after
+    /// another), passes over the value, which [`Reader::find_tag`] read already (the first
+    /// member so named, in a well-formed object), and sets `*read`; bails on a second tag
+    /// member, as serde refuses it.
+    #[inline]
+    pub fn tag_member(&mut self, read: &mut bool) -> Result<(), Bail> {
+        if *read {
+            return Err(Bail);
+        }
+        *read = true;
+        self.plain_str().map(drop)
+    }
+
+    /// Moves past a member name (after whitespace) without checking its text; bails on a
+    /// name holding an escape (which no typed reader takes). For text read again.
+    fn pass_over_name(&mut self) -> Result<(), Bail> {
+        if !self.eat(b'"') {
+            return Err(Bail);
+        }
+        let rest = &self.input[self.pos..];
+        match rest.iter().position(|&b| b == b'"' || b == b'\\') {
+            Some(len) if rest[len] == b'"' => {
+                self.pos += len + 1;
+                Ok(())
+            }
+            _ => Err(Bail),
+        }
+    }
+
+    /// Moves past the value at the cursor (after whitespace), finding its end only:
+    /// numbers, literals and strings without escapes by their bytes, anything else with
+    /// the skip kernel (numbers in it unchecked). A well-formed value ends where
+    /// [`Reader::skip`] ends it; a malformed one may end anywhere (never past the input), so
+    /// only text that is read again afterwards may be passed over.
+    fn pass_over(&mut self) -> Result<(), Bail> {
+        self.peek();
+        let rest = &self.input[self.pos..];
+        let len = match rest.first() {
+            Some(b'-' | b'0'..=b'9') => rest
+                .iter()
+                .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                .unwrap_or(rest.len()),
+            Some(b't' | b'f' | b'n') => rest
+                .iter()
+                .position(|b| !b.is_ascii_lowercase())
+                .unwrap_or(rest.len()),
+            Some(b'"') => match memchr::memchr2(b'"', b'\\', &rest[1..]) {
+                Some(len) if rest[1 + len] == b'"' => len + 2,
+                _ => self.skip_kernel_len()?,
+            },
+            _ => self.skip_kernel_len()?,
+        };
+        self.pos += len;
+        Ok(())
+    }
+
+    /// In an open object whose first member's name, an adjacently tagged enum's content
+    /// member's, was just read: passes over the content's value (unchecked, as
+    /// [`Reader::find_tag`] passes over members), then reads the member `tag`, which must come next, its value
+    /// (a string without escapes, see [`Reader::plain_str`]) and the object's end; anything
+    /// else bails. Returns the tag's value and where the object ends, and moves back to the
+    /// content's value, which the caller then reads before going past the object with
+    /// [`Reader::resume`] (which bails unless that read ended where the pass did).
+    pub fn tag_after_content(&mut self, tag: &[u8]) -> Result<(&'de str, AfterContent), Bail> {
+        let (start, depth) = (self.pos, self.depth);
+        self.pass_over()?;
+        let value_end = self.pos;
+        if !self.next_member()? || !self.eat_key(tag)? {
+            return Err(Bail);
+        }
+        let name = self.plain_str()?;
+        if self.next_member()? {
+            return Err(Bail);
+        }
+        let after = AfterContent {
+            value_end,
+            pos: self.pos,
+            depth: self.depth,
+        };
+        (self.pos, self.depth) = (start, depth);
+        Ok((name, after))
+    }
+
+    /// After the content's value [`Reader::tag_after_content`] moved back to was read:
+    /// goes past the object. Bails unless the read ended where the pass over the value did
+    /// (a malformed value, which the pass may end elsewhere).
+    pub fn resume(&mut self, after: AfterContent) -> Result<(), Bail> {
+        if self.pos != after.value_end {
+            return Err(Bail);
+        }
+        (self.pos, self.depth) = (after.pos, after.depth);
+        Ok(())
+    }
+
     /// Opens a container with `open`, spending one level of the nesting budget: `true`
     /// when an element follows, `false` when `close` came right after (the container is
     /// then read whole and the budget is back).
@@ -305,6 +438,13 @@ impl<'de> Reader<'de> {
     #[inline]
     pub fn skip(&mut self) -> Result<(), Bail> {
         self.value_span().map(drop)
+    }
+
+    /// The length of the value at the cursor (after whitespace) as the skip kernel finds it
+    /// (see [`Reader::pass_over`]).
+    fn skip_kernel_len(&self) -> Result<usize, Bail> {
+        let end = skip_value(self.input, self.pos, self.depth as usize).map_err(|_| Bail)?;
+        Ok(end - self.pos)
     }
 
     /// Moves past the value at the cursor, checked as [`Reader::skip`] says; returns where
