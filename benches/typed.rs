@@ -7,7 +7,8 @@
 //!   same types; MB/s of the input. `point/typed_decode` is a two-field message: the fixed
 //!   cost of one decode; `untagged/typed_decode` a generated array of records whose id and
 //!   value are untagged enums (numbers, strings, `null`, booleans, arrays);
-//!   `flattened/typed_decode` one of records with a flattened struct and a flattened map.
+//!   `flattened/typed_decode` one of records with a flattened struct and a flattened map;
+//!   `tag_last/typed_decode` one of internally tagged records whose tag member comes last.
 //! - `DOC/typed_encode`: jitson's derived `JsonEncode` beside `serde_json::to_vec`,
 //!   `sonic_rs::to_vec` and `simd_json::to_vec` of the struct serde_json decoded from the
 //!   document (every writer into a fresh `Vec`, as `to_vec` does); MB/s of serde_json's output.
@@ -147,6 +148,47 @@ fn flattened_document() -> Vec<u8> {
     format!("[{}]", records.join(",\n")).into_bytes()
 }
 
+/// A drawing's element: internally tagged, with struct and newtype variants.
+#[derive(Debug, PartialEq, serde::Deserialize, jitson::Schema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Element {
+    Circle { x: f64, y: f64, r: f64 },
+    Rect { x: f64, y: f64, w: f64, h: f64 },
+    Label(Caption),
+}
+
+/// The payload of [`Element::Label`].
+#[derive(Debug, PartialEq, serde::Deserialize, jitson::Schema)]
+struct Caption {
+    text: String,
+    size: u32,
+}
+
+/// 4 000 [`Element`]s, each object's `type` member last (as an object built member by
+/// member, the kind set at the end, is written).
+fn tag_last_document() -> Vec<u8> {
+    let elements: Vec<String> = (0..4000u32)
+        .map(|i| {
+            let (x, y) = (f64::from(i) * 0.5, f64::from(i % 97) * 1.25);
+            match i % 3 {
+                0 => format!(
+                    r#"{{"x": {x}, "y": {y}, "r": {}, "type": "circle"}}"#,
+                    i % 11
+                ),
+                1 => format!(
+                    r#"{{"x": {x}, "y": {y}, "w": {}, "h": 2.5, "type": "rect"}}"#,
+                    i % 13
+                ),
+                _ => format!(
+                    r#"{{"text": "label {i}", "size": {}, "type": "label"}}"#,
+                    8 + i % 5
+                ),
+            }
+        })
+        .collect();
+    format!("[{}]", elements.join(",\n")).into_bytes()
+}
+
 fn typed_decode(c: &mut Criterion) {
     let doc = |name: &str| testdata(&format!("bench/{name}.json"));
     decode_group::<Twitter>(c, "twitter", doc("twitter"));
@@ -156,6 +198,7 @@ fn typed_decode(c: &mut Criterion) {
     decode_group::<Point>(c, "point", br#"{"x": 1, "y": -2}"#.to_vec());
     decode_group::<Vec<Sample>>(c, "untagged", untagged_document());
     decode_group::<Vec<Record>>(c, "flattened", flattened_document());
+    decode_group::<Vec<Element>>(c, "tag_last", tag_last_document());
 }
 
 fn decode_group<T>(c: &mut Criterion, doc: &str, bytes: Vec<u8>)
