@@ -621,16 +621,17 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         match (repr, value) {
             (Repr::External, None) => units.push(quote!(#pats => #ctor,)),
             (Repr::External, Some(value)) => data.push(quote!(#pats => #value,)),
-            // Only the tag: the object must end after it (serde skips any other member
-            // of an internally tagged one; the two-pass decode reads those).
-            (Repr::Internal(_), None) => tagged.push(quote! {
-                #pats => {
-                    if !__tag_first || __r.next_member()? {
-                        #bail;
+            // Only the tag: serde ignores an internally tagged unit variant's other
+            // members; an adjacently tagged one's object must end after the tag.
+            (Repr::Internal(tag), None) => {
+                let tag = Literal::byte_string(tag.as_bytes());
+                tagged.push(quote! {
+                    #pats => {
+                        __r.ignore_members(#tag, __tag_first)?;
+                        #ctor
                     }
-                    #ctor
-                }
-            }),
+                });
+            }
             (Repr::Adjacent(..), None) => tagged.push(quote! {
                 #pats => {
                     if __r.next_member()? {

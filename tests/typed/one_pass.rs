@@ -276,10 +276,11 @@ enum Event {
     Moved { to: (u8, u8) },
 }
 
-/// Internally tagged enums are read in one pass wherever their tag member comes (a unit
-/// variant's other members, a repeated tag or field and a missing tag are left to the
-/// codec); adjacently tagged ones when the tag comes first. The codec answers the rest as
-/// the two-pass decode does.
+/// Tagged enums are read in one pass whatever member comes first: internally tagged ones
+/// wherever their tag comes (a unit variant's other members skipped, as serde ignores
+/// them), adjacently tagged ones with the tag or the content first. A repeated tag or
+/// field, a missing tag and malformed members are left to the codec, which answers as the
+/// two-pass decode does.
 #[test]
 fn tagged_enums_are_read_in_one_pass() {
     fn check<T>(input: &str, taken: bool)
@@ -322,7 +323,7 @@ fn tagged_enums_are_read_in_one_pass() {
     );
     check::<Shape>(r#"{"x": 1, "q": [1e999], "type": "point", "y": 2}"#, false);
     check::<Shape>(r#"{"x": 1, "q\"": 0, "type": "point", "y": 2}"#, false);
-    check::<Shape>(r#"{"x": 1, "type": "empty"}"#, false);
+    check::<Shape>(r#"{"x": 1, "type": "empty"}"#, true);
     check::<Shape>(r#"{"x": 1, "type": 0, "y": 2}"#, false);
     check::<Shape>(r#"{"x": 1, "ty\u0070e": "point", "y": 2}"#, false);
     check::<Shape>(
@@ -340,7 +341,15 @@ fn tagged_enums_are_read_in_one_pass() {
         r#"{"type": "point", "x": 1, "type": "point", "y": 2}"#,
         false,
     );
-    check::<Shape>(r#"{"type": "empty", "x": 1}"#, false);
+    check::<Shape>(r#"{"type": "empty", "x": 1}"#, true);
+    check::<Shape>(
+        r#"{"x": [1, {}], "type": "empty", "y": null, "x": 2}"#,
+        true,
+    );
+    check::<Shape>(r#"{"type": "empty", "type": "empty"}"#, false);
+    check::<Shape>(r#"{"x": 1, "type": "empty", "type": "empty"}"#, false);
+    check::<Shape>(r#"{"type": "empty", "x": 1e999}"#, false);
+    check::<Shape>(r#"{"type": "empty", "x": tru}"#, false);
     check::<Shape>(r#"{"type": "other"}"#, false);
     check::<Event>(r#"{"t": "Nothing"}"#, true);
     check::<Event>(r#"{"t": "Number", "c": -5}"#, true);
@@ -849,8 +858,9 @@ fn mutations_of_tagged_newtype_variants_agree_with_the_two_pass_decode() {
     assert!(taken * 10 > count, "the reader took {taken} of {count}");
 }
 
-/// Mutations of internally tagged struct variants, the tag first, in the middle and last:
-/// every value the reader builds is the two-pass decode's, and the engines agree.
+/// Mutations of internally tagged struct variants, the tag first, in the middle and last
+/// (and a unit variant with other members): every value the reader builds is the two-pass
+/// decode's, and the engines agree.
 #[test]
 fn mutations_of_tagged_struct_variants_agree_with_the_two_pass_decode() {
     let count = if cfg!(miri) { 20 } else { 3000 };
@@ -858,7 +868,8 @@ fn mutations_of_tagged_struct_variants_agree_with_the_two_pass_decode() {
         {"type": "point", "x": 1250.5, "y": 2},
         {"x": 3.125, "type": "point", "y": 40000},
         {"y": 5, "x": 6e3, "type": "point"},
-        {"name": "n", "type": "named"}
+        {"name": "n", "type": "named"},
+        {"note": [1, "a"], "type": "empty", "seen": true}
     ]"#;
     assert!(read::<Vec<Shape>>(input).is_ok());
     let taken = mutations_agree::<Vec<Shape>>(input, count, 0x3c6e_f372);

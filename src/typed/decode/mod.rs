@@ -8,10 +8,9 @@
 //! the type allows them); it bails on anything else — malformed JSON, a schema failure, a
 //! member name or string key holding an escape, a repeated member or map key, an integer
 //! field given `1.0`, a `&str` field given an escape, nesting at the codec's limit — and
-//! on the shapes it leaves to the codec (members serde ignores in a tagged enum's object:
-//! an adjacently tagged one's besides its tag and content, an internally tagged unit
-//! variant's besides its tag; and the untagged enums, flattened fields and internally
-//! tagged variants described below). [`Engine::decode`](crate::Engine::decode)
+//! on the shapes it leaves to the codec (members serde ignores in an adjacently tagged
+//! enum's object, besides its tag and content; and the untagged enums, flattened fields
+//! and internally tagged variants described below). [`Engine::decode`](crate::Engine::decode)
 //! then runs the two-pass decode (the codec's, then serde's over the document), which gives
 //! the value or the error with its position and path. So a bail costs time, never an
 //! answer: the reader and the two-pass decode agree on every input they both answer, which

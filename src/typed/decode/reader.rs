@@ -288,6 +288,25 @@ impl<'de> Reader<'de> {
         self.plain_str().map(drop)
     }
 
+    /// Reads the rest of an internally tagged unit variant's object, whose members besides
+    /// the tag serde ignores: each is skipped (checked as [`Reader::skip`] checks it), the
+    /// tag member passed over as [`Reader::tag_member`] does (`tag_first`: it came first,
+    /// and was read). Starts where [`Reader::find_tag`] or the tag's value left the reader.
+    pub fn ignore_members(&mut self, tag: &[u8], tag_first: bool) -> Result<(), Bail> {
+        let mut tag_read = tag_first;
+        let mut more = !tag_first || self.next_member()?;
+        while more {
+            if self.eat_key(tag)? {
+                self.tag_member(&mut tag_read)?;
+            } else {
+                self.key()?;
+                self.skip()?;
+            }
+            more = self.next_member()?;
+        }
+        Ok(())
+    }
+
     /// Moves past a member name (after whitespace) without checking its text; bails on a
     /// name holding an escape (which no typed reader takes). For text read again.
     fn pass_over_name(&mut self) -> Result<(), Bail> {
