@@ -9,7 +9,7 @@
 //! bail. Tuple structs read an array of their live fields, newtypes their field, unit
 //! structs `null`. Externally tagged enums read a unit variant's string or
 //! `{"Variant": data}`; internally tagged ones find their tag member wherever it comes,
-//! adjacently tagged ones their tag and content members in either order. Untagged enums try the
+//! adjacently tagged ones too, with their content before or after it. Untagged enums try the
 //! variants whose type may take a value of the input's kind (`JsonDecode::kinds`, which the
 //! impl also answers for its own type), passing over a variant's refusal only where it is
 //! surely serde's (`JsonDecode::exact_bail`). A member no field names goes to the flattened
@@ -583,9 +583,11 @@ fn begin_object() -> TokenStream {
 /// `{"Variant": data}`. Internal tagging: the tag member anywhere (`{"t": "V", …fields}`
 /// is read as it comes; when another member comes first, `Reader::find_tag` reads the
 /// tag's value ahead and the members are then read from the first, the tag skipped).
-/// Adjacent tagging: `{"t": "V", "c": data}`, or `{"c": data, "t": "V"}` (the tag read
-/// ahead, the content then read as serde reads it, buffered); anything else bails.
-/// Untagged: see [`untagged`].
+/// Adjacent tagging: the tag member anywhere (found ahead by `Reader::find_tag` when
+/// another member comes first), then the members in order: the content read as serde reads
+/// it (as it comes after the tag, buffered before it), a unit variant's content `null` or
+/// absent, other members skipped (bail under `deny_unknown_fields`). Untagged: see
+/// [`untagged`].
 fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> {
     let bail = bail();
     if cattrs.untagged {
@@ -601,10 +603,15 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
     {
         return Ok(bail);
     }
+    if let Repr::Adjacent(_, content) = repr
+        && !plain(content)
+    {
+        return Ok(bail);
+    }
+    // External: unit variants' and data variants' arms. Internal: each variant's arm after
+    // its tag. Adjacent: a unit variant's arm without content (`units`), each variant's
+    // content arm (`tagged`).
     let (mut units, mut data, mut tagged) = (Vec::new(), Vec::new(), Vec::new());
-    // Adjacent tagging, the content member first: each data variant's content read as
-    // serde reads it there, from its buffered copy.
-    let mut content_first = Vec::new();
     for v in &e.variants {
         let vattrs = attr::variant(&v.attrs)?;
         if vattrs.skip {
@@ -632,14 +639,18 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                     }
                 });
             }
-            (Repr::Adjacent(..), None) => tagged.push(quote! {
-                #pats => {
-                    if __r.next_member()? {
-                        #bail;
+            // serde takes a unit variant's content when it is `null`.
+            (Repr::Adjacent(..), None) => {
+                units.push(quote!(#pats => #ctor,));
+                tagged.push(quote! {
+                    #pats => {
+                        if !__r.null() {
+                            #bail;
+                        }
+                        #ctor
                     }
-                    #ctor
-                }
-            }),
+                });
+            }
             (Repr::Internal(tag), Some(_)) => {
                 let fields = match &v.fields {
                     Fields::Named(fields) => fields,
@@ -664,25 +675,20 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                     #pats => __r.buffered(|__r| ::std::result::Result::Ok(#value))?,
                 });
             }
-            (Repr::Adjacent(_, content), Some(value)) => {
-                if !plain(content) {
-                    tagged.push(quote!(#pats => #bail,));
-                    continue;
-                }
-                let content = Literal::byte_string(content.as_bytes());
-                content_first.push(quote! {
-                    #pats => __r.buffered(|__r| ::std::result::Result::Ok(#value))?,
-                });
+            // serde reads the content as it comes after the tag, from its buffered copy
+            // before it.
+            (Repr::Adjacent(..), Some(value)) => {
+                let d = de();
                 tagged.push(quote! {
                     #pats => {
-                        if !__r.next_member()? || !__r.eat_key(#content)? {
-                            #bail;
+                        let __read = |__r: &mut #d::Reader<'__de>| {
+                            ::std::result::Result::<Self, #d::Bail>::Ok(#value)
+                        };
+                        if __tag_read {
+                            __read(__r)?
+                        } else {
+                            __r.buffered(__read)?
                         }
-                        let __v = #value;
-                        if __r.next_member()? {
-                            #bail;
-                        }
-                        __v
                     }
                 });
             }
@@ -709,32 +715,50 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         }
         Repr::Adjacent(tag, content) => {
             let tag = Literal::byte_string(tag.as_bytes());
-            // `{"c": data, "t": "V"}`: the tag read ahead, then the content, then the end.
-            let content_first = plain(content).then(|| {
-                let content = Literal::byte_string(content.as_bytes());
+            let content = Literal::byte_string(content.as_bytes());
+            let unknown = if cattrs.deny_unknown_fields {
+                quote!(#bail;)
+            } else {
                 quote! {
-                    if __r.eat_key(#content)? {
-                        let (__name, __end) = __r.tag_after_content(#tag)?;
-                        let __v = match __name.as_bytes() {
-                            #(#content_first)*
-                            _ => #bail,
-                        };
-                        __r.resume(__end)?;
-                        return ::std::result::Result::Ok(__v);
-                    }
+                    __r.key()?;
+                    __r.skip()?;
                 }
-            });
+            };
             return Ok(quote! {
                 if !__r.begin_object()? {
                     #bail;
                 }
-                #content_first
-                if !__r.eat_key(#tag)? {
-                    #bail;
+                let __tag_first = __r.eat_key(#tag)?;
+                let __name = if __tag_first {
+                    __r.plain_str()?
+                } else {
+                    __r.find_tag(#tag)?
+                };
+                let mut __tag_read = __tag_first;
+                let mut __value = ::std::option::Option::None;
+                let mut __more = !__tag_first || __r.next_member()?;
+                while __more {
+                    if __r.eat_key(#tag)? {
+                        __r.tag_member(&mut __tag_read)?;
+                    } else if __r.eat_key(#content)? {
+                        if __value.is_some() {
+                            #bail;
+                        }
+                        __value = ::std::option::Option::Some(match __name.as_bytes() {
+                            #(#tagged)*
+                            _ => #bail,
+                        });
+                    } else {
+                        #unknown
+                    }
+                    __more = __r.next_member()?;
                 }
-                ::std::result::Result::Ok(match __r.plain_str()?.as_bytes() {
-                    #(#tagged)*
-                    _ => #bail,
+                ::std::result::Result::Ok(match __value {
+                    ::std::option::Option::Some(__v) => __v,
+                    ::std::option::Option::None => match __name.as_bytes() {
+                        #(#units)*
+                        _ => #bail,
+                    },
                 })
             });
         }

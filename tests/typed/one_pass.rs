@@ -267,6 +267,15 @@ struct Label {
     name: String,
 }
 
+/// Adjacently tagged, other members allowed (serde skips them).
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "kind", content = "data")]
+enum Note {
+    Empty,
+    Text(String),
+    Pair { a: u8, b: u8 },
+}
+
 /// Adjacently tagged.
 #[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
 #[serde(tag = "t", content = "c", deny_unknown_fields)]
@@ -278,7 +287,8 @@ enum Event {
 
 /// Tagged enums are read in one pass whatever member comes first: internally tagged ones
 /// wherever their tag comes (a unit variant's other members skipped, as serde ignores
-/// them), adjacently tagged ones with the tag or the content first. A repeated tag or
+/// them), adjacently tagged ones with the tag or the content first (other members skipped
+/// unless denied, a unit variant's content `null` or absent). A repeated tag or
 /// field, a missing tag and malformed members are left to the codec, which answers as the
 /// two-pass decode does.
 #[test]
@@ -361,7 +371,10 @@ fn tagged_enums_are_read_in_one_pass() {
     check::<Event>(r#"{"c": -5, "t": "Number", "c": -5}"#, false);
     check::<Event>(r#"{"c": -5, "x": 0, "t": "Number"}"#, false);
     check::<Event>(r#"{"c": -5}"#, false);
-    check::<Event>(r#"{"c": null, "t": "Nothing"}"#, false);
+    check::<Event>(r#"{"c": null, "t": "Nothing"}"#, true);
+    check::<Event>(r#"{"c": 5, "t": "Nothing"}"#, false);
+    check::<Event>(r#"{"t": "Nothing", "c": 5}"#, false);
+    check::<Event>(r#"{"t": "Nothing", "c": null, "c": null}"#, false);
     check::<Event>(r#"{"c": [-5], "t": "Number"}"#, false);
     check::<Event>(r#"{"c": 300, "t": "Moved"}"#, false);
     check::<Event>(r#"{"c": 1-2, "t": "Number"}"#, false);
@@ -369,7 +382,27 @@ fn tagged_enums_are_read_in_one_pass() {
     check::<Event>(r#"{"c": "\"", "t": "Number"}"#, false);
     check::<Event>(r#"{"t": "Number"}"#, false);
     check::<Event>(r#"{"t": "Number", "c": -5, "x": 0}"#, false);
-    check::<Event>(r#"{"t": "Nothing", "c": null}"#, false);
+    check::<Event>(r#"{"t": "Nothing", "c": null}"#, true);
+    let notes = [
+        (r#"{"id": 1, "kind": "Text", "data": "x", "at": [1]}"#, true),
+        (
+            r#"{"data": {"a": 1, "b": 2}, "v": null, "kind": "Pair"}"#,
+            true,
+        ),
+        (r#"{"kind": "Empty", "x": 1}"#, true),
+        (r#"{"kind": "Empty", "data": null, "x": {}}"#, true),
+        (r#"{"kind": "Text"}"#, false),
+        (r#"{"kind": "Text", "data": "x", "x": 1e999}"#, false),
+        (r#"{"kind": "Text", "data": "x", "kind": "Text"}"#, false),
+        (r#"{"x": tru, "kind": "Empty"}"#, false),
+        (
+            r#"{"x": 1, "data": "x", "data": "y", "kind": "Text"}"#,
+            false,
+        ),
+    ];
+    for (input, taken) in notes {
+        check::<Note>(input, taken);
+    }
 }
 
 /// Adjacently tagged, a variant holding raw JSON: serde reads the content as it comes when
@@ -413,8 +446,9 @@ fn adjacent_content_first_keeps_the_nesting_budget() {
     }
 }
 
-/// Mutations of adjacently tagged values, the tag first and the content first: every value
-/// the reader builds is the two-pass decode's, and the engines agree.
+/// Mutations of adjacently tagged values, the tag first and the content first, other
+/// members denied and allowed: every value the reader builds is the two-pass decode's, and
+/// the engines agree.
 #[test]
 fn mutations_of_adjacently_tagged_values_agree_with_the_two_pass_decode() {
     let count = if cfg!(miri) { 20 } else { 3000 };
@@ -426,6 +460,14 @@ fn mutations_of_adjacently_tagged_values_agree_with_the_two_pass_decode() {
     ]"#;
     assert!(read::<Vec<Event>>(input).is_ok());
     let taken = mutations_agree::<Vec<Event>>(input, count, 0xa54f_f53a);
+    assert!(taken * 10 > count, "the reader took {taken} of {count}");
+    let input = br#"[
+        {"kind": "Text", "data": "a note", "id": 17},
+        {"at": [1, 2], "data": {"a": 10, "b": 200}, "kind": "Pair"},
+        {"kind": "Empty", "seen": true}
+    ]"#;
+    assert!(read::<Vec<Note>>(input).is_ok());
+    let taken = mutations_agree::<Vec<Note>>(input, count, 0x510e_527f);
     assert!(taken * 10 > count, "the reader took {taken} of {count}");
 }
 

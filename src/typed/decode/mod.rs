@@ -8,9 +8,8 @@
 //! the type allows them); it bails on anything else — malformed JSON, a schema failure, a
 //! member name or string key holding an escape, a repeated member or map key, an integer
 //! field given `1.0`, a `&str` field given an escape, nesting at the codec's limit — and
-//! on the shapes it leaves to the codec (members serde ignores in an adjacently tagged
-//! enum's object, besides its tag and content; and the untagged enums, flattened fields
-//! and internally tagged variants described below). [`Engine::decode`](crate::Engine::decode)
+//! on the shapes it leaves to the codec (the untagged enums, flattened fields and tagged
+//! variants described below). [`Engine::decode`](crate::Engine::decode)
 //! then runs the two-pass decode (the codec's, then serde's over the document), which gives
 //! the value or the error with its position and path. So a bail costs time, never an
 //! answer: the reader and the two-pass decode agree on every input they both answer, which
@@ -33,18 +32,18 @@
 //! bail. An internally tagged newtype variant reads its object's other members the same
 //! way, as its type's members.
 //!
-//! A tagged enum's tag member may come anywhere, as serde reads it. When an internally
-//! tagged enum's object starts with another member, [`Reader::find_tag`] reads the tag's
-//! value ahead (skipping the members before it), and the variant then reads the object's
-//! members from the first, skipping the tag; serde reads the variant from its buffered copy
-//! of the members either way. An adjacently tagged enum's content member before its tag
-//! ([`Reader::tag_after_content`]) is read as serde reads it then, buffered.
+//! A tagged enum's tag member may come anywhere, as serde reads it. When a tagged enum's
+//! object starts with another member, [`Reader::find_tag`] reads the tag's value ahead
+//! (passing over the members before it), and the object's members are then read from the
+//! first, the tag passed over. serde reads an internally tagged variant from its buffered
+//! copy of the members either way, and an adjacently tagged enum's content from its
+//! buffered copy when the content comes before the tag: so does the reader.
 
 mod impls;
 mod reader;
 
 pub use impls::{JsonDecodeKey, borrowed_cow};
-pub use reader::{AfterContent, RawStr, Reader};
+pub use reader::{RawStr, Reader};
 
 use jitson_jit::ir::ExecOptions;
 

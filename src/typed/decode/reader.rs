@@ -43,16 +43,6 @@ impl RawStr<'_> {
     }
 }
 
-/// Where an adjacently tagged enum's object ends, the content member coming first (see
-/// [`Reader::tag_after_content`]): the end of the content's value, and the reader's state
-/// past the object.
-#[derive(Clone, Copy, Debug)]
-pub struct AfterContent {
-    value_end: usize,
-    pos: usize,
-    depth: u32,
-}
-
 /// The cursor of one typed read: the input, the position, and the nesting budget left.
 #[derive(Debug)]
 pub struct Reader<'de> {
@@ -347,44 +337,6 @@ impl<'de> Reader<'de> {
             _ => self.skip_kernel_len()?,
         };
         self.pos += len;
-        Ok(())
-    }
-
-    /// In an open object whose first member's name, an adjacently tagged enum's content
-    /// member's, was just read: passes over the content's value (unchecked, as
-    /// [`Reader::find_tag`] passes over members), then reads the member `tag`, which must come next, its value
-    /// (a string without escapes, see [`Reader::plain_str`]) and the object's end; anything
-    /// else bails. Returns the tag's value and where the object ends, and moves back to the
-    /// content's value, which the caller then reads before going past the object with
-    /// [`Reader::resume`] (which bails unless that read ended where the pass did).
-    pub fn tag_after_content(&mut self, tag: &[u8]) -> Result<(&'de str, AfterContent), Bail> {
-        let (start, depth) = (self.pos, self.depth);
-        self.pass_over()?;
-        let value_end = self.pos;
-        if !self.next_member()? || !self.eat_key(tag)? {
-            return Err(Bail);
-        }
-        let name = self.plain_str()?;
-        if self.next_member()? {
-            return Err(Bail);
-        }
-        let after = AfterContent {
-            value_end,
-            pos: self.pos,
-            depth: self.depth,
-        };
-        (self.pos, self.depth) = (start, depth);
-        Ok((name, after))
-    }
-
-    /// After the content's value [`Reader::tag_after_content`] moved back to was read:
-    /// goes past the object. Bails unless the read ended where the pass over the value did
-    /// (a malformed value, which the pass may end elsewhere).
-    pub fn resume(&mut self, after: AfterContent) -> Result<(), Bail> {
-        if self.pos != after.value_end {
-            return Err(Bail);
-        }
-        (self.pos, self.depth) = (after.pos, after.depth);
         Ok(())
     }
 
