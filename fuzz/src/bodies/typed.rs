@@ -49,6 +49,7 @@ pub struct Message<'a> {
     #[serde(default)]
     flags: [bool; 2],
     child: Option<Box<Message<'a>>>,
+    attachment: Option<Attachment>,
     #[serde(flatten)]
     meta: Meta,
 }
@@ -88,6 +89,16 @@ pub enum Payload {
     Blob {
         raw: jitson::RawValue,
     },
+}
+
+/// Adjacently tagged, other members allowed (serde skips them), the content before or
+/// after the tag.
+#[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
+#[serde(tag = "kind", content = "data")]
+pub enum Attachment {
+    Link(String),
+    Size { w: u16, h: u16 },
+    Nothing,
 }
 
 /// Untagged: numbers pass from `Int` to `Wide` to `Real` (each refusal serde's too, but
