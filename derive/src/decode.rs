@@ -421,7 +421,7 @@ fn named(
         let pat = Literal::byte_string(reserved.as_bytes());
         decls.push(quote!(let mut __tag_read = __tag_first;));
         names.push(quote!(#pat => #tag_index,));
-        reads.push(quote!(#tag_index => __r.tag_member(&mut __tag_read)?,));
+        reads.push(quote!(#tag_index => __r.tag_member(&mut __tag_read, __name)?,));
     }
     let unknown_index = tag_index + 1;
     let skip = if rules.deny {
@@ -634,7 +634,7 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                 let tag = Literal::byte_string(tag.as_bytes());
                 tagged.push(quote! {
                     #pats => {
-                        __r.ignore_members(#tag, __tag_first)?;
+                        __r.ignore_members(#tag, __name, __tag_first)?;
                         #ctor
                     }
                 });
@@ -739,7 +739,7 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                 let mut __more = !__tag_first || __r.next_member()?;
                 while __more {
                     if __r.eat_key(#tag)? {
-                        __r.tag_member(&mut __tag_read)?;
+                        __r.tag_member(&mut __tag_read, __name)?;
                     } else if __r.eat_key(#content)? {
                         if __value.is_some() {
                             #bail;

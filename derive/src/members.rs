@@ -147,7 +147,7 @@ pub(crate) fn tagged_newtype(ty: &Type, ctor: &TokenStream, tag: &str) -> TokenS
         while __more {
             let __k = __r.key()?;
             if __k.as_bytes() == #tag {
-                __r.tag_member(&mut __tag_read)?;
+                __r.tag_member(&mut __tag_read, __name)?;
             } else if !__r.buffered(|__r| #members::decode_member(&mut __p, __k, __r))? {
                 if #members::DENY_UNKNOWN {
                     #bail;

@@ -238,14 +238,15 @@ impl<'de> Reader<'de> {
 
     /// In an open object, before its first member's name: finds the first member named
     /// `tag` and reads its value, a string without escapes (see [`Reader::plain_str`]), then
-    /// moves back before the first member; bails when no member is named `tag`. Internally
-    /// tagged enums whose tag member is not first read their variant's name so: serde looks
-    /// for the tag among all the members.
+    /// moves back before the first member; bails when no member is named `tag`. Tagged
+    /// enums whose tag member is not first read their variant's name so: serde looks for
+    /// the tag among all the members.
     ///
     /// The members before the tag are passed over unchecked (their ends found from their
     /// first bytes, containers and strings with escapes by the skip kernel): the caller
     /// reads every member of the object afterwards, so whatever is wrong in them bails then;
-    /// in a well-formed object, the member found is the first named `tag`.
+    /// in a well-formed object, the member found is the first named `tag` (and
+    /// [`Reader::tag_member`] checks that the caller meets the same value).
     #[inline]
     pub fn find_tag(&mut self, tag: &[u8]) -> Result<&'de str, Bail> {
         let start = self.pos;
@@ -264,30 +265,30 @@ impl<'de> Reader<'de> {
         Ok(name)
     }
 
-    /// At the value of an internally tagged enum's tag member, met while its variant reads
-    /// the object's members: the first time (`*read` false, the tag member having come after
-    /// another), passes over the value, which [`Reader::find_tag`] read already (the first
-    /// member so named, in a well-formed object), and sets `*read`; bails on a second tag
-    /// member, as serde refuses it.
+    /// At the value of a tagged enum's tag member, met while the object's members are read:
+    /// the first time (`*read` false, the tag member having come after another), reads the
+    /// value, which must be `name`, the one [`Reader::find_tag`] found, and sets `*read`;
+    /// bails on a second tag member, as serde refuses it.
     #[inline]
-    pub fn tag_member(&mut self, read: &mut bool) -> Result<(), Bail> {
-        if *read {
+    pub fn tag_member(&mut self, read: &mut bool, name: &str) -> Result<(), Bail> {
+        if *read || self.plain_str()? != name {
             return Err(Bail);
         }
         *read = true;
-        self.plain_str().map(drop)
+        Ok(())
     }
 
     /// Reads the rest of an internally tagged unit variant's object, whose members besides
     /// the tag serde ignores: each is skipped (checked as [`Reader::skip`] checks it), the
-    /// tag member passed over as [`Reader::tag_member`] does (`tag_first`: it came first,
-    /// and was read). Starts where [`Reader::find_tag`] or the tag's value left the reader.
-    pub fn ignore_members(&mut self, tag: &[u8], tag_first: bool) -> Result<(), Bail> {
+    /// tag member read as [`Reader::tag_member`] does (`tag_first`: it came first, and
+    /// was read; `name`, its value). Starts where [`Reader::find_tag`] or the tag's value
+    /// left the reader.
+    pub fn ignore_members(&mut self, tag: &[u8], name: &str, tag_first: bool) -> Result<(), Bail> {
         let mut tag_read = tag_first;
         let mut more = !tag_first || self.next_member()?;
         while more {
             if self.eat_key(tag)? {
-                self.tag_member(&mut tag_read)?;
+                self.tag_member(&mut tag_read, name)?;
             } else {
                 self.key()?;
                 self.skip()?;
