@@ -581,9 +581,9 @@ fn begin_object() -> TokenStream {
 
 /// An enum's `decode_json` body. External tagging: a unit variant's string, or
 /// `{"Variant": data}`. Internal tagging: the tag member anywhere (`{"t": "V", …fields}`
-/// is read as it comes; when another member comes first, `Reader::find_tag` reads the
+/// is read as it comes; when another member comes first, `Reader::open_tagged` reads the
 /// tag's value ahead and the members are then read from the first, the tag skipped).
-/// Adjacent tagging: the tag member anywhere (found ahead by `Reader::find_tag` when
+/// Adjacent tagging: the tag member anywhere (found ahead by `Reader::open_tagged` when
 /// another member comes first), then the members in order: the content read as serde reads
 /// it (as it comes after the tag, buffered before it), a unit variant's content `null` or
 /// absent, other members skipped (bail under `deny_unknown_fields`). Untagged: see
@@ -698,15 +698,7 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         Repr::Internal(tag) => {
             let tag = Literal::byte_string(tag.as_bytes());
             return Ok(quote! {
-                if !__r.begin_object()? {
-                    #bail;
-                }
-                let __tag_first = __r.eat_key(#tag)?;
-                let __name = if __tag_first {
-                    __r.plain_str()?
-                } else {
-                    __r.find_tag(#tag)?
-                };
+                let (__name, __tag_first) = __r.open_tagged(#tag)?;
                 ::std::result::Result::Ok(match __name.as_bytes() {
                     #(#tagged)*
                     _ => #bail,
@@ -725,15 +717,7 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                 }
             };
             return Ok(quote! {
-                if !__r.begin_object()? {
-                    #bail;
-                }
-                let __tag_first = __r.eat_key(#tag)?;
-                let __name = if __tag_first {
-                    __r.plain_str()?
-                } else {
-                    __r.find_tag(#tag)?
-                };
+                let (__name, __tag_first) = __r.open_tagged(#tag)?;
                 let mut __tag_read = __tag_first;
                 let mut __value = ::std::option::Option::None;
                 let mut __more = !__tag_first || __r.next_member()?;

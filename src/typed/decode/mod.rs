@@ -33,7 +33,7 @@
 //! way, as its type's members.
 //!
 //! A tagged enum's tag member may come anywhere, as serde reads it. When a tagged enum's
-//! object starts with another member, [`Reader::find_tag`] reads the tag's value ahead
+//! object starts with another member, [`Reader::open_tagged`] reads the tag's value ahead
 //! (passing over the members before it), and the object's members are then read from the
 //! first, the tag passed over. serde reads an internally tagged variant from its buffered
 //! copy of the members either way, and an adjacently tagged enum's content from its

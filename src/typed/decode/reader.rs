@@ -236,6 +236,24 @@ impl<'de> Reader<'de> {
         }
     }
 
+    /// Opens a tagged enum's object and reads its tag member's value (a string without
+    /// escapes): as it comes when the tag is the first member (`true`; the reader is then
+    /// past it), else found ahead, the members before it passed over unchecked (`false`;
+    /// the reader is back before the first member, and the caller must read every member:
+    /// see [`Reader::tag_member`]). Bails on anything but an object holding a member named
+    /// `tag`.
+    #[inline]
+    pub fn open_tagged(&mut self, tag: &[u8]) -> Result<(&'de str, bool), Bail> {
+        if !self.begin_object()? {
+            return Err(Bail);
+        }
+        if self.eat_key(tag)? {
+            Ok((self.plain_str()?, true))
+        } else {
+            Ok((self.find_tag(tag)?, false))
+        }
+    }
+
     /// In an open object, before its first member's name: finds the first member named
     /// `tag` and reads its value, a string without escapes (see [`Reader::plain_str`]), then
     /// moves back before the first member; bails when no member is named `tag`. Tagged
@@ -248,7 +266,7 @@ impl<'de> Reader<'de> {
     /// in a well-formed object, the member found is the first named `tag` (and
     /// [`Reader::tag_member`] checks that the caller meets the same value).
     #[inline]
-    pub fn find_tag(&mut self, tag: &[u8]) -> Result<&'de str, Bail> {
+    fn find_tag(&mut self, tag: &[u8]) -> Result<&'de str, Bail> {
         let start = self.pos;
         while !self.eat_key(tag)? {
             self.pass_over_name()?;
@@ -267,7 +285,7 @@ impl<'de> Reader<'de> {
 
     /// At the value of a tagged enum's tag member, met while the object's members are read:
     /// the first time (`*read` false, the tag member having come after another), reads the
-    /// value, which must be `name`, the one [`Reader::find_tag`] found, and sets `*read`;
+    /// value, which must be `name`, the one [`Reader::open_tagged`] found, and sets `*read`;
     /// bails on a second tag member, as serde refuses it.
     #[inline]
     pub fn tag_member(&mut self, read: &mut bool, name: &str) -> Result<(), Bail> {
@@ -281,8 +299,7 @@ impl<'de> Reader<'de> {
     /// Reads the rest of an internally tagged unit variant's object, whose members besides
     /// the tag serde ignores: each is skipped (checked as [`Reader::skip`] checks it), the
     /// tag member read as [`Reader::tag_member`] does (`tag_first`: it came first, and
-    /// was read; `name`, its value). Starts where [`Reader::find_tag`] or the tag's value
-    /// left the reader.
+    /// was read; `name`, its value). Starts where [`Reader::open_tagged`] left the reader.
     pub fn ignore_members(&mut self, tag: &[u8], name: &str, tag_first: bool) -> Result<(), Bail> {
         let mut tag_read = tag_first;
         let mut more = !tag_first || self.next_member()?;
