@@ -586,7 +586,8 @@ fn begin_object() -> TokenStream {
 /// Adjacent tagging: the tag member anywhere (found ahead by `Reader::open_tagged` when
 /// another member comes first), then the members in order: the content read as serde reads
 /// it (as it comes after the tag, buffered before it), a unit variant's content `null` or
-/// absent, other members skipped (bail under `deny_unknown_fields`). Untagged: see
+/// absent (a newtype variant's absent when serde makes its payload from nothing, as an
+/// `Option`'s `None`), other members skipped (bail under `deny_unknown_fields`). Untagged: see
 /// [`untagged`].
 fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> {
     let bail = bail();
@@ -609,7 +610,7 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         return Ok(bail);
     }
     // External: unit variants' and data variants' arms. Internal: each variant's arm after
-    // its tag. Adjacent: a unit variant's arm without content (`units`), each variant's
+    // its tag. Adjacent: the arms of variants without content (`units`), each variant's
     // content arm (`tagged`).
     let (mut units, mut data, mut tagged) = (Vec::new(), Vec::new(), Vec::new());
     for v in &e.variants {
@@ -679,6 +680,17 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
             // before it.
             (Repr::Adjacent(..), Some(value)) => {
                 let d = de();
+                // Without content, a newtype variant's payload is what serde makes of a
+                // missing field (an `Option`'s `None`), else the read bails.
+                if let Fields::Unnamed(fields) = &v.fields
+                    && fields.unnamed.len() == 1
+                    && !attr::field(&fields.unnamed[0].attrs)?.skip
+                {
+                    let ty = &fields.unnamed[0].ty;
+                    units.push(quote! {
+                        #pats => #ctor(<#ty as #d::JsonDecode<'__de>>::missing()?),
+                    });
+                }
                 tagged.push(quote! {
                     #pats => {
                         let __read = |__r: &mut #d::Reader<'__de>| {

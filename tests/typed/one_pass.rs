@@ -274,6 +274,8 @@ enum Note {
     Empty,
     Text(String),
     Pair { a: u8, b: u8 },
+    Maybe(Option<u8>),
+    Many(Vec<u8>),
 }
 
 /// Adjacently tagged.
@@ -399,6 +401,12 @@ fn tagged_enums_are_read_in_one_pass() {
             r#"{"x": 1, "data": "x", "data": "y", "kind": "Text"}"#,
             false,
         ),
+        (r#"{"kind": "Maybe"}"#, true),
+        (r#"{"x": 1, "kind": "Maybe"}"#, true),
+        (r#"{"kind": "Maybe", "data": null}"#, true),
+        (r#"{"data": 7, "kind": "Maybe"}"#, true),
+        (r#"{"kind": "Many"}"#, false),
+        (r#"{"kind": "Many", "data": [1]}"#, true),
     ];
     for (input, taken) in notes {
         check::<Note>(input, taken);
