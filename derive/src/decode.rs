@@ -624,14 +624,16 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         let pats = patterns(&names);
         let ctor = quote!(Self::#ident);
         let rules = variant_rules(&vattrs, cattrs);
-        // The variant's data as its own JSON value (external, adjacent content).
-        let value = variant_data(&v.fields, &ctor, &rules)?;
-        match (repr, value) {
-            (Repr::External, None) => units.push(quote!(#pats => #ctor,)),
-            (Repr::External, Some(value)) => data.push(quote!(#pats => #value,)),
-            // Only the tag: serde ignores an internally tagged unit variant's other
-            // members; an adjacently tagged one's object must end after the tag.
-            (Repr::Internal(tag), None) => {
+        match (repr, &v.fields) {
+            (Repr::External, Fields::Unit) => units.push(quote!(#pats => #ctor,)),
+            (Repr::External, fields) => {
+                let Some(value) = variant_data(fields, &ctor, &rules)? else {
+                    unreachable!("unit variants are matched above");
+                };
+                data.push(quote!(#pats => #value,));
+            }
+            // Only the tag: serde ignores an internally tagged unit variant's other members.
+            (Repr::Internal(tag), Fields::Unit) => {
                 let tag = Literal::byte_string(tag.as_bytes());
                 tagged.push(quote! {
                     #pats => {
@@ -640,30 +642,13 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                     }
                 });
             }
-            // serde takes a unit variant's content when it is `null`.
-            (Repr::Adjacent(..), None) => {
-                units.push(quote!(#pats => #ctor,));
-                tagged.push(quote! {
-                    #pats => {
-                        if !__r.null() {
-                            #bail;
-                        }
-                        #ctor
-                    }
-                });
+            // A newtype variant's members are its inner type's (tuple variants are refused
+            // by the schema side).
+            (Repr::Internal(tag), Fields::Unnamed(fields)) => {
+                let read = members::tagged_newtype(&fields.unnamed[0].ty, &ctor, tag);
+                tagged.push(quote!(#pats => #read,));
             }
-            (Repr::Internal(tag), Some(_)) => {
-                let fields = match &v.fields {
-                    Fields::Named(fields) => fields,
-                    // A newtype variant's members are its inner type's (tuple variants
-                    // are refused by the schema side).
-                    Fields::Unnamed(fields) => {
-                        let read = members::tagged_newtype(&fields.unnamed[0].ty, &ctor, tag);
-                        tagged.push(quote!(#pats => #read,));
-                        continue;
-                    }
-                    Fields::Unit => unreachable!("unit variants have no value"),
-                };
+            (Repr::Internal(tag), Fields::Named(fields)) => {
                 let rules = ObjectRules {
                     reserved: Some(tag),
                     ..rules
@@ -676,13 +661,25 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                     #pats => __r.buffered(|__r| ::std::result::Result::Ok(#value))?,
                 });
             }
+            // serde takes a unit variant's content when it is `null`, or absent.
+            (Repr::Adjacent(..), Fields::Unit) => {
+                units.push(quote!(#pats => #ctor,));
+                tagged.push(quote! {
+                    #pats => {
+                        if !__r.null() {
+                            #bail;
+                        }
+                        #ctor
+                    }
+                });
+            }
             // serde reads the content as it comes after the tag, from its buffered copy
             // before it.
-            (Repr::Adjacent(..), Some(value)) => {
+            (Repr::Adjacent(..), fields) => {
                 let d = de();
                 // Without content, a newtype variant's payload is what serde makes of a
                 // missing field (an `Option`'s `None`), else the read bails.
-                if let Fields::Unnamed(fields) = &v.fields
+                if let Fields::Unnamed(fields) = fields
                     && fields.unnamed.len() == 1
                     && !attr::field(&fields.unnamed[0].attrs)?.skip
                 {
@@ -691,6 +688,9 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                         #pats => #ctor(<#ty as #d::JsonDecode<'__de>>::missing()?),
                     });
                 }
+                let Some(value) = variant_data(fields, &ctor, &rules)? else {
+                    unreachable!("unit variants are matched above");
+                };
                 tagged.push(quote! {
                     #pats => {
                         let __read = |__r: &mut #d::Reader<'__de>| {
