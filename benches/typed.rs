@@ -2,9 +2,10 @@
 //! run.
 //!
 //! - `DOC/typed_decode`: jitson's `Engine::decode` in one pass (the derived `JsonDecode`, the
-//!   default), and in two passes on native code and on the interpreter, beside `serde_json::from_slice`, `sonic_rs::from_slice` and `simd_json::serde::from_slice`
-//!   (the latter on a fresh mutable copy of the input, copied outside the timing) into the
-//!   same types; MB/s of the input. `point/typed_decode` is a two-field message: the fixed
+//!   default), and in two passes on native code and on the interpreter, beside
+//!   `serde_json::from_slice`, `sonic_rs::from_slice` and `simd_json::serde::from_slice` (the
+//!   latter on a fresh mutable copy of the input, copied outside the timing) into the same
+//!   types; MB/s of the input. `point/typed_decode` is a two-field message: the fixed
 //!   cost of one decode; `untagged/typed_decode` a generated array of records whose id and
 //!   value are untagged enums (numbers, strings, `null`, booleans, arrays);
 //!   `flattened/typed_decode` one of records with a flattened struct and a flattened map;

@@ -587,8 +587,8 @@ fn begin_object() -> TokenStream {
 /// another member comes first), then the members in order: the content read as serde reads
 /// it (as it comes after the tag, buffered before it), a unit variant's content `null` or
 /// absent (a newtype variant's absent when serde makes its payload from nothing, as an
-/// `Option`'s `None`), other members skipped (bail under `deny_unknown_fields`). Untagged: see
-/// [`untagged`].
+/// `Option`'s `None`), other members skipped (bail under `deny_unknown_fields`).
+/// Untagged: see [`untagged`].
 fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> {
     let bail = bail();
     if cattrs.untagged {

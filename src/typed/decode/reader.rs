@@ -70,9 +70,10 @@ impl<'de> Reader<'de> {
     }
 
     /// Runs `read` as serde's reading of a value it buffered first (an untagged enum's
-    /// variant, a flattened field's member, an internally tagged variant's members):
-    /// [`Reader::in_buffered`] answers true while it runs. When `read` bails, the reader is back where it was, so that another variant
-    /// can read the same value.
+    /// variant, a flattened field's member, an internally tagged variant's members, an
+    /// adjacently tagged enum's content before its tag): [`Reader::in_buffered`] answers
+    /// true while it runs. When `read` bails, the reader is back where it was, so that
+    /// another variant can read the same value.
     #[inline]
     pub fn buffered<T>(
         &mut self,
