@@ -599,14 +599,13 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         (Some(tag), None) => Repr::Internal(tag),
         (None, _) => Repr::External,
     };
-    if let Repr::Internal(tag) | Repr::Adjacent(tag, _) = repr
-        && !plain(tag)
-    {
-        return Ok(bail);
-    }
-    if let Repr::Adjacent(_, content) = repr
-        && !plain(content)
-    {
+    // The reader compares the tag and content names with the input as written.
+    let names_plain = match repr {
+        Repr::External => true,
+        Repr::Internal(tag) => plain(tag),
+        Repr::Adjacent(tag, content) => plain(tag) && plain(content),
+    };
+    if !names_plain {
         return Ok(bail);
     }
     // External: unit variants' and data variants' arms. Internal: each variant's arm after
@@ -706,60 +705,85 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
             }
         }
     }
-    match repr {
-        Repr::Internal(tag) => {
-            let tag = Literal::byte_string(tag.as_bytes());
-            return Ok(quote! {
-                let (__name, __tag_first) = __r.open_tagged(#tag)?;
-                ::std::result::Result::Ok(match __name.as_bytes() {
+    Ok(match repr {
+        Repr::Internal(tag) => internal_body(tag, &tagged),
+        Repr::Adjacent(tag, content) => {
+            adjacent_body(tag, content, cattrs.deny_unknown_fields, &tagged, &units)
+        }
+        Repr::External => external_body(&units, &data),
+    })
+}
+
+/// An internally tagged enum's `decode_json` body: the tag's value picks the arm of
+/// `tagged` (each reads the rest of the object).
+fn internal_body(tag: &str, tagged: &[TokenStream]) -> TokenStream {
+    let bail = bail();
+    let tag = Literal::byte_string(tag.as_bytes());
+    quote! {
+        let (__name, __tag_first) = __r.open_tagged(#tag)?;
+        ::std::result::Result::Ok(match __name.as_bytes() {
+            #(#tagged)*
+            _ => #bail,
+        })
+    }
+}
+
+/// An adjacently tagged enum's `decode_json` body: the tag's value picks the arm of
+/// `tagged` that reads the content where it comes, else (no content) the arm of `units`;
+/// other members are skipped, or bail when `deny` (`deny_unknown_fields`).
+fn adjacent_body(
+    tag: &str,
+    content: &str,
+    deny: bool,
+    tagged: &[TokenStream],
+    units: &[TokenStream],
+) -> TokenStream {
+    let bail = bail();
+    let tag = Literal::byte_string(tag.as_bytes());
+    let content = Literal::byte_string(content.as_bytes());
+    let unknown = if deny {
+        quote!(#bail;)
+    } else {
+        quote! {
+            __r.key()?;
+            __r.skip()?;
+        }
+    };
+    quote! {
+        let (__name, __tag_first) = __r.open_tagged(#tag)?;
+        let mut __tag_read = __tag_first;
+        let mut __value = ::std::option::Option::None;
+        let mut __more = !__tag_first || __r.next_member()?;
+        while __more {
+            if __r.eat_key(#tag)? {
+                __r.tag_member(&mut __tag_read, __name)?;
+            } else if __r.eat_key(#content)? {
+                if __value.is_some() {
+                    #bail;
+                }
+                __value = ::std::option::Option::Some(match __name.as_bytes() {
                     #(#tagged)*
                     _ => #bail,
-                })
-            });
-        }
-        Repr::Adjacent(tag, content) => {
-            let tag = Literal::byte_string(tag.as_bytes());
-            let content = Literal::byte_string(content.as_bytes());
-            let unknown = if cattrs.deny_unknown_fields {
-                quote!(#bail;)
+                });
             } else {
-                quote! {
-                    __r.key()?;
-                    __r.skip()?;
-                }
-            };
-            return Ok(quote! {
-                let (__name, __tag_first) = __r.open_tagged(#tag)?;
-                let mut __tag_read = __tag_first;
-                let mut __value = ::std::option::Option::None;
-                let mut __more = !__tag_first || __r.next_member()?;
-                while __more {
-                    if __r.eat_key(#tag)? {
-                        __r.tag_member(&mut __tag_read, __name)?;
-                    } else if __r.eat_key(#content)? {
-                        if __value.is_some() {
-                            #bail;
-                        }
-                        __value = ::std::option::Option::Some(match __name.as_bytes() {
-                            #(#tagged)*
-                            _ => #bail,
-                        });
-                    } else {
-                        #unknown
-                    }
-                    __more = __r.next_member()?;
-                }
-                ::std::result::Result::Ok(match __value {
-                    ::std::option::Option::Some(__v) => __v,
-                    ::std::option::Option::None => match __name.as_bytes() {
-                        #(#units)*
-                        _ => #bail,
-                    },
-                })
-            });
+                #unknown
+            }
+            __more = __r.next_member()?;
         }
-        Repr::External => {}
+        ::std::result::Result::Ok(match __value {
+            ::std::option::Option::Some(__v) => __v,
+            ::std::option::Option::None => match __name.as_bytes() {
+                #(#units)*
+                _ => #bail,
+            },
+        })
     }
+}
+
+/// An externally tagged enum's `decode_json` body: a unit variant's name as a string (the
+/// arms of `units`), or an object of one member named after a data variant (`data`).
+fn external_body(units: &[TokenStream], data: &[TokenStream]) -> TokenStream {
+    let bail = bail();
     let string = quote! {
         ::std::option::Option::Some(b'"') => {
             ::std::result::Result::Ok(match __r.plain_str()?.as_bytes() {
@@ -785,13 +809,13 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
             }
         }
     });
-    Ok(quote! {
+    quote! {
         match __r.peek() {
             #string
             #object
             _ => #bail,
         }
-    })
+    }
 }
 
 /// The rules of a struct variant's object: its own field naming, else the enum's

@@ -144,8 +144,8 @@ pub trait JsonDecode<'de>: Sized {
 
 /// A type a struct flattens (`#[serde(flatten)]`), read member by member as the flattening
 /// struct meets its members: the one-pass half of `flatten`, and of internally tagged
-/// newtype variants (the members after the tag). Derived for structs with named fields,
-/// implemented for maps.
+/// newtype variants (the object's members besides the tag). Derived for structs with
+/// named fields, implemented for maps.
 ///
 /// serde reads a flattening struct as a map, buffers the members none of its own fields
 /// name, then hands them to its flattened fields in declaration order: a struct takes the
