@@ -41,7 +41,12 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
     };
     let kinds = kinds::kinds(input, cattrs)?;
     let exact_bail = kinds::exact_bail(input, cattrs)?;
-    let mut generics = input.generics.clone();
+    let mut generics = crate::bounds::generics(
+        input,
+        cattrs,
+        parse_quote!(#d::JsonDecode<'__de>),
+        |ty| parse_quote!(#ty: #d::JsonDecodeMembers<'__de>),
+    )?;
     let mut lifetime: syn::LifetimeParam = parse_quote!('__de);
     lifetime
         .bounds
@@ -49,9 +54,6 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
     generics
         .params
         .insert(0, syn::GenericParam::Lifetime(lifetime));
-    for param in generics.type_params_mut() {
-        param.bounds.push(parse_quote!(#d::JsonDecode<'__de>));
-    }
     // A field borrowing something other than `str` (`&'a [T]`, in a type only ever
     // encoded) has no reader: the impl then holds for no lifetime instead of failing to
     // compile.
@@ -60,8 +62,6 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
         Data::Enum(e) => e.variants.iter().flat_map(|v| v.fields.iter()).collect(),
         Data::Union(_) => Vec::new(),
     };
-    // A flattened field of a generic type is read member by member: bound it so.
-    let params: Vec<&syn::Ident> = input.generics.type_params().map(|p| &p.ident).collect();
     for f in fields {
         let ty = &f.ty;
         let tokens: Vec<_> = quote!(#ty).into_iter().collect();
@@ -70,12 +70,6 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
                 .make_where_clause()
                 .predicates
                 .push(parse_quote!(#ty: #d::JsonDecode<'__de>));
-        }
-        if attr::field(&f.attrs)?.flatten && mentions(&tokens, &params) {
-            generics
-                .make_where_clause()
-                .predicates
-                .push(parse_quote!(#ty: #d::JsonDecodeMembers<'__de>));
         }
     }
     let (impl_generics, _, where_clause) = generics.split_for_impl();
@@ -138,16 +132,6 @@ fn borrows_non_str(tokens: &[proc_macro2::TokenTree]) -> bool {
             }
             !matches!(next, Some(TokenTree::Ident(id)) if id == "str")
         }
-        _ => false,
-    })
-}
-
-/// Whether the tokens name one of `idents`, looking inside groups.
-fn mentions(tokens: &[proc_macro2::TokenTree], idents: &[&syn::Ident]) -> bool {
-    use proc_macro2::TokenTree;
-    tokens.iter().any(|tt| match tt {
-        TokenTree::Group(g) => mentions(&g.stream().into_iter().collect::<Vec<_>>(), idents),
-        TokenTree::Ident(id) => idents.contains(&id),
         _ => false,
     })
 }

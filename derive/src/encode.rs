@@ -24,13 +24,17 @@ fn typed() -> TokenStream {
 /// attributes (a shape it rejects is never reached here).
 pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Result<TokenStream> {
     let t = typed();
-    let mut bounds = Bounds::new(input);
     let (body, members) = match &input.data {
-        Data::Struct(s) => structure(input, cattrs, &s.fields, &mut bounds)?,
-        Data::Enum(e) => (enumeration(input, cattrs, e, &mut bounds)?, None),
+        Data::Struct(s) => structure(input, cattrs, &s.fields)?,
+        Data::Enum(e) => (enumeration(input, cattrs, e)?, None),
         Data::Union(_) => return Ok(TokenStream::new()),
     };
-    let generics = bounds.generics;
+    let generics = crate::bounds::generics(
+        input,
+        cattrs,
+        parse_quote!(#t::JsonEncode),
+        |ty| parse_quote!(#ty: #t::JsonMembers),
+    )?;
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let ident = &input.ident;
     let members = members.map(|members| {
@@ -53,47 +57,6 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
             }
         }
         #members
-    })
-}
-
-/// The impls' generics: every type parameter bound by `JsonEncode`, and `JsonMembers` on
-/// flattened field types that mention one.
-struct Bounds {
-    generics: syn::Generics,
-    params: Vec<syn::Ident>,
-}
-
-impl Bounds {
-    fn new(input: &DeriveInput) -> Bounds {
-        let mut generics = input.generics.clone();
-        let params = generics
-            .type_params_mut()
-            .map(|p| {
-                p.bounds.push(parse_quote!(::jitson::typed::JsonEncode));
-                p.ident.clone()
-            })
-            .collect();
-        Bounds { generics, params }
-    }
-
-    /// Requires `ty: JsonMembers` when `ty` depends on a type parameter (a concrete type's
-    /// impl is checked where it is used).
-    fn members(&mut self, ty: &Type) {
-        if mentions(quote!(#ty), &self.params) {
-            self.generics
-                .make_where_clause()
-                .predicates
-                .push(parse_quote!(#ty: ::jitson::typed::JsonMembers));
-        }
-    }
-}
-
-/// Whether `tokens` name one of `params`.
-fn mentions(tokens: TokenStream, params: &[syn::Ident]) -> bool {
-    tokens.into_iter().any(|tt| match tt {
-        proc_macro2::TokenTree::Ident(i) => params.contains(&i),
-        proc_macro2::TokenTree::Group(g) => mentions(g.stream(), params),
-        _ => false,
     })
 }
 
@@ -200,12 +163,7 @@ fn members<'a>(
 
 /// Writes `members` from `state`, in declaration order (flattened ones in place, as serde);
 /// returns the state after them.
-fn write_members(
-    emit: &mut Emit,
-    mut state: State,
-    members: &[Member<'_>],
-    bounds: &mut Bounds,
-) -> syn::Result<State> {
+fn write_members(emit: &mut Emit, mut state: State, members: &[Member<'_>]) -> syn::Result<State> {
     let t = typed();
     for m in members {
         let (ty, value) = (m.ty, &m.value);
@@ -217,7 +175,6 @@ fn write_members(
             None => None,
         };
         if m.attrs.flatten {
-            bounds.members(ty);
             if state == State::Element {
                 emit.bytes(b",");
             }
@@ -263,19 +220,14 @@ fn write_members(
 }
 
 /// An object's `{`, optional head member (a tag, already `"t":"V"`), members and `}`.
-fn write_object(
-    emit: &mut Emit,
-    head: Option<&[u8]>,
-    members: &[Member<'_>],
-    bounds: &mut Bounds,
-) -> syn::Result<()> {
+fn write_object(emit: &mut Emit, head: Option<&[u8]>, members: &[Member<'_>]) -> syn::Result<()> {
     emit.bytes(b"{");
     let mut state = State::Open;
     if let Some(head) = head {
         emit.bytes(head);
         state = State::Element;
     }
-    match write_members(emit, state, members, bounds)? {
+    match write_members(emit, state, members)? {
         State::Element => emit.bytes(b"}"),
         State::Open if members.is_empty() => emit.bytes(b"}"),
         State::Open => emit.code(quote!(::jitson::typed::close_members(__out, b'}');)),
@@ -328,7 +280,6 @@ fn structure(
     input: &DeriveInput,
     cattrs: &attr::Container,
     fields: &Fields,
-    bounds: &mut Bounds,
 ) -> syn::Result<(TokenStream, Option<TokenStream>)> {
     let field_access = |ident: &syn::Ident| quote!(&self.#ident);
     let index_access = |i: usize| {
@@ -358,14 +309,14 @@ fn structure(
                     .unwrap_or_else(|| syn::ext::IdentExt::unraw(&input.ident).to_string());
                 tag_member(tag, &name)
             });
-            write_object(&mut emit, head.as_deref(), &members, bounds)?;
+            write_object(&mut emit, head.as_deref(), &members)?;
             let mut inner = Emit::default();
             let mut state = State::Open;
             if let Some(head) = &head {
                 inner.bytes(head);
                 state = State::Element;
             }
-            if write_members(&mut inner, state, &members, bounds)? == State::Element {
+            if write_members(&mut inner, state, &members)? == State::Element {
                 inner.bytes(b",");
             }
             Ok((emit.finish(), Some(inner.finish())))
@@ -395,7 +346,6 @@ fn enumeration(
     input: &DeriveInput,
     cattrs: &attr::Container,
     e: &DataEnum,
-    bounds: &mut Bounds,
 ) -> syn::Result<TokenStream> {
     let repr = match (&cattrs.tag, &cattrs.content, cattrs.untagged) {
         (_, _, true) => Repr::Untagged,
@@ -439,7 +389,6 @@ fn enumeration(
                 let (live, newtype) = unnamed(fields, binding)?;
                 match (&repr, &live[..], newtype) {
                     (Repr::Internal(tag), [(ty, value)], true) => {
-                        bounds.members(ty);
                         emit.bytes(b"{");
                         emit.bytes(&tag_member(tag, &name));
                         emit.bytes(b",");
@@ -464,12 +413,12 @@ fn enumeration(
                 let members = members(fields, rule, |i, _| binding(i))?;
                 match repr {
                     Repr::Internal(tag) => {
-                        write_object(&mut emit, Some(&tag_member(tag, &name)), &members, bounds)?
+                        write_object(&mut emit, Some(&tag_member(tag, &name)), &members)?
                     }
                     _ => {
                         let mut result = Ok(());
                         wrap(&mut emit, &repr, &name, |emit| {
-                            result = write_object(emit, None, &members, bounds)
+                            result = write_object(emit, None, &members)
                         });
                         result?
                     }

@@ -36,10 +36,12 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let encode = crate::encode::expand(input, &cattrs)?;
     let decode = crate::decode::expand(input, &cattrs)?;
     let (t, b) = (typed(), builder());
-    let mut generics = input.generics.clone();
-    for param in generics.type_params_mut() {
-        param.bounds.push(parse_quote!(::jitson::typed::JsonType));
-    }
+    let generics = crate::bounds::generics(
+        input,
+        &cattrs,
+        parse_quote!(#t::JsonType),
+        |ty| parse_quote!(#ty: #t::JsonObject),
+    )?;
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let ident = &input.ident;
     let def_name = ident.unraw().to_string();

@@ -21,8 +21,11 @@
 //!   others `{"Variant": data}`), internal `tag` (objects with a `const` tag member), adjacent
 //!   `tag` + `content`, `untagged` (`anyOf` of the variants' data); tagged enums get the
 //!   engine's discriminator fast path;
-//! - generics: every type parameter gets a `JsonType` bound; lifetimes and const parameters
-//!   are kept (borrowed `&'a str` / `Cow<'a, str>` fields work);
+//! - generics: every type parameter gets a `JsonType` bound (and `JsonEncode`,
+//!   `JsonDecode` on the other impls); a flattened field's type or an internally tagged
+//!   newtype variant's payload that names one gets the member traits (`JsonObject`,
+//!   `JsonMembers`, `JsonDecodeMembers`); lifetimes and const parameters are kept
+//!   (borrowed `&'a str` / `Cow<'a, str>` fields work);
 //! - recursive types (through `Box`, `Vec`, `Option`, maps) become `$defs` entries.
 //!
 //! Attributes (`#[serde(...)]`, or `#[jitson(...)]` with the same names, which wins):
@@ -58,6 +61,7 @@
 //! `JsonType` bound fails on the field's type).
 
 mod attr;
+mod bounds;
 mod case;
 mod decode;
 mod encode;

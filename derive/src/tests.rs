@@ -141,6 +141,30 @@ fn generics_get_bounds_and_lifetimes_stay() {
 }
 
 #[test]
+fn member_read_type_parameters_get_member_bounds() {
+    let out = expands(parse_quote! { #[serde(tag = "t")] enum E<T, U> { A(T), B { u: U }, C } });
+    let compact: String = out.split_whitespace().collect();
+    for bound in [
+        "T:::jitson::typed::JsonObject",
+        "T:::jitson::typed::JsonMembers",
+    ] {
+        assert!(compact.contains(&format!("where{bound}")), "{bound}: {out}");
+    }
+    assert!(
+        compact.contains("T:::jitson::typed::decode::JsonDecodeMembers<'__de>"),
+        "{out}"
+    );
+    assert!(!compact.contains("U:::jitson::typed::JsonObject"), "{out}");
+    let out = expands(parse_quote! { struct S<T> { #[serde(flatten)] t: T, u: Vec<T> } });
+    let compact: String = out.split_whitespace().collect();
+    assert!(
+        compact.contains("whereT:::jitson::typed::JsonObject"),
+        "{out}"
+    );
+    assert!(!compact.contains("Vec<T>:::jitson"), "{out}");
+}
+
+#[test]
 fn named_structs_also_implement_json_object() {
     let out = expands(parse_quote! { struct S { a: u8 } });
     assert!(out.contains("JsonObject for S"), "{out}");

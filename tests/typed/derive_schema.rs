@@ -714,6 +714,15 @@ struct Pages {
     words: Page<String>,
 }
 
+/// Generic and internally tagged: the newtype variant's object is a type parameter's.
+#[derive(Deserialize, jitson::Schema)]
+#[serde(tag = "t")]
+#[allow(dead_code)]
+enum TaggedPage<T> {
+    Page(T),
+    Nothing,
+}
+
 #[test]
 fn generic_types() {
     check::<Pages>(&[
@@ -729,6 +738,13 @@ fn generic_types() {
             r#"{"numbers": {"items": [1]}, "words": {"items": [1]}}"#,
             false,
         ),
+    ]);
+    check::<TaggedPage<Page<u8>>>(&[
+        (r#"{"t": "Page", "items": [1]}"#, true),
+        (r#"{"items": [1], "next": 2, "t": "Page"}"#, true),
+        (r#"{"t": "Page", "items": ["a"]}"#, false),
+        (r#"{"t": "Page"}"#, false),
+        (r#"{"t": "Nothing", "items": 0}"#, true),
     ]);
 }
 

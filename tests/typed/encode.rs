@@ -534,10 +534,18 @@ where
 }
 
 #[derive(Serialize, jitson::Schema)]
-struct FlattenGeneric<T: jitson::typed::JsonObject> {
+struct FlattenGeneric<T> {
     id: u8,
     #[serde(flatten)]
     inner: T,
+}
+
+/// Generic and internally tagged: the newtype variant's payload is a type parameter.
+#[derive(Serialize, jitson::Schema)]
+#[serde(tag = "t")]
+enum TaggedGeneric<T> {
+    Payload(T),
+    Unit,
 }
 
 #[derive(Serialize, jitson::Schema)]
@@ -573,6 +581,12 @@ fn generics_lifetimes_and_recursion() {
         id: 1,
         inner: BTreeMap::from([("k".to_owned(), 1u8)]),
     });
+    same(&TaggedGeneric::Payload(Inner { x: 3, y: None }));
+    same(&TaggedGeneric::Payload(BTreeMap::from([(
+        "k".to_owned(),
+        1u8,
+    )])));
+    same(&TaggedGeneric::<Inner>::Unit);
     let owned = "owned\t".to_owned();
     same(&Borrowed {
         s: "borrowed",

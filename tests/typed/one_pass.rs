@@ -945,3 +945,43 @@ fn an_internally_tagged_variant_is_read_as_a_buffered_object() {
     check_one_pass::<TaggedRaw>(r#"{"t": "W", "n": 1}"#, true);
     check_one_pass::<TaggedStructRaw>(r#"{"t": "TaggedStructRaw", "r": [1]}"#, true);
 }
+
+/// Internally tagged and generic: a newtype variant's payload and a struct variant's
+/// flattened field are type parameters (the derive bounds them by the member traits).
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "kind")]
+enum Envelope<T, U> {
+    Body(T),
+    Both {
+        id: u8,
+        #[serde(flatten)]
+        rest: U,
+    },
+    Empty,
+}
+
+/// A generic internally tagged enum reads its payloads member by member, whatever type
+/// they are given.
+#[test]
+fn generic_tagged_payloads_are_read_member_by_member() {
+    type Labelled = Envelope<Label, BTreeMap<String, u8>>;
+    type Sealing = Envelope<Box<Sealed>, Label>;
+    for (input, taken) in [
+        (r#"{"kind": "Body", "name": "n"}"#, true),
+        (r#"{"name": "n", "x": [1], "kind": "Body"}"#, true),
+        (r#"{"kind": "Body"}"#, false),
+        (r#"{"kind": "Both", "id": 1, "a": 2, "b": 3}"#, true),
+        (r#"{"a": 2, "kind": "Both", "id": 1}"#, true),
+        (r#"{"kind": "Both", "id": 1, "a": 300}"#, false),
+        (r#"{"kind": "Empty", "id": 1}"#, true),
+    ] {
+        check_one_pass::<Labelled>(input, taken);
+    }
+    for (input, taken) in [
+        (r#"{"kind": "Body", "n": 1}"#, true),
+        (r#"{"kind": "Body", "n": 1, "z": 0}"#, false),
+        (r#"{"kind": "Both", "id": 1, "name": "n"}"#, true),
+    ] {
+        check_one_pass::<Sealing>(input, taken);
+    }
+}
