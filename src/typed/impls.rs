@@ -54,18 +54,24 @@ macro_rules! leaves {
     )*};
 }
 
-/// `f32`: numbers within its finite range (beyond it a value would read as infinity).
+/// `f32`: numbers whose nearest `f32` is finite, those below `2^128 - 2^103` in magnitude
+/// (at it and beyond, a value rounds to infinity).
 impl JsonType for f32 {
     type Key = f32;
 
     fn type_expr(_: &mut Definitions) -> TypeExpr {
-        let max = Num::Float(f64::from(f32::MAX));
         number()
-            .minimum(Num::Float(-f64::from(f32::MAX)))
-            .maximum(max)
+            .exclusive_minimum(Num::Float(-F32_OVERFLOW))
+            .exclusive_maximum(Num::Float(F32_OVERFLOW))
             .into()
     }
 }
+
+/// The magnitude from which numbers round to an infinite `f32`: `2^128 - 2^103`, halfway
+/// between `f32::MAX` and `2^128` (a tie rounds to the even neighbour, the infinity).
+/// `f32::MAX` written as its shortest digits, `3.4028235e38`, lies just above `f32::MAX`
+/// and below this bound.
+pub(crate) const F32_OVERFLOW: f64 = 340_282_356_779_733_661_637_539_395_458_142_568_448.0;
 
 leaves! {
     f64 [f64] => number();

@@ -94,8 +94,15 @@
 //! - integer literals beyond 64 bits are read as the nearest `f64` (the engine's default,
 //!   [`BigInts::F64`](crate::engine::BigInts)), so one just outside `i64` can round onto its
 //!   bound and pass;
-//! - `f32` is bounded to its finite range (serde_json's answer beyond it depends on its
-//!   `float_roundtrip` feature);
+//! - `f32` takes the numbers whose nearest `f32` is finite, those below `2^128 - 2^103` in
+//!   magnitude (`f32::MAX` written as `3.4028235e38` among them); serde_json with its
+//!   `float_roundtrip` feature refuses the others too, but reads them as infinity without
+//!   it and inside a value it buffers (an untagged or internally tagged enum's);
+//! - the two-pass decode (the inputs the one-pass reader leaves to the codec) sees a number
+//!   as its nearest `f64`, which an `f32` field rounds again: a decimal of 17 or more
+//!   significant digits whose nearest `f64` lies exactly halfway between two `f32`s (or on
+//!   the bound above) can read as the other one (or be refused), where serde_json and the
+//!   one-pass reader round the decimal to `f32` once;
 //! - `u128` / `i128` are bounded to the engine's 64-bit integers (`0..=u64::MAX` and
 //!   `i64::MIN..=u64::MAX`), so larger values serde_json would take are rejected;
 //! - serde_json also reads a struct from an array of its fields (`[1, 2]` for

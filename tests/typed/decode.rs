@@ -420,6 +420,78 @@ fn integer_widths_are_range_checked() {
     assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::Maximum));
 }
 
+/// Internally tagged: serde reads the variant's members from its buffered copy, where an
+/// `f32` is the `f64` read converted with `as`.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "t")]
+enum TaggedSingle {
+    V { x: f32 },
+}
+
+/// `f32` reads as serde_json reads it (its `float_roundtrip` feature is on here, as it is
+/// for the codec's `f64`s): `f32::MAX` as written (`3.4028235e38`, above `f32::MAX`) and
+/// every number below the overflow bound `2^128 - 2^103` decode, those at or above it are
+/// `exclusiveMaximum` errors; an integer token converts with `as`, a decimal rounds to
+/// `f32` once, also when its nearest `f64` lies halfway between two `f32`s (the one-pass
+/// reader; regression: it rounded to `f64` first, then to `f32`, so
+/// `1.00000005960464477539062500000001` read as `1.0`, where serde_json reads
+/// `1.0000001`).
+#[test]
+fn f32_reads_as_serde_json_reads_it() {
+    let max = f32::MAX.to_string();
+    assert_eq!(
+        jitson::to_vec(&f32::MAX),
+        serde_json::to_vec(&f32::MAX).unwrap()
+    );
+    for input in [
+        &*serde_json::to_string(&f32::MAX).unwrap(),
+        &*serde_json::to_string(&-f32::MAX).unwrap(),
+        &max,
+        "-3.40282356e38",
+        "1.401298464324817e-45",
+        "7e-46",
+        "1e-50",
+        "1152921573326323713",
+        "0.1",
+    ] {
+        same::<f32>(input.as_bytes());
+    }
+    let bound = "340282356779733661637539395458142568448";
+    for input in [bound, "-3.4028236e38", "1e39"] {
+        refused::<f32>(input.as_bytes());
+    }
+    let (kind, _) = error::<f32>(bound.as_bytes());
+    assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::ExclusiveMaximum));
+    let (kind, _) = error::<f32>(format!("-{bound}").as_bytes());
+    assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::ExclusiveMinimum));
+    // A decimal just past an `f32` midpoint (or just below the overflow bound) whose nearest
+    // `f64` is the midpoint (the bound): serde_json rounds the decimal to `f32` itself. The
+    // two-pass decode sees the `f64` only (a documented limit), so this checks the one-pass
+    // reader.
+    let read = |input: &str| {
+        let options = jitson::jit::ir::ExecOptions::default();
+        jitson::typed::decode::read::<f32>(input.as_bytes(), &options).expect(input)
+    };
+    for input in [
+        "1.00000005960464477539062500000001",
+        "1.000000059604644775390625",
+        "-1.00000005960464477539062500000001",
+        "1.0000001788139343261718749999999",
+        "340282356779733661637539395458142568447.9",
+        "3.4028235677973366e38",
+    ] {
+        assert_eq!(
+            read(input),
+            serde_json::from_str::<f32>(input).unwrap(),
+            "{input}"
+        );
+    }
+    assert_eq!(read("1.00000005960464477539062500000001"), 1.0000001);
+    // Buffered, serde rounds twice: so do the reader and the two-pass decode.
+    same::<TaggedSingle>(br#"{"t": "V", "x": 1.00000005960464477539062500000001}"#);
+    same::<TaggedSingle>(br#"{"x": 3.40282356e38, "t": "V"}"#);
+}
+
 #[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
 struct Holder {
     first: Counted,

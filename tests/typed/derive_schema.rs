@@ -200,11 +200,20 @@ fn scalars() {
         (&ok.replace("null", "0"), false),
         (r#"{"f": 1.5}"#, false),
     ]);
-    // f32 is bounded to its finite range (serde_json's answer beyond it depends on its
-    // `float_roundtrip` feature: an error, or infinity).
+    // f32 takes the numbers whose nearest f32 is finite, `f32::MAX` as written among them
+    // (serde_json's answer beyond them depends on its `float_roundtrip` feature: an error,
+    // or infinity).
     let f32_schema = f32::schema();
     assert!(f32_schema.validate_value(&json!(f32::MAX)).is_ok());
     assert!(f32_schema.validate_value(&json!(-f32::MAX)).is_ok());
+    assert!(f32_schema.validate_value(&json!(3.4028235e38)).is_ok());
+    assert!(f32_schema.validate_value(&json!(-3.4028235e38)).is_ok());
+    // 2^128 - 2^103, where numbers start to round to infinity.
+    assert!(
+        f32_schema
+            .validate_value(&json!(3.4028235677973366e38))
+            .is_err()
+    );
     assert!(f32_schema.validate_value(&json!(1e300)).is_err());
     assert!(f64::schema().validate_value(&json!(1e300)).is_ok());
 }

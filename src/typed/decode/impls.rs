@@ -78,20 +78,63 @@ impl JsonDecode<'_> for f64 {
 }
 
 impl JsonDecode<'_> for f32 {
-    /// Within `f32`'s finite range (the schema's bounds), converted as serde does. Not an
-    /// [`exact_bail`](JsonDecode::exact_bail): beyond that range serde's `f32` gives an
-    /// infinity, which an untagged enum keeps when another variant's schema passes.
+    /// The number as serde_json reads an `f32` (with `float_roundtrip`, as the codec reads
+    /// `f64`s): an integer token converted with `as`; a decimal rounded to `f32` directly,
+    /// refused when that is infinite. Inside a value serde buffers (an internally tagged
+    /// variant, an adjacently tagged content before its tag) serde reads the `f64` and
+    /// converts it with `as`, rounding twice: so does the reader there. An infinity bails
+    /// (the schema bounds `f32` to its finite range).
+    /// Not an [`exact_bail`](JsonDecode::exact_bail): serde reads an untagged enum's
+    /// buffered value, where it takes an infinity.
     #[inline]
     fn decode_json(r: &mut Reader<'_>) -> Result<f32, Bail> {
-        let v = float(r.number()?);
-        if v.abs() <= f64::from(f32::MAX) {
-            Ok(v as f32)
-        } else {
-            Err(Bail)
-        }
+        let buffered = r.in_buffered();
+        let (n, text) = r.number_and_text()?;
+        let v = match n {
+            NumRef::Number(Number::U64(v)) => v as f32,
+            NumRef::Number(Number::I64(v)) => v as f32,
+            NumRef::Number(Number::F64(v)) if buffered => v as f32,
+            NumRef::Number(Number::F64(v)) => nearest_f32(v, text),
+            NumRef::BigInt(b) if buffered => b.to_f64() as f32,
+            NumRef::BigInt(_) => parse_f32(text),
+        };
+        if v.is_finite() { Ok(v) } else { Err(Bail) }
     }
 
     kinds!(NUMBER);
+}
+
+/// The `f32` nearest the decimal `text`, given `v`, the `f64` nearest it. `v as f32` is that
+/// `f32` unless `v` lies exactly halfway between two `f32`s (the overflow bound included),
+/// where the decimal may lie on either side of `v`: then `text` is rounded itself.
+#[inline]
+fn nearest_f32(v: f64, text: &[u8]) -> f32 {
+    let near = v as f32;
+    let exact = f64::from(near);
+    if exact == v {
+        return near;
+    }
+    let other = if exact < v {
+        near.next_up()
+    } else {
+        near.next_down()
+    };
+    // Two neighbouring `f32`s and their mean are exact in `f64`.
+    if (exact + f64::from(other)) / 2.0 == v || v.abs() == crate::typed::impls::F32_OVERFLOW {
+        parse_f32(text)
+    } else {
+        near
+    }
+}
+
+/// The `f32` nearest the JSON number `text` (infinite beyond `f32`'s range).
+#[cold]
+fn parse_f32(text: &[u8]) -> f32 {
+    // A JSON number is ASCII and within Rust's float syntax.
+    std::str::from_utf8(text)
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(f32::NAN)
 }
 
 impl JsonDecode<'_> for bool {

@@ -90,8 +90,8 @@ impl<'de> Reader<'de> {
     }
 
     /// Whether a value serde reads from its buffered copy is being read (see
-    /// [`Reader::buffered`]): types that read the text itself, which serde cannot do from
-    /// its copy, must bail.
+    /// [`Reader::buffered`]): types serde reads differently from its copy ask it (a raw
+    /// value, which serde cannot read there, bails; an `f32` is rounded twice there).
     #[inline]
     pub fn in_buffered(&self) -> bool {
         self.buffered > 0
@@ -172,13 +172,21 @@ impl<'de> Reader<'de> {
     /// Reads a number as the codec reads it (its big-integer policy included).
     #[inline]
     pub fn number(&mut self) -> Result<NumRef<'de>, Bail> {
+        self.number_and_text().map(|(value, _)| value)
+    }
+
+    /// Reads a number as [`Reader::number`] does, with its text (for a reader that must
+    /// round the decimal itself, as `f32`'s does).
+    #[inline]
+    pub fn number_and_text(&mut self) -> Result<(NumRef<'de>, &'de [u8]), Bail> {
         match self.peek() {
             Some(b'-' | b'0'..=b'9') => {}
             _ => return Err(Bail),
         }
-        let (value, end) = read_number(self.input, self.pos, self.big_ints).map_err(|_| Bail)?;
+        let start = self.pos;
+        let (value, end) = read_number(self.input, start, self.big_ints).map_err(|_| Bail)?;
         self.pos = end;
-        Ok(value)
+        Ok((value, &self.input[start..end]))
     }
 
     /// Reads a string, leaving its escapes in place.
