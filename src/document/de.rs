@@ -127,6 +127,17 @@ impl<'de, 'd> ValueDeserializer<'de, 'd> {
         }
     }
 
+    /// The big integer here ([`Node::BigInt`], kept by [`BigInts::Raw`]) as a `T`, when it
+    /// is one and `T` holds it.
+    ///
+    /// [`BigInts::Raw`]: crate::engine::BigInts::Raw
+    fn big_int<T: std::str::FromStr>(&self) -> Option<T> {
+        match self.view.node() {
+            Node::BigInt(b) => b.as_str().parse().ok(),
+            _ => None,
+        }
+    }
+
     /// A raw JSON value (always a slice of the input) as serde_json's deserializer.
     fn raw(&self, raw: &[u8]) -> serde_json::Deserializer<serde_json::de::SliceRead<'de>> {
         serde_json::Deserializer::from_slice(lend(self.input, raw).unwrap_or_default())
@@ -225,8 +236,25 @@ impl<'de> Deserializer<'de> for ValueDeserializer<'de, '_> {
         visitor.visit_unit()
     }
 
+    /// A big integer ([`Node::BigInt`]) read exactly when it fits, as serde_json reads a
+    /// 128-bit integer; anything else as `deserialize_any` gives it.
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.big_int() {
+            Some(v) => visitor.visit_u128(v),
+            None => self.deserialize_any(visitor),
+        }
+    }
+
+    /// As `deserialize_u128`, for `i128`.
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.big_int() {
+            Some(v) => visitor.visit_i128(v),
+            None => self.deserialize_any(visitor),
+        }
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str string bytes byte_buf
         unit unit_struct seq tuple tuple_struct map struct identifier
     }
 }

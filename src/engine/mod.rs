@@ -117,7 +117,8 @@ impl Options {
     /// `enum` / `const` see such an integer as its nearest `f64`, as every other check does.
     /// Schema numbers themselves are read as `serde_json` reads them (beyond 64 bits, the
     /// nearest `f64`), and a big integer nested in an array or object compared with `enum` /
-    /// `const` is compared as its nearest `f64` under every policy.
+    /// `const` is compared as its nearest `f64` under every policy. Typed decode
+    /// ([`Engine::decode`]) always keeps them exactly, as serde_json reads a `u128`.
     pub fn big_ints(mut self, policy: BigInts) -> Options {
         self.exec.big_ints = policy;
         self

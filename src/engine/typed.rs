@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::{Codec, DuplicateKeys, Engine, Options, Tiering, TypedDecode, with_thread_cache};
+use super::{
+    BigInts, Codec, DuplicateKeys, Engine, Options, Tiering, TypedDecode, with_thread_cache,
+};
 use crate::error::Error;
 use crate::schema::TypeKey;
 use crate::typed::decode::{self, JsonDecode};
@@ -158,9 +160,13 @@ impl Engine {
 }
 
 /// The options of typed codecs made from the engine's codec options: repeated named fields
-/// denied, as serde's derived `Deserialize` does.
+/// denied, as serde's derived `Deserialize` does, and integers beyond 64 bits kept exactly
+/// ([`BigInts::Raw`]), so that the bounds of every integer width are checked exactly and
+/// `u128` / `i128` read their whole range, as serde_json reads them.
 fn typed_options(options: Options) -> Options {
-    options.duplicate_keys(DuplicateKeys::Deny)
+    options
+        .duplicate_keys(DuplicateKeys::Deny)
+        .big_ints(BigInts::Raw)
 }
 
 /// A tuple of types for [`Engine::register_many`].

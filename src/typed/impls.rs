@@ -11,34 +11,40 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
 
-/// Integers bounded to their type's range. `u128` / `i128` (and 128-bit `usize`) are bounded
-/// to the 64-bit range the engine's integers hold.
+/// Integers bounded to their type's range (`usize` / `isize` to 64 bits). The bounds of
+/// `u128` / `i128` are powers of two, exact as `f64`s: `0 <= n < 2^128` and
+/// `-2^127 <= n < 2^127`. Typed codecs read integers beyond 64 bits as their digits
+/// (`BigInts::Raw`), which the bounds check exactly; under `BigInts::F64` (another codec of
+/// the same schema) the digits are first rounded to an `f64`.
 macro_rules! integers {
-    ($($t:ty => $min:expr, $max:expr;)*) => {$(
+    ($($t:ty => $min:expr, $max:ident($bound:expr);)*) => {$(
         impl JsonType for $t {
             type Key = $t;
 
             fn type_expr(_: &mut Definitions) -> TypeExpr {
-                integer().minimum($min).maximum($max).into()
+                integer().minimum($min).$max($bound).into()
             }
         }
     )*};
 }
 
+/// 2^127 as an `f64` (exact).
+const TWO_127: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+
 integers! {
-    u8 => Num::Int(0), Num::Int(u8::MAX.into());
-    u16 => Num::Int(0), Num::Int(u16::MAX.into());
-    u32 => Num::Int(0), Num::Int(u32::MAX.into());
-    u64 => Num::Int(0), Num::from(u64::MAX);
-    u128 => Num::Int(0), Num::from(u64::MAX);
-    usize => Num::Int(0), Num::from(u64::try_from(usize::MAX).unwrap_or(u64::MAX));
-    i8 => Num::Int(i8::MIN.into()), Num::Int(i8::MAX.into());
-    i16 => Num::Int(i16::MIN.into()), Num::Int(i16::MAX.into());
-    i32 => Num::Int(i32::MIN.into()), Num::Int(i32::MAX.into());
-    i64 => Num::Int(i64::MIN), Num::Int(i64::MAX);
-    i128 => Num::Int(i64::MIN), Num::from(u64::MAX);
+    u8 => Num::Int(0), maximum(Num::Int(u8::MAX.into()));
+    u16 => Num::Int(0), maximum(Num::Int(u16::MAX.into()));
+    u32 => Num::Int(0), maximum(Num::Int(u32::MAX.into()));
+    u64 => Num::Int(0), maximum(Num::from(u64::MAX));
+    u128 => Num::Int(0), exclusive_maximum(Num::Float(2.0 * TWO_127));
+    usize => Num::Int(0), maximum(Num::from(u64::try_from(usize::MAX).unwrap_or(u64::MAX)));
+    i8 => Num::Int(i8::MIN.into()), maximum(Num::Int(i8::MAX.into()));
+    i16 => Num::Int(i16::MIN.into()), maximum(Num::Int(i16::MAX.into()));
+    i32 => Num::Int(i32::MIN.into()), maximum(Num::Int(i32::MAX.into()));
+    i64 => Num::Int(i64::MIN), maximum(Num::Int(i64::MAX));
+    i128 => Num::Float(-TWO_127), exclusive_maximum(Num::Float(TWO_127));
     isize => Num::Int(i64::try_from(isize::MIN).unwrap_or(i64::MIN)),
-        Num::Int(i64::try_from(isize::MAX).unwrap_or(i64::MAX));
+        maximum(Num::Int(i64::try_from(isize::MAX).unwrap_or(i64::MAX)));
 }
 
 /// Types with one fixed schema (`$k`: the cache key type, see [`JsonType::Key`]).

@@ -91,9 +91,13 @@
 //! Where the schema and serde_json differ (documented, tested):
 //! - integer schemas accept `1.0` and `1e2` (JSON Schema's `integer`); serde_json's integer
 //!   types reject them;
-//! - integer literals beyond 64 bits are read as the nearest `f64` (the engine's default,
-//!   [`BigInts::F64`](crate::engine::BigInts)), so one just outside `i64` can round onto its
-//!   bound and pass;
+//! - typed decode keeps integers beyond 64 bits exactly, so every width's bounds are exact
+//!   and `u128` / `i128` take their whole range; a codec built from `T::schema()` with the
+//!   default [`BigInts::F64`](crate::engine::BigInts) rounds them to the nearest `f64`
+//!   first, so one just below `i64::MIN` rounds onto the bound and passes there, and
+//!   `u128::MAX` rounds onto its exclusive bound `2^128` and fails;
+//! - serde reads no `u128` / `i128` from a value it buffers (an untagged or internally
+//!   tagged enum's): typed decode refuses them there too, whatever the schema says;
 //! - `f32` takes the numbers whose nearest `f32` is finite, those below `2^128 - 2^103` in
 //!   magnitude (`f32::MAX` written as `3.4028235e38` among them); serde_json with its
 //!   `float_roundtrip` feature refuses the others too, but reads them as infinity without
@@ -103,8 +107,6 @@
 //!   significant digits whose nearest `f64` lies exactly halfway between two `f32`s (or on
 //!   the bound above) can read as the other one (or be refused), where serde_json and the
 //!   one-pass reader round the decimal to `f32` once;
-//! - `u128` / `i128` are bounded to the engine's 64-bit integers (`0..=u64::MAX` and
-//!   `i64::MIN..=u64::MAX`), so larger values serde_json would take are rejected;
 //! - serde_json also reads a struct from an array of its fields (`[1, 2]` for
 //!   `Point { x, y }`) and a unit variant from `{"Variant": null}`; the schema takes the
 //!   form serde_json writes (an object, a string);

@@ -374,6 +374,21 @@ fn numbers_out_of_range_in_skipped_and_raw_values_are_errors() {
     same::<Open>(br#"{"other": {"a": [true, "1e400", -1e300]}, "id": 1, "raw": [1, 2e307]}"#);
 }
 
+/// Internally tagged: serde reads the variant's members from its buffered copy.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "t")]
+enum TaggedWide {
+    V { x: u128 },
+}
+
+/// Untagged: a 128-bit integer, then a float.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(untagged)]
+enum Wide {
+    Int(u128),
+    Float(f64),
+}
+
 /// Every integer width: its bounds decode, one past them is a `minimum` / `maximum` error.
 #[test]
 fn integer_widths_are_range_checked() {
@@ -407,17 +422,71 @@ fn integer_widths_are_range_checked() {
     check::<i8>(i8::MIN.into(), i8::MAX.into());
     check::<i16>(i16::MIN.into(), i16::MAX.into());
     check::<i32>(i32::MIN.into(), i32::MAX.into());
-    // 64-bit bounds: beyond them the number is a big integer read as its nearest f64, which
-    // for u64::MAX + 1 is 2^64, above the maximum; i64::MIN - 1 rounds onto i64::MIN (the
-    // documented limit of the default `BigInts::F64`), so only the maximum side is checked.
+    // 64- and 128-bit bounds: typed decode reads integers beyond 64 bits as their digits,
+    // so one just past a bound is refused exactly (a codec's default `BigInts::F64` would
+    // round -9223372036854775809 onto i64::MIN), and u128 / i128 take their whole range,
+    // as serde_json reads them.
     same::<u64>(b"18446744073709551615");
     same::<i64>(b"-9223372036854775808");
-    let (kind, _) = error::<u64>(b"18446744073709551616");
-    assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::Maximum));
-    let (kind, _) = error::<u64>(b"-1");
-    assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::Minimum));
-    let (kind, _) = error::<i64>(b"9223372036854775808");
-    assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::Maximum));
+    for (input, keyword) in [
+        (&b"18446744073709551616"[..], jitson::Keyword::Maximum),
+        (b"-1", jitson::Keyword::Minimum),
+    ] {
+        assert_eq!(error::<u64>(input).0, ErrorKind::Schema(keyword));
+    }
+    for (input, keyword) in [
+        (&b"9223372036854775808"[..], jitson::Keyword::Maximum),
+        (b"-9223372036854775809", jitson::Keyword::Minimum),
+    ] {
+        assert_eq!(error::<i64>(input).0, ErrorKind::Schema(keyword));
+    }
+    for input in [
+        u128::MAX.to_string(),
+        u64::MAX.to_string(),
+        (u128::from(u64::MAX) + 1).to_string(),
+        "0".into(),
+    ] {
+        same::<u128>(input.as_bytes());
+        same::<Vec<u128>>(format!("[{input}, 1]").as_bytes());
+    }
+    for input in [
+        i128::MIN.to_string(),
+        i128::MAX.to_string(),
+        (i128::from(i64::MIN) - 1).to_string(),
+        "-1".into(),
+    ] {
+        same::<i128>(input.as_bytes());
+    }
+    let (kind, message) = error::<u128>(b"340282366920938463463374607431768211456");
+    assert_eq!(
+        kind,
+        ErrorKind::Schema(jitson::Keyword::ExclusiveMaximum),
+        "{message}"
+    );
+    assert_eq!(
+        error::<u128>(b"-1").0,
+        ErrorKind::Schema(jitson::Keyword::Minimum)
+    );
+    let (kind, message) = error::<i128>(b"170141183460469231731687303715884105728");
+    assert_eq!(
+        kind,
+        ErrorKind::Schema(jitson::Keyword::ExclusiveMaximum),
+        "{message}"
+    );
+    let (kind, message) = error::<i128>(b"-170141183460469231731687303715884105729");
+    assert_eq!(
+        kind,
+        ErrorKind::Schema(jitson::Keyword::Minimum),
+        "{message}"
+    );
+    // serde keeps a big integer it buffers (an untagged enum's value) as an f64, which a
+    // 128-bit integer refuses: the next variant takes it.
+    same::<Wide>(b"18446744073709551616");
+    // Regression: the one-pass reader took `7` as `Int(7)`; serde reads no 128-bit integer
+    // from a value it buffered, so `Float(7.0)`.
+    same::<Wide>(b"7");
+    refused::<TaggedWide>(br#"{"t": "V", "x": 7}"#);
+    refused::<TaggedWide>(br#"{"x": 18446744073709551616, "t": "V"}"#);
 }
 
 /// Internally tagged: serde reads the variant's members from its buffered copy, where an

@@ -5,7 +5,7 @@
 
 #![cfg(not(miri))]
 
-use jitson::engine::{Backend, Options};
+use jitson::engine::{Backend, BigInts, Options};
 use jitson::typed::JsonType;
 use jitson::{Codec, RawValue, Schema, TypeKey};
 use serde::Deserialize;
@@ -150,23 +150,43 @@ fn integers_are_range_checked_per_width() {
     check::<Ints>(&docs);
 }
 
+/// `u128` / `i128` take their whole range: exact bounds (powers of two, exact as `f64`s)
+/// that codecs reading big integers as their digits ([`BigInts::Raw`], as typed decode
+/// does) check exactly.
 #[test]
-fn wide_integers_are_bounded_to_64_bits() {
-    // serde_json reads u128 / i128 beyond 64 bits; the engine's integers are 64-bit, so the
-    // schema stops at the 64-bit range (documented in jitson::typed).
-    let schema = u128::schema();
-    assert!(schema.validate_value(&json!(u64::MAX)).is_ok());
-    assert!(schema.validate_value(&json!(-1)).is_err());
-    let beyond = "18446744073709551616";
-    assert!(serde_json::from_str::<u128>(beyond).is_ok());
-    assert!(
-        schema
-            .validate_value(&serde_json::from_str(beyond).unwrap())
-            .is_err()
-    );
-    let schema = i128::schema();
-    assert!(schema.validate_value(&json!(i64::MIN)).is_ok());
-    assert!(schema.validate_value(&json!(u64::MAX)).is_ok());
+fn wide_integers_take_their_whole_range() {
+    let raw = |schema: &Schema| {
+        [Backend::Interpreter, Backend::Native]
+            .map(|b| Codec::with_options(schema, Options::new().backend(b).big_ints(BigInts::Raw)))
+    };
+    let cases: [(Schema, [(String, bool); 4]); 2] = [
+        (
+            u128::schema(),
+            [
+                (u128::MAX.to_string(), true),
+                ("340282366920938463463374607431768211456".to_owned(), false),
+                ("0".to_owned(), true),
+                ("-1".to_owned(), false),
+            ],
+        ),
+        (
+            i128::schema(),
+            [
+                (i128::MAX.to_string(), true),
+                ("170141183460469231731687303715884105728".to_owned(), false),
+                (i128::MIN.to_string(), true),
+                ("-170141183460469231731687303715884105729".to_owned(), false),
+            ],
+        ),
+    ];
+    for (schema, docs) in cases {
+        for codec in raw(&schema) {
+            for (doc, ok) in &docs {
+                let verdict = codec.validate(doc.as_bytes());
+                assert_eq!(verdict.is_ok(), *ok, "{doc}: {verdict:?}");
+            }
+        }
+    }
 }
 
 #[derive(Deserialize, jitson::Schema)]
@@ -826,8 +846,9 @@ fn documented_differences_from_serde_json() {
         r#"{"n": 1.0}"#,
         true,
     );
-    // Integers beyond 64 bits are read as the nearest f64 (the engine's default
-    // `BigInts::F64`, and serde_json's `Value`), so one just below i64::MIN rounds onto it.
+    // A codec's default `BigInts::F64` (and serde_json's `Value`) reads integers beyond 64
+    // bits as the nearest f64, so one just below i64::MIN rounds onto it (typed decode reads
+    // them exactly: see the typed decode tests).
     let just_below = "-9223372036854775809";
     assert!(serde_json::from_str::<i64>(just_below).is_err());
     agree(&i64::schema(), &codecs(&i64::schema()), just_below, true);

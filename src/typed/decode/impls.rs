@@ -34,28 +34,51 @@ macro_rules! scalar {
 }
 
 /// Integers: an integer token within the type's range (its schema's bounds); a float token
-/// (`1.0`), which serde's integer types refuse, bails.
+/// (`1.0`), which serde's integer types refuse, bails. `u128` / `i128` read big integers
+/// (kept by the typed codecs' `BigInts::Raw`) from their digits, as serde_json does, and
+/// bail inside a value serde buffers, which serde cannot read them from ("u128 is not
+/// supported": an untagged enum goes on to its next variant).
 macro_rules! integers {
-    ($($t:ty),*) => {$(
-        impl JsonDecode<'_> for $t {
-            #[inline]
-            fn decode_json(r: &mut Reader<'_>) -> Result<$t, Bail> {
-                match r.number()? {
-                    NumRef::Number(Number::U64(v)) => <$t>::try_from(v).map_err(|_| Bail),
-                    NumRef::Number(Number::I64(v)) => <$t>::try_from(v).map_err(|_| Bail),
-                    _ => Err(Bail),
+    ($($t:ty),*; wide: $($w:ty),*) => {
+        $(
+            impl JsonDecode<'_> for $t {
+                #[inline]
+                fn decode_json(r: &mut Reader<'_>) -> Result<$t, Bail> {
+                    integer(r.number()?)
                 }
-            }
 
-            // serde's integer visitors refuse a float and a value out of range too.
-            scalar!(NUMBER);
-        }
-    )*};
+                // serde's integer visitors refuse a float and a value out of range too.
+                scalar!(NUMBER);
+            }
+        )*
+        $(
+            impl JsonDecode<'_> for $w {
+                #[inline]
+                fn decode_json(r: &mut Reader<'_>) -> Result<$w, Bail> {
+                    if r.in_buffered() {
+                        return Err(Bail);
+                    }
+                    integer(r.number()?)
+                }
+
+                scalar!(NUMBER);
+            }
+        )*
+    };
 }
 
-integers!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
-);
+integers!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize; wide: u128, i128);
+
+/// An integer token as a `T`: bails on a float token and on an integer outside `T`.
+#[inline]
+fn integer<T: TryFrom<u64> + TryFrom<i64> + std::str::FromStr>(n: NumRef<'_>) -> Result<T, Bail> {
+    match n {
+        NumRef::Number(Number::U64(v)) => T::try_from(v).map_err(|_| Bail),
+        NumRef::Number(Number::I64(v)) => T::try_from(v).map_err(|_| Bail),
+        NumRef::BigInt(b) => b.as_str().parse().map_err(|_| Bail),
+        NumRef::Number(Number::F64(_)) => Err(Bail),
+    }
+}
 
 /// The `f64` serde's float visitors see for `n` (integers converted with `as`).
 #[inline]
