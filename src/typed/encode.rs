@@ -12,9 +12,11 @@ use crate::typed::{JsonKey, RawValue};
 use jitson_kernels::append::{append_f32, append_f64, append_i64, append_u64};
 use jitson_kernels::escape::{EscapeMode, escape_str};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// A Rust value's JSON writer: the bytes serde_json::to_vec writes for it (compact).
 ///
@@ -199,20 +201,26 @@ impl<T: JsonEncode + ?Sized> JsonEncode for &T {
     }
 }
 
-/// `Box<str>` goes through here too.
-impl<T: JsonEncode + ?Sized> JsonEncode for Box<T> {
-    #[inline]
-    fn encode_json(&self, out: &mut Vec<u8>) {
-        T::encode_json(self, out);
-    }
+/// Owning pointers: their target's JSON (`Box<str>`, `Arc<str>` go through here too).
+macro_rules! pointers {
+    ($($p:ident),*) => {$(
+        impl<T: JsonEncode + ?Sized> JsonEncode for $p<T> {
+            #[inline]
+            fn encode_json(&self, out: &mut Vec<u8>) {
+                T::encode_json(self, out);
+            }
+        }
+
+        impl<T: JsonMembers + ?Sized> JsonMembers for $p<T> {
+            #[inline]
+            fn encode_members(&self, out: &mut Vec<u8>) {
+                T::encode_members(self, out);
+            }
+        }
+    )*};
 }
 
-impl<T: JsonMembers + ?Sized> JsonMembers for Box<T> {
-    #[inline]
-    fn encode_members(&self, out: &mut Vec<u8>) {
-        T::encode_members(self, out);
-    }
-}
+pointers!(Box, Rc, Arc);
 
 impl<T: JsonEncode> JsonEncode for Option<T> {
     #[inline]
@@ -251,7 +259,16 @@ sequences! {
     [T];
     Vec<T>;
     VecDeque<T>;
+    BTreeSet<T>;
     [T; N], const N;
+}
+
+/// In the set's own iteration order, as serde writes it.
+impl<T: JsonEncode, S> JsonEncode for HashSet<T, S> {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        encode_items(self, out);
+    }
 }
 
 /// Tuples: arrays with one element per position.

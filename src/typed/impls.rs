@@ -7,9 +7,11 @@ use crate::schema::builder::{
 };
 use crate::typed::{Definitions, JsonKey, JsonObject, JsonType};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// Integers bounded to their type's range (`usize` / `isize` to 64 bits). The bounds of
 /// `u128` / `i128` are powers of two, exact as `f64`s: `0 <= n < 2^128` and
@@ -131,20 +133,27 @@ impl<T: JsonType + ?Sized> JsonType for &T {
     }
 }
 
-impl<T: JsonType + ?Sized> JsonType for Box<T> {
-    type Key = T::Key;
-    const OPTIONAL: bool = T::OPTIONAL;
+/// Owning pointers: their target's schema (serde reads `Rc` / `Arc` with its `rc` feature).
+macro_rules! pointers {
+    ($($p:ident),*) => {$(
+        impl<T: JsonType + ?Sized> JsonType for $p<T> {
+            type Key = T::Key;
+            const OPTIONAL: bool = T::OPTIONAL;
 
-    fn type_expr(defs: &mut Definitions) -> TypeExpr {
-        T::type_expr(defs)
-    }
+            fn type_expr(defs: &mut Definitions) -> TypeExpr {
+                T::type_expr(defs)
+            }
+        }
+
+        impl<T: JsonObject + ?Sized> JsonObject for $p<T> {
+            fn object_expr(defs: &mut Definitions) -> ObjectExpr {
+                T::object_expr(defs)
+            }
+        }
+    )*};
 }
 
-impl<T: JsonObject + ?Sized> JsonObject for Box<T> {
-    fn object_expr(defs: &mut Definitions) -> ObjectExpr {
-        T::object_expr(defs)
-    }
-}
+pointers!(Box, Rc, Arc);
 
 impl<T: JsonType> JsonType for Option<T> {
     type Key = Option<T::Key>;
@@ -168,7 +177,16 @@ macro_rules! sequences {
     )*};
 }
 
-sequences!(Vec<T>, [T], VecDeque<T>);
+sequences!(Vec<T>, [T], VecDeque<T>, BTreeSet<T>);
+
+/// serde reads a set from an array (a repeated item is kept once).
+impl<T: JsonType, S> JsonType for HashSet<T, S> {
+    type Key = Vec<T::Key>;
+
+    fn type_expr(defs: &mut Definitions) -> TypeExpr {
+        array(T::type_expr(defs)).into()
+    }
+}
 
 impl<T: JsonType, const N: usize> JsonType for [T; N] {
     type Key = [T::Key; N];

@@ -158,8 +158,9 @@ use std::borrow::Cow;
 /// Implemented for integers of every width (bounded to the type's range), `f32` (bounded to
 /// its finite range) / `f64`,
 /// `bool`, `char` (a one-character string), `String`, `str`, `Box<str>`, `Cow<str>`, `&T`,
-/// `Box<T>`, `Option<T>` (nullable, and a field that may be missing), `Vec<T>`, `[T]`,
-/// `[T; N]`, `VecDeque<T>`, tuples up to 12, `()`, `HashMap` / `BTreeMap` with string keys
+/// `Box<T>`, `Rc<T>`, `Arc<T>`, `Option<T>` (nullable, and a field that may be missing),
+/// `Vec<T>`, `[T]`, `[T; N]`, `VecDeque<T>`, `HashSet<T>` / `BTreeSet<T>` (arrays; serde
+/// keeps a repeated item once), tuples up to 12, `()`, `HashMap` / `BTreeMap` with string keys
 /// (see [`JsonKey`]), [`RawValue`] and `serde_json::Value` (any JSON).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no JSON schema",

@@ -5,8 +5,10 @@
 //! double-drops nothing.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Debug;
+use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::typed_support::counted::{Counted, live};
 use crate::typed_support::engines::{engines, error, refused, same};
@@ -129,6 +131,48 @@ fn every_field_type_equals_serde_json() {
         let at = shapes.borrowed.as_ptr() as usize - doc.as_ptr() as usize;
         assert_eq!(&doc[at..at + 5], b"plain", "{name}");
     }
+}
+
+/// Sets and shared pointers, as serde reads them (`Rc` / `Arc` with serde's `rc` feature).
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Shared {
+    tags: HashSet<String>,
+    sorted: BTreeSet<i32>,
+    name: Arc<str>,
+    local: Rc<str>,
+    inner: Arc<Inner>,
+    items: Rc<[u8]>,
+    boxed: Box<[bool]>,
+    maybe: Option<Arc<Vec<u8>>>,
+    #[serde(flatten)]
+    rest: Rc<BTreeMap<String, u8>>,
+}
+
+/// Sets keep a repeated item once (serde does not refuse it); shared pointers read their
+/// target; a flattened `Rc` map takes the other members.
+#[test]
+fn sets_and_shared_pointers_equal_serde_json() {
+    let doc = br#"{"tags": ["b", "a", "b"], "sorted": [3, -1, 3, 2], "name": "n\u00e9",
+        "local": "l", "inner": {"name": "i"}, "items": [1, 2], "boxed": [true],
+        "maybe": [7], "x": 1, "y": 2}"#;
+    same::<Shared>(doc);
+    // The one-pass reader takes it itself.
+    let options = jitson::jit::ir::ExecOptions::default();
+    assert!(jitson::typed::decode::read::<Shared>(doc, &options).is_ok());
+    same::<Shared>(
+        br#"{"tags": [], "sorted": [], "name": "", "local": "", "inner": {"name": ""},
+        "items": [], "boxed": [], "maybe": null}"#,
+    );
+    let (kind, message) = error::<Shared>(
+        br#"{"tags": [1], "sorted": [], "name": "", "local": "", "inner": {"name": ""},
+        "items": [], "boxed": [], "maybe": null}"#,
+    );
+    assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::Type), "{message}");
+    assert!(
+        message.ends_with("path $.tags[0], keyword type"),
+        "{message}"
+    );
+    refused::<Shared>(br#"{"tags": []}"#);
 }
 
 #[derive(Debug, PartialEq, Deserialize, jitson::Schema)]

@@ -11,8 +11,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::marker::PhantomData;
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// `value.encode_json` equals `serde_json::to_vec(value)`, also when appended after other
 /// bytes (a container's closing looks at the last byte written).
@@ -153,6 +155,17 @@ fn containers() {
     same(&boxed);
     let cow: BTreeMap<Cow<'_, str>, u8> = [(Cow::Borrowed("k"), 1)].into();
     same(&cow);
+    // Sets in their iteration order, shared pointers as their target.
+    same(&BTreeSet::from([3, -1, 2]));
+    same(&HashSet::from([
+        "x".to_owned(),
+        "y\n".to_owned(),
+        "z".to_owned(),
+    ]));
+    same(&Arc::<str>::from("arc\t"));
+    same(&Rc::new(Inner { x: 1, y: None }));
+    same(&Arc::<[u8]>::from(vec![1, 2]));
+    same(&Some(Rc::new(vec![Arc::new(1.5f64)])));
 }
 
 #[test]

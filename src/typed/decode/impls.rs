@@ -6,9 +6,11 @@ use super::{Bail, JsonDecode, JsonDecodeMembers, JsonKinds, Reader};
 use crate::typed::RawValue;
 use jitson_jit::ir::{NumRef, Number};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// The `kinds` of a type serde reads from values of the one JSON kind `$kind`.
 macro_rules! kinds {
@@ -197,15 +199,6 @@ impl JsonDecode<'_> for String {
     scalar!(STRING);
 }
 
-impl JsonDecode<'_> for Box<str> {
-    #[inline]
-    fn decode_json(r: &mut Reader<'_>) -> Result<Box<str>, Bail> {
-        r.string().map(String::into_boxed_str)
-    }
-
-    scalar!(STRING);
-}
-
 impl<'de: 'a, 'a> JsonDecode<'de> for &'a str {
     /// Borrowed from the input: a string holding an escape bails (serde refuses it).
     #[inline]
@@ -283,27 +276,75 @@ impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Option<T> {
     }
 }
 
-impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Box<T> {
-    #[inline]
-    fn decode_json(r: &mut Reader<'de>) -> Result<Box<T>, Bail> {
-        T::decode_json(r).map(Box::new)
-    }
+/// Owning pointers: their target read, then moved in (`Box<str>` / `Rc<[T]>` from the
+/// `String` / `Vec` read). serde reads `Rc` and `Arc` with its `rc` feature.
+macro_rules! pointers {
+    ($($p:ident),*) => {$(
+        impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for $p<T> {
+            #[inline]
+            fn decode_json(r: &mut Reader<'de>) -> Result<$p<T>, Bail> {
+                T::decode_json(r).map($p::new)
+            }
 
-    #[inline]
-    fn missing() -> Result<Box<T>, Bail> {
-        T::missing().map(Box::new)
-    }
+            #[inline]
+            fn missing() -> Result<$p<T>, Bail> {
+                T::missing().map($p::new)
+            }
 
-    #[inline]
-    fn kinds(depth: u32) -> JsonKinds {
-        T::kinds(depth)
-    }
+            #[inline]
+            fn kinds(depth: u32) -> JsonKinds {
+                T::kinds(depth)
+            }
 
-    #[inline]
-    fn exact_bail(depth: u32) -> bool {
-        T::exact_bail(depth)
-    }
+            #[inline]
+            fn exact_bail(depth: u32) -> bool {
+                T::exact_bail(depth)
+            }
+        }
+
+        impl JsonDecode<'_> for $p<str> {
+            #[inline]
+            fn decode_json(r: &mut Reader<'_>) -> Result<$p<str>, Bail> {
+                r.string().map($p::from)
+            }
+
+            scalar!(STRING);
+        }
+
+        impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for $p<[T]> {
+            fn decode_json(r: &mut Reader<'de>) -> Result<$p<[T]>, Bail> {
+                Vec::decode_json(r).map($p::from)
+            }
+
+            kinds!(ARRAY);
+        }
+
+        impl<'de, T: JsonDecodeMembers<'de>> JsonDecodeMembers<'de> for $p<T> {
+            type Partial = T::Partial;
+            const MEMBERWISE: bool = T::MEMBERWISE;
+            const TAKES_ALL: bool = T::TAKES_ALL;
+            const DENY_UNKNOWN: bool = T::DENY_UNKNOWN;
+
+            fn start() -> T::Partial {
+                T::start()
+            }
+
+            fn decode_member(
+                partial: &mut T::Partial,
+                key: &'de str,
+                r: &mut Reader<'de>,
+            ) -> Result<bool, Bail> {
+                T::decode_member(partial, key, r)
+            }
+
+            fn finish(partial: T::Partial) -> Result<$p<T>, Bail> {
+                T::finish(partial).map($p::new)
+            }
+        }
+    )*};
 }
+
+pointers!(Box, Rc, Arc);
 
 /// Reads the items of an array, handing each to `push`.
 #[inline]
@@ -333,19 +374,40 @@ impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Vec<T> {
     kinds!(ARRAY);
 }
 
-impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Box<[T]> {
-    fn decode_json(r: &mut Reader<'de>) -> Result<Box<[T]>, Bail> {
-        Vec::decode_json(r).map(Vec::into_boxed_slice)
-    }
-
-    kinds!(ARRAY);
-}
-
 impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for VecDeque<T> {
     fn decode_json(r: &mut Reader<'de>) -> Result<VecDeque<T>, Bail> {
         let mut out = VecDeque::new();
         items(r, |item| out.push_back(item))?;
         Ok(out)
+    }
+
+    kinds!(ARRAY);
+}
+
+/// A set read from an array, a repeated item kept once (serde does not refuse it).
+fn set<'de, T: JsonDecode<'de>, C: Default + Extend<T>>(r: &mut Reader<'de>) -> Result<C, Bail> {
+    let mut out = C::default();
+    items(r, |item| out.extend([item]))?;
+    Ok(out)
+}
+
+/// serde reads a set from an array, keeping a repeated item once.
+impl<'de, T: JsonDecode<'de> + Ord> JsonDecode<'de> for BTreeSet<T> {
+    fn decode_json(r: &mut Reader<'de>) -> Result<BTreeSet<T>, Bail> {
+        set(r)
+    }
+
+    kinds!(ARRAY);
+}
+
+/// As `BTreeSet`.
+impl<'de, T, S> JsonDecode<'de> for HashSet<T, S>
+where
+    T: JsonDecode<'de> + Eq + Hash,
+    S: BuildHasher + Default,
+{
+    fn decode_json(r: &mut Reader<'de>) -> Result<HashSet<T, S>, Bail> {
+        set(r)
     }
 
     kinds!(ARRAY);
@@ -479,29 +541,6 @@ flattened_maps! {
         S: BuildHasher + Default,
     };
     BTreeMap<K, V> { K: JsonDecodeKey<'de> + Ord, V: JsonDecode<'de> };
-}
-
-impl<'de, T: JsonDecodeMembers<'de>> JsonDecodeMembers<'de> for Box<T> {
-    type Partial = T::Partial;
-    const MEMBERWISE: bool = T::MEMBERWISE;
-    const TAKES_ALL: bool = T::TAKES_ALL;
-    const DENY_UNKNOWN: bool = T::DENY_UNKNOWN;
-
-    fn start() -> T::Partial {
-        T::start()
-    }
-
-    fn decode_member(
-        partial: &mut T::Partial,
-        key: &'de str,
-        r: &mut Reader<'de>,
-    ) -> Result<bool, Bail> {
-        T::decode_member(partial, key, r)
-    }
-
-    fn finish(partial: T::Partial) -> Result<Box<T>, Bail> {
-        T::finish(partial).map(Box::new)
-    }
 }
 
 impl<'de, K, V, S> JsonDecode<'de> for HashMap<K, V, S>
