@@ -201,6 +201,24 @@ impl<T: JsonEncode + ?Sized> JsonEncode for &T {
     }
 }
 
+/// Network addresses: their text as a string, as serde writes them (the text never needs an
+/// escape).
+macro_rules! addresses {
+    ($($t:ty),*) => {$(
+        impl JsonEncode for $t {
+            #[inline]
+            fn encode_json(&self, out: &mut Vec<u8>) {
+                use std::io::Write;
+                out.push(b'"');
+                write!(out, "{self}").expect("writing to a Vec cannot fail");
+                out.push(b'"');
+            }
+        }
+    )*};
+}
+
+crate::typed::for_each_address!(addresses);
+
 /// Owning pointers: their target's JSON (`Box<str>`, `Arc<str>` go through here too).
 macro_rules! pointers {
     ($($p:ident),*) => {$(

@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -87,6 +88,14 @@ leaves! {
     char [char] => string().min_length(1).max_length(1);
     String [String] => string();
     str [String] => string();
+    // serde writes addresses as their text (human-readable formats) and parses them back;
+    // `format` is an annotation, so the schema takes any string and the parse decides.
+    IpAddr [IpAddr] => string();
+    Ipv4Addr [Ipv4Addr] => string().format("ipv4");
+    Ipv6Addr [Ipv6Addr] => string().format("ipv6");
+    SocketAddr [SocketAddr] => string();
+    SocketAddrV4 [SocketAddrV4] => string();
+    SocketAddrV6 [SocketAddrV6] => string();
 }
 
 /// Any JSON value.

@@ -137,6 +137,21 @@ macro_rules! for_each_tuple {
 }
 pub(crate) use for_each_tuple;
 
+/// Calls the macro `$m` with the `std::net` address types, which serde writes as their text.
+macro_rules! for_each_address {
+    ($m:ident) => {
+        $m!(
+            std::net::IpAddr,
+            std::net::Ipv4Addr,
+            std::net::Ipv6Addr,
+            std::net::SocketAddr,
+            std::net::SocketAddrV4,
+            std::net::SocketAddrV6
+        );
+    };
+}
+pub(crate) use for_each_address;
+
 pub mod decode;
 mod defs;
 mod encode;
@@ -161,7 +176,8 @@ use std::borrow::Cow;
 /// `Box<T>`, `Rc<T>`, `Arc<T>`, `Option<T>` (nullable, and a field that may be missing),
 /// `Vec<T>`, `[T]`, `[T; N]`, `VecDeque<T>`, `HashSet<T>` / `BTreeSet<T>` (arrays; serde
 /// keeps a repeated item once), tuples up to 12, `()`, `HashMap` / `BTreeMap` with string keys
-/// (see [`JsonKey`]), [`RawValue`] and `serde_json::Value` (any JSON).
+/// (see [`JsonKey`]), the `std::net` addresses (strings, parsed as serde parses them),
+/// [`RawValue`] and `serde_json::Value` (any JSON).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no JSON schema",
     label = "`{Self}` does not implement `jitson::typed::JsonType`",

@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Debug;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -173,6 +174,43 @@ fn sets_and_shared_pointers_equal_serde_json() {
         "{message}"
     );
     refused::<Shared>(br#"{"tags": []}"#);
+}
+
+/// Network addresses: strings serde parses.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Addresses {
+    ip: IpAddr,
+    v4: Ipv4Addr,
+    v6: Ipv6Addr,
+    socket: SocketAddr,
+    socket_v4: SocketAddrV4,
+    socket_v6: SocketAddrV6,
+    peers: Vec<IpAddr>,
+}
+
+/// Addresses read as serde parses their text (an escaped one too); text that does not
+/// parse is serde's error, at the string.
+#[test]
+fn addresses_equal_serde_json() {
+    let doc = br#"{"ip": "::1", "v4": "10.0.0.1", "v6": "fe80::1:2", "socket": "[::1]:80",
+        "socket_v4": "127.0.0.1:8080", "socket_v6": "[2001:db8::1]:443",
+        "peers": ["1.2.3.4", "\u0031.1.1.1", "2001:db8::"]}"#;
+    same::<Addresses>(doc);
+    let options = jitson::jit::ir::ExecOptions::default();
+    assert!(jitson::typed::decode::read::<Addresses>(doc, &options).is_ok());
+    let bad = br#"{"ip": "::1", "v4": "10.0.0.256", "v6": "::", "socket": "1.1.1.1:1",
+        "socket_v4": "1.1.1.1:1", "socket_v6": "[::]:1", "peers": []}"#;
+    let (kind, message) = error::<Addresses>(bad);
+    assert_eq!(kind, ErrorKind::Deserialize, "{message}");
+    assert_eq!(
+        message,
+        "invalid IPv4 address syntax at line 1 column 21, path $.v4",
+    );
+    refused::<Addresses>(
+        &String::from_utf8_lossy(bad)
+            .replace("10.0.0.256", "::1")
+            .into_bytes(),
+    );
 }
 
 #[derive(Debug, PartialEq, Deserialize, jitson::Schema)]

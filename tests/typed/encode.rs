@@ -169,6 +169,18 @@ fn containers() {
 }
 
 #[test]
+fn addresses_as_their_text() {
+    let v4 = std::net::Ipv4Addr::new(10, 0, 0, 1);
+    let v6: std::net::Ipv6Addr = "2001:db8::1".parse().unwrap();
+    same(&v4);
+    same(&v6);
+    same(&std::net::IpAddr::V6(v6));
+    same(&std::net::SocketAddr::new(v4.into(), 8080));
+    same(&std::net::SocketAddrV6::new(v6, 443, 0, 0));
+    same(&std::net::SocketAddrV4::new(v4, 1));
+}
+
+#[test]
 fn serde_json_values_and_raw_values() {
     let value = json!({
         "null": null, "bools": [true, false], "u": 18446744073709551615u64, "i": -9223372036854775808i64,

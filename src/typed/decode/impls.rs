@@ -174,12 +174,7 @@ impl JsonDecode<'_> for bool {
 impl JsonDecode<'_> for char {
     /// A string of exactly one character.
     fn decode_json(r: &mut Reader<'_>) -> Result<char, Bail> {
-        let s = r.raw_str()?;
-        let text = if s.escaped {
-            Cow::Owned(s.into_string()?)
-        } else {
-            Cow::Borrowed(s.body)
-        };
+        let text = r.raw_str()?.into_text()?;
         let mut chars = text.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => Ok(c),
@@ -198,6 +193,22 @@ impl JsonDecode<'_> for String {
 
     scalar!(STRING);
 }
+
+/// Network addresses: a string parsed as serde parses it (`FromStr`); text that does not
+/// parse bails, as serde refuses it.
+macro_rules! addresses {
+    ($($t:ty),*) => {$(
+        impl JsonDecode<'_> for $t {
+            fn decode_json(r: &mut Reader<'_>) -> Result<$t, Bail> {
+                r.raw_str()?.into_text()?.parse().map_err(|_| Bail)
+            }
+
+            scalar!(STRING);
+        }
+    )*};
+}
+
+crate::typed::for_each_address!(addresses);
 
 impl<'de: 'a, 'a> JsonDecode<'de> for &'a str {
     /// Borrowed from the input: a string holding an escape bails (serde refuses it).
@@ -223,12 +234,7 @@ impl JsonDecode<'_> for Cow<'_, str> {
 /// A `#[serde(borrow)]` `Cow<str>` field: borrowed from the input unless it holds an
 /// escape (what serde's derive reads for it).
 pub fn borrowed_cow<'de: 'a, 'a>(r: &mut Reader<'de>) -> Result<Cow<'a, str>, Bail> {
-    let s = r.raw_str()?;
-    if s.escaped {
-        s.into_string().map(Cow::Owned)
-    } else {
-        Ok(Cow::Borrowed(s.body))
-    }
+    r.raw_str()?.into_text()
 }
 
 /// `null`.

@@ -14,6 +14,7 @@ use jitson_kernels::unescape::{Surrogates, unescape_str};
 use jitson_kernels::whitespace::skip_whitespace;
 
 use super::Bail;
+use std::borrow::Cow;
 
 /// A string as the input holds it: its body, and whether escapes are still in it.
 #[derive(Clone, Copy, Debug)]
@@ -24,7 +25,16 @@ pub struct RawStr<'de> {
     pub escaped: bool,
 }
 
-impl RawStr<'_> {
+impl<'de> RawStr<'de> {
+    /// The string's text: the body itself when it holds no escape, else a new `String`.
+    pub fn into_text(self) -> Result<Cow<'de, str>, Bail> {
+        if self.escaped {
+            self.into_string().map(Cow::Owned)
+        } else {
+            Ok(Cow::Borrowed(self.body))
+        }
+    }
+
     /// Appends the string's text to `out`.
     pub fn unescape_into(self, out: &mut String) -> Result<(), Bail> {
         if self.escaped {
