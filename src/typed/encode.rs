@@ -109,8 +109,8 @@ integers! {
     isize => append_i64 as i64;
 }
 
-/// 128-bit integers: the 64-bit kernel when the value fits (always, for values the schema
-/// accepts), else the standard library's decimal form.
+/// 128-bit integers: the 64-bit kernel when the value fits, else the standard library's
+/// decimal form.
 macro_rules! wide_integers {
     ($($t:ty => $write:ident as $narrow:ty;)*) => {$(
         impl JsonEncode for $t {
@@ -200,6 +200,20 @@ impl<T: JsonEncode + ?Sized> JsonEncode for &T {
         T::encode_json(self, out);
     }
 }
+
+/// Non-zero integers: their value.
+macro_rules! non_zero {
+    ($($t:ty => $int:ty),*) => {$(
+        impl JsonEncode for $t {
+            #[inline]
+            fn encode_json(&self, out: &mut Vec<u8>) {
+                self.get().encode_json(out);
+            }
+        }
+    )*};
+}
+
+crate::typed::for_each_non_zero!(non_zero);
 
 /// Network addresses: their text as a string, as serde writes them (the text never needs an
 /// escape).

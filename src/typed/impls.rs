@@ -2,8 +2,8 @@
 
 use crate::schema::Num;
 use crate::schema::builder::{
-    ObjectExpr, TypeExpr, any, array, boolean, integer, map, null, nullable, number, object,
-    string, tuple,
+    ObjectExpr, TypeExpr, all_of, any, array, boolean, constant, integer, map, not, null, nullable,
+    number, object, string, tuple,
 };
 use crate::typed::{Definitions, JsonKey, JsonObject, JsonType};
 use std::borrow::Cow;
@@ -49,6 +49,21 @@ integers! {
     isize => Num::Int(i64::try_from(isize::MIN).unwrap_or(i64::MIN)),
         maximum(Num::Int(i64::try_from(isize::MAX).unwrap_or(i64::MAX)));
 }
+
+/// Non-zero integers: their integer's schema, `0` excluded.
+macro_rules! non_zero {
+    ($($t:ty => $int:ty),*) => {$(
+        impl JsonType for $t {
+            type Key = $t;
+
+            fn type_expr(defs: &mut Definitions) -> TypeExpr {
+                all_of([<$int>::type_expr(defs), not(constant(serde_json::json!(0)))])
+            }
+        }
+    )*};
+}
+
+crate::typed::for_each_non_zero!(non_zero);
 
 /// Types with one fixed schema (`$k`: the cache key type, see [`JsonType::Key`]).
 macro_rules! leaves {

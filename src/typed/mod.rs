@@ -152,6 +152,27 @@ macro_rules! for_each_address {
 }
 pub(crate) use for_each_address;
 
+/// Calls the macro `$m` with the `std::num` non-zero integer types, each with its integer.
+macro_rules! for_each_non_zero {
+    ($m:ident) => {
+        $m!(
+            std::num::NonZeroU8 => u8,
+            std::num::NonZeroU16 => u16,
+            std::num::NonZeroU32 => u32,
+            std::num::NonZeroU64 => u64,
+            std::num::NonZeroU128 => u128,
+            std::num::NonZeroUsize => usize,
+            std::num::NonZeroI8 => i8,
+            std::num::NonZeroI16 => i16,
+            std::num::NonZeroI32 => i32,
+            std::num::NonZeroI64 => i64,
+            std::num::NonZeroI128 => i128,
+            std::num::NonZeroIsize => isize
+        );
+    };
+}
+pub(crate) use for_each_non_zero;
+
 pub mod decode;
 mod defs;
 mod encode;
@@ -176,7 +197,8 @@ use std::borrow::Cow;
 /// `Box<T>`, `Rc<T>`, `Arc<T>`, `Option<T>` (nullable, and a field that may be missing),
 /// `Vec<T>`, `[T]`, `[T; N]`, `VecDeque<T>`, `HashSet<T>` / `BTreeSet<T>` (arrays; serde
 /// keeps a repeated item once), tuples up to 12, `()`, `HashMap` / `BTreeMap` with string keys
-/// (see [`JsonKey`]), the `std::net` addresses (strings, parsed as serde parses them),
+/// (see [`JsonKey`]), the `std::num` non-zero integers (their integer's range but `0`), the
+/// `std::net` addresses (strings, parsed as serde parses them),
 /// [`RawValue`] and `serde_json::Value` (any JSON).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no JSON schema",

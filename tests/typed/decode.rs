@@ -176,6 +176,45 @@ fn sets_and_shared_pointers_equal_serde_json() {
     refused::<Shared>(br#"{"tags": []}"#);
 }
 
+/// Non-zero integers.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct NonZeros {
+    small: std::num::NonZeroU8,
+    signed: std::num::NonZeroI64,
+    wide: Option<std::num::NonZeroU128>,
+}
+
+/// A non-zero integer takes its integer's range but `0`, which is a `not` error (serde's
+/// refusal too).
+#[test]
+fn non_zero_integers_refuse_zero() {
+    same::<NonZeros>(
+        br#"{"small": 255, "signed": -1, "wide": 340282366920938463463374607431768211455}"#,
+    );
+    same::<NonZeros>(br#"{"small": 1, "signed": 9223372036854775807, "wide": null}"#);
+    for (bad, keyword) in [
+        (
+            r#"{"small": 0, "signed": 1, "wide": null}"#,
+            jitson::Keyword::Not,
+        ),
+        (
+            r#"{"small": 1, "signed": -0, "wide": null}"#,
+            jitson::Keyword::Not,
+        ),
+        // Under `Option`, neither `null` nor the non-zero branch takes it.
+        (
+            r#"{"small": 1, "signed": 1, "wide": 0}"#,
+            jitson::Keyword::AnyOf,
+        ),
+    ] {
+        refused::<NonZeros>(bad.as_bytes());
+        let (kind, message) = error::<NonZeros>(bad.as_bytes());
+        assert_eq!(kind, ErrorKind::Schema(keyword), "{message}");
+    }
+    let (kind, _) = error::<NonZeros>(br#"{"small": 256, "signed": 1, "wide": null}"#);
+    assert_eq!(kind, ErrorKind::Schema(jitson::Keyword::Maximum));
+}
+
 /// Network addresses: strings serde parses.
 #[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
 struct Addresses {

@@ -169,6 +169,14 @@ fn containers() {
 }
 
 #[test]
+fn non_zero_integers_as_their_value() {
+    same(&std::num::NonZeroU8::MAX);
+    same(&std::num::NonZeroI32::MIN);
+    same(&std::num::NonZeroU128::MAX);
+    same(&std::num::NonZeroIsize::new(-1));
+}
+
+#[test]
 fn addresses_as_their_text() {
     let v4 = std::net::Ipv4Addr::new(10, 0, 0, 1);
     let v6: std::net::Ipv6Addr = "2001:db8::1".parse().unwrap();

@@ -71,6 +71,22 @@ macro_rules! integers {
 
 integers!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize; wide: u128, i128);
 
+/// Non-zero integers: their integer, `0` bailing as serde refuses it.
+macro_rules! non_zero {
+    ($($t:ty => $int:ty),*) => {$(
+        impl JsonDecode<'_> for $t {
+            #[inline]
+            fn decode_json(r: &mut Reader<'_>) -> Result<$t, Bail> {
+                <$t>::new(<$int>::decode_json(r)?).ok_or(Bail)
+            }
+
+            scalar!(NUMBER);
+        }
+    )*};
+}
+
+crate::typed::for_each_non_zero!(non_zero);
+
 /// An integer token as a `T`: bails on a float token and on an integer outside `T`.
 #[inline]
 fn integer<T: TryFrom<u64> + TryFrom<i64> + std::str::FromStr>(n: NumRef<'_>) -> Result<T, Bail> {
