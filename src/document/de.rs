@@ -20,6 +20,8 @@ use super::{Items, Members, Node, Number, View};
 use crate::error::{Error, ErrorKind};
 use crate::lazy::{self, Pointer};
 use crate::path::{Path, Segment};
+use jitson_jit::ir::{BigInts, NumRef};
+use jitson_jit::read_number;
 use jitson_jit::view::{lend, lend_str};
 
 /// The newtype-struct name [`RawValue`](crate::typed::RawValue) deserializes through: this
@@ -360,6 +362,42 @@ struct Key<'de, 'd> {
     de: ValueDeserializer<'de, 'd>,
 }
 
+impl<'de> Key<'de, '_> {
+    /// The key read as serde_json reads a numeric key (an integer map key): the name, as
+    /// the input holds it (a name holding an escape is refused), one JSON number filling it.
+    fn numeric<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let text = self.key.as_bytes();
+        let number = match read_number(text, 0, BigInts::Raw) {
+            Ok((n, end)) if end == text.len() && lend_str(self.de.input, self.key).is_some() => n,
+            _ => {
+                return Err(de::Error::invalid_type(
+                    de::Unexpected::Str(self.key),
+                    &visitor,
+                ));
+            }
+        };
+        match number {
+            NumRef::Number(Number::U64(v)) => visitor.visit_u64(v),
+            NumRef::Number(Number::I64(v)) => visitor.visit_i64(v),
+            NumRef::Number(Number::F64(v)) => visitor.visit_f64(v),
+            NumRef::BigInt(b) => match (b.as_str().parse::<u128>(), b.as_str().parse::<i128>()) {
+                (Ok(v), _) => visitor.visit_u128(v),
+                (_, Ok(v)) => visitor.visit_i128(v),
+                _ => visitor.visit_f64(b.to_f64()),
+            },
+        }
+    }
+}
+
+/// Integer key methods of [`Key`]: [`Key::numeric`].
+macro_rules! numeric_keys {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+            self.numeric(visitor)
+        }
+    )*};
+}
+
 impl<'de> Deserializer<'de> for Key<'de, '_> {
     type Error = DeError;
 
@@ -367,8 +405,13 @@ impl<'de> Deserializer<'de> for Key<'de, '_> {
         self.de.visit_text(self.key, visitor)
     }
 
+    numeric_keys! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        bool f32 f64 char str string bytes byte_buf
         option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
         identifier ignored_any
     }

@@ -325,25 +325,57 @@ macro_rules! tuples {
 
 crate::typed::for_each_tuple!(tuples);
 
+/// String keys: the string.
+macro_rules! string_keys {
+    ($($t:ty),*) => {$(
+        impl JsonKey for $t {
+            #[inline]
+            fn encode_key(&self, out: &mut Vec<u8>) {
+                encode_str(self, out);
+            }
+        }
+    )*};
+}
+
+string_keys!(String, Box<str>, Cow<'_, str>, &str);
+
+/// Integer keys: their digits, quoted, as serde_json writes them.
+macro_rules! integer_keys {
+    ($($t:ty),*) => {$(
+        impl JsonKey for $t {
+            #[inline]
+            fn encode_key(&self, out: &mut Vec<u8>) {
+                out.push(b'"');
+                self.encode_json(out);
+                out.push(b'"');
+            }
+        }
+    )*};
+}
+
+integer_keys!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
+
 /// Appends `entries` as `"key":value,` each.
 #[inline]
 fn encode_entries<'a, K, V>(entries: impl IntoIterator<Item = (&'a K, &'a V)>, out: &mut Vec<u8>)
 where
-    K: AsRef<str> + 'a,
+    K: JsonKey + 'a,
     V: JsonEncode + 'a,
 {
     for (key, value) in entries {
-        encode_str(key.as_ref(), out);
+        key.encode_key(out);
         out.push(b':');
         value.encode_json(out);
         out.push(b',');
     }
 }
 
-/// String-keyed maps: objects in the map's own iteration order (serde's).
+/// Maps: objects in the map's own iteration order (serde's).
 macro_rules! maps {
     ($($t:ident<K, V $(, $s:ident)?> $(where $bound:path)?;)*) => {$(
-        impl<K: JsonKey + AsRef<str>, V: JsonEncode $(, $s: $bound)?> JsonEncode
+        impl<K: JsonKey, V: JsonEncode $(, $s: $bound)?> JsonEncode
             for $t<K, V $(, $s)?>
         {
             #[inline]
@@ -354,7 +386,7 @@ macro_rules! maps {
             }
         }
 
-        impl<K: JsonKey + AsRef<str>, V: JsonEncode $(, $s: $bound)?> JsonMembers
+        impl<K: JsonKey, V: JsonEncode $(, $s: $bound)?> JsonMembers
             for $t<K, V $(, $s)?>
         {
             #[inline]

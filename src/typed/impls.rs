@@ -240,12 +240,8 @@ macro_rules! tuples {
 
 crate::typed::for_each_tuple!(tuples);
 
-impl JsonKey for String {}
-impl JsonKey for Box<str> {}
-impl JsonKey for Cow<'_, str> {}
-impl JsonKey for &str {}
-
-/// String-keyed maps: objects whose members all have the value type.
+/// Maps: objects whose members all have the value type (the keys' text is the key type's
+/// to check: an integer key's digits are read when the value is).
 macro_rules! maps {
     ($($t:ident<K, V $(, $s:ident)?> $(where $bound:path)?;)*) => {$(
         impl<K: JsonKey, V: JsonType $(, $s: $bound)?> JsonType for $t<K, V $(, $s)?> {

@@ -62,7 +62,7 @@
 //! }
 //! ```
 //!
-//! A field type without a schema, and a map with non-string keys:
+//! A field type without a schema, and a map whose keys are neither strings nor integers:
 //!
 //! ```compile_fail,E0277
 //! #[derive(jitson::Schema)]
@@ -74,7 +74,7 @@
 //! ```compile_fail,E0277
 //! #[derive(jitson::Schema)]
 //! struct S {
-//!     by_id: std::collections::HashMap<u32, String>, // error: `u32` is not a supported map key
+//!     pairs: std::collections::HashMap<(u8, u8), u8>, // error: `(u8, u8)` is not a map key type
 //! }
 //! ```
 //!
@@ -192,14 +192,13 @@ use std::borrow::Cow;
 /// A Rust type whose JSON form has a schema: what `#[derive(jitson::Schema)]` implements.
 ///
 /// Implemented for integers of every width (bounded to the type's range), `f32` (bounded to
-/// its finite range) / `f64`,
-/// `bool`, `char` (a one-character string), `String`, `str`, `Box<str>`, `Cow<str>`, `&T`,
-/// `Box<T>`, `Rc<T>`, `Arc<T>`, `Option<T>` (nullable, and a field that may be missing),
-/// `Vec<T>`, `[T]`, `[T; N]`, `VecDeque<T>`, `HashSet<T>` / `BTreeSet<T>` (arrays; serde
-/// keeps a repeated item once), tuples up to 12, `()`, `HashMap` / `BTreeMap` with string keys
-/// (see [`JsonKey`]), the `std::num` non-zero integers (their integer's range but `0`), the
-/// `std::net` addresses (strings, parsed as serde parses them),
-/// [`RawValue`] and `serde_json::Value` (any JSON).
+/// its finite range) / `f64`, `bool`, `char` (a one-character string), `String`, `str`,
+/// `Box<str>`, `Cow<str>`, `&T`, `Box<T>`, `Rc<T>`, `Arc<T>`, `Option<T>` (nullable, and a
+/// field that may be missing), `Vec<T>`, `[T]`, `[T; N]`, `VecDeque<T>`, `HashSet<T>` /
+/// `BTreeSet<T>` (arrays; serde keeps a repeated item once), tuples up to 12, `()`,
+/// `HashMap` / `BTreeMap` with string or integer keys (see [`JsonKey`]), the `std::num`
+/// non-zero integers (their integer's range but `0`), the `std::net` addresses (strings,
+/// parsed as serde parses them), [`RawValue`] and `serde_json::Value` (any JSON).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no JSON schema",
     label = "`{Self}` does not implement `jitson::typed::JsonType`",
@@ -278,12 +277,17 @@ pub trait JsonObject: JsonType {
     fn object_expr(defs: &mut Definitions) -> ObjectExpr;
 }
 
-/// A map key type that serde_json reads from and writes as a JSON object key unchanged.
+/// A map key type: serde_json writes it as a JSON object key and reads it back. Strings
+/// are the key itself; integers their decimal digits (`{"12": …}`), which serde_json reads
+/// as a JSON number filling the whole key.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a supported map key",
-    note = "jitson maps take string keys: String, Box<str>, Cow<str>, &str"
+    note = "jitson maps take string keys (String, Box<str>, Cow<str>, &str) and integer keys"
 )]
-pub trait JsonKey {}
+pub trait JsonKey {
+    /// Appends the key as a JSON string (quoted, escaped).
+    fn encode_key(&self, out: &mut Vec<u8>);
+}
 
 /// The schema of a tag value: exactly the string `value` (`{"const": value}`).
 pub fn tag(value: &str) -> TypeExpr {

@@ -176,6 +176,58 @@ fn sets_and_shared_pointers_equal_serde_json() {
     refused::<Shared>(br#"{"tags": []}"#);
 }
 
+/// Integer-keyed maps.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct Numbered {
+    by_id: HashMap<u32, String>,
+    signed: BTreeMap<i64, u8>,
+    wide: BTreeMap<u128, bool>,
+}
+
+/// Flattened, an integer-keyed map: serde reads its keys from its buffered copy, where it
+/// reads no integer.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct FlatNumbered {
+    id: u8,
+    #[serde(flatten)]
+    rest: BTreeMap<u8, u8>,
+}
+
+/// Integer map keys are read as serde_json reads them: the key's text one JSON integer in
+/// the type's range, nothing around it, no escape; anything else is serde's error at the
+/// key.
+#[test]
+fn integer_keys_equal_serde_json() {
+    let doc = br#"{"by_id": {"1": "a", "4294967295": "b", "0": ""}, "signed": {"-5": 1, "0": 2},
+        "wide": {"340282366920938463463374607431768211455": true}}"#;
+    same::<Numbered>(doc);
+    let options = jitson::jit::ir::ExecOptions::default();
+    assert!(jitson::typed::decode::read::<Numbered>(doc, &options).is_ok());
+    for key in [
+        "01",
+        "1.0",
+        "1e2",
+        "a",
+        " 1",
+        "1 ",
+        "",
+        "-1",
+        "-0",
+        "4294967296",
+        "\\u0031",
+        "+1",
+        "0x1",
+    ] {
+        let input = format!(r#"{{"by_id": {{"{key}": "x"}}, "signed": {{}}, "wide": {{}}}}"#);
+        refused::<Numbered>(input.as_bytes());
+        let (kind, message) = error::<Numbered>(input.as_bytes());
+        assert_eq!(kind, ErrorKind::Deserialize, "{key}: {message}");
+        assert!(message.contains("path $.by_id"), "{key}: {message}");
+    }
+    same::<FlatNumbered>(br#"{"id": 1}"#);
+    refused::<FlatNumbered>(br#"{"id": 1, "2": 3}"#);
+}
+
 /// Non-zero integers.
 #[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
 struct NonZeros {

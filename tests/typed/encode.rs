@@ -169,6 +169,13 @@ fn containers() {
 }
 
 #[test]
+fn integer_keys_as_their_digits() {
+    same(&BTreeMap::from([(-1i64, "a"), (7, "b")]));
+    same(&HashMap::from([(u128::MAX, 1u8)]));
+    same(&BTreeMap::from([(0u8, BTreeMap::from([(i128::MIN, ())]))]));
+}
+
+#[test]
 fn non_zero_integers_as_their_value() {
     same(&std::num::NonZeroU8::MAX);
     same(&std::num::NonZeroI32::MIN);

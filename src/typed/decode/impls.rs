@@ -4,7 +4,8 @@
 
 use super::{Bail, JsonDecode, JsonDecodeMembers, JsonKinds, Reader};
 use crate::typed::RawValue;
-use jitson_jit::ir::{NumRef, Number};
+use jitson_jit::ir::{BigInts, NumRef, Number};
+use jitson_jit::read_number;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash};
@@ -472,33 +473,57 @@ crate::typed::for_each_tuple!(tuples);
 
 /// A map key read from a member name (one without escapes: a name holding one bails).
 pub trait JsonDecodeKey<'de>: Sized {
-    /// The key of member name `name`.
-    fn from_key(name: &'de str) -> Self;
+    /// The key of member name `name`, read by `r` (which tells whether serde reads the
+    /// name from its buffered copy); bails where serde refuses the name.
+    fn from_key(name: &'de str, r: &Reader<'de>) -> Result<Self, Bail>;
 }
 
 impl<'de> JsonDecodeKey<'de> for String {
-    fn from_key(name: &'de str) -> String {
-        name.to_owned()
+    fn from_key(name: &'de str, _: &Reader<'de>) -> Result<String, Bail> {
+        Ok(name.to_owned())
     }
 }
 
 impl<'de> JsonDecodeKey<'de> for Box<str> {
-    fn from_key(name: &'de str) -> Box<str> {
-        name.into()
+    fn from_key(name: &'de str, _: &Reader<'de>) -> Result<Box<str>, Bail> {
+        Ok(name.into())
     }
 }
 
 impl<'de: 'a, 'a> JsonDecodeKey<'de> for Cow<'a, str> {
-    fn from_key(name: &'de str) -> Cow<'a, str> {
-        Cow::Borrowed(name)
+    fn from_key(name: &'de str, _: &Reader<'de>) -> Result<Cow<'a, str>, Bail> {
+        Ok(Cow::Borrowed(name))
     }
 }
 
 impl<'de: 'a, 'a> JsonDecodeKey<'de> for &'a str {
-    fn from_key(name: &'de str) -> &'a str {
-        name
+    fn from_key(name: &'de str, _: &Reader<'de>) -> Result<&'a str, Bail> {
+        Ok(name)
     }
 }
+
+/// Integer keys: the name read as serde_json reads a numeric key, a JSON number filling
+/// the whole name, then as an integer of the type. serde reads none from a name it
+/// buffered (a flattened map's, an internally tagged variant's): there they bail.
+macro_rules! integer_keys {
+    ($($t:ty),*) => {$(
+        impl<'de> JsonDecodeKey<'de> for $t {
+            fn from_key(name: &'de str, r: &Reader<'de>) -> Result<$t, Bail> {
+                if r.in_buffered() {
+                    return Err(Bail);
+                }
+                match read_number(name.as_bytes(), 0, BigInts::Raw) {
+                    Ok((n, end)) if end == name.len() => integer(n),
+                    _ => Err(Bail),
+                }
+            }
+        }
+    )*};
+}
+
+integer_keys!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
 
 /// Reads an object's members into `insert`, which answers whether the key is new (a
 /// repeated key bails).
@@ -509,7 +534,7 @@ fn entries<'de, K: JsonDecodeKey<'de>, V: JsonDecode<'de>>(
 ) -> Result<(), Bail> {
     if r.begin_object()? {
         loop {
-            let key = K::from_key(r.key()?);
+            let key = K::from_key(r.key()?, r)?;
             if !insert(key, V::decode_json(r)?) {
                 return Err(Bail);
             }
@@ -543,7 +568,7 @@ macro_rules! flattened_maps {
                 r: &mut Reader<'de>,
             ) -> Result<bool, Bail> {
                 let value = V::decode_json(r)?;
-                if map.insert(K::from_key(key), value).is_some() {
+                if map.insert(K::from_key(key, r)?, value).is_some() {
                     return Err(Bail);
                 }
                 Ok(true)
