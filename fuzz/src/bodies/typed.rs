@@ -13,7 +13,7 @@
 //!   sits at several depths of the types.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use jitson::engine::{BackendStatus, EngineOptions, Options, Tiering, TypedDecode};
@@ -50,6 +50,8 @@ pub struct Message<'a> {
     flags: [bool; 2],
     child: Option<Box<Message<'a>>>,
     attachment: Option<Attachment>,
+    #[serde(default)]
+    seen: BTreeSet<i16>,
     #[serde(flatten)]
     meta: Meta,
 }

@@ -182,21 +182,24 @@ impl<'de> Reader<'de> {
     /// Reads a number as the codec reads it (its big-integer policy included).
     #[inline]
     pub fn number(&mut self) -> Result<NumRef<'de>, Bail> {
-        self.number_and_text().map(|(value, _)| value)
+        match self.peek() {
+            Some(b'-' | b'0'..=b'9') => {}
+            _ => return Err(Bail),
+        }
+        let (value, end) = read_number(self.input, self.pos, self.big_ints).map_err(|_| Bail)?;
+        self.pos = end;
+        Ok(value)
     }
 
     /// Reads a number as [`Reader::number`] does, with its text (for a reader that must
     /// round the decimal itself, as `f32`'s does).
     #[inline]
     pub fn number_and_text(&mut self) -> Result<(NumRef<'de>, &'de [u8]), Bail> {
-        match self.peek() {
-            Some(b'-' | b'0'..=b'9') => {}
-            _ => return Err(Bail),
-        }
+        // Past the whitespace, the number starts where the reader is.
+        self.peek();
         let start = self.pos;
-        let (value, end) = read_number(self.input, start, self.big_ints).map_err(|_| Bail)?;
-        self.pos = end;
-        Ok((value, &self.input[start..end]))
+        let value = self.number()?;
+        Ok((value, &self.input[start..self.pos]))
     }
 
     /// Reads a string, leaving its escapes in place.
