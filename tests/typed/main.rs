@@ -1,7 +1,7 @@
 //! Rust types through `#[derive(jitson::Schema)]`, in one test binary (the corpus types and
 //! their derived code compile and link once): `derive_schema` checks the derived schemas
 //! against serde, `decode` and `one_pass` typed decode, `encode` typed encode, `alias`
-//! `#[serde(alias)]` end to end.
+//! `#[serde(alias)]` end to end, `parity` field types and attributes against serde_json.
 
 #[path = "../engine_support/mod.rs"]
 mod engine_support;
@@ -13,3 +13,4 @@ mod decode;
 mod derive_schema;
 mod encode;
 mod one_pass;
+mod parity;
