@@ -548,8 +548,16 @@ fn structure(
             named(named_fields, &quote!(Self), &rules, &begin_object())?
         }
         Fields::Unnamed(unnamed_fields) => unnamed(unnamed_fields, &quote!(Self))?,
+        // serde reads a unit struct from `null`, and from `{}` or `[]` only in a value it
+        // buffered.
         Fields::Unit => quote!({
-            if !__r.null() {
+            let __empty = __r.in_buffered()
+                && match __r.peek() {
+                    ::std::option::Option::Some(b'{') => !__r.begin_object()?,
+                    ::std::option::Option::Some(b'[') => !__r.begin_array()?,
+                    _ => false,
+                };
+            if !__empty && !__r.null() {
                 #bail;
             }
             Self

@@ -206,8 +206,14 @@ fn structure(input: &DeriveInput, cattrs: &attr::Container, s: &DataStruct) -> s
             object_expr: None,
             optional: None,
         }),
+        // serde reads a unit struct from `null`, and from `{}` or `[]` inside a value it
+        // buffered (its readers refuse those where it reads them directly).
         Fields::Unit => Ok(Parts {
-            type_expr: quote!(#b::null()),
+            type_expr: quote!(#b::any_of([
+                #b::null(),
+                #b::TypeExpr::from(#b::object().deny_unknown()),
+                #b::TypeExpr::from(#b::tuple(::std::iter::empty::<#b::TypeExpr>()).max_items(0)),
+            ])),
             object_expr: None,
             optional: None,
         }),

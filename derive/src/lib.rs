@@ -16,7 +16,7 @@
 //!   as serde's `Deserialize` does: the schema is the decode contract); a `#[serde(tag = "t")]`
 //!   struct adds an optional member `t` holding the struct's (renamed) name;
 //! - tuple struct → fixed-length array (`prefixItems`); newtype struct → the inner type;
-//!   unit struct → `null`;
+//!   unit struct → `null`, `{}` or `[]` (serde reads the last two from a value it buffers);
 //! - enum, serde's four representations: external (unit variants as one string `enum`,
 //!   others `{"Variant": data}`), internal `tag` (objects with a `const` tag member), adjacent
 //!   `tag` + `content`, `untagged` (`anyOf` of the variants' data); tagged enums get the

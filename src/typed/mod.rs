@@ -108,9 +108,11 @@
 //!   the bound above) can read as the other one (or be refused), where serde_json and the
 //!   one-pass reader round the decimal to `f32` once;
 //! - serde_json also reads a struct from an array of its fields (`[1, 2]` for
-//!   `Point { x, y }`), a unit variant from `{"Variant": null}`, and, inside a value it
-//!   buffers (an untagged or internally tagged enum's), a unit struct from `{}` or `[]`;
-//!   the schema takes the form serde_json writes (an object, a string, `null`);
+//!   `Point { x, y }`) and a unit variant from `{"Variant": null}`; the schema takes the
+//!   form serde_json writes (an object, a string);
+//! - a unit struct's schema takes `null`, `{}` and `[]`: serde reads it from the last two
+//!   only inside a value it buffers (an untagged or internally tagged enum's), and typed
+//!   decode refuses them elsewhere, as serde does;
 //! - a `&str` field is borrowed from the input, so serde_json rejects one that holds an
 //!   escape; the schema accepts every string;
 //! - `#[serde(tag = "...")]` on a struct: the tag member is optional and must hold the

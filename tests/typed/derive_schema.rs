@@ -331,7 +331,12 @@ fn tuple_newtype_and_unit_structs() {
         (r#"{"0": 1, "1": "a"}"#, false),
     ]);
     check::<Meters>(&[("1.5", true), ("[1.5]", false), ("\"1\"", false)]);
-    check::<Nothing>(&[("null", true), ("{}", false), ("0", false)]);
+    check::<Nothing>(&[
+        ("null", true),
+        ("0", false),
+        ("{\"a\": 1}", false),
+        ("[0]", false),
+    ]);
 }
 
 #[derive(Deserialize, jitson::Schema)]
@@ -855,6 +860,12 @@ fn documented_differences_from_serde_json() {
     // serde_json reads a struct from an array of its fields; the schema takes objects.
     assert!(serde_json::from_str::<Inner>("[1]").is_ok());
     agree(&Inner::schema(), &codecs(&Inner::schema()), "[1]", false);
+    // A unit struct's schema takes `{}` and `[]`, which serde reads only from a value it
+    // buffered (typed decode refuses them elsewhere, as serde does).
+    for empty in ["{}", "[]"] {
+        assert!(serde_json::from_str::<Nothing>(empty).is_err());
+        agree(&Nothing::schema(), &codecs(&Nothing::schema()), empty, true);
+    }
     // serde_json reads a unit variant from `{"Variant": null}`; the schema takes the string.
     assert!(serde_json::from_str::<External>(r#"{"Unit": null}"#).is_ok());
     agree(

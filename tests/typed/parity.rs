@@ -4,7 +4,7 @@
 //! from its buffered copy (an internally tagged variant's members, an untagged enum's value)
 //! are here too, where serde's answers differ from a direct read. The differences
 //! `jitson::typed` documents (a struct read from an array, a unit variant from
-//! `{"Variant": null}`, a unit struct from a buffered `{}` or `[]`) are left out.
+//! `{"Variant": null}`) are left out.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -99,6 +99,9 @@ fn buffered_values_read_as_serde_reads_them() {
         (r#""o": 1, "#, ""),
         (r#""u": null"#, r#""u": []"#),
         (r#""any": {"z": [1e300]}"#, r#""any": 18446744073709551616"#),
+        (r#""units": [null]"#, r#""units": [{}, [], null]"#),
+        (r#""units": [null]"#, r#""units": [{"a": 1}]"#),
+        (r#""units": [null]"#, r#""units": [[0]]"#),
         (r#""f": 1.5"#, r#""f": 18446744073709551617"#),
         (
             r#""single": 0.1"#,
@@ -118,6 +121,10 @@ fn buffered_values_read_as_serde_reads_them() {
         r#"{"x": {"a": 2}, "d": [1], "t": "W"}"#,
     ] {
         agrees::<Buffered>(input);
+    }
+    for input in ["null", "{}", "[]", "[[]]"] {
+        agrees::<Unitish>(input);
+        agrees::<Vec<Unitish>>(input);
     }
     for input in [
         r#"{"s": "a", "c": "c", "e": "A"}"#,
