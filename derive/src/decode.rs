@@ -7,8 +7,9 @@
 //! with the next field's first, else matched against every name and alias); a repeated
 //! member, an unknown one under `deny_unknown_fields`, and a missing one without a default
 //! bail. Tuple structs read an array of their live fields, newtypes their field, unit
-//! structs `null`. Externally tagged enums read a unit variant's string or
-//! `{"Variant": data}`; internally tagged ones find their tag member wherever it comes,
+//! structs `null` (also `{}` / `[]` where serde buffers: `Reader::unit_struct`).
+//! Externally tagged enums read a unit variant's string or `{"Variant": data}`;
+//! internally tagged ones find their tag member wherever it comes,
 //! adjacently tagged ones too, with their content before or after it. Untagged enums try the
 //! variants whose type may take a value of the input's kind (`JsonDecode::kinds`, which the
 //! impl also answers for its own type), passing over a variant's refusal only where it is
@@ -492,7 +493,6 @@ fn structure(
     fields: &Fields,
 ) -> syn::Result<(TokenStream, Option<TokenStream>)> {
     let d = de();
-    let bail = bail();
     let all = fields
         .iter()
         .map(|f| Ok((f, attr::field(&f.attrs)?)))
@@ -548,18 +548,8 @@ fn structure(
             named(named_fields, &quote!(Self), &rules, &begin_object())?
         }
         Fields::Unnamed(unnamed_fields) => unnamed(unnamed_fields, &quote!(Self))?,
-        // serde reads a unit struct from `null`, and from `{}` or `[]` only in a value it
-        // buffered.
         Fields::Unit => quote!({
-            let __empty = __r.in_buffered()
-                && match __r.peek() {
-                    ::std::option::Option::Some(b'{') => !__r.begin_object()?,
-                    ::std::option::Option::Some(b'[') => !__r.begin_array()?,
-                    _ => false,
-                };
-            if !__empty && !__r.null() {
-                #bail;
-            }
+            __r.unit_struct()?;
             Self
         }),
     };

@@ -20,8 +20,8 @@ use super::{Items, Members, Node, Number, View};
 use crate::error::{Error, ErrorKind};
 use crate::lazy::{self, Pointer};
 use crate::path::{Path, Segment};
-use jitson_jit::ir::{BigInts, NumRef};
-use jitson_jit::read_number;
+use crate::typed::decode::numeric_key;
+use jitson_jit::ir::NumRef;
 use jitson_jit::view::{lend, lend_str};
 
 /// The newtype-struct name [`RawValue`](crate::typed::RawValue) deserializes through: this
@@ -366,9 +366,8 @@ impl<'de> Key<'de, '_> {
     /// The key read as serde_json reads a numeric key (an integer map key): the name, as
     /// the input holds it (a name holding an escape is refused), one JSON number filling it.
     fn numeric<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
-        let text = self.key.as_bytes();
-        let number = match read_number(text, 0, BigInts::Raw) {
-            Ok((n, end)) if end == text.len() && lend_str(self.de.input, self.key).is_some() => n,
+        let number = match numeric_key(self.key) {
+            Some(n) if lend_str(self.de.input, self.key).is_some() => n,
             _ => {
                 return Err(de::Error::invalid_type(
                     de::Unexpected::Str(self.key),

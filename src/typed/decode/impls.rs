@@ -512,10 +512,7 @@ macro_rules! integer_keys {
                 if r.in_buffered() {
                     return Err(Bail);
                 }
-                match read_number(name.as_bytes(), 0, BigInts::Raw) {
-                    Ok((n, end)) if end == name.len() => integer(n),
-                    _ => Err(Bail),
-                }
+                numeric_key(name).map_or(Err(Bail), integer)
             }
         }
     )*};
@@ -524,6 +521,15 @@ macro_rules! integer_keys {
 integer_keys!(
     u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
 );
+
+/// The number a member name holds as serde_json reads a numeric map key: one JSON number
+/// filling the whole name (integers beyond 64 bits as their digits); `None` otherwise.
+pub(crate) fn numeric_key(name: &str) -> Option<NumRef<'_>> {
+    match read_number(name.as_bytes(), 0, BigInts::Raw) {
+        Ok((n, end)) if end == name.len() => Some(n),
+        _ => None,
+    }
+}
 
 /// Reads an object's members into `insert`, which answers whether the key is new (a
 /// repeated key bails).

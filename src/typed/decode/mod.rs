@@ -42,6 +42,7 @@
 mod impls;
 mod reader;
 
+pub(crate) use impls::numeric_key;
 pub use impls::{JsonDecodeKey, borrowed_cow};
 pub use reader::{RawStr, Reader};
 

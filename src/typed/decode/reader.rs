@@ -167,6 +167,23 @@ impl<'de> Reader<'de> {
         self.literal(b"null")
     }
 
+    /// Reads a unit struct as serde reads one: `null`, or inside a value serde buffered
+    /// (see [`Reader::in_buffered`]) also `{}` or `[]`, which its buffered copy takes.
+    #[inline]
+    pub fn unit_struct(&mut self) -> Result<(), Bail> {
+        let empty = self.in_buffered()
+            && match self.peek() {
+                Some(b'{') => !self.begin_object()?,
+                Some(b'[') => !self.begin_array()?,
+                _ => false,
+            };
+        if empty || self.null() {
+            Ok(())
+        } else {
+            Err(Bail)
+        }
+    }
+
     /// Reads `true` or `false`.
     #[inline]
     pub fn boolean(&mut self) -> Result<bool, Bail> {
