@@ -353,9 +353,7 @@ macro_rules! integer_keys {
     )*};
 }
 
-integer_keys!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
-);
+crate::typed::for_each_integer!(integer_keys);
 
 /// Appends `entries` as `"key":value,` each.
 #[inline]

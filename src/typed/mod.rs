@@ -140,6 +140,16 @@ macro_rules! for_each_tuple {
 }
 pub(crate) use for_each_tuple;
 
+/// Calls the macro `$m` with every primitive integer type (serde_json's integer map keys).
+macro_rules! for_each_integer {
+    ($m:ident) => {
+        $m!(
+            u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+        );
+    };
+}
+pub(crate) use for_each_integer;
+
 /// Calls the macro `$m` with the `std::net` address types, which serde writes as their text.
 macro_rules! for_each_address {
     ($m:ident) => {

@@ -518,9 +518,7 @@ macro_rules! integer_keys {
     )*};
 }
 
-integer_keys!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
-);
+crate::typed::for_each_integer!(integer_keys);
 
 /// The number a member name holds as serde_json reads a numeric map key: one JSON number
 /// filling the whole name (integers beyond 64 bits as their digits); `None` otherwise.
