@@ -409,8 +409,22 @@ impl<'de> Deserializer<'de> for Key<'de, '_> {
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
     }
 
+    /// A boolean key as serde_json reads one: the name `true` or `false` as the input
+    /// holds it (one holding an escape is refused).
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.key {
+            "true" | "false" if lend_str(self.de.input, self.key).is_some() => {
+                visitor.visit_bool(self.key == "true")
+            }
+            _ => Err(de::Error::invalid_type(
+                de::Unexpected::Str(self.key),
+                &visitor,
+            )),
+        }
+    }
+
     serde::forward_to_deserialize_any! {
-        bool f32 f64 char str string bytes byte_buf
+        f32 f64 char str string bytes byte_buf
         option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
         identifier ignored_any
     }

@@ -8,15 +8,18 @@
 //! which [`close_members`] turns into the closing bracket, so no element needs a "first?"
 //! test.
 
-use crate::typed::{JsonKey, RawValue};
+use crate::typed::{DURATION_FIELDS, JsonKey, RANGE_FIELDS, RawValue, SYSTEM_TIME_FIELDS};
 use jitson_kernels::append::{append_f32, append_f64, append_i64, append_u64};
 use jitson_kernels::escape::{EscapeMode, escape_str};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
+use std::ops::{Range, RangeInclusive};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// A Rust value's JSON writer: the bytes serde_json::to_vec writes for it (compact).
 ///
@@ -42,8 +45,9 @@ use std::sync::Arc;
 ///
 /// # Panics
 ///
-/// A derived enum's `#[serde(skip)]` variant has no JSON form: serde_json returns an error
-/// for it, `encode_json` panics with the same message.
+/// Where serde_json returns an error, `encode_json` panics with the same message: a derived
+/// enum's `#[serde(skip)]` variant (it has no JSON form), a `Path` that is not UTF-8, a
+/// `SystemTime` before the Unix epoch.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no JSON encoder",
     label = "`{Self}` does not implement `jitson::typed::JsonEncode`",
@@ -180,6 +184,83 @@ macro_rules! strings {
 
 strings!(String, Cow<'_, str>);
 
+/// Paths: their text, as serde writes them.
+///
+/// # Panics
+///
+/// When the path is not UTF-8, which serde refuses to write.
+impl JsonEncode for Path {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        let text = self
+            .to_str()
+            .expect("path contains invalid UTF-8 characters");
+        encode_str(text, out);
+    }
+}
+
+impl JsonEncode for PathBuf {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        self.as_path().encode_json(out);
+    }
+}
+
+/// Appends the object serde writes for a struct of two fields.
+fn encode_field_pair(
+    [first, second]: [&str; 2],
+    a: &(impl JsonEncode + ?Sized),
+    b: &(impl JsonEncode + ?Sized),
+    out: &mut Vec<u8>,
+) {
+    out.push(b'{');
+    encode_str(first, out);
+    out.push(b':');
+    a.encode_json(out);
+    out.push(b',');
+    encode_str(second, out);
+    out.push(b':');
+    b.encode_json(out);
+    out.push(b'}');
+}
+
+impl JsonEncode for Duration {
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        encode_field_pair(DURATION_FIELDS, &self.as_secs(), &self.subsec_nanos(), out);
+    }
+}
+
+/// The time since the Unix epoch.
+///
+/// # Panics
+///
+/// When the time is before the epoch, which serde refuses to write.
+impl JsonEncode for SystemTime {
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        let since = self
+            .duration_since(UNIX_EPOCH)
+            .expect("SystemTime must be later than UNIX_EPOCH");
+        encode_field_pair(
+            SYSTEM_TIME_FIELDS,
+            &since.as_secs(),
+            &since.subsec_nanos(),
+            out,
+        );
+    }
+}
+
+impl<T: JsonEncode> JsonEncode for Range<T> {
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        encode_field_pair(RANGE_FIELDS, &self.start, &self.end, out);
+    }
+}
+
+impl<T: JsonEncode> JsonEncode for RangeInclusive<T> {
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        encode_field_pair(RANGE_FIELDS, self.start(), self.end(), out);
+    }
+}
+
 /// serde writes `()` and `PhantomData` as `null`.
 macro_rules! nulls {
     ($($t:ty $(: $p:ident)?),*) => {$(
@@ -291,8 +372,17 @@ sequences! {
     [T];
     Vec<T>;
     VecDeque<T>;
+    LinkedList<T>;
     BTreeSet<T>;
     [T; N], const N;
+}
+
+/// In the heap's own iteration order (not sorted), as serde writes it.
+impl<T: JsonEncode> JsonEncode for BinaryHeap<T> {
+    #[inline]
+    fn encode_json(&self, out: &mut Vec<u8>) {
+        encode_items(self, out);
+    }
 }
 
 /// In the set's own iteration order, as serde writes it.
@@ -339,8 +429,8 @@ macro_rules! string_keys {
 
 string_keys!(String, Box<str>, Cow<'_, str>, &str);
 
-/// Integer keys: their digits, quoted, as serde_json writes them.
-macro_rules! integer_keys {
+/// Integer and `bool` keys: their JSON text, quoted, as serde_json writes them.
+macro_rules! quoted_keys {
     ($($t:ty),*) => {$(
         impl JsonKey for $t {
             #[inline]
@@ -353,7 +443,16 @@ macro_rules! integer_keys {
     )*};
 }
 
-crate::typed::for_each_integer!(integer_keys);
+crate::typed::for_each_integer!(quoted_keys);
+quoted_keys!(bool);
+
+/// `char` keys: the one-character string.
+impl JsonKey for char {
+    #[inline]
+    fn encode_key(&self, out: &mut Vec<u8>) {
+        self.encode_json(out);
+    }
+}
 
 /// Appends `entries` as `"key":value,` each.
 #[inline]

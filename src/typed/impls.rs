@@ -2,17 +2,22 @@
 
 use crate::schema::Num;
 use crate::schema::builder::{
-    ObjectExpr, TypeExpr, all_of, any, array, boolean, constant, integer, map, not, null, nullable,
-    number, object, string, tuple,
+    ObjectExpr, TypeExpr, all_of, any, any_of, array, boolean, constant, integer, map, not, null,
+    nullable, number, object, string, tuple,
 };
-use crate::typed::{Definitions, JsonKey, JsonObject, JsonType};
+use crate::typed::{
+    DURATION_FIELDS, Definitions, JsonKey, JsonObject, JsonType, RANGE_FIELDS, SYSTEM_TIME_FIELDS,
+};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
+use std::ops::{Range, RangeInclusive};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
 /// Integers bounded to their type's range (`usize` / `isize` to 64 bits). The bounds of
 /// `u128` / `i128` are powers of two, exact as `f64`s: `0 <= n < 2^128` and
@@ -111,7 +116,64 @@ leaves! {
     SocketAddr [SocketAddr] => string();
     SocketAddrV4 [SocketAddrV4] => string();
     SocketAddrV6 [SocketAddrV6] => string();
+    // serde reads a path from any string (and writes one that is UTF-8).
+    PathBuf [PathBuf] => string();
+    Path [PathBuf] => string();
 }
+
+/// A struct serde writes as an object of two fields (`names`) and reads from that object
+/// (both members, no other) or from an array of the two values.
+fn field_pair(names: [&str; 2], first: TypeExpr, second: TypeExpr) -> TypeExpr {
+    let [a, b] = names;
+    any_of([
+        TypeExpr::from(
+            object()
+                .field(a, first.clone())
+                .field(b, second.clone())
+                .deny_unknown(),
+        ),
+        tuple([first, second]).min_items(2).into(),
+    ])
+}
+
+/// `{"secs": u64, "nanos": u32}`: serde carries whole seconds of `nanos` into `secs` and
+/// refuses a sum beyond `u64`, which the schema does not say (the value's reading does).
+impl JsonType for Duration {
+    type Key = Duration;
+
+    fn type_expr(defs: &mut Definitions) -> TypeExpr {
+        field_pair(DURATION_FIELDS, u64::type_expr(defs), u32::type_expr(defs))
+    }
+}
+
+/// `{"secs_since_epoch": u64, "nanos_since_epoch": u32}`, read as a `Duration` after the
+/// Unix epoch (a time the platform cannot hold is serde's refusal).
+impl JsonType for SystemTime {
+    type Key = SystemTime;
+
+    fn type_expr(defs: &mut Definitions) -> TypeExpr {
+        field_pair(
+            SYSTEM_TIME_FIELDS,
+            u64::type_expr(defs),
+            u32::type_expr(defs),
+        )
+    }
+}
+
+/// Ranges: `{"start": T, "end": T}` (serde checks no order between the bounds).
+macro_rules! ranges {
+    ($($range:ident),*) => {$(
+        impl<T: JsonType> JsonType for $range<T> {
+            type Key = $range<T::Key>;
+
+            fn type_expr(defs: &mut Definitions) -> TypeExpr {
+                field_pair(RANGE_FIELDS, T::type_expr(defs), T::type_expr(defs))
+            }
+        }
+    )*};
+}
+
+ranges!(Range, RangeInclusive);
 
 /// Any JSON value.
 impl JsonType for serde_json::Value {
@@ -201,7 +263,14 @@ macro_rules! sequences {
     )*};
 }
 
-sequences!(Vec<T>, [T], VecDeque<T>, BTreeSet<T>);
+sequences!(
+    Vec<T>,
+    [T],
+    VecDeque<T>,
+    LinkedList<T>,
+    BinaryHeap<T>,
+    BTreeSet<T>
+);
 
 /// serde reads a set from an array (a repeated item is kept once).
 impl<T: JsonType, S> JsonType for HashSet<T, S> {

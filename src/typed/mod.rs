@@ -186,6 +186,13 @@ macro_rules! for_each_non_zero {
 }
 pub(crate) use for_each_non_zero;
 
+/// The fields serde writes a `Duration` as (and reads it from, or from `[secs, nanos]`).
+pub(crate) const DURATION_FIELDS: [&str; 2] = ["secs", "nanos"];
+/// The fields serde writes a `SystemTime` as: its `Duration` since the Unix epoch.
+pub(crate) const SYSTEM_TIME_FIELDS: [&str; 2] = ["secs_since_epoch", "nanos_since_epoch"];
+/// The fields serde writes `Range` and `RangeInclusive` as.
+pub(crate) const RANGE_FIELDS: [&str; 2] = ["start", "end"];
+
 pub mod decode;
 mod defs;
 mod encode;
@@ -207,11 +214,15 @@ use std::borrow::Cow;
 /// Implemented for integers of every width (bounded to the type's range), `f32` (bounded to
 /// its finite range) / `f64`, `bool`, `char` (a one-character string), `String`, `str`,
 /// `Box<str>`, `Cow<str>`, `&T`, `Box<T>`, `Rc<T>`, `Arc<T>`, `Option<T>` (nullable, and a
-/// field that may be missing), `Vec<T>`, `[T]`, `[T; N]`, `VecDeque<T>`, `HashSet<T>` /
-/// `BTreeSet<T>` (arrays; serde keeps a repeated item once), tuples up to 12, `()`,
-/// `HashMap` / `BTreeMap` with string or integer keys (see [`JsonKey`]), the `std::num`
-/// non-zero integers (their integer's range but `0`), the `std::net` addresses (strings,
-/// parsed as serde parses them), [`RawValue`] and `serde_json::Value` (any JSON).
+/// field that may be missing), `Vec<T>`, `[T]`, `[T; N]`, `VecDeque<T>`, `LinkedList<T>`,
+/// `BinaryHeap<T>`, `HashSet<T>` / `BTreeSet<T>` (arrays; serde keeps a repeated item
+/// once), tuples up to 12, `()`, `HashMap` / `BTreeMap` with string, integer, `bool` or
+/// `char` keys (see [`JsonKey`]), the `std::num` non-zero integers (their integer's range but
+/// `0`), the `std::net` addresses (strings, parsed as serde parses them), `PathBuf` / `Path`
+/// (strings), `Duration` (`{"secs": …, "nanos": …}`, or `[secs, nanos]` as serde reads it
+/// too), `SystemTime` (its duration since the Unix epoch, `{"secs_since_epoch": …,
+/// "nanos_since_epoch": …}`), `Range<T>` / `RangeInclusive<T>` (`{"start": …, "end": …}`),
+/// [`RawValue`] and `serde_json::Value` (any JSON).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no JSON schema",
     label = "`{Self}` does not implement `jitson::typed::JsonType`",
@@ -292,10 +303,11 @@ pub trait JsonObject: JsonType {
 
 /// A map key type: serde_json writes it as a JSON object key and reads it back. Strings
 /// are the key itself; integers their decimal digits (`{"12": …}`), which serde_json reads
-/// as a JSON number filling the whole key.
+/// as a JSON number filling the whole key; `bool` the name `true` or `false` (exactly,
+/// without escapes); `char` a one-character name.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a supported map key",
-    note = "jitson maps take string keys (String, Box<str>, Cow<str>, &str) and integer keys"
+    note = "jitson maps take string keys (String, Box<str>, Cow<str>, &str), integer, bool and char keys"
 )]
 pub trait JsonKey {
     /// Appends the key as a JSON string (quoted, escaped).

@@ -5,7 +5,7 @@
 //! double-drops nothing.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet};
 use std::fmt::Debug;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
 use std::rc::Rc;
@@ -226,6 +226,144 @@ fn integer_keys_equal_serde_json() {
     }
     same::<FlatNumbered>(br#"{"id": 1}"#);
     refused::<FlatNumbered>(br#"{"id": 1, "2": 3}"#);
+}
+
+/// `bool`- and `char`-keyed maps.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct OtherKeys {
+    flags: BTreeMap<bool, u8>,
+    letters: HashMap<char, u8>,
+}
+
+/// A `bool` key is the name `true` or `false` exactly, as serde_json reads one; a `char`
+/// key any one-character name, escaped or not; anything else is serde's error at the key.
+#[test]
+fn bool_and_char_keys_equal_serde_json() {
+    let doc =
+        r#"{"flags": {"true": 1, "false": 2}, "letters": {"a": 1, "\u00e9": 2, "\"": 3, "😀": 4}}"#;
+    same::<OtherKeys>(doc.as_bytes());
+    let plain = r#"{"flags": {"false": 0}, "letters": {"é": 2}}"#.as_bytes();
+    same::<OtherKeys>(plain);
+    let options = jitson::jit::ir::ExecOptions::default();
+    assert!(jitson::typed::decode::read::<OtherKeys>(plain, &options).is_ok());
+    for (flag, letter) in [
+        ("True", "a"),
+        ("\\u0074rue", "a"),
+        ("true ", "a"),
+        ("1", "a"),
+        ("", "a"),
+        ("true", "ab"),
+        ("true", ""),
+    ] {
+        let input = format!(r#"{{"flags": {{"{flag}": 1}}, "letters": {{"{letter}": 1}}}}"#);
+        refused::<OtherKeys>(input.as_bytes());
+        let (kind, message) = error::<OtherKeys>(input.as_bytes());
+        assert_eq!(kind, ErrorKind::Deserialize, "{flag} {letter}: {message}");
+    }
+    let (_, message) = error::<OtherKeys>(br#"{"flags": {"yes": 1}, "letters": {}}"#);
+    assert_eq!(
+        message,
+        r#"invalid type: string "yes", expected a boolean at line 1 column 19, path $.flags.yes"#
+    );
+}
+
+/// Paths, durations, times and ranges: what serde writes for them and reads back.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct StdValues<'a> {
+    path: std::path::PathBuf,
+    #[serde(borrow)]
+    borrowed: &'a std::path::Path,
+    boxed: Box<std::path::Path>,
+    timeout: std::time::Duration,
+    at: std::time::SystemTime,
+    span: std::ops::Range<u32>,
+    closed: std::ops::RangeInclusive<i8>,
+    queue: std::collections::LinkedList<u8>,
+}
+
+/// serde reads a `Duration` (and a `SystemTime`, a range) from its object, members in any
+/// order, or from an array of the two values; whole seconds in `nanos` are carried, a sum
+/// beyond `u64` is serde's error.
+#[test]
+fn paths_durations_times_and_ranges_equal_serde_json() {
+    let doc = r#"{"path": "/tmp/a\nb", "borrowed": "rel/é", "boxed": "x",
+        "timeout": {"secs": 5, "nanos": 7}, "at": {"secs_since_epoch": 1700000000, "nanos_since_epoch": 1},
+        "span": {"start": 1, "end": 4294967295}, "closed": {"start": -128, "end": 127},
+        "queue": [1, 2]}"#;
+    same::<StdValues>(doc.as_bytes());
+    let options = jitson::jit::ir::ExecOptions::default();
+    let plain = doc.replace("\\n", "/");
+    assert!(jitson::typed::decode::read::<StdValues>(plain.as_bytes(), &options).is_ok());
+    let edits = [
+        (r#"{"secs": 5, "nanos": 7}"#, r#"{"nanos": 7, "secs": 5}"#),
+        (r#"{"secs": 5, "nanos": 7}"#, "[5, 7]"),
+        (
+            r#"{"secs": 5, "nanos": 7}"#,
+            r#"{"secs": 5, "nanos": 4294967295}"#,
+        ),
+        (
+            r#"{"secs": 5, "nanos": 7}"#,
+            r#"{"secs": 18446744073709551614, "nanos": 999999999}"#,
+        ),
+        (r#"{"start": 1, "end": 4294967295}"#, "[7, 2]"),
+        (
+            r#"{"secs_since_epoch": 1700000000, "nanos_since_epoch": 1}"#,
+            "[0, 0]",
+        ),
+    ];
+    for (from, to) in edits {
+        let input = doc.replace(from, to);
+        assert_ne!(input, doc, "{to}");
+        same::<StdValues>(input.as_bytes());
+    }
+    let refusals = [
+        r#"{"secs": 5}"#,
+        r#"{"secs": 5, "nanos": 7, "x": 1}"#,
+        r#"{"secs": 5, "nanos": 7, "secs": 5}"#,
+        "[5]",
+        "[5, 7, 9]",
+        r#"{"secs": 5.0, "nanos": 7}"#,
+        r#"{"secs": 5, "nanos": 4294967296}"#,
+        r#"{"secs": 18446744073709551615, "nanos": 1000000000}"#,
+        "5",
+    ];
+    for to in refusals {
+        refused::<StdValues>(doc.replace(r#"{"secs": 5, "nanos": 7}"#, to).as_bytes());
+    }
+    let overflows = [
+        (
+            r#"{"secs": 5, "nanos": 7}"#,
+            r#"{"secs": 18446744073709551615, "nanos": 1000000000}"#,
+            "overflow deserializing Duration at line 2 column 20, path $.timeout",
+        ),
+        (
+            r#"{"secs_since_epoch": 1700000000, "nanos_since_epoch": 1}"#,
+            r#"{"secs_since_epoch": 18446744073709551615, "nanos_since_epoch": 0}"#,
+            "overflow deserializing SystemTime at line 2 column 51, path $.at",
+        ),
+    ];
+    for (from, to, want) in overflows {
+        let (kind, message) = error::<StdValues>(doc.replace(from, to).as_bytes());
+        assert_eq!((kind, message.as_str()), (ErrorKind::Deserialize, want));
+    }
+    // A borrowed path cannot hold an unescaped copy.
+    refused::<StdValues>(doc.replace("rel/é", "rel\\u00e9").as_bytes());
+}
+
+/// serde builds a `BinaryHeap` from its array (which has no `PartialEq`: compared sorted).
+#[test]
+fn binary_heaps_equal_serde_json() {
+    let input = b"[3, 1, 4, 1, 5]";
+    let want = serde_json::from_slice::<BinaryHeap<u8>>(input).unwrap();
+    for (name, engine) in engines() {
+        let got: BinaryHeap<u8> = engine.decode(input).expect(name);
+        assert_eq!(
+            got.into_sorted_vec(),
+            want.clone().into_sorted_vec(),
+            "{name}"
+        );
+        assert!(engine.decode::<BinaryHeap<u8>>(b"[256]").is_err(), "{name}");
+    }
 }
 
 /// Non-zero integers.

@@ -196,6 +196,58 @@ fn addresses_as_their_text() {
 }
 
 #[test]
+fn bool_and_char_keys() {
+    same(&BTreeMap::from([(true, 1u8), (false, 2)]));
+    same(&HashMap::from([('a', "x")]));
+    same(&BTreeMap::from([
+        ('"', 1u8),
+        ('\n', 2),
+        ('é', 3),
+        ('😀', 4),
+    ]));
+}
+
+#[test]
+fn paths_durations_times_and_ranges() {
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+    same(&std::path::PathBuf::from("/tmp/a \"b\"\n"));
+    same(std::path::Path::new("relative/é"));
+    same(&std::path::Path::new("x").to_path_buf().into_boxed_path());
+    same(&Duration::new(5, 7));
+    same(&Duration::MAX);
+    same(&Duration::ZERO);
+    same(&UNIX_EPOCH);
+    same(&(UNIX_EPOCH + Duration::new(1_700_000_000, 999_999_999)));
+    same(&SystemTime::now());
+    same(&(1u8..5));
+    same(&(-1.5f64..=2.5));
+    same(&(String::from("a")..String::from("b\t")));
+    same(&std::collections::LinkedList::from([1u8, 2, 3]));
+    same(&std::collections::BinaryHeap::from([3u8, 1, 4, 1, 5]));
+}
+
+/// A path that is not UTF-8 (Unix: any bytes but `/` and NUL may name a file).
+#[cfg(unix)]
+#[test]
+#[should_panic(expected = "path contains invalid UTF-8 characters")]
+fn non_utf8_paths_panic_where_serde_json_errors() {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::path::Path::new(std::ffi::OsStr::from_bytes(b"a\xffb"));
+    let err = serde_json::to_vec(path).unwrap_err();
+    assert!(err.to_string().contains("invalid UTF-8"), "{err}");
+    path.encode_json(&mut Vec::new());
+}
+
+#[test]
+#[should_panic(expected = "SystemTime must be later than UNIX_EPOCH")]
+fn times_before_the_epoch_panic_where_serde_json_errors() {
+    let before = std::time::UNIX_EPOCH - std::time::Duration::from_secs(1);
+    let err = serde_json::to_vec(&before).unwrap_err();
+    assert!(err.to_string().contains("later than UNIX_EPOCH"), "{err}");
+    before.encode_json(&mut Vec::new());
+}
+
+#[test]
 fn serde_json_values_and_raw_values() {
     let value = json!({
         "null": null, "bools": [true, false], "u": 18446744073709551615u64, "i": -9223372036854775808i64,

@@ -985,3 +985,65 @@ fn generic_tagged_payloads_are_read_member_by_member() {
         check_one_pass::<Sealing>(input, taken);
     }
 }
+
+/// Standard values serde reads as small structs, and `bool` / `char` map keys.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+struct StdShapes {
+    timeout: std::time::Duration,
+    at: std::time::SystemTime,
+    span: std::ops::Range<u8>,
+    path: std::path::PathBuf,
+    flags: BTreeMap<bool, u8>,
+    letters: BTreeMap<char, u8>,
+}
+
+/// The reader takes durations, times and ranges from their object (members in any order)
+/// or their array, and `bool` / `char` keys as serde_json reads them; it bails on the rest,
+/// which the two-pass decode refuses.
+#[test]
+fn std_shapes_and_keys_are_read_in_one_pass() {
+    let base = r#"{"timeout": {"secs": 1, "nanos": 2}, "at": [3, 4], "span": {"end": 6, "start": 5},
+        "path": "/p", "flags": {"true": 1}, "letters": {"x": 1}}"#;
+    let cases = [
+        ("", "", true),
+        (r#"{"secs": 1, "nanos": 2}"#, "[1, 2000000000]", true),
+        (r#"{"end": 6, "start": 5}"#, "[5, 6]", true),
+        (r#""/p""#, r#""\u002fp""#, true),
+        (r#"{"x": 1}"#, r#"{"x": 1, "y": 2}"#, true),
+        (r#"{"true": 1}"#, r#"{"false": 1, "true": 2}"#, true),
+        (r#"{"secs": 1, "nanos": 2}"#, r#"{"secs": 1}"#, false),
+        (
+            r#"{"secs": 1, "nanos": 2}"#,
+            r#"{"secs": 1, "nanos": 2, "secs": 1}"#,
+            false,
+        ),
+        (
+            r#"{"secs": 1, "nanos": 2}"#,
+            r#"{"secs": 1, "nanos": 2, "x": 0}"#,
+            false,
+        ),
+        (r#"{"secs": 1, "nanos": 2}"#, "[1]", false),
+        (r#"{"secs": 1, "nanos": 2}"#, "[1, 2, 3]", false),
+        (r#"{"secs": 1, "nanos": 2}"#, "{}", false),
+        (
+            r#"{"secs": 1, "nanos": 2}"#,
+            r#"{"secs": 1, "nanos": -2}"#,
+            false,
+        ),
+        (
+            r#"{"secs": 1, "nanos": 2}"#,
+            r#"{"secs": 18446744073709551615, "nanos": 1000000000}"#,
+            false,
+        ),
+        ("[3, 4]", "[18446744073709551615, 0]", false),
+        (r#"{"true": 1}"#, r#"{"True": 1}"#, false),
+        (r#"{"true": 1}"#, r#"{"\u0074rue": 1}"#, false),
+        (r#"{"true": 1}"#, r#"{"true": 1, "true": 1}"#, false),
+        (r#"{"x": 1}"#, r#"{"xy": 1}"#, false),
+        (r#"{"x": 1}"#, r#"{"": 1}"#, false),
+    ];
+    for (from, to, taken) in cases {
+        let input = base.replacen(from, to, 1);
+        check_one_pass::<StdShapes>(&input, taken);
+    }
+}

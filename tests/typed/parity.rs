@@ -272,3 +272,56 @@ fn attribute_combinations_read_as_serde_reads_them() {
         agrees::<Units>(input);
     }
 }
+
+/// Standard values serde reads as small structs, and `bool` / `char` keys, where serde
+/// reads them from its buffered copy (an internally tagged variant's members).
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "t")]
+enum BufferedStd {
+    V {
+        d: std::time::Duration,
+        r: std::ops::RangeInclusive<u8>,
+        p: std::path::PathBuf,
+        #[serde(default)]
+        flags: BTreeMap<bool, u8>,
+        #[serde(default)]
+        letters: BTreeMap<char, u8>,
+    },
+}
+
+/// Untagged: a duration, or any other value.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(untagged)]
+enum MaybeDuration {
+    D(std::time::Duration),
+    Flags(BTreeMap<bool, u8>),
+    Other(serde_json::Value),
+}
+
+#[test]
+fn std_shapes_and_keys_read_as_serde_reads_them_buffered() {
+    for input in [
+        r#"{"t": "V", "d": {"secs": 1, "nanos": 2}, "r": [1, 2], "p": "/x"}"#,
+        r#"{"d": [1, 2], "t": "V", "r": {"end": 1, "start": 2}, "p": "x\n"}"#,
+        r#"{"t": "V", "d": [1, 2], "r": [1, 2], "p": "", "letters": {"a": 1, "\u00e9": 2}}"#,
+        r#"{"t": "V", "d": [1, 2], "r": [1, 2], "p": "", "letters": {"ab": 1}}"#,
+        r#"{"t": "V", "d": [1, 2], "r": [1, 2], "p": "", "flags": {"true": 1}}"#,
+        r#"{"t": "V", "d": [1, 2], "r": [1, 2], "p": "", "flags": {}}"#,
+        r#"{"t": "V", "d": [1], "r": [1, 2], "p": ""}"#,
+        r#"{"t": "V", "d": {"secs": 18446744073709551615, "nanos": 1000000000}, "r": [1, 2], "p": ""}"#,
+    ] {
+        agrees::<BufferedStd>(input);
+    }
+    for input in [
+        r#"{"secs": 1, "nanos": 2}"#,
+        "[1, 2]",
+        "[1, 2, 3]",
+        r#"{"secs": 1}"#,
+        r#"{"secs": 18446744073709551615, "nanos": 1000000000}"#,
+        r#"{"true": 1}"#,
+        "{}",
+        "7",
+    ] {
+        agrees::<MaybeDuration>(input);
+    }
+}

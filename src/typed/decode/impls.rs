@@ -3,22 +3,25 @@
 //! codec must look first).
 
 use super::{Bail, JsonDecode, JsonDecodeMembers, JsonKinds, Reader};
-use crate::typed::RawValue;
+use crate::typed::{DURATION_FIELDS, RANGE_FIELDS, RawValue, SYSTEM_TIME_FIELDS};
 use jitson_jit::ir::{BigInts, NumRef, Number};
 use jitson_jit::read_number;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
+use std::ops::{Range, RangeInclusive};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// The `kinds` of a type serde reads from values of the one JSON kind `$kind`.
+/// The `kinds` of a type serde reads from values of the JSON kinds `$kind`.
 macro_rules! kinds {
-    ($kind:ident) => {
+    ($($kind:ident)|+) => {
         #[inline]
         fn kinds(_: u32) -> JsonKinds {
-            JsonKinds::$kind
+            JsonKinds::NONE$(.or(JsonKinds::$kind))+
         }
     };
 }
@@ -191,15 +194,19 @@ impl JsonDecode<'_> for bool {
 impl JsonDecode<'_> for char {
     /// A string of exactly one character.
     fn decode_json(r: &mut Reader<'_>) -> Result<char, Bail> {
-        let text = r.raw_str()?.into_text()?;
-        let mut chars = text.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) => Ok(c),
-            _ => Err(Bail),
-        }
+        one_char(&r.raw_str()?.into_text()?)
     }
 
     scalar!(STRING);
+}
+
+/// The character of a one-character text.
+fn one_char(text: &str) -> Result<char, Bail> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Ok(c),
+        _ => Err(Bail),
+    }
 }
 
 impl JsonDecode<'_> for String {
@@ -226,6 +233,101 @@ macro_rules! addresses {
 }
 
 crate::typed::for_each_address!(addresses);
+
+impl JsonDecode<'_> for PathBuf {
+    #[inline]
+    fn decode_json(r: &mut Reader<'_>) -> Result<PathBuf, Bail> {
+        r.string().map(PathBuf::from)
+    }
+
+    scalar!(STRING);
+}
+
+impl JsonDecode<'_> for Box<Path> {
+    fn decode_json(r: &mut Reader<'_>) -> Result<Box<Path>, Bail> {
+        PathBuf::decode_json(r).map(PathBuf::into_boxed_path)
+    }
+
+    scalar!(STRING);
+}
+
+impl<'de: 'a, 'a> JsonDecode<'de> for &'a Path {
+    /// Borrowed from the input, as `&str` is.
+    fn decode_json(r: &mut Reader<'de>) -> Result<&'a Path, Bail> {
+        r.plain_str().map(Path::new)
+    }
+
+    kinds!(STRING);
+}
+
+/// Reads a struct serde reads from `{"<first>": A, "<second>": B}` (both members, in
+/// either order, no other, neither repeated) or from `[A, B]`.
+fn field_pair<'de, A: JsonDecode<'de>, B: JsonDecode<'de>>(
+    r: &mut Reader<'de>,
+    [first, second]: [&str; 2],
+) -> Result<(A, B), Bail> {
+    if r.peek() == Some(b'[') {
+        return <(A, B)>::decode_json(r);
+    }
+    let (mut a, mut b) = (None, None);
+    let mut more = r.begin_object()?;
+    while more {
+        let key = r.key()?;
+        if key == first && a.is_none() {
+            a = Some(A::decode_json(r)?);
+        } else if key == second && b.is_none() {
+            b = Some(B::decode_json(r)?);
+        } else {
+            return Err(Bail);
+        }
+        more = r.next_member()?;
+    }
+    Ok((a.ok_or(Bail)?, b.ok_or(Bail)?))
+}
+
+/// serde's `Duration` from whole seconds and nanoseconds: the whole seconds among the
+/// nanoseconds carried, a sum beyond `u64` refused.
+fn duration(r: &mut Reader<'_>, names: [&str; 2]) -> Result<Duration, Bail> {
+    let (secs, nanos): (u64, u32) = field_pair(r, names)?;
+    secs.checked_add(u64::from(nanos / 1_000_000_000))
+        .map(|_| Duration::new(secs, nanos))
+        .ok_or(Bail)
+}
+
+impl JsonDecode<'_> for Duration {
+    fn decode_json(r: &mut Reader<'_>) -> Result<Duration, Bail> {
+        duration(r, DURATION_FIELDS)
+    }
+
+    kinds!(OBJECT | ARRAY);
+}
+
+impl JsonDecode<'_> for SystemTime {
+    /// The epoch plus the duration read: a time the platform cannot hold bails.
+    fn decode_json(r: &mut Reader<'_>) -> Result<SystemTime, Bail> {
+        UNIX_EPOCH
+            .checked_add(duration(r, SYSTEM_TIME_FIELDS)?)
+            .ok_or(Bail)
+    }
+
+    kinds!(OBJECT | ARRAY);
+}
+
+impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Range<T> {
+    fn decode_json(r: &mut Reader<'de>) -> Result<Range<T>, Bail> {
+        field_pair(r, RANGE_FIELDS).map(|(start, end)| start..end)
+    }
+
+    kinds!(OBJECT | ARRAY);
+}
+
+impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for RangeInclusive<T> {
+    fn decode_json(r: &mut Reader<'de>) -> Result<RangeInclusive<T>, Bail> {
+        field_pair(r, RANGE_FIELDS).map(|(start, end)| start..=end)
+    }
+
+    kinds!(OBJECT | ARRAY);
+}
 
 impl<'de: 'a, 'a> JsonDecode<'de> for &'a str {
     /// Borrowed from the input: a string holding an escape bails (serde refuses it).
@@ -407,6 +509,24 @@ impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for VecDeque<T> {
     kinds!(ARRAY);
 }
 
+impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for LinkedList<T> {
+    fn decode_json(r: &mut Reader<'de>) -> Result<LinkedList<T>, Bail> {
+        let mut out = LinkedList::new();
+        items(r, |item| out.push_back(item))?;
+        Ok(out)
+    }
+
+    kinds!(ARRAY);
+}
+
+impl<'de, T: JsonDecode<'de> + Ord> JsonDecode<'de> for BinaryHeap<T> {
+    fn decode_json(r: &mut Reader<'de>) -> Result<BinaryHeap<T>, Bail> {
+        Vec::decode_json(r).map(BinaryHeap::from)
+    }
+
+    kinds!(ARRAY);
+}
+
 /// A set read from an array, a repeated item kept once (serde does not refuse it).
 fn set<'de, T: JsonDecode<'de>, C: Default + Extend<T>>(r: &mut Reader<'de>) -> Result<C, Bail> {
     let mut out = C::default();
@@ -519,6 +639,26 @@ macro_rules! integer_keys {
 }
 
 crate::typed::for_each_integer!(integer_keys);
+
+/// `bool` keys: the name `true` or `false` exactly, as serde_json reads a boolean key;
+/// serde reads none from a name it buffered.
+impl<'de> JsonDecodeKey<'de> for bool {
+    fn from_key(name: &'de str, r: &Reader<'de>) -> Result<bool, Bail> {
+        match name {
+            _ if r.in_buffered() => Err(Bail),
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(Bail),
+        }
+    }
+}
+
+/// `char` keys: a name of one character (serde reads them from a buffered name too).
+impl<'de> JsonDecodeKey<'de> for char {
+    fn from_key(name: &'de str, _: &Reader<'de>) -> Result<char, Bail> {
+        one_char(name)
+    }
+}
 
 /// The number a member name holds as serde_json reads a numeric map key: one JSON number
 /// filling the whole name (integers beyond 64 bits as their digits); `None` otherwise.
