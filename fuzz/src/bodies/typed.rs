@@ -52,6 +52,12 @@ pub struct Message<'a> {
     attachment: Option<Attachment>,
     #[serde(default)]
     seen: BTreeSet<i16>,
+    #[serde(default)]
+    timeout: Option<std::time::Duration>,
+    #[serde(default)]
+    switches: BTreeMap<bool, u8>,
+    #[serde(default)]
+    marks: BTreeMap<char, u8>,
     #[serde(flatten)]
     meta: Meta,
 }
