@@ -48,6 +48,8 @@ pub(crate) struct Variant {
     pub(crate) aliases: Vec<String>,
     /// `skip`: never read or written.
     pub(crate) skip: bool,
+    /// `other`: the unit variant a tag no other variant names reads as.
+    pub(crate) other: bool,
 }
 
 /// Attributes of a field.
@@ -115,7 +117,7 @@ enum Place {
 const NEUTRAL: [&str; 4] = ["bound", "crate", "expecting", "borrow"];
 
 /// Attributes jitson does not model, with why.
-const UNSUPPORTED: [(&str, &str); 14] = [
+const UNSUPPORTED: [(&str, &str); 13] = [
     (
         "skip_serializing",
         "the field would be read but not written: the JSON shape would differ between decode and encode",
@@ -154,10 +156,6 @@ const UNSUPPORTED: [(&str, &str); 14] = [
         "untagged",
         "untagged variants in a tagged enum are not modelled",
     ),
-    (
-        "other",
-        "a catch-all variant accepts tags the schema cannot list",
-    ),
     ("variant_identifier", "identifier enums are not supported"),
     ("field_identifier", "identifier enums are not supported"),
 ];
@@ -195,6 +193,7 @@ pub(crate) fn variant(attrs: &[Attribute]) -> syn::Result<Variant> {
             "rename_all" => out.rename_all = Some(rule(meta)?),
             "alias" => out.aliases.push(string(meta)?),
             "skip" => out.skip = true,
+            "other" => out.other = true,
             _ => return Ok(false),
         }
         Ok(true)
@@ -417,13 +416,15 @@ mod tests {
         let v = variant(&v.attrs).unwrap();
         assert_eq!(v.rename.as_deref(), Some("x"));
         assert_eq!(v.rename_all, Some(RenameRule::Kebab));
-        assert!(v.skip);
+        assert!(v.skip && !v.other);
         let v: syn::Variant = parse_quote! { #[serde(other)] A };
+        assert!(variant(&v.attrs).unwrap().other);
+        let v: syn::Variant = parse_quote! { #[serde(with = "m")] A };
         assert!(
             variant(&v.attrs)
                 .unwrap_err()
                 .to_string()
-                .contains("`serde(other)`")
+                .contains("`serde(with)`")
         );
     }
 }

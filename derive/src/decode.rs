@@ -593,7 +593,10 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
     // External: unit variants' and data variants' arms. Internal: each variant's arm after
     // its tag. Adjacent: the arms of variants without content (`units`), each variant's
     // content arm (`tagged`).
+    // `other`: the unit variant a tag no variant names reads as; with it, the names of
+    // data variants given as a string (external) bail, as serde refuses them.
     let (mut units, mut data, mut tagged) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut other, mut data_names) = (None, Vec::new());
     for v in &e.variants {
         let vattrs = attr::variant(&v.attrs)?;
         if vattrs.skip {
@@ -604,6 +607,12 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         names.extend(vattrs.aliases.iter().cloned());
         let pats = patterns(&names);
         let ctor = quote!(Self::#ident);
+        if vattrs.other {
+            other = Some(ctor.clone());
+        }
+        if !matches!(v.fields, Fields::Unit) {
+            data_names.push(pats.clone());
+        }
         let rules = variant_rules(&vattrs, cattrs);
         match (repr, &v.fields) {
             (Repr::External, Fields::Unit) => units.push(quote!(#pats => #ctor,)),
@@ -613,16 +622,7 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                 };
                 data.push(quote!(#pats => #value,));
             }
-            // Only the tag: serde ignores an internally tagged unit variant's other members.
-            (Repr::Internal(tag), Fields::Unit) => {
-                let tag = Literal::byte_string(tag.as_bytes());
-                tagged.push(quote! {
-                    #pats => {
-                        __r.ignore_members(#tag, __name, __tag_first)?;
-                        #ctor
-                    }
-                });
-            }
+            (Repr::Internal(tag), Fields::Unit) => tagged.push(unit_tagged(tag, pats, &ctor)),
             // A newtype variant's members are its inner type's (tuple variants are refused
             // by the schema side).
             (Repr::Internal(tag), Fields::Unnamed(fields)) => {
@@ -645,14 +645,7 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
             // serde takes a unit variant's content when it is `null`, or absent.
             (Repr::Adjacent(..), Fields::Unit) => {
                 units.push(quote!(#pats => #ctor,));
-                tagged.push(quote! {
-                    #pats => {
-                        if !__r.null() {
-                            #bail;
-                        }
-                        #ctor
-                    }
-                });
+                tagged.push(null_content(pats, &ctor));
             }
             // serde reads the content as it comes after the tag, from its buffered copy
             // before it.
@@ -687,6 +680,26 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
             }
         }
     }
+    // Each list of arms ends with its catch-all arm: bail, or `other`'s.
+    let unknown = quote!(_ => #bail,);
+    if !data.is_empty() {
+        data.push(unknown.clone());
+    }
+    match (repr, other) {
+        (_, None) => {
+            units.push(unknown.clone());
+            tagged.push(unknown);
+        }
+        (Repr::Internal(tag), Some(ctor)) => tagged.push(unit_tagged(tag, quote!(_), &ctor)),
+        (Repr::Adjacent(..), Some(ctor)) => {
+            units.push(quote!(_ => #ctor,));
+            tagged.push(null_content(quote!(_), &ctor));
+        }
+        (Repr::External, Some(ctor)) => {
+            units.extend(data_names.iter().map(|pats| quote!(#pats => #bail,)));
+            units.push(quote!(_ => #ctor,));
+        }
+    }
     Ok(match repr {
         Repr::Internal(tag) => internal_body(tag, &tagged),
         Repr::Adjacent(tag, content) => {
@@ -696,23 +709,47 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
     })
 }
 
-/// An internally tagged enum's `decode_json` body: the tag's value picks the arm of
-/// `tagged` (each reads the rest of the object).
-fn internal_body(tag: &str, tagged: &[TokenStream]) -> TokenStream {
+/// The arm of an internally tagged unit variant: only the tag, the object's other members
+/// passed over (serde ignores them).
+fn unit_tagged(tag: &str, pats: TokenStream, ctor: &TokenStream) -> TokenStream {
+    let tag = Literal::byte_string(tag.as_bytes());
+    quote! {
+        #pats => {
+            __r.ignore_members(#tag, __name, __tag_first)?;
+            #ctor
+        }
+    }
+}
+
+/// The content arm of an adjacently tagged unit variant: serde takes `null`.
+fn null_content(pats: TokenStream, ctor: &TokenStream) -> TokenStream {
     let bail = bail();
+    quote! {
+        #pats => {
+            if !__r.null() {
+                #bail;
+            }
+            #ctor
+        }
+    }
+}
+
+/// An internally tagged enum's `decode_json` body: the tag's value picks the arm of
+/// `tagged` (each reads the rest of the object; the last catches every other tag).
+fn internal_body(tag: &str, tagged: &[TokenStream]) -> TokenStream {
     let tag = Literal::byte_string(tag.as_bytes());
     quote! {
         let (__name, __tag_first) = __r.open_tagged(#tag)?;
         ::std::result::Result::Ok(match __name.as_bytes() {
             #(#tagged)*
-            _ => #bail,
         })
     }
 }
 
 /// An adjacently tagged enum's `decode_json` body: the tag's value picks the arm of
-/// `tagged` that reads the content where it comes, else (no content) the arm of `units`;
-/// other members are skipped, or bail when `deny` (`deny_unknown_fields`).
+/// `tagged` that reads the content where it comes, else (no content) the arm of `units`
+/// (each list's last arm catches every other tag); other members are skipped, or bail when
+/// `deny` (`deny_unknown_fields`).
 fn adjacent_body(
     tag: &str,
     content: &str,
@@ -745,7 +782,6 @@ fn adjacent_body(
                 }
                 __value = ::std::option::Option::Some(match __name.as_bytes() {
                     #(#tagged)*
-                    _ => #bail,
                 });
             } else {
                 #unknown
@@ -756,21 +792,20 @@ fn adjacent_body(
             ::std::option::Option::Some(__v) => __v,
             ::std::option::Option::None => match __name.as_bytes() {
                 #(#units)*
-                _ => #bail,
             },
         })
     }
 }
 
 /// An externally tagged enum's `decode_json` body: a unit variant's name as a string (the
-/// arms of `units`), or an object of one member named after a data variant (`data`).
+/// arms of `units`), or an object of one member named after a data variant (`data`); each
+/// list's last arm catches every other name.
 fn external_body(units: &[TokenStream], data: &[TokenStream]) -> TokenStream {
     let bail = bail();
     let string = quote! {
         ::std::option::Option::Some(b'"') => {
             ::std::result::Result::Ok(match __r.plain_str()?.as_bytes() {
                 #(#units)*
-                _ => #bail,
             })
         }
     };
@@ -782,7 +817,6 @@ fn external_body(units: &[TokenStream], data: &[TokenStream]) -> TokenStream {
                 }
                 let __v = match __r.key()?.as_bytes() {
                     #(#data)*
-                    _ => #bail,
                 };
                 if __r.next_member()? {
                     #bail;

@@ -354,8 +354,27 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
         return misplaced("transparent");
     }
     let mut variants = Vec::new();
+    let mut other = None;
     for v in &e.variants {
         let a = attr::variant(&v.attrs)?;
+        if a.other {
+            let why = if a.skip || !matches!(v.fields, Fields::Unit) {
+                Some("`other` applies to a unit variant that is not skipped")
+            } else if cattrs.untagged {
+                Some("`other` has no tag to catch in an untagged enum")
+            } else if other.is_some() {
+                Some("only one variant can be `other`")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(syn::Error::new(
+                    v.ident.span(),
+                    format!("#[derive(jitson::Schema)]: {why}"),
+                ));
+            }
+            other = Some(v.ident.span());
+        }
         if a.skip {
             continue;
         }
@@ -430,6 +449,24 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
         (Some(tag), Some(content), false) => adjacent(&variants, cattrs, tag, content)?,
         (None, None, true) => untagged(&variants, cattrs)?,
     };
+    // `other`: a branch for the tags no variant names, read as that unit variant.
+    let union = match other.map(|_| other_tag(&variants)) {
+        None => union,
+        Some(catch) => {
+            let b = builder();
+            let branch = match (&cattrs.tag, &cattrs.content) {
+                (None, _) => catch,
+                (Some(tag), None) => quote!(#b::TypeExpr::from(#b::object().field(#tag, #catch))),
+                (Some(tag), Some(content)) => {
+                    let deny = cattrs.deny_unknown_fields.then(|| quote!(.deny_unknown()));
+                    quote!(#b::TypeExpr::from(
+                        #b::object().field(#tag, #catch).optional(#content, #b::null()) #deny
+                    ))
+                }
+            };
+            quote!(#b::any_of::<#b::TypeExpr>([#union, #branch]))
+        }
+    };
     Ok(Parts {
         type_expr: named(union),
         object_expr: None,
@@ -487,6 +524,19 @@ fn external(variants: &[Variant<'_>], cattrs: &attr::Container) -> syn::Result<T
         )));
     }
     Ok(any_of(branches))
+}
+
+/// The schema of the tag values an `other` variant reads: any string no variant names
+/// (skipped variants name none: serde reads their names as `other` too).
+fn other_tag(variants: &[Variant<'_>]) -> TokenStream {
+    let (t, b) = (typed(), builder());
+    let keys = variants
+        .iter()
+        .flat_map(|v| std::iter::once(&v.name).chain(&v.aliases));
+    quote!(#b::all_of::<#b::TypeExpr>([
+        #b::TypeExpr::from(#b::string()),
+        #b::not(#t::names(&[#(#keys),*])),
+    ]))
 }
 
 /// The schema of a variant's tag value: its name, or one of its name and aliases.

@@ -34,8 +34,12 @@
 //! as written: more names decode reads, encode writes the main one), `default`, `skip`
 //! (fields and variants),
 //! `skip_serializing_if`, `deny_unknown_fields`, `tag`, `content`, `untagged`, `flatten`
-//! (structs with named fields and string-keyed maps), `transparent`; `bound`, `crate`,
-//! `expecting` and `borrow` leave the JSON shape alone and are accepted.
+//! (structs with named fields and string-keyed maps), `transparent`, `other` (one unit
+//! variant of a tagged enum, which every string tag no variant names reads as: one more
+//! `anyOf` branch whose tag is `{"allOf": [{"type": "string"}, {"not": {"enum": [every
+//! variant's names]}}]}`, with no content or a `null` one when adjacently tagged; such an
+//! enum does without the discriminator fast path, its branches are tried in turn);
+//! `bound`, `crate`, `expecting` and `borrow` leave the JSON shape alone and are accepted.
 //!
 //! `flatten` notes: the flattened fields follow the struct's own fields in the schema (and a
 //! name the struct has shadows the inner one, as in serde); a flattened map takes the
@@ -53,7 +57,8 @@
 //! newtype variant's field; `skip_serializing` / `skip_deserializing` alone and different
 //! serialize / deserialize names (the shape would differ between decode and encode);
 //! `with`, `serialize_with`, `deserialize_with`, `from`, `try_from`, `into`, `remote`,
-//! `getter`, `other`, variant-level `untagged`, identifier enums; tuple variants in an
+//! `getter`, variant-level `untagged`, identifier enums; `other` on a data or skipped
+//! variant, on two variants, or in an untagged enum; tuple variants in an
 //! internally tagged enum; two members or variants with one JSON name (names and aliases
 //! together); `flatten` of a type
 //! that is not a struct with named fields or a map (an enum, an `Option`: the

@@ -76,10 +76,6 @@ fn shape_changing_attributes_are_errors() {
             "skip_deserializing",
         ),
         (
-            parse_quote! { #[serde(tag = "t")] enum E { A, #[serde(other)] B } },
-            "other",
-        ),
-        (
             parse_quote! { enum E { A, #[serde(untagged)] B(u8) } },
             "untagged",
         ),
@@ -90,6 +86,34 @@ fn shape_changing_attributes_are_errors() {
             "{msg}"
         );
     }
+}
+
+#[test]
+fn misplaced_other_variants_are_errors() {
+    for (input, why) in [
+        (
+            parse_quote! { #[serde(tag = "t")] enum E { A, #[serde(other)] B(u8) } },
+            "applies to a unit variant",
+        ),
+        (
+            parse_quote! { enum E { A, #[serde(other, skip)] B } },
+            "applies to a unit variant that is not skipped",
+        ),
+        (
+            parse_quote! { #[serde(untagged)] enum E { A(u8), #[serde(other)] B } },
+            "no tag to catch in an untagged enum",
+        ),
+        (
+            parse_quote! { enum E { #[serde(other)] A, #[serde(other)] B } },
+            "only one variant can be `other`",
+        ),
+    ] {
+        let msg = error(input);
+        assert!(msg.contains(why), "{msg}");
+    }
+    expands(
+        parse_quote! { #[serde(tag = "t", content = "c")] enum E { A(u8), #[serde(other)] B } },
+    );
 }
 
 #[test]

@@ -973,3 +973,34 @@ fn options_of_enums() {
         (r#"{"nested": 256}"#, false),
     ]);
 }
+
+/// `#[serde(other)]`: a branch for every string tag no variant names (and, adjacently
+/// tagged, no content or `null`); a known tag keeps its variant's shape.
+#[test]
+fn other_variants_take_the_tags_no_variant_names() {
+    use crate::parity::{AdjacentOther, ExternalOther, InternalOther};
+    check::<ExternalOther>(&[
+        (r#""known""#, true),
+        (r#""zzz""#, true),
+        (r#""skipped""#, true),
+        (r#""data""#, false),
+        (r#"{"data": 1}"#, true),
+        (r#"{"zzz": 1}"#, false),
+        ("1", false),
+    ]);
+    check::<InternalOther>(&[
+        (r#"{"kind": "zzz", "x": 1}"#, true),
+        (r#"{"kind": "unknown"}"#, true),
+        (r#"{"kind": "Point", "x": 1}"#, true),
+        (r#"{"kind": "Point"}"#, false),
+        (r#"{"kind": 1}"#, false),
+        (r#"{"x": 1}"#, false),
+    ]);
+    check::<AdjacentOther>(&[
+        (r#"{"t": "zzz"}"#, true),
+        (r#"{"t": "zzz", "c": null}"#, true),
+        (r#"{"t": "zzz", "c": 1}"#, false),
+        (r#"{"t": "zzz", "x": 1}"#, false),
+        (r#"{"t": "Number", "c": 300}"#, false),
+    ]);
+}

@@ -538,6 +538,21 @@ enum Internal {
     Tagged(TaggedInner),
 }
 
+/// A `#[serde(other)]` variant is written as the unit variant it is.
+#[derive(Serialize, jitson::Schema)]
+#[serde(tag = "t", content = "c")]
+enum WithOther {
+    Data(u8),
+    #[serde(other, rename = "unknown")]
+    Unknown,
+}
+
+#[test]
+fn other_variants_as_unit_variants() {
+    same(&WithOther::Data(1));
+    same(&WithOther::Unknown);
+}
+
 #[test]
 fn internally_tagged_enums() {
     for v in [

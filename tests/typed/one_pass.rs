@@ -1047,3 +1047,40 @@ fn std_shapes_and_keys_are_read_in_one_pass() {
         check_one_pass::<StdShapes>(&input, taken);
     }
 }
+
+/// A tag no variant names reads as the `#[serde(other)]` variant in one pass; a data
+/// variant's name as a string, or content given to the catch-all, bails.
+#[test]
+fn other_variants_are_read_in_one_pass() {
+    use crate::parity::{AdjacentOther, ExternalOther, InternalOther};
+    for (input, taken) in [
+        (r#""zzz""#, true),
+        (r#""known""#, true),
+        (r#""also""#, true),
+        (r#""skipped""#, true),
+        (r#""data""#, false),
+        (r#""z\u0041""#, false),
+        (r#"{"zzz": 1}"#, false),
+    ] {
+        check_one_pass::<ExternalOther>(input, taken);
+    }
+    for (input, taken) in [
+        (r#"{"kind": "zzz"}"#, true),
+        (r#"{"x": [1, {"y": 2}], "kind": "zzz", "z": null}"#, true),
+        (r#"{"kind": "Point", "x": 1}"#, true),
+        (r#"{"kind": "Point"}"#, false),
+        (r#"{"kind": 1}"#, false),
+        (r#"{"kind": "zzz", "kind": "zzz"}"#, false),
+    ] {
+        check_one_pass::<InternalOther>(input, taken);
+    }
+    for (input, taken) in [
+        (r#"{"t": "zzz"}"#, true),
+        (r#"{"c": null, "t": "zzz"}"#, true),
+        (r#"{"t": "zzz", "c": 1}"#, false),
+        (r#"{"t": "zzz", "x": 1}"#, false),
+        (r#"{"t": "Maybe"}"#, true),
+    ] {
+        check_one_pass::<AdjacentOther>(input, taken);
+    }
+}

@@ -325,3 +325,90 @@ fn std_shapes_and_keys_read_as_serde_reads_them_buffered() {
         agrees::<MaybeDuration>(input);
     }
 }
+
+/// `#[serde(other)]` in each tagged representation: a tag no variant names reads as it.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ExternalOther {
+    Known,
+    Data(u8),
+    #[serde(skip)]
+    #[allow(dead_code)]
+    Skipped,
+    #[serde(other, alias = "also")]
+    Unknown,
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "kind")]
+pub(crate) enum InternalOther {
+    Point {
+        x: i32,
+    },
+    Empty,
+    #[serde(other, rename = "unknown")]
+    Unknown,
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "t", content = "c", deny_unknown_fields)]
+pub(crate) enum AdjacentOther {
+    Number(u8),
+    Maybe(Option<u8>),
+    #[serde(other)]
+    Other,
+}
+
+#[test]
+fn other_variants_read_as_serde_reads_them() {
+    for input in [
+        r#""known""#,
+        r#""zzz""#,
+        r#""""#,
+        r#""also""#,
+        r#""unknown""#,
+        r#""Known""#,
+        r#""skipped""#,
+        r#""data""#,
+        r#""z\u0041""#,
+        r#"{"data": 1}"#,
+        // (`{"zzz": null}`, a unit variant's object form, is a documented difference.)
+        r#"{"zzz": 1}"#,
+        "1",
+        "null",
+    ] {
+        agrees::<ExternalOther>(input);
+        agrees::<Vec<ExternalOther>>(&format!("[{input}, \"known\"]"));
+    }
+    for input in [
+        r#"{"kind": "Point", "x": 1}"#,
+        r#"{"kind": "Point"}"#,
+        r#"{"kind": "Empty", "x": 1}"#,
+        r#"{"kind": "zzz"}"#,
+        r#"{"x": [1, {"y": 2}], "kind": "zzz", "z": null}"#,
+        r#"{"kind": "unknown"}"#,
+        r#"{"kind": "Unknown"}"#,
+        r#"{"kind": "z\"z"}"#,
+        r#"{"kind": 1}"#,
+        r#"{"kind": null}"#,
+        r#"{"x": 1}"#,
+        r#"{"kind": "zzz", "kind": "zzz"}"#,
+    ] {
+        agrees::<InternalOther>(input);
+    }
+    for input in [
+        r#"{"t": "Number", "c": 1}"#,
+        r#"{"t": "zzz"}"#,
+        r#"{"t": "zzz", "c": null}"#,
+        r#"{"c": null, "t": "zzz"}"#,
+        r#"{"t": "zzz", "c": 1}"#,
+        r#"{"c": 1, "t": "zzz"}"#,
+        r#"{"t": "zzz", "x": 1}"#,
+        r#"{"t": "Other"}"#,
+        r#"{"t": "Maybe"}"#,
+        r#"{"t": "Number"}"#,
+        r#"{"t": 5}"#,
+    ] {
+        agrees::<AdjacentOther>(input);
+    }
+}

@@ -81,7 +81,7 @@ pub enum Kind {
     },
 }
 
-/// Internally tagged.
+/// Internally tagged, with a catch-all variant.
 #[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Payload {
@@ -97,6 +97,9 @@ pub enum Payload {
     Blob {
         raw: jitson::RawValue,
     },
+    /// Any other tag (`Kind` and `Envelope` keep refusing unknown ones).
+    #[serde(other)]
+    Unrecognized,
 }
 
 /// Adjacently tagged, other members allowed (serde skips them), the content before or
