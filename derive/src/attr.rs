@@ -46,8 +46,11 @@ pub(crate) struct Variant {
     /// `alias` (repeatable): other tag values decode reads the variant under, as written
     /// (no `rename_all`).
     pub(crate) aliases: Vec<String>,
-    /// `skip`: never read or written.
-    pub(crate) skip: bool,
+    /// `skip` or `skip_deserializing`: never read (a tag naming it is unknown).
+    pub(crate) skip_read: bool,
+    /// `skip` or `skip_serializing`: never written (encoding it panics, where serde_json
+    /// returns an error).
+    pub(crate) skip_write: bool,
     /// `other`: the unit variant a tag no other variant names reads as.
     pub(crate) other: bool,
 }
@@ -65,8 +68,11 @@ pub(crate) struct Field {
     /// The function of `default = "path"` (else `Default::default`) giving a missing
     /// field's value.
     pub(crate) default_path: Option<String>,
-    /// `skip`: never read or written.
-    pub(crate) skip: bool,
+    /// `skip` or `skip_deserializing`: never read (its default fills it; a member of its
+    /// name is unknown).
+    pub(crate) skip_read: bool,
+    /// `skip` or `skip_serializing`: never written.
+    pub(crate) skip_write: bool,
     /// `skip_serializing_if = "path"`: may be left out.
     pub(crate) skip_serializing_if: bool,
     /// The predicate of `skip_serializing_if`, called on the field on encode.
@@ -117,15 +123,7 @@ enum Place {
 const NEUTRAL: [&str; 4] = ["bound", "crate", "expecting", "borrow"];
 
 /// Attributes jitson does not model, with why.
-const UNSUPPORTED: [(&str, &str); 13] = [
-    (
-        "skip_serializing",
-        "the field would be read but not written: the JSON shape would differ between decode and encode",
-    ),
-    (
-        "skip_deserializing",
-        "the field would be written but not read: the JSON shape would differ between decode and encode",
-    ),
+const UNSUPPORTED: [(&str, &str); 11] = [
     (
         "with",
         "a custom (de)serializer's JSON shape is unknown to jitson",
@@ -192,7 +190,9 @@ pub(crate) fn variant(attrs: &[Attribute]) -> syn::Result<Variant> {
             "rename" => out.rename = Some(one_name(meta, "rename")?),
             "rename_all" => out.rename_all = Some(rule(meta)?),
             "alias" => out.aliases.push(string(meta)?),
-            "skip" => out.skip = true,
+            "skip" => (out.skip_read, out.skip_write) = (true, true),
+            "skip_deserializing" => out.skip_read = true,
+            "skip_serializing" => out.skip_write = true,
             "other" => out.other = true,
             _ => return Ok(false),
         }
@@ -212,7 +212,9 @@ pub(crate) fn field(attrs: &[Attribute]) -> syn::Result<Field> {
                 out.default_path = default_path(meta)?;
                 out.default = true;
             }
-            "skip" => out.skip = true,
+            "skip" => (out.skip_read, out.skip_write) = (true, true),
+            "skip_deserializing" => out.skip_read = true,
+            "skip_serializing" => out.skip_write = true,
             "skip_serializing_if" => {
                 out.skip_if = Some(string(meta)?);
                 out.skip_serializing_if = true;
@@ -364,7 +366,7 @@ mod tests {
         };
         let f = super::field(&field.attrs).unwrap();
         assert_eq!(f.rename.as_deref(), Some("b"));
-        assert!(f.default && f.skip_serializing_if && !f.skip && !f.flatten);
+        assert!(f.default && f.skip_serializing_if && !f.skip_read && !f.skip_write && !f.flatten);
         assert_eq!(f.default_path.as_deref(), Some("path::to"));
     }
 
@@ -416,7 +418,7 @@ mod tests {
         let v = variant(&v.attrs).unwrap();
         assert_eq!(v.rename.as_deref(), Some("x"));
         assert_eq!(v.rename_all, Some(RenameRule::Kebab));
-        assert!(v.skip && !v.other);
+        assert!(v.skip_read && v.skip_write && !v.other);
         let v: syn::Variant = parse_quote! { #[serde(other)] A };
         assert!(variant(&v.attrs).unwrap().other);
         let v: syn::Variant = parse_quote! { #[serde(with = "m")] A };

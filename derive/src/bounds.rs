@@ -46,7 +46,8 @@ fn member_types<'a>(
         Data::Enum(e) => {
             let internal = cattrs.tag.is_some() && cattrs.content.is_none() && !cattrs.untagged;
             for v in &e.variants {
-                if attr::variant(&v.attrs)?.skip {
+                let a = attr::variant(&v.attrs)?;
+                if a.skip_read && a.skip_write {
                     continue;
                 }
                 match &v.fields {
@@ -61,7 +62,7 @@ fn member_types<'a>(
     }
     for f in fields {
         let a = attr::field(&f.attrs)?;
-        if a.flatten && !a.skip {
+        if a.flatten && !(a.skip_read && a.skip_write) {
             types.push(&f.ty);
         }
     }

@@ -307,7 +307,7 @@ pub(crate) fn field_reads<'f>(
         let a = attr::field(&f.attrs)?;
         let ident = f.ident.as_ref().expect("named fields have names");
         let ty = &f.ty;
-        if a.skip {
+        if a.skip_read {
             let value = absent(&a, Some(ident), ty, rules.default.as_ref(), true)?;
             out.inits.push(quote!(#ident: #value));
             continue;
@@ -454,14 +454,14 @@ fn unnamed(fields: &syn::FieldsUnnamed, ctor: &TokenStream) -> syn::Result<Token
         .iter()
         .map(|f| attr::field(&f.attrs))
         .collect::<syn::Result<Vec<_>>>()?;
-    let live = attrs.iter().filter(|a| !a.skip).count();
+    let live = attrs.iter().filter(|a| !a.skip_read).count();
     if live == 1 && fields.unnamed.len() == 1 {
         let value = read(&fields.unnamed[0].ty);
         return Ok(quote!(#ctor(#value)));
     }
     let (mut reads, mut values) = (Vec::new(), Vec::new());
     for (i, (f, a)) in fields.unnamed.iter().zip(&attrs).enumerate() {
-        if a.skip {
+        if a.skip_read {
             values.push(absent(a, None, &f.ty, None, true)?);
             continue;
         }
@@ -501,7 +501,7 @@ fn structure(
         let build = |value: TokenStream| -> syn::Result<TokenStream> {
             let mut parts = Vec::new();
             for (i, (f, a)) in all.iter().enumerate() {
-                let v = if a.skip {
+                let v = if a.skip_read {
                     absent(a, f.ident.as_ref(), &f.ty, None, true)?
                 } else {
                     value.clone()
@@ -518,7 +518,7 @@ fn structure(
         };
         let (f, _) = all
             .iter()
-            .find(|(_, a)| !a.skip)
+            .find(|(_, a)| !a.skip_read)
             .expect("the schema side checked one live field");
         let ty = &f.ty;
         let read = build(read(ty))?;
@@ -599,7 +599,7 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
     let (mut other, mut data_names) = (None, Vec::new());
     for v in &e.variants {
         let vattrs = attr::variant(&v.attrs)?;
-        if vattrs.skip {
+        if vattrs.skip_read {
             continue;
         }
         let ident = &v.ident;
@@ -655,7 +655,7 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
                 // missing field (an `Option`'s `None`), else the read bails.
                 if let Fields::Unnamed(fields) = fields
                     && fields.unnamed.len() == 1
-                    && !attr::field(&fields.unnamed[0].attrs)?.skip
+                    && !attr::field(&fields.unnamed[0].attrs)?.skip_read
                 {
                     let ty = &fields.unnamed[0].ty;
                     units.push(quote! {
@@ -879,7 +879,7 @@ fn untagged(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStream> 
     let mut tries = Vec::new();
     for v in &e.variants {
         let vattrs = attr::variant(&v.attrs)?;
-        if vattrs.skip {
+        if vattrs.skip_read {
             continue;
         }
         let ident = &v.ident;

@@ -146,7 +146,7 @@ fn members<'a>(
         let Some(ident) = &f.ident else {
             return Err(syn::Error::new(f.span(), "expected a named field"));
         };
-        if attrs.skip {
+        if attrs.skip_write {
             continue;
         }
         let mut key = json_string(&attrs.json_name(ident, rule));
@@ -251,7 +251,7 @@ fn unnamed(
 ) -> syn::Result<(Vec<(&Type, TokenStream)>, bool)> {
     let mut live = Vec::new();
     for (i, f) in fields.unnamed.iter().enumerate() {
-        if !attr::field(&f.attrs)?.skip {
+        if !attr::field(&f.attrs)?.skip_write {
             live.push((&f.ty, access(i)));
         }
     }
@@ -289,7 +289,7 @@ fn structure(
     let mut emit = Emit::default();
     if cattrs.transparent {
         for (i, f) in fields.iter().enumerate() {
-            if !attr::field(&f.attrs)?.skip {
+            if !attr::field(&f.attrs)?.skip_write {
                 let value = f
                     .ident
                     .as_ref()
@@ -357,7 +357,7 @@ fn enumeration(
     for v in &e.variants {
         let vattrs = attr::variant(&v.attrs)?;
         let ident = &v.ident;
-        if vattrs.skip {
+        if vattrs.skip_write {
             let message = format!(
                 "the enum variant {}::{} cannot be serialized",
                 input.ident, ident
@@ -402,7 +402,7 @@ fn enumeration(
                     }),
                 }
                 let fields = fields.unnamed.iter().enumerate().map(|(i, f)| {
-                    match attr::field(&f.attrs).map(|a| a.skip) {
+                    match attr::field(&f.attrs).map(|a| a.skip_write) {
                         Ok(false) => binding(i),
                         _ => quote!(_),
                     }
@@ -424,7 +424,7 @@ fn enumeration(
                     }
                 }
                 let fields = fields.named.iter().enumerate().filter_map(|(i, f)| {
-                    let skip = attr::field(&f.attrs).map_or(true, |a| a.skip);
+                    let skip = attr::field(&f.attrs).map_or(true, |a| a.skip_write);
                     let ident = f.ident.as_ref()?;
                     let b = binding(i);
                     (!skip).then(|| quote!(#ident: #b))

@@ -153,13 +153,20 @@ fn structure(input: &DeriveInput, cattrs: &attr::Container, s: &DataStruct) -> s
         );
     }
     if cattrs.transparent {
-        let live: Vec<&syn::Field> = s
+        let fields = s
             .fields
             .iter()
             .map(|f| Ok((f, attr::field(&f.attrs)?)))
-            .collect::<syn::Result<Vec<_>>>()?
+            .collect::<syn::Result<Vec<_>>>()?;
+        if let Some((f, _)) = fields.iter().find(|(_, a)| a.skip_read != a.skip_write) {
+            return Err(syn::Error::new(
+                f.span(),
+                "#[derive(jitson::Schema)]: a `transparent` struct's fields are skipped both ways or not at all",
+            ));
+        }
+        let live: Vec<&syn::Field> = fields
             .into_iter()
-            .filter(|(_, a)| !a.skip)
+            .filter(|(_, a)| !a.skip_read)
             .map(|(f, _)| f)
             .collect();
         let [one] = live[..] else {
@@ -235,10 +242,10 @@ fn unnamed(fields: &syn::FieldsUnnamed) -> syn::Result<TokenStream> {
         {
             return Err(syn::Error::new(
                 f.span(),
-                "#[derive(jitson::Schema)]: only `skip` applies to a tuple field",
+                "#[derive(jitson::Schema)]: only `skip`, `skip_serializing` and `skip_deserializing` apply to a tuple field",
             ));
         }
-        if !a.skip {
+        if !a.skip_read {
             types.push(&f.ty);
         }
     }
@@ -268,7 +275,7 @@ fn object_body<'a>(
     let mut flattened = Vec::new();
     for f in fields {
         let a = attr::field(&f.attrs)?;
-        if a.skip {
+        if a.skip_read {
             continue;
         }
         let ty = &f.ty;
@@ -358,7 +365,7 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
     for v in &e.variants {
         let a = attr::variant(&v.attrs)?;
         if a.other {
-            let why = if a.skip || !matches!(v.fields, Fields::Unit) {
+            let why = if a.skip_read || !matches!(v.fields, Fields::Unit) {
                 Some("`other` applies to a unit variant that is not skipped")
             } else if cattrs.untagged {
                 Some("`other` has no tag to catch in an untagged enum")
@@ -375,7 +382,7 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
             }
             other = Some(v.ident.span());
         }
-        if a.skip {
+        if a.skip_read {
             continue;
         }
         let rust = v.ident.unraw().to_string();
@@ -389,7 +396,8 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
             Fields::Unnamed(f) if f.unnamed.len() == 1 => {
                 let only = &f.unnamed[0];
                 let fa = attr::field(&only.attrs)?;
-                if fa.skip
+                if fa.skip_read
+                    || fa.skip_write
                     || fa.rename.is_some()
                     || fa.default
                     || fa.flatten

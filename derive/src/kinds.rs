@@ -34,7 +34,7 @@ pub(crate) fn variant_exact_bail(fields: &Fields) -> syn::Result<TokenStream> {
     Ok(match fields {
         Fields::Unit => quote!(true),
         Fields::Unnamed(unnamed)
-            if unnamed.unnamed.len() == 1 && !attr::field(&unnamed.unnamed[0].attrs)?.skip =>
+            if unnamed.unnamed.len() == 1 && !attr::field(&unnamed.unnamed[0].attrs)?.skip_read =>
         {
             let ty = &unnamed.unnamed[0].ty;
             quote_spanned!(ty.span()=> <#ty as #d::JsonDecode<'__de>>::exact_bail(__depth))
@@ -58,7 +58,7 @@ fn newtype_field<'a>(
         if a.flatten {
             return Ok(None);
         }
-        if !a.skip {
+        if !a.skip_read {
             live.push(&f.ty);
         }
     }
@@ -92,7 +92,7 @@ pub(crate) fn kinds(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resul
                     .fields
                     .iter()
                     .zip(&attrs)
-                    .find(|(_, a)| !a.skip)
+                    .find(|(_, a)| !a.skip_read)
                     .expect("the schema side checked one live field");
                 field_kinds(&f.ty)
             } else {
@@ -102,7 +102,7 @@ pub(crate) fn kinds(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resul
         Data::Enum(e) if cattrs.untagged => {
             let mut variants = Vec::new();
             for v in &e.variants {
-                if !attr::variant(&v.attrs)?.skip {
+                if !attr::variant(&v.attrs)?.skip_read {
                     variants.push(variant_kinds(&v.fields)?);
                 }
             }
@@ -128,7 +128,7 @@ fn fields_kinds(fields: &Fields, attrs: &[attr::Field]) -> Option<TokenStream> {
     let d = de();
     match fields {
         Fields::Named(_) => Some(quote!(#d::JsonKinds::OBJECT.or(#d::JsonKinds::ARRAY))),
-        Fields::Unnamed(_) if attrs.iter().any(|a| a.skip) => None,
+        Fields::Unnamed(_) if attrs.iter().any(|a| a.skip_read) => None,
         Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
             Some(field_kinds(&unnamed.unnamed[0].ty))
         }

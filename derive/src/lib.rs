@@ -31,8 +31,10 @@
 //! Attributes (`#[serde(...)]`, or `#[jitson(...)]` with the same names, which wins):
 //! `rename` (one name, or equal `serialize` / `deserialize` names), `rename_all` (all eight
 //! serde conventions), `rename_all_fields`, `alias` (fields and variants, repeatable, taken
-//! as written: more names decode reads, encode writes the main one), `default`, `skip`
-//! (fields and variants),
+//! as written: more names decode reads, encode writes the main one), `default`, `skip`,
+//! `skip_serializing` and `skip_deserializing` (fields and variants: the schema, decode's
+//! contract, has what is read, encode writes what is not skipped when written, and a
+//! variant skipped when written panics there as serde_json errors),
 //! `skip_serializing_if`, `deny_unknown_fields`, `tag`, `content`, `untagged`, `flatten`
 //! (structs with named fields and string-keyed maps), `transparent`, `other` (one unit
 //! variant of a tagged enum, which every string tag no variant names reads as: one more
@@ -54,8 +56,8 @@
 //! reads, as serde gives that key to the outer struct.
 //!
 //! Compile errors, at the offending item's span: unions; `alias` on a tuple field or a
-//! newtype variant's field; `skip_serializing` / `skip_deserializing` alone and different
-//! serialize / deserialize names (the shape would differ between decode and encode);
+//! newtype variant's field; a field of a `transparent` struct skipped one way only;
+//! different serialize / deserialize names;
 //! `with`, `serialize_with`, `deserialize_with`, `from`, `try_from`, `into`, `remote`,
 //! `getter`, variant-level `untagged`, identifier enums; `other` on a data or skipped
 //! variant, on two variants, or in an untagged enum; tuple variants in an

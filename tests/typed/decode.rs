@@ -928,3 +928,81 @@ fn failed_decodes_leak_and_double_drop_nothing() {
         assert_eq!(live(), 0, "{name}");
     }
 }
+
+/// One-way skips: the schema (decode's contract) has what serde reads, encode writes what
+/// serde writes.
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, jitson::Schema)]
+#[serde(deny_unknown_fields)]
+struct OneWay {
+    id: u8,
+    #[serde(skip_serializing)]
+    secret: String,
+    #[serde(skip_deserializing)]
+    computed: u32,
+    #[serde(skip_deserializing, default = "seven")]
+    seeded: u8,
+    pair: Pair,
+    events: Vec<Event>,
+}
+
+fn seven() -> u8 {
+    7
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, jitson::Schema)]
+struct Pair(
+    u8,
+    #[serde(skip_serializing)] u8,
+    #[serde(skip_deserializing)] u8,
+);
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, jitson::Schema)]
+#[serde(tag = "t")]
+enum Event {
+    Open {
+        at: u8,
+    },
+    #[serde(skip_deserializing)]
+    Written,
+    #[serde(skip_serializing)]
+    Read,
+}
+
+#[test]
+fn one_way_skips_equal_serde_json() {
+    let doc = br#"{"id": 1, "secret": "s", "pair": [1, 2], "events": [{"t": "Open", "at": 3}, {"t": "Read"}]}"#;
+    same::<OneWay>(doc);
+    let options = jitson::jit::ir::ExecOptions::default();
+    assert!(jitson::typed::decode::read::<OneWay>(doc, &options).is_ok());
+    for bad in [
+        // Never read, so unknown here.
+        r#"{"id": 1, "secret": "s", "pair": [1, 2], "events": [], "computed": 5}"#,
+        r#"{"id": 1, "secret": "s", "pair": [1, 2, 3], "events": []}"#,
+        r#"{"id": 1, "secret": "s", "pair": [1, 2], "events": [{"t": "Written"}]}"#,
+        r#"{"id": 1, "pair": [1, 2], "events": []}"#,
+    ] {
+        refused::<OneWay>(bad.as_bytes());
+    }
+    let value = OneWay {
+        id: 1,
+        secret: "hidden".into(),
+        computed: 9,
+        seeded: 2,
+        pair: Pair(1, 2, 3),
+        events: vec![Event::Open { at: 4 }, Event::Written],
+    };
+    let want = serde_json::to_vec(&value).unwrap();
+    assert_eq!(jitson::to_vec(&value), want);
+    assert_eq!(
+        String::from_utf8(want).unwrap(),
+        r#"{"id":1,"computed":9,"seeded":2,"pair":[1,3],"events":[{"t":"Open","at":4},{"t":"Written"}]}"#
+    );
+}
+
+/// A variant skipped when written has no JSON form: serde_json errors, jitson panics.
+#[test]
+#[should_panic(expected = "the enum variant Event::Read cannot be serialized")]
+fn variants_skipped_when_written_panic_where_serde_json_errors() {
+    assert!(serde_json::to_vec(&Event::Read).is_err());
+    jitson::to_vec(&Event::Read);
+}
