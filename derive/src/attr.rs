@@ -81,6 +81,26 @@ pub(crate) struct Field {
     pub(crate) flatten: bool,
     /// `borrow`: a `Cow<str>` field borrows unescaped strings from the input.
     pub(crate) borrow: bool,
+    /// `#[jitson(serde)]`: read and written by the type's serde impls (any JSON in the
+    /// schema).
+    pub(crate) serde: bool,
+    /// `with = "module"`: read by `module::deserialize`, written by `module::serialize`.
+    pub(crate) with: Option<String>,
+    /// `serialize_with = "path"`: written by `path(&value, serializer)`.
+    pub(crate) serialize_with: Option<String>,
+    /// `deserialize_with = "path"`: read by `path(deserializer)`.
+    pub(crate) deserialize_with: Option<String>,
+}
+
+impl Field {
+    /// Whether the field goes through serde (its own impls or the user's functions), not
+    /// through jitson's traits.
+    pub(crate) fn via_serde(&self) -> bool {
+        self.serde
+            || self.with.is_some()
+            || self.serialize_with.is_some()
+            || self.deserialize_with.is_some()
+    }
 }
 
 /// `rename` when given, else the Rust name of `ident` under `rule` (applied by `apply`).
@@ -123,19 +143,7 @@ enum Place {
 const NEUTRAL: [&str; 4] = ["bound", "crate", "expecting", "borrow"];
 
 /// Attributes jitson does not model, with why.
-const UNSUPPORTED: [(&str, &str); 11] = [
-    (
-        "with",
-        "a custom (de)serializer's JSON shape is unknown to jitson",
-    ),
-    (
-        "serialize_with",
-        "a custom serializer's JSON shape is unknown to jitson",
-    ),
-    (
-        "deserialize_with",
-        "a custom deserializer's JSON shape is unknown to jitson",
-    ),
+const UNSUPPORTED: [(&str, &str); 8] = [
     (
         "from",
         "the JSON shape of the conversion's source type is not known here",
@@ -220,6 +228,10 @@ pub(crate) fn field(attrs: &[Attribute]) -> syn::Result<Field> {
                 out.skip_serializing_if = true;
             }
             "flatten" => out.flatten = true,
+            "serde" => out.serde = true,
+            "with" => out.with = Some(string(meta)?),
+            "serialize_with" => out.serialize_with = Some(string(meta)?),
+            "deserialize_with" => out.deserialize_with = Some(string(meta)?),
             "borrow" => {
                 skip_value(meta)?;
                 out.borrow = true;
@@ -390,8 +402,14 @@ mod tests {
 
     #[test]
     fn unsupported_attributes_are_errors() {
-        let msg = field_error(parse_quote! { #[jitson(with = "m")] x: u8 });
-        assert!(msg.contains("`jitson(with)` is not supported yet"), "{msg}");
+        let msg = field_error(parse_quote! { #[jitson(getter = "m")] x: u8 });
+        assert!(
+            msg.contains("`jitson(getter)` is not supported yet"),
+            "{msg}"
+        );
+        let field: syn::Field = parse_quote! { #[jitson(serde)] #[serde(with = "m")] x: u8 };
+        let a = super::field(&field.attrs).unwrap();
+        assert!(a.serde && a.with.as_deref() == Some("m") && a.via_serde());
         let msg = field_error(
             parse_quote! { #[serde(rename(serialize = "a", deserialize = "b"))] x: u8 },
         );

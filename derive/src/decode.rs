@@ -145,15 +145,30 @@ fn read(ty: &Type) -> TokenStream {
 }
 
 /// How a field of `ty` is read: a `#[serde(borrow)]` `Cow` borrows from the input (serde's
-/// reading of it), everything else through its `JsonDecode`.
-fn read_field(ty: &Type, a: &attr::Field) -> TokenStream {
+/// reading of it), a field read by serde through its `Deserialize` (or the user's
+/// function) on serde_json, everything else through its `JsonDecode`.
+fn read_field(ty: &Type, a: &attr::Field) -> syn::Result<TokenStream> {
     let d = de();
     let cow =
         matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Cow"));
-    if a.borrow && cow {
-        quote_spanned!(ty.span()=> #d::borrowed_cow(__r)?)
+    if a.via_serde() {
+        let t = quote!(::jitson::typed::serde_field);
+        let deserialize = match (&a.with, &a.deserialize_with) {
+            (Some(module), _) => {
+                let module: syn::Path = syn::parse_str(module)?;
+                quote!(#module::deserialize(__d))
+            }
+            (None, Some(path)) => {
+                let path: syn::ExprPath = syn::parse_str(path)?;
+                quote!(#path(__d))
+            }
+            (None, None) => quote!(<#ty as #t::Deserialize<'__de>>::deserialize(__d)),
+        };
+        Ok(quote_spanned!(ty.span()=> #t::read(__r, |__d| #deserialize)?))
+    } else if a.borrow && cow {
+        Ok(quote_spanned!(ty.span()=> #d::borrowed_cow(__r)?))
     } else {
-        read(ty)
+        Ok(read(ty))
     }
 }
 
@@ -171,7 +186,8 @@ fn patterns(names: &[String]) -> TokenStream {
 
 /// The value of a field the input leaves out, or of a skipped field (`skipped`): its own
 /// `default`, else the container's (`container_default`, structs only), else — when
-/// skipped — `Default::default()`, and when missing the type's [`missing`] value.
+/// skipped — `Default::default()`, and when missing the type's [`missing`] value (a field
+/// read by serde: what serde makes of it, none when a function of the user's reads it).
 fn absent(
     a: &attr::Field,
     ident: Option<&syn::Ident>,
@@ -192,7 +208,19 @@ fn absent(
     if let (Some(default), Some(ident)) = (container_default, ident) {
         return Ok(quote!({ let __d: Self = #default; __d.#ident }));
     }
-    Ok(quote_spanned!(ty.span()=> <#ty as #d::JsonDecode<'__de>>::missing()?))
+    Ok(
+        match (
+            a.via_serde(),
+            a.with.is_some() || a.deserialize_with.is_some(),
+        ) {
+            (false, _) => quote_spanned!(ty.span()=> <#ty as #d::JsonDecode<'__de>>::missing()?),
+            // serde calls a `deserialize_with` function on values only: missing is an error.
+            (true, true) => bail(),
+            (true, false) => {
+                quote_spanned!(ty.span()=> ::jitson::typed::serde_field::missing::<#ty>()?)
+            }
+        },
+    )
 }
 
 /// The container's `default` value expression, when it has one.
@@ -333,7 +361,7 @@ pub(crate) fn field_reads<'f>(
         all.extend(a.aliases.iter().cloned());
         let pats = patterns(&all);
         out.names.push(quote!(#pats => #index,));
-        let value = read_field(ty, &a);
+        let value = read_field(ty, &a)?;
         out.reads.push(quote! {
             #index => {
                 if #slot.is_some() {

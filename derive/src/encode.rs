@@ -115,6 +115,28 @@ fn encode(ty: &Type, value: &TokenStream) -> TokenStream {
     quote_spanned!(ty.span()=> <#ty as #t::JsonEncode>::encode_json(#value, __out);)
 }
 
+/// How a member's value is written: through its `JsonEncode`, or for a field written by
+/// serde, its `Serialize` (or the user's function) on serde_json.
+fn encode_member(m: &Member<'_>) -> syn::Result<TokenStream> {
+    let (ty, value, a) = (m.ty, &m.value, &m.attrs);
+    if !a.via_serde() {
+        return Ok(encode(ty, value));
+    }
+    let t = quote!(::jitson::typed::serde_field);
+    let serialize = match (&a.with, &a.serialize_with) {
+        (Some(module), _) => {
+            let module: syn::Path = syn::parse_str(module)?;
+            quote!(#module::serialize(#value, __s))
+        }
+        (None, Some(path)) => {
+            let path: syn::ExprPath = syn::parse_str(path)?;
+            quote!(#path(#value, __s))
+        }
+        (None, None) => quote!(<#ty as #t::Serialize>::serialize(#value, __s)),
+    };
+    Ok(quote_spanned!(ty.span()=> #t::write(__out, |__s| #serialize);))
+}
+
 /// What the output ends with inside an object or array being written.
 #[derive(Clone, Copy, PartialEq)]
 enum State {
@@ -194,7 +216,7 @@ fn write_members(emit: &mut Emit, mut state: State, members: &[Member<'_>]) -> s
             key.push(b',');
         }
         key.extend_from_slice(&m.key);
-        let write = encode(ty, value);
+        let write = encode_member(m)?;
         match skip {
             None => {
                 emit.bytes(&key);

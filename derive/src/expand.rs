@@ -238,6 +238,7 @@ fn unnamed(fields: &syn::FieldsUnnamed) -> syn::Result<TokenStream> {
             || a.default
             || a.flatten
             || a.skip_serializing_if
+            || a.via_serde()
             || !a.aliases.is_empty()
         {
             return Err(syn::Error::new(
@@ -279,6 +280,12 @@ fn object_body<'a>(
             continue;
         }
         let ty = &f.ty;
+        if a.flatten && a.via_serde() {
+            return Err(syn::Error::new(
+                ty.span(),
+                "#[derive(jitson::Schema)]: a flattened field's members are read by jitson, not through serde",
+            ));
+        }
         if a.flatten {
             flattened.push(quote_spanned!(ty.span()=>
                 let __o = __o.flatten(__defs.flattening::<#ty, _>(|__defs| {
@@ -304,12 +311,23 @@ fn object_body<'a>(
             }
             names.push(key.clone());
         }
+        // A field read by serde: any JSON, required unless serde fills it when missing (an
+        // `Option`; never with a `deserialize_with` function, which serde calls on a value).
         let required = if a.default || cattrs.default {
             quote!(false)
+        } else if a.with.is_some() || a.deserialize_with.is_some() {
+            quote!(true)
+        } else if a.via_serde() {
+            quote_spanned!(ty.span()=> !#t::serde_field::optional::<#ty>())
         } else {
             quote_spanned!(ty.span()=> !<#ty as #t::JsonType>::OPTIONAL)
         };
-        let value = type_of(ty);
+        let value = if a.via_serde() {
+            let b = builder();
+            quote!(#b::any())
+        } else {
+            type_of(ty)
+        };
         let aliases = &a.aliases;
         members.push(
             quote!(let __o = __o.member(#name, #value, #required)#(.alias(#name, #aliases))*;),
@@ -402,6 +420,7 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
                     || fa.default
                     || fa.flatten
                     || fa.skip_serializing_if
+                    || fa.via_serde()
                     || !fa.aliases.is_empty()
                 {
                     return Err(syn::Error::new(

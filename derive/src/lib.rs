@@ -32,7 +32,11 @@
 //! `rename` (one name, or equal `serialize` / `deserialize` names), `rename_all` (all eight
 //! serde conventions), `rename_all_fields`, `alias` (fields and variants, repeatable, taken
 //! as written: more names decode reads, encode writes the main one), `default`, `skip`,
-//! `skip_serializing` and `skip_deserializing` (fields and variants: the schema, decode's
+//! `with`, `serialize_with`, `deserialize_with` and `#[jitson(serde)]` (named fields: the
+//! field is read and written by serde, its type needing serde's traits only — a date, a
+//! UUID — see `jitson::typed::serde_field`; its schema takes any JSON, required unless
+//! serde fills it when missing), `skip_serializing` and `skip_deserializing` (fields and
+//! variants: the schema, decode's
 //! contract, has what is read, encode writes what is not skipped when written, and a
 //! variant skipped when written panics there as serde_json errors),
 //! `skip_serializing_if`, `deny_unknown_fields`, `tag`, `content`, `untagged`, `flatten`
@@ -58,8 +62,9 @@
 //! Compile errors, at the offending item's span: unions; `alias` on a tuple field or a
 //! newtype variant's field; a field of a `transparent` struct skipped one way only;
 //! different serialize / deserialize names;
-//! `with`, `serialize_with`, `deserialize_with`, `from`, `try_from`, `into`, `remote`,
-//! `getter`, variant-level `untagged`, identifier enums; `other` on a data or skipped
+//! `with`, `serialize_with`, `deserialize_with` and `#[jitson(serde)]` on a tuple,
+//! newtype-variant or flattened field; `from`, `try_from`, `into`, `remote`, `getter`,
+//! variant-level `untagged`, identifier enums; `other` on a data or skipped
 //! variant, on two variants, or in an untagged enum; tuple variants in an
 //! internally tagged enum; two members or variants with one JSON name (names and aliases
 //! together); `flatten` of a type

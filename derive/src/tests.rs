@@ -61,10 +61,6 @@ fn shape_changing_attributes_are_errors() {
         (parse_quote! { #[serde(from = "u8")] struct S(u8); }, "from"),
         (parse_quote! { #[serde(into = "u8")] struct S(u8); }, "into"),
         (
-            parse_quote! { struct S { #[serde(with = "m")] a: u8 } },
-            "with",
-        ),
-        (
             parse_quote! { enum E { A, #[serde(untagged)] B(u8) } },
             "untagged",
         ),
@@ -75,6 +71,26 @@ fn shape_changing_attributes_are_errors() {
             "{msg}"
         );
     }
+}
+
+#[test]
+fn fields_via_serde_only_where_named() {
+    let msg = error(parse_quote! { struct S(#[serde(with = "m")] u8, u8); });
+    assert!(msg.contains("apply to a tuple field"), "{msg}");
+    let msg = error(parse_quote! { enum E { A(#[jitson(serde)] u8) } });
+    assert!(
+        msg.contains("no attribute applies to a newtype variant's field"),
+        "{msg}"
+    );
+    let msg = error(parse_quote! { struct S { #[serde(flatten)] #[jitson(serde)] a: M } });
+    assert!(msg.contains("not through serde"), "{msg}");
+    let out = expands(parse_quote! {
+        struct S { #[serde(with = "m")] a: u8, #[jitson(serde)] b: X }
+    });
+    assert!(
+        out.contains("m :: deserialize (__d)") && out.contains("m :: serialize"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -198,6 +198,7 @@ mod defs;
 mod encode;
 mod impls;
 mod raw;
+pub mod serde_field;
 
 pub use decode::JsonDecode;
 pub use defs::Definitions;
@@ -222,7 +223,9 @@ use std::borrow::Cow;
 /// (strings), `Duration` (`{"secs": …, "nanos": …}`, or `[secs, nanos]` as serde reads it
 /// too), `SystemTime` (its duration since the Unix epoch, `{"secs_since_epoch": …,
 /// "nanos_since_epoch": …}`), `Range<T>` / `RangeInclusive<T>` (`{"start": …, "end": …}`),
-/// [`RawValue`] and `serde_json::Value` (any JSON).
+/// [`RawValue`] and `serde_json::Value` (any JSON). A derived type's field of any other type
+/// with serde's traits is read and written by serde under `#[jitson(serde)]` (see
+/// [`serde_field`]).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no JSON schema",
     label = "`{Self}` does not implement `jitson::typed::JsonType`",

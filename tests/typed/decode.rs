@@ -1006,3 +1006,113 @@ fn variants_skipped_when_written_panic_where_serde_json_errors() {
     assert!(serde_json::to_vec(&Event::Read).is_err());
     jitson::to_vec(&Event::Read);
 }
+
+/// A type from elsewhere: serde impls, no `JsonType` (a date, a UUID would be so).
+#[derive(Debug, PartialEq, Clone)]
+struct Celsius(i16);
+
+impl serde::Serialize for Celsius {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{}C", self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for Celsius {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Celsius, D::Error> {
+        let text = <Cow<'de, str>>::deserialize(d)?;
+        text.strip_suffix('C')
+            .and_then(|n| n.parse().ok())
+            .map(Celsius)
+            .ok_or_else(|| serde::de::Error::custom(format!("not a temperature: {text:?}")))
+    }
+}
+
+/// A number written as a string (`#[serde(with = "as_text")]`).
+mod as_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+fn doubled<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    u8::deserialize(d).map(|v| v.wrapping_mul(2))
+}
+
+fn negated<S: serde::Serializer>(v: &i32, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_i32(-v)
+}
+
+/// Fields serde reads and writes: through their own impls (`#[jitson(serde)]`), or the
+/// user's functions.
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, jitson::Schema)]
+struct ViaSerde<'a> {
+    #[jitson(serde)]
+    outside: Celsius,
+    #[jitson(serde)]
+    maybe: Option<Celsius>,
+    #[jitson(serde)]
+    #[serde(borrow)]
+    name: &'a str,
+    #[serde(with = "as_text")]
+    big: u64,
+    #[serde(deserialize_with = "doubled", default)]
+    twice: u8,
+    #[serde(serialize_with = "negated")]
+    flipped: i32,
+    #[jitson(serde)]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    readings: Vec<Celsius>,
+}
+
+#[test]
+fn fields_via_serde_equal_serde_json() {
+    let doc = br#"{"outside": "21C", "maybe": null, "name": "n", "big": "18446744073709551615",
+        "twice": 4, "flipped": 3, "readings": ["-5C", "0C"]}"#;
+    same::<ViaSerde>(doc);
+    let options = jitson::jit::ir::ExecOptions::default();
+    assert!(jitson::typed::decode::read::<ViaSerde>(doc, &options).is_ok());
+    // Left out: `None` for the `Option`, the defaults; `big` has a function, so is required.
+    same::<ViaSerde>(br#"{"outside": "1C", "name": "", "big": "0", "flipped": 0}"#);
+    for bad in [
+        r#"{"outside": "1C", "name": "", "flipped": 0}"#,
+        r#"{"outside": "1F", "name": "", "big": "0", "flipped": 0}"#,
+        r#"{"outside": "1C", "name": "", "big": 0, "flipped": 0}"#,
+        r#"{"outside": "1C", "name": "\n", "big": "0", "flipped": 0}"#,
+        r#"{"outside": "1C", "name": "", "big": "0", "flipped": 0, "twice": 256}"#,
+        r#"{"outside": "1C", "name": "", "big": "0", "flipped": 0, "readings": ["1C", 1]}"#,
+        r#"{"name": "", "big": "0", "flipped": 0}"#,
+    ] {
+        refused::<ViaSerde>(bad.as_bytes());
+    }
+    let (kind, message) =
+        error::<ViaSerde>(br#"{"outside": "1F", "name": "", "big": "0", "flipped": 0}"#);
+    assert_eq!(kind, ErrorKind::Deserialize);
+    assert_eq!(
+        message,
+        r#"not a temperature: "1F" at line 1 column 13, path $.outside"#
+    );
+    // Written by serde_json: the same bytes as its `to_vec`.
+    let value: ViaSerde = serde_json::from_slice(doc).unwrap();
+    assert_eq!(jitson::to_vec(&value), serde_json::to_vec(&value).unwrap());
+    let empty = ViaSerde {
+        readings: Vec::new(),
+        maybe: Some(Celsius(-40)),
+        ..value
+    };
+    assert_eq!(jitson::to_vec(&empty), serde_json::to_vec(&empty).unwrap());
+    // The schema takes any JSON there; `big`, read by a function, is required.
+    let schema = ViaSerde::json_schema();
+    assert_eq!(schema["properties"]["outside"], serde_json::json!(true));
+    assert_eq!(
+        schema["required"],
+        serde_json::json!(["outside", "name", "big", "flipped"])
+    );
+}

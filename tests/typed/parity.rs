@@ -412,3 +412,50 @@ fn other_variants_read_as_serde_reads_them() {
         agrees::<AdjacentOther>(input);
     }
 }
+
+/// A field serde reads (`#[jitson(serde)]`, `deserialize_with`) where serde reads it from
+/// its buffered copy: the reader leaves it to the two-pass decode.
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(tag = "t")]
+enum TaggedViaSerde {
+    V {
+        #[jitson(serde)]
+        any: serde_json::Value,
+        #[serde(deserialize_with = "wide")]
+        n: u128,
+    },
+}
+
+#[derive(Debug, PartialEq, Deserialize, jitson::Schema)]
+#[serde(untagged)]
+enum UntaggedViaSerde {
+    Wide {
+        #[serde(deserialize_with = "wide")]
+        n: u128,
+    },
+    Other(serde_json::Value),
+}
+
+fn wide<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+    u128::deserialize(d)
+}
+
+#[test]
+fn fields_via_serde_read_as_serde_reads_them_buffered() {
+    for input in [
+        r#"{"t": "V", "any": [1, {"a": null}], "n": 5}"#,
+        r#"{"n": 5, "any": 1.5, "t": "V"}"#,
+        r#"{"t": "V", "any": 1, "n": 18446744073709551616}"#,
+        r#"{"t": "V", "any": 1, "n": "5"}"#,
+        r#"{"t": "V", "n": 5}"#,
+    ] {
+        agrees::<TaggedViaSerde>(input);
+    }
+    for input in [
+        r#"{"n": 5}"#,
+        r#"{"n": 18446744073709551616}"#,
+        r#"{"n": "x"}"#,
+    ] {
+        agrees::<UntaggedViaSerde>(input);
+    }
+}
