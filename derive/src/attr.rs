@@ -34,6 +34,10 @@ pub(crate) struct Container {
     pub(crate) default_path: Option<String>,
     /// `transparent`: the JSON form of the one field.
     pub(crate) transparent: bool,
+    /// `from = "F"` / `try_from = "F"`: read as an `F`, then converted (`true`: fallibly).
+    pub(crate) from: Option<(String, bool)>,
+    /// `into = "I"`: written as the `I` a clone converts into.
+    pub(crate) into: Option<String>,
 }
 
 /// Attributes of an enum variant.
@@ -143,19 +147,7 @@ enum Place {
 const NEUTRAL: [&str; 4] = ["bound", "crate", "expecting", "borrow"];
 
 /// Attributes jitson does not model, with why.
-const UNSUPPORTED: [(&str, &str); 8] = [
-    (
-        "from",
-        "the JSON shape of the conversion's source type is not known here",
-    ),
-    (
-        "try_from",
-        "the JSON shape of the conversion's source type is not known here",
-    ),
-    (
-        "into",
-        "the JSON shape of the conversion's target type is not known here",
-    ),
+const UNSUPPORTED: [(&str, &str); 5] = [
     ("remote", "remote derives are not supported"),
     ("getter", "remote derives are not supported"),
     (
@@ -183,6 +175,13 @@ pub(crate) fn container(attrs: &[Attribute]) -> syn::Result<Container> {
                 out.default = true;
             }
             "transparent" => out.transparent = true,
+            "from" | "try_from" => {
+                if out.from.is_some() {
+                    return Err(meta.error("`from` and `try_from` exclude each other"));
+                }
+                out.from = Some((string(meta)?, name == "try_from"));
+            }
+            "into" => out.into = Some(string(meta)?),
             _ => return Ok(false),
         }
         Ok(true)

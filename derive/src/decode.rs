@@ -40,8 +40,37 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
         Data::Enum(e) => (enumeration(cattrs, e)?, None),
         Data::Union(_) => return Ok(TokenStream::new()),
     };
-    let kinds = kinds::kinds(input, cattrs)?;
-    let exact_bail = kinds::exact_bail(input, cattrs)?;
+    let mut kinds = kinds::kinds(input, cattrs)?;
+    let mut exact_bail = kinds::exact_bail(input, cattrs)?;
+    let converted = crate::expand::converted_from(input, cattrs)?;
+    // `from` / `try_from`: the source type read, then converted (a refused conversion
+    // bails: the two-pass decode gives serde's error).
+    let (body, missing) = match &converted {
+        None => (body, missing),
+        Some((from, fallible)) => {
+            let source = quote_spanned!(from.span()=> <#from as #d::JsonDecode<'__de>>);
+            let convert = if *fallible {
+                quote!(.and_then(|__v| {
+                    <Self as ::std::convert::TryFrom<#from>>::try_from(__v).map_err(|_| #d::Bail)
+                }))
+            } else {
+                quote!(.map(<Self as ::std::convert::From<#from>>::from))
+            };
+            kinds = quote!(#source::kinds(__depth));
+            exact_bail = (!*fallible).then(|| {
+                quote! {
+                    #[inline]
+                    fn exact_bail(__depth: u32) -> bool {
+                        __depth > 0 && #source::exact_bail(__depth - 1)
+                    }
+                }
+            });
+            (
+                quote!(#source::decode_json(__r) #convert),
+                Some(quote!(#source::missing() #convert)),
+            )
+        }
+    };
     let mut generics = crate::bounds::generics(
         input,
         cattrs,
@@ -76,7 +105,9 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let (_, ty_generics, _) = input.generics.split_for_impl();
     let ident = &input.ident;
-    let members = members::impl_items(input, cattrs)?.map(|items| {
+    let members = members::impl_items(input, cattrs)?
+        .filter(|_| converted.is_none())
+        .map(|items| {
         quote! {
             #[automatically_derived]
             impl #impl_generics #d::JsonDecodeMembers<'__de> for #ident #ty_generics #where_clause {

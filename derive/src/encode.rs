@@ -29,6 +29,18 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
         Data::Enum(e) => (enumeration(input, cattrs, e)?, None),
         Data::Union(_) => return Ok(TokenStream::new()),
     };
+    // `into`: a clone converted, then written (serde's `into` needs `Clone` too).
+    let (body, members) = match &cattrs.into {
+        None => (body, members),
+        Some(into) => {
+            let into: Type = syn::parse_str(into)?;
+            let body = quote_spanned! {into.span()=>
+                let __v: #into = ::std::convert::Into::into(::std::clone::Clone::clone(self));
+                <#into as #t::JsonEncode>::encode_json(&__v, __out);
+            };
+            (body, None)
+        }
+    };
     let generics = crate::bounds::generics(
         input,
         cattrs,

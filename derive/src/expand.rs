@@ -33,6 +33,18 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         Data::Struct(s) => structure(input, &cattrs, s)?,
         Data::Enum(e) => enumeration(input, &cattrs, e)?,
     };
+    // `from` / `try_from`: the JSON is the source type's (decode's contract).
+    let parts = match converted_from(input, &cattrs)? {
+        Some((from, _)) => {
+            let t = typed();
+            Parts {
+                type_expr: type_of(&from),
+                object_expr: None,
+                optional: Some(quote_spanned!(from.span()=> <#from as #t::JsonType>::OPTIONAL)),
+            }
+        }
+        None => parts,
+    };
     let encode = crate::encode::expand(input, &cattrs)?;
     let decode = crate::decode::expand(input, &cattrs)?;
     let (t, b) = (typed(), builder());
@@ -87,6 +99,25 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         // The marker type is unnameable outside the block: one of its own per derive.
         quote!(const _: () = { #marker #items };)
     })
+}
+
+/// The source type of `from` / `try_from` (and whether the conversion may fail), parsed;
+/// `None` without them. `transparent` beside a conversion is an error, as in serde.
+pub(crate) fn converted_from(
+    input: &DeriveInput,
+    cattrs: &attr::Container,
+) -> syn::Result<Option<(Type, bool)>> {
+    if cattrs.transparent && (cattrs.from.is_some() || cattrs.into.is_some()) {
+        return Err(syn::Error::new(
+            input.ident.span(),
+            "#[derive(jitson::Schema)]: `transparent` excludes `from`, `try_from` and `into`",
+        ));
+    }
+    cattrs
+        .from
+        .as_ref()
+        .map(|(ty, fallible)| Ok((syn::parse_str(ty)?, *fallible)))
+        .transpose()
 }
 
 /// The private marker type of `JsonType::Key` (generic over the type's const parameters).

@@ -58,8 +58,10 @@ fn aliases_expand_and_clashes_are_errors() {
 #[test]
 fn shape_changing_attributes_are_errors() {
     for (input, name) in [
-        (parse_quote! { #[serde(from = "u8")] struct S(u8); }, "from"),
-        (parse_quote! { #[serde(into = "u8")] struct S(u8); }, "into"),
+        (
+            parse_quote! { #[serde(remote = "Other")] struct S(u8); },
+            "remote",
+        ),
         (
             parse_quote! { enum E { A, #[serde(untagged)] B(u8) } },
             "untagged",
@@ -226,6 +228,20 @@ fn encode_keys_are_precomputed_literals() {
     );
     assert!(
         compact.contains(r#"extend_from_slice(b",\"q\\\"\":")"#),
+        "{out}"
+    );
+}
+
+#[test]
+fn conversions_beside_transparent_are_errors() {
+    let msg = error(parse_quote! { #[serde(transparent, from = "u8")] struct S(u8); });
+    assert!(msg.contains("`transparent` excludes"), "{msg}");
+    let msg = error(parse_quote! { #[serde(from = "u8", try_from = "u8")] struct S(u8); });
+    assert!(msg.contains("exclude each other"), "{msg}");
+    let out =
+        expands(parse_quote! { #[serde(try_from = "String", into = "String")] struct S(String); });
+    assert!(
+        out.contains("TryFrom < String >") && out.contains("Into :: into"),
         "{out}"
     );
 }

@@ -11,6 +11,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV
 use std::rc::Rc;
 use std::sync::Arc;
 
+use crate::typed_support::as_text;
 use crate::typed_support::counted::{Counted, live};
 use crate::typed_support::engines::{engines, error, refused, same};
 use crate::typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
@@ -1027,21 +1028,6 @@ impl<'de> Deserialize<'de> for Celsius {
     }
 }
 
-/// A number written as a string (`#[serde(with = "as_text")]`).
-mod as_text {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(v)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
-    }
-}
-
 fn doubled<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
     u8::deserialize(d).map(|v| v.wrapping_mul(2))
 }
@@ -1115,4 +1101,85 @@ fn fields_via_serde_equal_serde_json() {
         schema["required"],
         serde_json::json!(["outside", "name", "big", "flipped"])
     );
+}
+
+/// A validated newtype: read as a string, then checked (`try_from`); written as its string.
+#[derive(Debug, PartialEq, Clone, Deserialize, serde::Serialize, jitson::Schema)]
+#[serde(try_from = "String", into = "String")]
+struct Email(String);
+
+impl TryFrom<String> for Email {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Email, String> {
+        match text.contains('@') {
+            true => Ok(Email(text)),
+            false => Err(format!("not an email: {text:?}")),
+        }
+    }
+}
+
+impl From<Email> for String {
+    fn from(email: Email) -> String {
+        email.0
+    }
+}
+
+/// A struct read from and written as a pair (`from`, `into`).
+#[derive(Debug, PartialEq, Clone, Deserialize, serde::Serialize, jitson::Schema)]
+#[serde(from = "(u8, u8)", into = "(u8, u8)")]
+struct Version {
+    major: u8,
+    minor: u8,
+}
+
+impl From<(u8, u8)> for Version {
+    fn from((major, minor): (u8, u8)) -> Version {
+        Version { major, minor }
+    }
+}
+
+impl From<Version> for (u8, u8) {
+    fn from(v: Version) -> (u8, u8) {
+        (v.major, v.minor)
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, jitson::Schema)]
+struct Contact {
+    email: Email,
+    backup: Option<Email>,
+    version: Version,
+    all: Vec<Email>,
+}
+
+#[test]
+fn conversions_equal_serde_json() {
+    let doc = br#"{"email": "a@b", "backup": null, "version": [1, 2], "all": ["c@d", "\u0065@f"]}"#;
+    same::<Contact>(doc);
+    let plain = br#"{"email": "a@b", "version": [1, 2], "all": []}"#;
+    same::<Contact>(plain);
+    let options = jitson::jit::ir::ExecOptions::default();
+    assert!(jitson::typed::decode::read::<Contact>(plain, &options).is_ok());
+    for bad in [
+        r#"{"email": "ab", "version": [1, 2], "all": []}"#,
+        r#"{"email": "a@b", "version": {"major": 1, "minor": 2}, "all": []}"#,
+        r#"{"email": "a@b", "version": [1, 256], "all": []}"#,
+        r#"{"email": "a@b", "version": [1, 2], "all": ["x"]}"#,
+        r#"{"email": 5, "version": [1, 2], "all": []}"#,
+    ] {
+        refused::<Contact>(bad.as_bytes());
+    }
+    let (kind, message) = error::<Contact>(br#"{"email": "a@b", "version": [1, 2], "all": ["x"]}"#);
+    assert_eq!(kind, ErrorKind::Deserialize);
+    assert_eq!(
+        message,
+        r#"not an email: "x" at line 1 column 45, path $.all[0]"#
+    );
+    let value: Contact = serde_json::from_slice(doc).unwrap();
+    assert_eq!(jitson::to_vec(&value), serde_json::to_vec(&value).unwrap());
+    // The schema is the source type's.
+    let schema = Contact::json_schema();
+    assert_eq!(schema["properties"]["email"]["type"], "string");
+    assert_eq!(schema["properties"]["version"]["type"], "array");
 }

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod as_text;
 pub mod book;
 pub mod canada;
 pub mod citm;
