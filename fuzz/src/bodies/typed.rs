@@ -29,6 +29,10 @@ mod counted;
 
 pub use counted::{Counted, live};
 
+// A number written as a JSON string, for a `with` field (the typed tests' too).
+#[path = "../../../tests/typed_support/as_text.rs"]
+mod as_text;
+
 /// A message with most shapes the derive knows (field and variant aliases included).
 #[derive(Debug, PartialEq, Serialize, Deserialize, jitson::Schema)]
 #[serde(rename_all = "camelCase")]
@@ -58,6 +62,9 @@ pub struct Message<'a> {
     switches: BTreeMap<bool, u8>,
     #[serde(default)]
     marks: BTreeMap<char, u8>,
+    /// Read and written by serde through functions of ours (`with`).
+    #[serde(default, with = "as_text")]
+    code: u64,
     #[serde(flatten)]
     meta: Meta,
 }
