@@ -105,6 +105,20 @@ impl Field {
             || self.serialize_with.is_some()
             || self.deserialize_with.is_some()
     }
+
+    /// The user's function that reads (`read`) or writes the field: the `with` module's
+    /// `deserialize` / `serialize`, else `deserialize_with` / `serialize_with`.
+    pub(crate) fn serde_function(&self, read: bool) -> syn::Result<Option<syn::ExprPath>> {
+        let (own, verb) = match read {
+            true => (&self.deserialize_with, "deserialize"),
+            false => (&self.serialize_with, "serialize"),
+        };
+        match (&self.with, own) {
+            (Some(module), _) => syn::parse_str(&format!("{module}::{verb}")).map(Some),
+            (None, Some(path)) => syn::parse_str(path).map(Some),
+            (None, None) => Ok(None),
+        }
+    }
 }
 
 /// `rename` when given, else the Rust name of `ident` under `rule` (applied by `apply`).

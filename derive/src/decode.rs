@@ -184,16 +184,9 @@ fn read_field(ty: &Type, a: &attr::Field) -> syn::Result<TokenStream> {
         matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Cow"));
     if a.via_serde() {
         let t = quote!(::jitson::typed::serde_field);
-        let deserialize = match (&a.with, &a.deserialize_with) {
-            (Some(module), _) => {
-                let module: syn::Path = syn::parse_str(module)?;
-                quote!(#module::deserialize(__d))
-            }
-            (None, Some(path)) => {
-                let path: syn::ExprPath = syn::parse_str(path)?;
-                quote!(#path(__d))
-            }
-            (None, None) => quote!(<#ty as #t::Deserialize<'__de>>::deserialize(__d)),
+        let deserialize = match a.serde_function(true)? {
+            Some(function) => quote!(#function(__d)),
+            None => quote!(<#ty as #t::Deserialize<'__de>>::deserialize(__d)),
         };
         Ok(quote_spanned!(ty.span()=> #t::read(__r, |__d| #deserialize)?))
     } else if a.borrow && cow {

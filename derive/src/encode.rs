@@ -135,16 +135,9 @@ fn encode_member(m: &Member<'_>) -> syn::Result<TokenStream> {
         return Ok(encode(ty, value));
     }
     let t = quote!(::jitson::typed::serde_field);
-    let serialize = match (&a.with, &a.serialize_with) {
-        (Some(module), _) => {
-            let module: syn::Path = syn::parse_str(module)?;
-            quote!(#module::serialize(#value, __s))
-        }
-        (None, Some(path)) => {
-            let path: syn::ExprPath = syn::parse_str(path)?;
-            quote!(#path(#value, __s))
-        }
-        (None, None) => quote!(<#ty as #t::Serialize>::serialize(#value, __s)),
+    let serialize = match a.serde_function(false)? {
+        Some(function) => quote!(#function(#value, __s)),
+        None => quote!(<#ty as #t::Serialize>::serialize(#value, __s)),
     };
     Ok(quote_spanned!(ty.span()=> #t::write(__out, |__s| #serialize);))
 }

@@ -410,7 +410,7 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
         return misplaced("transparent");
     }
     let mut variants = Vec::new();
-    let mut other = None;
+    let mut other = false;
     for v in &e.variants {
         let a = attr::variant(&v.attrs)?;
         if a.other {
@@ -418,7 +418,7 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
                 Some("`other` applies to a unit variant that is not skipped")
             } else if cattrs.untagged {
                 Some("`other` has no tag to catch in an untagged enum")
-            } else if other.is_some() {
+            } else if other {
                 Some("only one variant can be `other`")
             } else {
                 None
@@ -429,7 +429,7 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
                     format!("#[derive(jitson::Schema)]: {why}"),
                 ));
             }
-            other = Some(v.ident.span());
+            other = true;
         }
         if a.skip_read {
             continue;
@@ -508,7 +508,7 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
         (None, None, true) => untagged(&variants, cattrs)?,
     };
     // `other`: a branch for the tags no variant names, read as that unit variant.
-    let union = match other.map(|_| other_tag(&variants)) {
+    let union = match other.then(|| other_tag(&variants)) {
         None => union,
         Some(catch) => {
             let b = builder();
