@@ -13,12 +13,16 @@ use syn::{Attribute, LitStr, Token};
 /// Attributes of the struct or enum.
 #[derive(Debug, Default)]
 pub(crate) struct Container {
-    /// `rename`: the name a struct's `tag` member holds.
+    /// `rename`: the name a struct's `tag` member holds (read; `rename_written` when
+    /// written, as every `*_written` below: serde's `serialize = …` of the attribute).
     pub(crate) rename: Option<String>,
+    pub(crate) rename_written: Option<String>,
     /// `rename_all`: the convention for fields (structs) or variants (enums).
     pub(crate) rename_all: Option<RenameRule>,
+    pub(crate) rename_all_written: Option<RenameRule>,
     /// `rename_all_fields`: the convention for the fields of every struct variant.
     pub(crate) rename_all_fields: Option<RenameRule>,
+    pub(crate) rename_all_fields_written: Option<RenameRule>,
     /// `deny_unknown_fields`.
     pub(crate) deny_unknown_fields: bool,
     /// `tag`: the internal (or, with `content`, adjacent) tag member.
@@ -43,10 +47,13 @@ pub(crate) struct Container {
 /// Attributes of an enum variant.
 #[derive(Debug, Default)]
 pub(crate) struct Variant {
-    /// `rename`.
+    /// `rename` (read; `rename_written` when written).
     pub(crate) rename: Option<String>,
-    /// `rename_all`: the convention for this struct variant's fields.
+    pub(crate) rename_written: Option<String>,
+    /// `rename_all`: the convention for this struct variant's fields (read; when written,
+    /// `rename_all_written`).
     pub(crate) rename_all: Option<RenameRule>,
+    pub(crate) rename_all_written: Option<RenameRule>,
     /// `alias` (repeatable): other tag values decode reads the variant under, as written
     /// (no `rename_all`).
     pub(crate) aliases: Vec<String>,
@@ -62,8 +69,9 @@ pub(crate) struct Variant {
 /// Attributes of a field.
 #[derive(Debug, Default)]
 pub(crate) struct Field {
-    /// `rename`.
+    /// `rename` (read; `rename_written` when written).
     pub(crate) rename: Option<String>,
+    pub(crate) rename_written: Option<String>,
     /// `alias` (repeatable): other member names decode reads the field under, as written
     /// (no `rename_all`).
     pub(crate) aliases: Vec<String>,
@@ -135,19 +143,53 @@ fn renamed(
 }
 
 impl Variant {
-    /// The variant's JSON name (its tag value): `rename`, else the Rust name under the
-    /// enum's `rename_all`.
+    /// The variant's JSON name (its tag value) as read: `rename`, else the Rust name under
+    /// the enum's `rename_all`.
     pub(crate) fn json_name(&self, ident: &syn::Ident, rule: Option<RenameRule>) -> String {
         renamed(&self.rename, ident, rule, RenameRule::apply_to_variant)
+    }
+
+    /// The variant's JSON name as written (`rule`: the enum's written `rename_all`).
+    pub(crate) fn written_name(&self, ident: &syn::Ident, rule: Option<RenameRule>) -> String {
+        renamed(
+            &self.rename_written,
+            ident,
+            rule,
+            RenameRule::apply_to_variant,
+        )
     }
 }
 
 impl Field {
-    /// The field's JSON member name: `rename`, else the Rust name under `rule`.
+    /// The field's JSON member name as read: `rename`, else the Rust name under `rule`.
     pub(crate) fn json_name(&self, ident: &syn::Ident, rule: Option<RenameRule>) -> String {
         renamed(&self.rename, ident, rule, RenameRule::apply_to_field)
     }
+
+    /// The field's JSON member name as written (`rule`: the written convention).
+    pub(crate) fn written_name(&self, ident: &syn::Ident, rule: Option<RenameRule>) -> String {
+        renamed(
+            &self.rename_written,
+            ident,
+            rule,
+            RenameRule::apply_to_field,
+        )
+    }
 }
+
+/// Sets `read` and `written` to the values of a `serialize` / `deserialize` pair given
+/// (a `name = "value"` attribute gives both), leaving a value not given as it was.
+fn set_pair<T>(read: &mut Option<T>, written: &mut Option<T>, (ser, de): Pair<T>) {
+    if let Some(de) = de {
+        *read = Some(de);
+    }
+    if let Some(ser) = ser {
+        *written = Some(ser);
+    }
+}
+
+/// An attribute's `serialize` and `deserialize` values, each when given.
+type Pair<T> = (Option<T>, Option<T>);
 
 /// Which item an attribute sits on (what the error messages call it).
 #[derive(Clone, Copy)]
@@ -177,9 +219,17 @@ pub(crate) fn container(attrs: &[Attribute]) -> syn::Result<Container> {
     let mut out = Container::default();
     each(attrs, Place::Container, |name, meta| {
         match name {
-            "rename" => out.rename = Some(one_name(meta, "rename")?),
-            "rename_all" => out.rename_all = Some(rule(meta)?),
-            "rename_all_fields" => out.rename_all_fields = Some(rule(meta)?),
+            "rename" => set_pair(&mut out.rename, &mut out.rename_written, names(meta)?),
+            "rename_all" => set_pair(
+                &mut out.rename_all,
+                &mut out.rename_all_written,
+                rule(meta)?,
+            ),
+            "rename_all_fields" => set_pair(
+                &mut out.rename_all_fields,
+                &mut out.rename_all_fields_written,
+                rule(meta)?,
+            ),
             "deny_unknown_fields" => out.deny_unknown_fields = true,
             "tag" => out.tag = Some(string(meta)?),
             "content" => out.content = Some(string(meta)?),
@@ -208,8 +258,12 @@ pub(crate) fn variant(attrs: &[Attribute]) -> syn::Result<Variant> {
     let mut out = Variant::default();
     each(attrs, Place::Variant, |name, meta| {
         match name {
-            "rename" => out.rename = Some(one_name(meta, "rename")?),
-            "rename_all" => out.rename_all = Some(rule(meta)?),
+            "rename" => set_pair(&mut out.rename, &mut out.rename_written, names(meta)?),
+            "rename_all" => set_pair(
+                &mut out.rename_all,
+                &mut out.rename_all_written,
+                rule(meta)?,
+            ),
             "alias" => out.aliases.push(string(meta)?),
             "skip" => (out.skip_read, out.skip_write) = (true, true),
             "skip_deserializing" => out.skip_read = true,
@@ -227,7 +281,7 @@ pub(crate) fn field(attrs: &[Attribute]) -> syn::Result<Field> {
     let mut out = Field::default();
     each(attrs, Place::Field, |name, meta| {
         match name {
-            "rename" => out.rename = Some(one_name(meta, "rename")?),
+            "rename" => set_pair(&mut out.rename, &mut out.rename_written, names(meta)?),
             "alias" => out.aliases.push(string(meta)?),
             "default" => {
                 out.default_path = default_path(meta)?;
@@ -302,10 +356,11 @@ fn string(meta: &ParseNestedMeta<'_>) -> syn::Result<String> {
     Ok(meta.value()?.parse::<LitStr>()?.value())
 }
 
-/// `= "name"`, or `(serialize = "a", deserialize = "b")` when both name the same thing.
-fn one_name(meta: &ParseNestedMeta<'_>, what: &str) -> syn::Result<String> {
+/// `= "name"` (both ways), or `(serialize = "a", deserialize = "b")`, either one alone.
+fn names(meta: &ParseNestedMeta<'_>) -> syn::Result<Pair<String>> {
     if meta.input.peek(Token![=]) {
-        return string(meta);
+        let name = string(meta)?;
+        return Ok((Some(name.clone()), Some(name)));
     }
     let (mut ser, mut de) = (None, None);
     meta.parse_nested_meta(|inner| {
@@ -318,24 +373,25 @@ fn one_name(meta: &ParseNestedMeta<'_>, what: &str) -> syn::Result<String> {
         }
         Ok(())
     })?;
-    match (ser, de) {
-        (Some(s), Some(d)) if s == d => Ok(s),
-        _ => Err(meta.error(format!(
-            "#[derive(jitson::Schema)]: `{what}` with different serialize and deserialize values is not supported yet: the JSON shape would differ between decode and encode"
-        ))),
-    }
+    Ok((ser, de))
 }
 
-/// A `rename_all` value.
-fn rule(meta: &ParseNestedMeta<'_>) -> syn::Result<RenameRule> {
-    let name = one_name(meta, "rename_all")?;
-    RenameRule::from_name(&name).ok_or_else(|| {
-        let names: Vec<String> = RULES.iter().map(|(n, _)| format!("{n:?}")).collect();
-        meta.error(format!(
-            "unknown rename rule `rename_all = {name:?}`, expected one of {}",
-            names.join(", ")
-        ))
-    })
+/// A `rename_all` value: the rule of each way given.
+fn rule(meta: &ParseNestedMeta<'_>) -> syn::Result<Pair<RenameRule>> {
+    let parse = |name: Option<String>| {
+        name.map(|name| {
+            RenameRule::from_name(&name).ok_or_else(|| {
+                let names: Vec<String> = RULES.iter().map(|(n, _)| format!("{n:?}")).collect();
+                meta.error(format!(
+                    "unknown rename rule `rename_all = {name:?}`, expected one of {}",
+                    names.join(", ")
+                ))
+            })
+        })
+        .transpose()
+    };
+    let (ser, de) = names(meta)?;
+    Ok((parse(ser)?, parse(de)?))
 }
 
 /// The path of `default = "path"`; `None` for a bare `default`.
@@ -423,12 +479,29 @@ mod tests {
         let field: syn::Field = parse_quote! { #[jitson(serde)] #[serde(with = "m")] x: u8 };
         let a = super::field(&field.attrs).unwrap();
         assert!(a.serde && a.with.as_deref() == Some("m") && a.via_serde());
-        let msg = field_error(
-            parse_quote! { #[serde(rename(serialize = "a", deserialize = "b"))] x: u8 },
+        let field: syn::Field =
+            parse_quote! { #[serde(rename(serialize = "a", deserialize = "b"))] x: u8 };
+        let a = super::field(&field.attrs).unwrap();
+        assert_eq!(
+            (a.rename.as_deref(), a.rename_written.as_deref()),
+            (Some("b"), Some("a"))
         );
-        assert!(msg.contains("different serialize and deserialize"), "{msg}");
-        let msg = field_error(parse_quote! { #[serde(rename(serialize = "a"))] x: u8 });
-        assert!(msg.contains("different serialize and deserialize"), "{msg}");
+        // One way given: the other keeps what it had (here, from `serde(rename)`).
+        let field: syn::Field = parse_quote! {
+            #[serde(rename = "c")]
+            #[jitson(rename(serialize = "a"))]
+            x: u8
+        };
+        let a = super::field(&field.attrs).unwrap();
+        assert_eq!(
+            (a.rename.as_deref(), a.rename_written.as_deref()),
+            (Some("c"), Some("a"))
+        );
+        let msg = field_error(parse_quote! { #[serde(rename(other = "a"))] x: u8 });
+        assert!(
+            msg.contains("expected `serialize` or `deserialize`"),
+            "{msg}"
+        );
         let msg = field_error(parse_quote! { #[serde(tag = "t")] x: u8 });
         assert!(
             msg.contains("unknown or misplaced attribute `serde(tag)` on a field"),

@@ -176,7 +176,7 @@ fn members<'a>(
         if attrs.skip_write {
             continue;
         }
-        let mut key = json_string(&attrs.json_name(ident, rule));
+        let mut key = json_string(&attrs.written_name(ident, rule));
         key.push(b':');
         out.push(Member {
             key,
@@ -328,10 +328,12 @@ fn structure(
     }
     match fields {
         Fields::Named(named) => {
-            let members = members(named, cattrs.rename_all, |_, ident| field_access(ident))?;
+            let members = members(named, cattrs.rename_all_written, |_, ident| {
+                field_access(ident)
+            })?;
             let head = cattrs.tag.as_ref().map(|tag| {
                 let name = cattrs
-                    .rename
+                    .rename_written
                     .clone()
                     .unwrap_or_else(|| syn::ext::IdentExt::unraw(&input.ident).to_string());
                 tag_member(tag, &name)
@@ -392,8 +394,10 @@ fn enumeration(
             arms.push(quote!(Self::#ident { .. } => ::std::panic!(#message),));
             continue;
         }
-        let name = vattrs.json_name(ident, cattrs.rename_all);
-        let rule = vattrs.rename_all.or(cattrs.rename_all_fields);
+        let name = vattrs.written_name(ident, cattrs.rename_all_written);
+        let rule = vattrs
+            .rename_all_written
+            .or(cattrs.rename_all_fields_written);
         let binding = |i: usize| {
             let b = format_ident!("__f{}", i);
             quote!(#b)

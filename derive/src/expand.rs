@@ -266,6 +266,7 @@ fn unnamed(fields: &syn::FieldsUnnamed) -> syn::Result<TokenStream> {
     for f in &fields.unnamed {
         let a = attr::field(&f.attrs)?;
         if a.rename.is_some()
+            || a.rename_written.is_some()
             || a.default
             || a.flatten
             || a.skip_serializing_if
@@ -448,6 +449,7 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
                 if fa.skip_read
                     || fa.skip_write
                     || fa.rename.is_some()
+                    || fa.rename_written.is_some()
                     || fa.default
                     || fa.flatten
                     || fa.skip_serializing_if

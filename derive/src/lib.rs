@@ -29,8 +29,9 @@
 //! - recursive types (through `Box`, `Vec`, `Option`, maps) become `$defs` entries.
 //!
 //! Attributes (`#[serde(...)]`, or `#[jitson(...)]` with the same names, which wins):
-//! `rename` (one name, or equal `serialize` / `deserialize` names), `rename_all` (all eight
-//! serde conventions), `rename_all_fields`, `alias` (fields and variants, repeatable, taken
+//! `rename` (one name, or `serialize` / `deserialize` names, each alone too: the schema and
+//! decode read the deserialize name, encode writes the serialize one), `rename_all` (all
+//! eight serde conventions, likewise each way), `rename_all_fields`, `alias` (fields and variants, repeatable, taken
 //! as written: more names decode reads, encode writes the main one), `default`, `skip`,
 //! `with`, `serialize_with`, `deserialize_with` and `#[jitson(serde)]` (named fields: the
 //! field is read and written by serde, its type needing serde's traits only — a date, a
@@ -64,7 +65,6 @@
 //!
 //! Compile errors, at the offending item's span: unions; `alias` on a tuple field or a
 //! newtype variant's field; a field of a `transparent` struct skipped one way only;
-//! different serialize / deserialize names;
 //! `with`, `serialize_with`, `deserialize_with` and `#[jitson(serde)]` on a tuple,
 //! newtype-variant or flattened field; `transparent` beside `from`, `try_from` or `into`;
 //! `remote`, `getter`, variant-level `untagged`, identifier enums; `other` on a data or skipped

@@ -1183,3 +1183,55 @@ fn conversions_equal_serde_json() {
     assert_eq!(schema["properties"]["email"]["type"], "string");
     assert_eq!(schema["properties"]["version"]["type"], "array");
 }
+
+/// Different names each way: `rename(serialize = …, deserialize = …)`, and `rename_all`
+/// likewise; decode reads the deserialize names, encode writes the serialize ones.
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, jitson::Schema)]
+#[serde(rename_all(serialize = "camelCase", deserialize = "snake_case"))]
+struct TwoWays {
+    user_id: u8,
+    #[serde(rename(serialize = "out", deserialize = "in"))]
+    both: u8,
+    #[serde(rename(deserialize = "read_only_name"))]
+    one_way: u8,
+    kind: Kinded,
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, jitson::Schema)]
+#[serde(tag = "t", rename_all(serialize = "UPPERCASE"))]
+enum Kinded {
+    #[serde(rename(deserialize = "first"))]
+    First {
+        #[serde(rename(serialize = "V"))]
+        value: u8,
+    },
+    Second,
+}
+
+#[test]
+fn names_differing_each_way_equal_serde_json() {
+    let doc =
+        br#"{"user_id": 1, "in": 2, "read_only_name": 3, "kind": {"t": "first", "value": 4}}"#;
+    same::<TwoWays>(doc);
+    same::<TwoWays>(br#"{"user_id": 1, "in": 2, "read_only_name": 3, "kind": {"t": "Second"}}"#);
+    let options = jitson::jit::ir::ExecOptions::default();
+    assert!(jitson::typed::decode::read::<TwoWays>(doc, &options).is_ok());
+    for bad in [
+        r#"{"userId": 1, "in": 2, "read_only_name": 3, "kind": {"t": "Second"}}"#,
+        r#"{"user_id": 1, "out": 2, "read_only_name": 3, "kind": {"t": "Second"}}"#,
+        r#"{"user_id": 1, "in": 2, "oneWay": 3, "kind": {"t": "Second"}}"#,
+        r#"{"user_id": 1, "in": 2, "read_only_name": 3, "kind": {"t": "FIRST", "value": 4}}"#,
+    ] {
+        refused::<TwoWays>(bad.as_bytes());
+    }
+    let value: TwoWays = serde_json::from_slice(doc).unwrap();
+    let want = serde_json::to_vec(&value).unwrap();
+    assert_eq!(
+        String::from_utf8(jitson::to_vec(&value)).unwrap(),
+        String::from_utf8(want).unwrap()
+    );
+    assert_eq!(
+        jitson::to_vec(&value),
+        br#"{"userId":1,"out":2,"oneWay":3,"kind":{"t":"FIRST","V":4}}"#
+    );
+}
