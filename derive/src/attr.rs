@@ -64,6 +64,9 @@ pub(crate) struct Variant {
     pub(crate) skip_write: bool,
     /// `other`: the unit variant a tag no other variant names reads as.
     pub(crate) other: bool,
+    /// `untagged`: in a tagged enum, a variant tried on the value's data alone after the
+    /// tagged ones (serde's order: untagged variants come last).
+    pub(crate) untagged: bool,
 }
 
 /// Attributes of a field.
@@ -203,13 +206,9 @@ enum Place {
 const NEUTRAL: [&str; 4] = ["bound", "crate", "expecting", "borrow"];
 
 /// Attributes jitson does not model, with why.
-const UNSUPPORTED: [(&str, &str); 5] = [
+const UNSUPPORTED: [(&str, &str); 4] = [
     ("remote", "remote derives are not supported"),
     ("getter", "remote derives are not supported"),
-    (
-        "untagged",
-        "untagged variants in a tagged enum are not modelled",
-    ),
     ("variant_identifier", "identifier enums are not supported"),
     ("field_identifier", "identifier enums are not supported"),
 ];
@@ -269,6 +268,7 @@ pub(crate) fn variant(attrs: &[Attribute]) -> syn::Result<Variant> {
             "skip_deserializing" => out.skip_read = true,
             "skip_serializing" => out.skip_write = true,
             "other" => out.other = true,
+            "untagged" => out.untagged = true,
             _ => return Ok(false),
         }
         Ok(true)

@@ -639,7 +639,9 @@ fn enumeration(cattrs: &attr::Container, e: &DataEnum) -> syn::Result<TokenStrea
         Repr::Internal(tag) => plain(tag),
         Repr::Adjacent(tag, content) => plain(tag) && plain(content),
     };
-    if !names_plain {
+    // serde reads an enum with `untagged` variants from its buffered copy of the value,
+    // trying the tagged form first: the two-pass decode does.
+    if !names_plain || kinds::has_untagged_variant(e)? {
         return Ok(bail);
     }
     // External: unit variants' and data variants' arms. Internal: each variant's arm after

@@ -363,6 +363,7 @@ fn structure(
 }
 
 /// How an enum writes the variant name around the data.
+#[derive(Clone, Copy)]
 enum Repr<'a> {
     External,
     Internal(&'a str),
@@ -376,7 +377,7 @@ fn enumeration(
     cattrs: &attr::Container,
     e: &DataEnum,
 ) -> syn::Result<TokenStream> {
-    let repr = match (&cattrs.tag, &cattrs.content, cattrs.untagged) {
+    let enum_repr = match (&cattrs.tag, &cattrs.content, cattrs.untagged) {
         (_, _, true) => Repr::Untagged,
         (Some(tag), Some(content), _) => Repr::Adjacent(tag, content),
         (Some(tag), None, _) => Repr::Internal(tag),
@@ -394,6 +395,12 @@ fn enumeration(
             arms.push(quote!(Self::#ident { .. } => ::std::panic!(#message),));
             continue;
         }
+        // An `untagged` variant of a tagged enum is written as its data alone.
+        let repr = if vattrs.untagged {
+            Repr::Untagged
+        } else {
+            enum_repr
+        };
         let name = vattrs.written_name(ident, cattrs.rename_all_written);
         let rule = vattrs
             .rename_all_written

@@ -395,6 +395,8 @@ struct Variant<'a> {
     /// The rename rule of a struct variant's fields.
     rule: Option<RenameRule>,
     span: proc_macro2::Span,
+    /// An `untagged` variant of a tagged enum.
+    untagged: bool,
 }
 
 fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> syn::Result<Parts> {
@@ -471,10 +473,20 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
                 .iter()
                 .any(|w: &Variant<'_>| w.name == *key || w.aliases.contains(key))
         };
+        // An untagged variant of a tagged enum: its name is never read or written.
+        let untagged = a.untagged && !cattrs.untagged;
+        let after_untagged = variants.last().is_some_and(|w: &Variant<'_>| w.untagged);
+        if (after_untagged && !untagged) || (untagged && a.other) {
+            return Err(syn::Error::new(
+                v.ident.span(),
+                "#[derive(jitson::Schema)]: `untagged` variants come after every tagged one, and are not `other`",
+            ));
+        }
         let keys: Vec<&String> = std::iter::once(&name).chain(&a.aliases).collect();
         if let Some(key) = keys
             .iter()
             .enumerate()
+            .filter(|_| !untagged)
             .find(|&(i, k)| taken(k) || keys[..i].contains(k))
             .map(|(_, k)| k)
         {
@@ -489,8 +501,12 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
             shape,
             rule: a.rename_all.or(cattrs.rename_all_fields),
             span: v.ident.span(),
+            untagged,
         });
     }
+    // Untagged variants (last) are tried on the value alone after the tagged ones.
+    let tagged_count = variants.iter().take_while(|v| !v.untagged).count();
+    let (variants, untagged_variants) = variants.split_at(tagged_count);
     let union = match (&cattrs.tag, &cattrs.content, cattrs.untagged) {
         (Some(_), _, true) => {
             return Err(syn::Error::new(
@@ -504,13 +520,13 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
                 "#[derive(jitson::Schema)]: `content` needs `tag`",
             ));
         }
-        (None, None, false) => external(&variants, cattrs)?,
-        (Some(tag), None, false) => internal(&variants, cattrs, tag)?,
-        (Some(tag), Some(content), false) => adjacent(&variants, cattrs, tag, content)?,
-        (None, None, true) => untagged(&variants, cattrs)?,
+        (None, None, false) => external(variants, cattrs)?,
+        (Some(tag), None, false) => internal(variants, cattrs, tag)?,
+        (Some(tag), Some(content), false) => adjacent(variants, cattrs, tag, content)?,
+        (None, None, true) => untagged(variants, cattrs)?,
     };
     // `other`: a branch for the tags no variant names, read as that unit variant.
-    let union = match other.then(|| other_tag(&variants)) {
+    let union = match other.then(|| other_tag(variants)) {
         None => union,
         Some(catch) => {
             let b = builder();
@@ -526,6 +542,16 @@ fn enumeration(input: &DeriveInput, cattrs: &attr::Container, e: &DataEnum) -> s
             };
             quote!(#b::any_of::<#b::TypeExpr>([#union, #branch]))
         }
+    };
+    let union = if untagged_variants.is_empty() {
+        union
+    } else {
+        let b = builder();
+        let data = untagged_variants
+            .iter()
+            .map(|v| data(v, cattrs))
+            .collect::<syn::Result<Vec<_>>>()?;
+        quote!(#b::any_of::<#b::TypeExpr>([#union, #(#data),*]))
     };
     Ok(Parts {
         type_expr: named(union),

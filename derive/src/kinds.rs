@@ -108,11 +108,23 @@ pub(crate) fn kinds(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resul
             }
             quote!(#d::JsonKinds::NONE #(.or(#variants))*)
         }
-        Data::Enum(_) if cattrs.tag.is_none() => {
+        Data::Enum(e) if cattrs.tag.is_none() && !has_untagged_variant(e)? => {
             quote!(#d::JsonKinds::STRING.or(#d::JsonKinds::OBJECT))
         }
         Data::Enum(_) | Data::Union(_) => any,
     })
+}
+
+/// Whether a tagged enum has `untagged` variants (read, so not skipped when read): serde
+/// reads such an enum from its buffered copy, and its variants take other kinds.
+pub(crate) fn has_untagged_variant(e: &syn::DataEnum) -> syn::Result<bool> {
+    for v in &e.variants {
+        let a = attr::variant(&v.attrs)?;
+        if a.untagged && !a.skip_read {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// `<ty as JsonDecode>::kinds(__depth)`.

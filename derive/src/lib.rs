@@ -46,7 +46,9 @@
 //! `anyOf` branch whose tag is `{"allOf": [{"type": "string"}, {"not": {"enum": [every
 //! variant's names]}}]}`, with no content or a `null` one when adjacently tagged; such an
 //! enum does without the discriminator fast path, its branches are tried in turn);
-//! `from` / `try_from` (the source type's schema and reader, then the conversion: a
+//! `untagged` on the last variants of a tagged enum (more `anyOf` branches, each the
+//! variant's data; serde reads such an enum from its buffered copy, so the one-pass reader
+//! leaves it to the two-pass decode), `from` / `try_from` (the source type's schema and reader, then the conversion: a
 //! refused `try_from` is serde's error, its message the conversion error's) and `into` (a
 //! clone converted, then written; such types are not flattened); `bound`, `crate`,
 //! `expecting` and `borrow` leave the JSON shape alone and are accepted.
@@ -67,7 +69,7 @@
 //! newtype variant's field; a field of a `transparent` struct skipped one way only;
 //! `with`, `serialize_with`, `deserialize_with` and `#[jitson(serde)]` on a tuple,
 //! newtype-variant or flattened field; `transparent` beside `from`, `try_from` or `into`;
-//! `remote`, `getter`, variant-level `untagged`, identifier enums; `other` on a data or skipped
+//! `remote`, `getter`, identifier enums; an `untagged` variant before a tagged one; `other` on a data or skipped
 //! variant, on two variants, or in an untagged enum; tuple variants in an
 //! internally tagged enum; two members or variants with one JSON name (names and aliases
 //! together); `flatten` of a type

@@ -63,8 +63,8 @@ fn shape_changing_attributes_are_errors() {
             "remote",
         ),
         (
-            parse_quote! { enum E { A, #[serde(untagged)] B(u8) } },
-            "untagged",
+            parse_quote! { struct S { #[serde(getter = "f")] a: u8 } },
+            "getter",
         ),
     ] {
         let msg = error(input);
@@ -230,6 +230,15 @@ fn encode_keys_are_precomputed_literals() {
         compact.contains(r#"extend_from_slice(b",\"q\\\"\":")"#),
         "{out}"
     );
+}
+
+#[test]
+fn untagged_variants_before_tagged_ones_are_errors() {
+    let msg = error(parse_quote! { enum E { #[serde(untagged)] A(u8), B } });
+    assert!(msg.contains("come after every tagged one"), "{msg}");
+    let msg = error(parse_quote! { #[serde(tag = "t")] enum E { A, #[serde(untagged, other)] B } });
+    assert!(msg.contains("are not `other`"), "{msg}");
+    expands(parse_quote! { enum E { A, #[serde(untagged)] B(u8), #[serde(untagged)] C(String) } });
 }
 
 #[test]

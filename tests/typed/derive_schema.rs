@@ -1004,3 +1004,23 @@ fn other_variants_take_the_tags_no_variant_names() {
         (r#"{"t": "Number", "c": 300}"#, false),
     ]);
 }
+
+/// `untagged` variants of a tagged enum: more `anyOf` branches, each the variant's data.
+#[test]
+fn untagged_variants_are_branches_of_their_data() {
+    use crate::parity::{AdjacentLoose, ExternalLoose, InternalLoose};
+    check::<ExternalLoose>(&[
+        (r#""A""#, true),
+        (r#"{"B": 1}"#, true),
+        ("5", true),
+        (r#""zz""#, true),
+        (r#"{"C": 1}"#, false),
+        ("-1", false),
+    ]);
+    check::<InternalLoose>(&[(r#"{"t": "A", "x": 1}"#, true), ("[]", true)]);
+    check::<AdjacentLoose>(&[
+        (r#"{"t": "A", "c": 1}"#, true),
+        ("[1, 2]", true),
+        ("[1]", false),
+    ]);
+}

@@ -459,3 +459,79 @@ fn fields_via_serde_read_as_serde_reads_them_buffered() {
         agrees::<UntaggedViaSerde>(input);
     }
 }
+
+/// `untagged` variants of tagged enums: tried, in order, on the value alone after the
+/// tagged form.
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, jitson::Schema)]
+pub(crate) enum ExternalLoose {
+    A,
+    B(u8),
+    #[serde(untagged)]
+    Num(u32),
+    #[serde(untagged)]
+    Text(String),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, jitson::Schema)]
+#[serde(tag = "t")]
+pub(crate) enum InternalLoose {
+    A {
+        x: u8,
+    },
+    #[serde(untagged)]
+    Raw(serde_json::Value),
+}
+
+#[derive(Debug, PartialEq, Deserialize, serde::Serialize, jitson::Schema)]
+#[serde(tag = "t", content = "c")]
+pub(crate) enum AdjacentLoose {
+    A(u8),
+    #[serde(untagged)]
+    Pair(u8, u8),
+}
+
+#[test]
+fn untagged_variants_read_as_serde_reads_them() {
+    for input in [
+        r#""A""#,
+        r#"{"B": 1}"#,
+        "5",
+        r#""zz""#,
+        r#"{"C": 1}"#,
+        "null",
+        "-1",
+        r#"{"B": 300}"#,
+    ] {
+        agrees::<ExternalLoose>(input);
+        agrees::<Vec<ExternalLoose>>(&format!("[{input}]"));
+    }
+    for input in [
+        r#"{"t": "A", "x": 1}"#,
+        r#"{"t": "Z"}"#,
+        r#"{"t": "A", "x": 300}"#,
+        "5",
+        "[]",
+    ] {
+        agrees::<InternalLoose>(input);
+    }
+    for input in [
+        r#"{"t": "A", "c": 1}"#,
+        "[1, 2]",
+        r#"{"t": "B", "c": 1}"#,
+        "[1]",
+    ] {
+        agrees::<AdjacentLoose>(input);
+    }
+    for value in [
+        ExternalLoose::A,
+        ExternalLoose::B(1),
+        ExternalLoose::Num(7),
+        ExternalLoose::Text("t".into()),
+    ] {
+        assert_eq!(jitson::to_vec(&value), serde_json::to_vec(&value).unwrap());
+    }
+    let raw = InternalLoose::Raw(serde_json::json!({"q": [1]}));
+    assert_eq!(jitson::to_vec(&raw), serde_json::to_vec(&raw).unwrap());
+    let pair = AdjacentLoose::Pair(1, 2);
+    assert_eq!(jitson::to_vec(&pair), serde_json::to_vec(&pair).unwrap());
+}
