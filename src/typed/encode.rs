@@ -46,8 +46,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// # Panics
 ///
 /// Where serde_json returns an error, `encode_json` panics with the same message: a derived
-/// enum's `#[serde(skip)]` variant (it has no JSON form), a `Path` that is not UTF-8, a
-/// `SystemTime` before the Unix epoch.
+/// enum's variant skipped when written (it has no JSON form), a `Path` that is not UTF-8, a
+/// `SystemTime` before the Unix epoch, a field written through serde
+/// ([`serde_field`](super::serde_field)) whose `Serialize` fails.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no JSON encoder",
     label = "`{Self}` does not implement `jitson::typed::JsonEncode`",
