@@ -13,15 +13,18 @@ use syn::{Attribute, LitStr, Token};
 /// Attributes of the struct or enum.
 #[derive(Debug, Default)]
 pub(crate) struct Container {
-    /// `rename`: the name a struct's `tag` member holds (read; `rename_written` when
-    /// written, as every `*_written` below: serde's `serialize = …` of the attribute).
+    /// `rename`: the name a struct's `tag` member holds, as read (serde's `deserialize`
+    /// value of the attribute; each `*_written` field is its `serialize` value).
     pub(crate) rename: Option<String>,
+    /// `rename` as written.
     pub(crate) rename_written: Option<String>,
-    /// `rename_all`: the convention for fields (structs) or variants (enums).
+    /// `rename_all`: the convention for fields (structs) or variants (enums), as read.
     pub(crate) rename_all: Option<RenameRule>,
+    /// `rename_all` as written.
     pub(crate) rename_all_written: Option<RenameRule>,
-    /// `rename_all_fields`: the convention for the fields of every struct variant.
+    /// `rename_all_fields`: the convention for the fields of every struct variant, as read.
     pub(crate) rename_all_fields: Option<RenameRule>,
+    /// `rename_all_fields` as written.
     pub(crate) rename_all_fields_written: Option<RenameRule>,
     /// `deny_unknown_fields`.
     pub(crate) deny_unknown_fields: bool,
@@ -47,12 +50,13 @@ pub(crate) struct Container {
 /// Attributes of an enum variant.
 #[derive(Debug, Default)]
 pub(crate) struct Variant {
-    /// `rename` (read; `rename_written` when written).
+    /// `rename`, as read.
     pub(crate) rename: Option<String>,
+    /// `rename` as written.
     pub(crate) rename_written: Option<String>,
-    /// `rename_all`: the convention for this struct variant's fields (read; when written,
-    /// `rename_all_written`).
+    /// `rename_all`: the convention for this struct variant's fields, as read.
     pub(crate) rename_all: Option<RenameRule>,
+    /// `rename_all` as written.
     pub(crate) rename_all_written: Option<RenameRule>,
     /// `alias` (repeatable): other tag values decode reads the variant under, as written
     /// (no `rename_all`).
@@ -72,8 +76,9 @@ pub(crate) struct Variant {
 /// Attributes of a field.
 #[derive(Debug, Default)]
 pub(crate) struct Field {
-    /// `rename` (read; `rename_written` when written).
+    /// `rename`, as read.
     pub(crate) rename: Option<String>,
+    /// `rename` as written.
     pub(crate) rename_written: Option<String>,
     /// `alias` (repeatable): other member names decode reads the field under, as written
     /// (no `rename_all`).

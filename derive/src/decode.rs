@@ -35,40 +35,17 @@ pub(crate) fn de() -> TokenStream {
 /// The `JsonDecode` impl of `input`; the schema side has checked the attributes.
 pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Result<TokenStream> {
     let d = de();
-    let (body, missing) = match &input.data {
-        Data::Struct(s) => structure(input, cattrs, &s.fields)?,
-        Data::Enum(e) => (enumeration(cattrs, e)?, None),
-        Data::Union(_) => return Ok(TokenStream::new()),
-    };
-    let mut kinds = kinds::kinds(input, cattrs)?;
-    let mut exact_bail = kinds::exact_bail(input, cattrs)?;
     let converted = crate::expand::converted_from(input, cattrs)?;
-    // `from` / `try_from`: the source type read, then converted (a refused conversion
-    // bails: the two-pass decode gives serde's error).
-    let (body, missing) = match &converted {
-        None => (body, missing),
-        Some((from, fallible)) => {
-            let source = quote_spanned!(from.span()=> <#from as #d::JsonDecode<'__de>>);
-            let convert = if *fallible {
-                quote!(.and_then(|__v| {
-                    <Self as ::std::convert::TryFrom<#from>>::try_from(__v).map_err(|_| #d::Bail)
-                }))
-            } else {
-                quote!(.map(<Self as ::std::convert::From<#from>>::from))
+    let (body, missing, kinds, exact_bail) = match &converted {
+        Some((from, fallible)) => conversion(from, *fallible),
+        None => {
+            let (body, missing) = match &input.data {
+                Data::Struct(s) => structure(input, cattrs, &s.fields)?,
+                Data::Enum(e) => (enumeration(cattrs, e)?, None),
+                Data::Union(_) => return Ok(TokenStream::new()),
             };
-            kinds = quote!(#source::kinds(__depth));
-            exact_bail = (!*fallible).then(|| {
-                quote! {
-                    #[inline]
-                    fn exact_bail(__depth: u32) -> bool {
-                        __depth > 0 && #source::exact_bail(__depth - 1)
-                    }
-                }
-            });
-            (
-                quote!(#source::decode_json(__r) #convert),
-                Some(quote!(#source::missing() #convert)),
-            )
+            let kinds = kinds::kinds(input, cattrs)?;
+            (body, missing, kinds, kinds::exact_bail(input, cattrs)?)
         }
     };
     let mut generics = crate::bounds::generics(
@@ -146,6 +123,44 @@ pub(crate) fn expand(input: &DeriveInput, cattrs: &attr::Container) -> syn::Resu
         }
         #members
     })
+}
+
+/// `from` / `try_from`: `decode_json`'s and `missing`'s bodies (the source type read, then
+/// converted; a refused conversion bails, and the two-pass decode gives serde's error), the
+/// `kinds` body and the `exact_bail` method (the source type's; none for a fallible
+/// conversion, which may refuse what serde takes elsewhere).
+fn conversion(
+    from: &Type,
+    fallible: bool,
+) -> (
+    TokenStream,
+    Option<TokenStream>,
+    TokenStream,
+    Option<TokenStream>,
+) {
+    let d = de();
+    let source = quote_spanned!(from.span()=> <#from as #d::JsonDecode<'__de>>);
+    let convert = if fallible {
+        quote!(.and_then(|__v| {
+            <Self as ::std::convert::TryFrom<#from>>::try_from(__v).map_err(|_| #d::Bail)
+        }))
+    } else {
+        quote!(.map(<Self as ::std::convert::From<#from>>::from))
+    };
+    let exact_bail = (!fallible).then(|| {
+        quote! {
+            #[inline]
+            fn exact_bail(__depth: u32) -> bool {
+                __depth > 0 && #source::exact_bail(__depth - 1)
+            }
+        }
+    });
+    (
+        quote!(#source::decode_json(__r) #convert),
+        Some(quote!(#source::missing() #convert)),
+        quote!(#source::kinds(__depth)),
+        exact_bail,
+    )
 }
 
 /// Whether the type's tokens hold a reference to something other than `str` (`&'a [u8]`,

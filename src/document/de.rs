@@ -363,11 +363,17 @@ struct Key<'de, 'd> {
 }
 
 impl<'de> Key<'de, '_> {
+    /// Whether the name is in the input as it is (it held no escape): serde_json reads
+    /// numeric and boolean keys from such names only.
+    fn as_written(&self) -> bool {
+        lend_str(self.de.input, self.key).is_some()
+    }
+
     /// The key read as serde_json reads a numeric key (an integer map key): the name, as
     /// the input holds it (a name holding an escape is refused), one JSON number filling it.
     fn numeric<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         let number = match numeric_key(self.key) {
-            Some(n) if lend_str(self.de.input, self.key).is_some() => n,
+            Some(n) if self.as_written() => n,
             _ => {
                 return Err(de::Error::invalid_type(
                     de::Unexpected::Str(self.key),
@@ -413,9 +419,7 @@ impl<'de> Deserializer<'de> for Key<'de, '_> {
     /// holds it (one holding an escape is refused).
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         match self.key {
-            "true" | "false" if lend_str(self.de.input, self.key).is_some() => {
-                visitor.visit_bool(self.key == "true")
-            }
+            "true" | "false" if self.as_written() => visitor.visit_bool(self.key == "true"),
             _ => Err(de::Error::invalid_type(
                 de::Unexpected::Str(self.key),
                 &visitor,

@@ -375,15 +375,9 @@ sequences! {
     VecDeque<T>;
     LinkedList<T>;
     BTreeSet<T>;
+    // In the heap's own iteration order (not sorted), as serde writes it.
+    BinaryHeap<T>;
     [T; N], const N;
-}
-
-/// In the heap's own iteration order (not sorted), as serde writes it.
-impl<T: JsonEncode> JsonEncode for BinaryHeap<T> {
-    #[inline]
-    fn encode_json(&self, out: &mut Vec<u8>) {
-        encode_items(self, out);
-    }
 }
 
 /// In the set's own iteration order, as serde writes it.

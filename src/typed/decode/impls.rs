@@ -499,58 +499,40 @@ impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for Vec<T> {
     kinds!(ARRAY);
 }
 
-impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for VecDeque<T> {
-    fn decode_json(r: &mut Reader<'de>) -> Result<VecDeque<T>, Bail> {
-        let mut out = VecDeque::new();
-        items(r, |item| out.push_back(item))?;
-        Ok(out)
-    }
-
-    kinds!(ARRAY);
-}
-
-impl<'de, T: JsonDecode<'de>> JsonDecode<'de> for LinkedList<T> {
-    fn decode_json(r: &mut Reader<'de>) -> Result<LinkedList<T>, Bail> {
-        let mut out = LinkedList::new();
-        items(r, |item| out.push_back(item))?;
-        Ok(out)
-    }
-
-    kinds!(ARRAY);
-}
-
-impl<'de, T: JsonDecode<'de> + Ord> JsonDecode<'de> for BinaryHeap<T> {
-    fn decode_json(r: &mut Reader<'de>) -> Result<BinaryHeap<T>, Bail> {
-        Vec::decode_json(r).map(BinaryHeap::from)
-    }
-
-    kinds!(ARRAY);
-}
-
-/// A set read from an array, a repeated item kept once (serde does not refuse it).
-fn set<'de, T: JsonDecode<'de>, C: Default + Extend<T>>(r: &mut Reader<'de>) -> Result<C, Bail> {
+/// An array's items gathered into a collection, in order (a set keeps a repeated item
+/// once, as serde does: it does not refuse it).
+fn collected<'de, T: JsonDecode<'de>, C: Default + Extend<T>>(
+    r: &mut Reader<'de>,
+) -> Result<C, Bail> {
     let mut out = C::default();
     items(r, |item| out.extend([item]))?;
     Ok(out)
 }
 
-/// serde reads a set from an array, keeping a repeated item once.
-impl<'de, T: JsonDecode<'de> + Ord> JsonDecode<'de> for BTreeSet<T> {
-    fn decode_json(r: &mut Reader<'de>) -> Result<BTreeSet<T>, Bail> {
-        set(r)
-    }
+/// Collections serde reads from an array by inserting the items in order (`$bound` on the
+/// item type).
+macro_rules! collections {
+    ($($t:ident $(: $bound:path)?),*) => {$(
+        impl<'de, T: JsonDecode<'de> $(+ $bound)?> JsonDecode<'de> for $t<T> {
+            fn decode_json(r: &mut Reader<'de>) -> Result<$t<T>, Bail> {
+                collected(r)
+            }
 
-    kinds!(ARRAY);
+            kinds!(ARRAY);
+        }
+    )*};
 }
 
-/// As `BTreeSet`.
+collections!(VecDeque, LinkedList, BinaryHeap: Ord, BTreeSet: Ord);
+
+/// A set with its hasher, collected as the collections above.
 impl<'de, T, S> JsonDecode<'de> for HashSet<T, S>
 where
     T: JsonDecode<'de> + Eq + Hash,
     S: BuildHasher + Default,
 {
     fn decode_json(r: &mut Reader<'de>) -> Result<HashSet<T, S>, Bail> {
-        set(r)
+        collected(r)
     }
 
     kinds!(ARRAY);
