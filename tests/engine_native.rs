@@ -4,9 +4,11 @@
 //! every JSONTestSuite file, every JSON-Schema-Test-Suite case the engine loads, and
 //! thousands of seeded random mutations of the corpus documents.
 
+mod engine_support;
 #[path = "../jit/tests/native_support/mod.rs"]
 mod native_support;
 
+use engine_support::{DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, testdata};
 use jitson::Schema;
 use jitson::document::Document;
 use jitson::jit::interp;
@@ -18,13 +20,6 @@ use serde_json::Value;
 use std::path::Path;
 
 const CORPUS: [&str; 4] = ["twitter", "citm_catalog", "canada", "book"];
-
-fn testdata(path: &str) -> Vec<u8> {
-    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(path);
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
-}
 
 /// The `.json` files of a testdata directory, sorted.
 fn json_files(dir: &str) -> Vec<std::path::PathBuf> {
@@ -171,6 +166,22 @@ fn mutated_corpus_documents() {
             }
         }
     }
+}
+
+/// A discriminator with a default branch (its `unmatched` label a branch's block): the same
+/// verdicts, errors and documents on both backends, item by item and all together.
+#[test]
+fn discriminator_default_branches() {
+    let program = resolve(&Schema::from_json_str(DEFAULT_BRANCH_SCHEMA).unwrap());
+    let code = compile(&program);
+    let options = ExecOptions::default();
+    for item in DEFAULT_BRANCH_ITEMS {
+        assert_agree(&program, &code, format!("[{item}]").as_bytes(), &options);
+    }
+    // The first seven are valid: the same documents, each item tagged by its branch.
+    let all = format!("[{}]", DEFAULT_BRANCH_ITEMS[..7].join(",\n"));
+    assert_agree(&program, &code, all.as_bytes(), &options);
+    assert!(code.validate(all.as_bytes(), &options, &mut Scratch::new()).is_ok());
 }
 
 #[test]

@@ -5,7 +5,9 @@ mod engine_support;
 #[path = "value_support/mod.rs"]
 mod value_support;
 
-use engine_support::{CORPUS, corpus_schema, suite_support, testdata};
+use engine_support::{
+    CORPUS, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, corpus_schema, suite_support, testdata,
+};
 use jitson::engine::{Backend, BigInts, EscapeMode, Options, Tokens, TranscodeOptions, Unknown};
 use jitson::{Cache, Codec, Schema};
 use jitson_kernels::minify::minify;
@@ -587,6 +589,35 @@ fn discriminated_unions_drop_the_interpreters_members() {
     assert_eq!(
         String::from_utf8(out).unwrap(),
         r#"[{"kind":"circle","r":1.5,"style":{"color":"red"}},{"r":2,"kind":"circle","style":{}},{"side":2,"kind":"square","corners":[{"x":1},{"x":3}]},{"kind":"box","corners":[]},{"r":3,"style":{"color":"blue"}}]"#
+    );
+}
+
+/// The walk reads a tag no other branch names by the discriminator's default branch: both
+/// backends drop, keep and deny the same members of every item.
+#[test]
+fn discriminator_default_branches_drop_the_interpreters_members() {
+    let schema = Schema::from_json_str(DEFAULT_BRANCH_SCHEMA).unwrap();
+    let (interp, native) = backends(&schema, Options::new());
+    let valid = format!("[{}]", DEFAULT_BRANCH_ITEMS[..7].join(",\n"));
+    let items = DEFAULT_BRANCH_ITEMS.map(|item| format!("[{item}]"));
+    for unknown in [Unknown::Keep, Unknown::Drop, Unknown::Deny] {
+        for tokens in [Tokens::Rewritten, Tokens::Verbatim] {
+            let options = TranscodeOptions::new().unknown(unknown).tokens(tokens);
+            let ok = same_transcode_with(&interp, &native, valid.as_bytes(), &options, "all");
+            assert_eq!(ok, unknown != Unknown::Deny, "{unknown:?}");
+            for item in &items {
+                same_transcode_with(&interp, &native, item.as_bytes(), &options, "item");
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let options = TranscodeOptions::new().unknown(Unknown::Drop);
+    native
+        .transcode(items[5].as_bytes(), &options, &mut out)
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        r#"[{"note":"n","kind":"zA","style":{"color":"red"}}]"#
     );
 }
 

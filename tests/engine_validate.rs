@@ -6,7 +6,9 @@ mod engine_support;
 #[path = "../kernels/tests/common/rng.rs"]
 mod rng;
 
-use engine_support::{CORPUS, corpus_schema, suite_support, testdata};
+use engine_support::{
+    CORPUS, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, corpus_schema, suite_support, testdata,
+};
 
 use rng::Rng;
 
@@ -427,6 +429,36 @@ fn discriminated_unions_take_the_fast_path_and_agree() {
     ] {
         agree(&schema, &codec, doc.as_bytes()).unwrap();
     }
+}
+
+/// A discriminator with a default branch: a tag no other branch names goes straight to it
+/// (the program's `unmatched` label), every item alone and all of them together.
+#[test]
+fn discriminators_with_a_default_branch_agree() {
+    let schema = Schema::from_json_str(DEFAULT_BRANCH_SCHEMA).unwrap();
+    let codec = Codec::new(&schema);
+    let listing = codec.program().to_string();
+    assert!(
+        listing.contains(
+            r#"discriminate "kind" ["circle", "square", "box"] -> @1 @7 @7 unmatched:@4"#
+        ),
+        "{listing}"
+    );
+    for item in DEFAULT_BRANCH_ITEMS {
+        agree(&schema, &codec, format!("[{item}]").as_bytes()).unwrap();
+    }
+    let valid: Vec<&str> = DEFAULT_BRANCH_ITEMS
+        .into_iter()
+        .filter(|item| oracle(&schema, format!("[{item}]").as_bytes()))
+        .collect();
+    assert_eq!(valid.len(), 8, "{valid:?}");
+    agree(&schema, &codec, format!("[{}]", valid.join(",")).as_bytes()).unwrap();
+    // A tag that is no string is the default branch's error.
+    let e = codec.validate(br#"[{"kind": 5}]"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "expected string, found number at line 1 column 11, path $[0].kind, keyword type"
+    );
 }
 
 /// JSONTestSuite through a schema that accepts every JSON value but reaches every value op

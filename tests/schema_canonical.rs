@@ -376,6 +376,55 @@ fn discriminators() {
         (&d.tags[..], &d.aliases[..]),
         (&[json!(1), json!(3)][..], &[(json!(2), 0)][..])
     );
+    assert_eq!(d.default, None);
+
+    // One branch may take every value the others do not name (`not: {enum}` naming all
+    // their values, alone or beside other keywords): the default, which has no tag.
+    let with_default = |default: &str| {
+        format!(
+            r#"{{"anyOf": [{{"type": "object", "properties": {{"k": {{"enum": ["a", "b"]}}}}}},
+                           {{"type": "object", "properties": {{"k": {default}}}}},
+                           {{"type": "object", "properties": {{"k": {{"const": "c"}}}}}}]}}"#
+        )
+    };
+    for default in [
+        r#"{"type": "string", "not": {"enum": ["a", "b", "c"]}}"#,
+        r#"{"not": {"enum": ["c", "x", "b", "a"]}}"#,
+        r#"{"allOf": [{"minLength": 1}, {"not": {"enum": ["a", "b", "c"]}}]}"#,
+    ] {
+        let s = load(&with_default(default));
+        let TypeDesc::AnyOf(u) = s.node(s.root()) else {
+            panic!("anyOf: {s:?}");
+        };
+        let d = u.discriminator.as_ref().expect("a discriminator");
+        assert_eq!(d.default, Some(1), "{default}");
+        assert_eq!(d.tags, [json!("a"), json!("c")], "{default}");
+        let selectors: Vec<(&serde_json::Value, usize)> = d.selectors().collect();
+        let (a, b, c) = (json!("a"), json!("b"), json!("c"));
+        assert_eq!(selectors, [(&a, 0), (&c, 2), (&b, 0)], "{default}");
+    }
+    // A default must refuse every other branch's value, and there is one at most.
+    for default in [
+        r#"{"type": "string", "not": {"enum": ["a", "c"]}}"#,
+        r#"{"type": "string", "not": {"const": "a"}}"#,
+        r#"{"type": "string"}"#,
+        r#"{"not": {"type": "integer"}}"#,
+    ] {
+        let s = load(&with_default(default));
+        let TypeDesc::AnyOf(u) = s.node(s.root()) else {
+            panic!("anyOf: {s:?}");
+        };
+        assert_eq!(u.discriminator, None, "{default}");
+    }
+    let s = load(
+        r#"{"anyOf": [{"type": "object", "properties": {"k": {"const": "a"}}},
+                      {"type": "object", "properties": {"k": {"not": {"enum": ["a"]}}}},
+                      {"type": "object", "properties": {"k": {"not": {"enum": ["a", 1]}}}}]}"#,
+    );
+    let TypeDesc::AnyOf(u) = s.node(s.root()) else {
+        panic!("anyOf: {s:?}");
+    };
+    assert_eq!(u.discriminator, None);
 }
 
 #[test]

@@ -44,8 +44,8 @@
 //! (structs with named fields and string-keyed maps), `transparent`, `other` (one unit
 //! variant of a tagged enum, which every string tag no variant names reads as: one more
 //! `anyOf` branch whose tag is `{"allOf": [{"type": "string"}, {"not": {"enum": [every
-//! variant's names]}}]}`, with no content or a `null` one when adjacently tagged; such an
-//! enum does without the discriminator fast path, its branches are tried in turn);
+//! variant's names]}}]}`, with no content or a `null` one when adjacently tagged; the
+//! discriminator fast path takes that branch for any tag no variant names);
 //! `untagged` on the last variants of a tagged enum (more `anyOf` branches, each the
 //! variant's data; serde reads such an enum from its buffered copy, so the one-pass reader
 //! leaves it to the two-pass decode), `from` / `try_from` (the source type's schema and reader, then the conversion: a

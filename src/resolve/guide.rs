@@ -71,16 +71,13 @@ fn object(o: &ObjectDesc, other: impl Fn(TypeId) -> Other) -> GuideNode {
 /// A discriminator's tags with their branches' nodes, when every tag is a string (the
 /// program's discriminator then selects the branch; see the resolver).
 fn tags(d: &Discriminator, branches: &[TypeId]) -> Option<Tags> {
-    let all = d
-        .tags
-        .iter()
-        .enumerate()
-        .chain(d.aliases.iter().map(|(t, b)| (*b, t)));
-    let tags = all
-        .map(|(branch, tag)| Some((Box::from(tag.as_str()?), branches[branch].0)))
+    let tags = d
+        .selectors()
+        .map(|(tag, branch)| Some((Box::from(tag.as_str()?), branches[branch].0)))
         .collect::<Option<_>>()?;
     Some(Tags {
         property: d.property.as_str().into(),
         tags,
+        default: d.default.map(|b| branches[b].0),
     })
 }

@@ -25,7 +25,8 @@
 //!   final `fail anyOf`; `oneOf`: every branch tried, matches counted in `r1`, the end of the
 //!   last match in `r2`, then `one-of-end`; both start with `discriminate` when the schema has
 //!   a discriminator whose tags are strings (a present tag calls its branch directly; a
-//!   branch's tag aliases are more tags of the IR discriminator, with its branch's label);
+//!   branch's tag aliases are more tags of the IR discriminator, with its branch's label;
+//!   an unmatched tag calls the default branch, if the discriminator has one, else fails);
 //! - `allOf`: each part from the same start (`r0`), the cursor left at the end (`r1`);
 //! - `not`: `try inner else ok; fail not; ok: pos = r0; skip-value`.
 
@@ -393,9 +394,9 @@ impl Resolver<'_> {
         let Some(d) = &u.discriminator else {
             return Vec::new();
         };
-        let tags = d.tags.iter().chain(d.aliases.iter().map(|(t, _)| t));
-        let Some(tags) = tags
-            .map(|t| t.as_str().map(Box::from))
+        let Some(tags) = d
+            .selectors()
+            .map(|(t, _)| t.as_str().map(Box::from))
             .collect::<Option<Vec<Box<str>>>>()
         else {
             return Vec::new();
@@ -408,24 +409,29 @@ impl Resolver<'_> {
         let at = ops.len();
         ops.push(Op::Return);
         let mut ends = Vec::new();
-        let mut targets = Vec::new();
+        let mut blocks = Vec::new();
         for (i, &branch) in u.branches.iter().enumerate() {
-            targets.push(ops.len() as Label);
+            blocks.push(ops.len() as Label);
             ops.push(Op::Tag(i as u32));
             ops.at = self.shapes.branch_offset(id, i);
             self.value(ops, branch);
             ops.at = 0;
             ends.push(self.jump(ops));
         }
-        // An alias calls its branch's block too.
-        let more: Vec<Label> = d.aliases.iter().map(|&(_, b)| targets[b]).collect();
-        targets.extend(more);
-        let unmatched = ops.len() as Label;
-        ops.push(Op::Fail(none));
-        ends.push(self.jump(ops));
+        // A tag or alias calls its branch's block; any other value the default's.
+        let targets: Box<[Label]> = d.selectors().map(|(_, b)| blocks[b]).collect();
+        let unmatched = match d.default {
+            Some(b) => blocks[b],
+            None => {
+                let fail = ops.len() as Label;
+                ops.push(Op::Fail(none));
+                ends.push(self.jump(ops));
+                fail
+            }
+        };
         ops[at] = Op::Discriminate {
             disc,
-            targets: targets.into(),
+            targets,
             unmatched,
             absent: ops.len() as Label,
         };

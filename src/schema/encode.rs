@@ -133,6 +133,7 @@ fn put_union(out: &mut Vec<u8>, u: &UnionDesc, id: &dyn Fn(&mut Vec<u8>, TypeId)
             put_value(o, value);
             put_u64(o, *branch as u64);
         }
+        put_opt(o, d.default.as_ref(), |o, b| put_u64(o, *b as u64));
     });
 }
 

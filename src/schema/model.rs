@@ -302,20 +302,35 @@ pub struct UnionDesc {
 }
 
 /// A property whose value picks the branch: every branch is an object whose field
-/// `property` (a field without aliases) admits only a few values, `tags[i]` (and the
-/// `aliases` entries of branch `i`) for branch `i`, all distinct. When the property is
-/// present, branch `i` is the only one that can match a value holding one of its tags; when
-/// it is absent, every branch must be tried.
+/// `property` (a field without aliases) admits only a few values, its tag and aliases, all
+/// distinct across branches; but one branch, the `default`, may instead admit only values
+/// that are no branch's tag or alias (serde's `#[serde(other)]` variant: any other string).
+/// When the property is present, the branch its value selects (the default's for a value
+/// no tag names) is the only one that can match; when it is absent, every branch must be
+/// tried.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Discriminator {
     /// The property name.
     pub property: String,
-    /// The value that selects each branch, by branch index.
+    /// The value that selects each branch but the default, in branch order (see
+    /// [`Discriminator::selectors`]).
     pub tags: Vec<Value>,
     /// More values that select a branch (`(value, branch index)`, by branch then in the
     /// field's `enum` order): the other values of a tag field that admits several (a
     /// variant's aliases). Distinct from each other and from `tags`.
     pub aliases: Vec<(Value, usize)>,
+    /// The branch a value that is no tag or alias selects, if one admits only such values.
+    pub default: Option<usize>,
+}
+
+impl Discriminator {
+    /// Every value that selects a branch, with the branch's index: the tags in branch
+    /// order (the default branch has none), then the aliases.
+    pub fn selectors(&self) -> impl Iterator<Item = (&Value, usize)> {
+        let tagged = (0..).filter(move |&b| Some(b) != self.default);
+        let tags = self.tags.iter().zip(tagged);
+        tags.chain(self.aliases.iter().map(|(v, b)| (v, *b)))
+    }
 }
 
 /// How a node refers to a child: `Guarded` children sit inside a container value (array

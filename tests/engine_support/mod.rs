@@ -22,6 +22,41 @@ pub fn corpus_schema(name: &str) -> Schema {
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// Items of a union with a discriminator whose second branch is its default (any string
+/// tag the others do not name: `#[serde(other)]`'s shape); its tags select the first and
+/// third branches (`box` as the third's alias).
+pub const DEFAULT_BRANCH_SCHEMA: &str = r#"{"type": "array", "items": {"anyOf": [
+    {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}},
+     "required": ["kind", "r"]},
+    {"type": "object", "properties": {
+        "kind": {"type": "string", "not": {"enum": ["circle", "square", "box"]}},
+        "note": {"type": "string"},
+        "style": {"type": "object", "properties": {"color": {"type": "string"}}}},
+     "required": ["kind"]},
+    {"type": "object", "properties": {"kind": {"enum": ["square", "box"]}, "side": {"type": "number"}},
+     "required": ["kind", "side"]}
+]}}"#;
+
+/// Items for [`DEFAULT_BRANCH_SCHEMA`] down every path of its discriminator: each tag and
+/// the alias, other strings (escaped too), a tag that is no string, no tag, and failures
+/// inside each branch.
+pub const DEFAULT_BRANCH_ITEMS: [&str; 14] = [
+    r#"{"kind": "circle", "r": 1}"#,
+    r#"{"r": 1, "kind": "\u0063ircle"}"#,
+    r#"{"kind": "box", "side": 2}"#,
+    r#"{"kind": "square", "side": 2, "note": 1}"#,
+    r#"{"kind": "zzz"}"#,
+    r#"{"note": "n", "kind": "z\u0041", "style": {"color": "red", "w": 1}, "x": [1]}"#,
+    r#"{"kind": ""}"#,
+    r#"{"kind": "zzz", "note": 1}"#,
+    r#"{"kind": "circle"}"#,
+    r#"{"kind": "square", "r": 1}"#,
+    r#"{"kind": 5}"#,
+    r#"{"kind": null, "note": "n"}"#,
+    r#"{"note": "n"}"#,
+    r#"{"kind": "zzz", "kind": "circle", "r": 1}"#,
+];
+
 /// The corpus documents and the schema each is checked against.
 pub const CORPUS: [(&str, &str); 5] = [
     ("twitter", "twitter"),

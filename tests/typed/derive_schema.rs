@@ -1003,6 +1003,15 @@ fn other_variants_take_the_tags_no_variant_names() {
         (r#"{"t": "zzz", "x": 1}"#, false),
         (r#"{"t": "Number", "c": 300}"#, false),
     ]);
+    // The internally and adjacently tagged ones keep the discriminator fast path: the
+    // `other` branch (the last) is its default.
+    for schema in [InternalOther::schema(), AdjacentOther::schema()] {
+        let jitson::TypeDesc::AnyOf(u) = schema.node(schema.root()) else {
+            panic!("{schema:?}");
+        };
+        let d = u.discriminator.as_ref().expect("a discriminator");
+        assert_eq!(d.default, Some(u.branches.len() - 1), "{schema:?}");
+    }
 }
 
 /// `untagged` variants of a tagged enum: more `anyOf` branches, each the variant's data.

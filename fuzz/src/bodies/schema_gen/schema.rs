@@ -316,7 +316,8 @@ impl Gen<'_, '_> {
     }
 
     /// A `oneOf` (or `anyOf`) of objects told apart by a `kind` property's constant, the
-    /// shape the engine compiles to a discriminator; tags may repeat or be missing.
+    /// shape the engine compiles to a discriminator; tags may repeat or be missing, and a
+    /// branch may take every string but some tags (a default branch when it names all).
     fn tagged(&mut self, depth: usize) -> Result<Json> {
         let keyword = if self.u.ratio(3, 4)? {
             "oneOf"
@@ -327,9 +328,11 @@ impl Gen<'_, '_> {
         let mut branches = Vec::new();
         for _ in 0..n {
             let mut branch = self.object(depth)?;
-            let tag = match self.u.choose_index(5)? {
+            let tag = match self.u.choose_index(6)? {
                 0 => json!({"enum": [*self.u.choose(TAGS)?, *self.u.choose(TAGS)?]}),
                 1 => json!({"type": "string"}),
+                2 if self.u.ratio(2, 3)? => json!({"type": "string", "not": {"enum": TAGS}}),
+                2 => json!({"not": {"enum": [*self.u.choose(TAGS)?, *self.u.choose(TAGS)?]}}),
                 _ => json!({"const": *self.u.choose(TAGS)?}),
             };
             branch["properties"]["kind"] = tag;

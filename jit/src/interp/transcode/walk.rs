@@ -72,12 +72,15 @@ pub struct Tags {
     pub property: Box<str>,
     /// Each tag with its branch's node.
     pub tags: Box<[(Box<str>, u32)]>,
+    /// The node of the branch any other value of the property selects, if one does.
+    pub default: Option<u32>,
 }
 
 impl Tags {
     /// The branch node the tag of the object at `i` selects, found as the machine's
-    /// look-ahead finds it (the first member named by the property, holding a string);
-    /// `None` when the object has no such member or its value is no tag.
+    /// look-ahead finds it (the first member named by the property; a value that is no
+    /// tag selects the default); `None` when the object has no such member or its value is
+    /// no tag and there is no default.
     fn branch(&self, input: &[u8], i: usize) -> Option<u32> {
         let mut text = Vec::new();
         let mut j = skip_whitespace(input, i + 1);
@@ -90,11 +93,11 @@ impl Tags {
             j = skip_whitespace(input, skip_whitespace(input, end) + 1);
             if is_property {
                 if input.get(j) != Some(&b'"') {
-                    return None;
+                    return self.default;
                 }
                 let (tag, _) = string_at(input, j, &mut text)?;
                 let found = self.tags.iter().find(|(t, _)| t.as_bytes() == tag);
-                return found.map(|&(_, branch)| branch);
+                return found.map_or(self.default, |&(_, branch)| Some(branch));
             }
             j = skip_whitespace(input, skip_value_unchecked(input, j).ok()?);
             if input.get(j) != Some(&b',') {
