@@ -3,15 +3,41 @@
 use jitson_kernels::{ErrorKind, number_bounds, skip, string_scan, unescape, whitespace};
 
 use crate::ir::{
-    ExecOptions, FailKind, Failure, FuncId, KeyTableId, Kinds, Label, Op, PathSeg, Program, REGS,
-    StrCheck, Violation,
+    BigInts, ExecOptions, FailKind, Failure, FuncId, KeyTableId, Kinds, Label, Op, PathSeg,
+    Program, REGS, StrCheck, Violation,
 };
 use crate::number::{check_skipped_numbers, f64_bounds, read_number};
 
 use super::checks::{number_violation, text_violation};
+use super::lookahead::{Limits, Tag, find_tag};
 #[cfg(feature = "native")]
 use super::sink::Check;
 use super::sink::{At, Sink, Text};
+
+/// A kernel error's kind as a run's failure (the depth limit and a number out of range are
+/// their own kinds).
+fn fail_kind(kind: ErrorKind) -> FailKind {
+    match kind {
+        ErrorKind::DepthLimitExceeded => FailKind::DepthLimitExceeded,
+        ErrorKind::NumberOutOfRange => FailKind::NumberOutOfRange,
+        kind => FailKind::Syntax(kind),
+    }
+}
+
+/// Skips the value at `pos` (whitespace first) as `SkipValue` does: validated, opening at
+/// most `depth_left` containers, its numbers checked by the `big_ints` policy. The index
+/// past it, or the error's kind and offset.
+pub(crate) fn skip_checked(
+    input: &[u8],
+    pos: usize,
+    depth_left: usize,
+    big_ints: BigInts,
+) -> Result<usize, (FailKind, usize)> {
+    let end =
+        skip::skip_value(input, pos, depth_left).map_err(|e| (fail_kind(e.kind), e.offset))?;
+    check_skipped_numbers(input, pos, end, big_ints)?;
+    Ok(end)
+}
 
 /// The field register's value when the last key matched no named field.
 const NO_FIELD: u32 = u32::MAX;
@@ -69,16 +95,7 @@ struct Stop {
 
 impl Stop {
     fn syntax(kind: ErrorKind, offset: usize) -> Stop {
-        let kind = match kind {
-            ErrorKind::DepthLimitExceeded => FailKind::DepthLimitExceeded,
-            ErrorKind::NumberOutOfRange => FailKind::NumberOutOfRange,
-            kind => FailKind::Syntax(kind),
-        };
-        Stop {
-            kind,
-            offset,
-            resume: Resume::Continue,
-        }
+        Stop::fatal(fail_kind(kind), offset)
     }
 
     fn violation(v: Violation, offset: usize, resume: Resume) -> Stop {
@@ -322,12 +339,8 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     /// Skips one value with the validating kernel (whitespace first).
     fn skip(&mut self) -> Result<(), Stop> {
         let remaining = self.opts.max_depth.saturating_sub(self.depth) as usize;
-        let start = self.pos;
-        let end = skip::skip_value(self.input, start, remaining)
-            .map_err(|e| Stop::syntax(e.kind, e.offset))?;
-        check_skipped_numbers(self.input, start, end, self.opts.big_ints)
+        self.pos = skip_checked(self.input, self.pos, remaining, self.opts.big_ints)
             .map_err(|(kind, offset)| Stop::fatal(kind, offset))?;
-        self.pos = end;
         Ok(())
     }
 
@@ -763,52 +776,14 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
 
     /// Looks ahead in the object at the cursor for the discriminating property.
     fn find_tag(&mut self, disc: u32) -> Tag {
-        let saved = self.pos;
-        let tag = self.look_for_tag(disc).unwrap_or(Tag::Absent);
-        self.pos = saved;
-        tag
+        let d = &self.prog.discriminators[disc as usize];
+        let limits = Limits {
+            depth_left: self.opts.max_depth.saturating_sub(self.depth) as usize,
+            big_ints: self.opts.big_ints,
+            text: &mut self.s.text,
+        };
+        find_tag(d, self.input, self.pos, limits)
     }
-
-    fn look_for_tag(&mut self, disc: u32) -> Option<Tag> {
-        let prog = self.prog;
-        let d = &prog.discriminators[disc as usize];
-        if self.peek_after_ws()? != b'{' {
-            return None;
-        }
-        self.pos += 1;
-        loop {
-            if self.peek_after_ws()? != b'"' {
-                return None;
-            }
-            let span = self.scan_str().ok()?;
-            let is_property = self.text(span).ok()? == d.property.as_bytes();
-            if self.peek_after_ws()? != b':' {
-                return None;
-            }
-            self.pos += 1;
-            if is_property {
-                if self.peek_after_ws()? != b'"' {
-                    return Some(Tag::Unmatched);
-                }
-                let span = self.scan_str().ok()?;
-                let text = self.text(span).ok()?;
-                let branch = d.tags.iter().position(|t| t.as_bytes() == text);
-                return Some(branch.map_or(Tag::Unmatched, Tag::Branch));
-            }
-            self.skip().ok()?;
-            if self.peek_after_ws()? != b',' {
-                return None;
-            }
-            self.pos += 1;
-        }
-    }
-}
-
-/// What [`Op::Discriminate`] found.
-enum Tag {
-    Branch(usize),
-    Unmatched,
-    Absent,
 }
 
 #[cfg(feature = "native")]
@@ -824,13 +799,6 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         self.depth = depth;
         let prog = self.prog;
         let op = &prog.funcs[site.0 as usize].ops[site.1 as usize];
-        if let Op::Discriminate { disc, targets, .. } = op {
-            return Ok(match self.find_tag(*disc) {
-                Tag::Branch(i) => i,
-                Tag::Unmatched => targets.len(),
-                Tag::Absent => targets.len() + 1,
-            });
-        }
         self.step(op, site)
             .map(|_| self.pos)
             .map_err(|s| (s.kind, s.offset))
@@ -839,10 +807,8 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
 
 /// The native backend's way into the interpreter: runs the value op at `site` (function,
 /// op index: `Null` … `SkipValue`, `Fail`) alone at `pos` with `depth` containers open, and
-/// returns the cursor after it or the error's kind and offset; for [`Op::Discriminate`] it
-/// returns the index of the label taken (`targets.len()` for `unmatched`, one more for
-/// `absent`). Generated code calls it for the checks it does not inline, so both backends
-/// share one implementation.
+/// returns the cursor after it or the error's kind and offset. Generated code calls it for
+/// the checks it does not inline, so both backends share one implementation.
 #[cfg(feature = "native")]
 pub(crate) fn run_value_op(
     program: &Program,
@@ -853,6 +819,25 @@ pub(crate) fn run_value_op(
     site: At,
 ) -> Result<usize, (FailKind, usize)> {
     Machine::new(program, input, options, scratch, 0, Check).value_op_alone(at, site)
+}
+
+/// The native backend's [`Op::Discriminate`] (discriminator `disc`) at `pos` with `depth`
+/// containers open: the interpreter's look-ahead, without a machine.
+#[cfg(feature = "native")]
+pub(crate) fn run_discriminate(
+    program: &Program,
+    input: &[u8],
+    options: &ExecOptions,
+    scratch: &mut Core,
+    (pos, depth): (usize, u32),
+    disc: u32,
+) -> Tag {
+    let limits = Limits {
+        depth_left: options.max_depth.saturating_sub(depth) as usize,
+        big_ints: options.big_ints,
+        text: &mut scratch.text,
+    };
+    find_tag(&program.discriminators[disc as usize], input, pos, limits)
 }
 
 /// [`run_value_op`] in decode mode (strings are unescaped as decode does), reporting the

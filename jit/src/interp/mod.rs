@@ -10,6 +10,7 @@
 
 mod checks;
 mod decode;
+mod lookahead;
 mod machine;
 mod sink;
 #[cfg(feature = "native")]
@@ -28,8 +29,10 @@ pub(crate) use checks::{number_violation, text_violation};
 #[cfg(feature = "native")]
 pub(crate) use decode::number_slot;
 #[cfg(feature = "native")]
-pub(crate) use machine::kind_slot;
+pub(crate) use lookahead::Tag;
 use machine::{Core, Machine};
+#[cfg(feature = "native")]
+pub(crate) use machine::{kind_slot, skip_checked};
 use sink::Check;
 #[cfg(feature = "native")]
 pub(crate) use slot::run_value_op_into;
@@ -90,6 +93,20 @@ pub(crate) fn run_value_op(
     site: (crate::ir::FuncId, crate::ir::Label),
 ) -> Result<usize, (crate::ir::FailKind, usize)> {
     machine::run_value_op(program, input, options, &mut scratch.core, at, site)
+}
+
+/// The look-ahead of the `Discriminate` op using discriminator `disc`, at `pos` with
+/// `depth` containers open (the native backend's helper; see `machine::run_discriminate`).
+#[cfg(feature = "native")]
+pub(crate) fn run_discriminate(
+    program: &Program,
+    input: &[u8],
+    options: &ExecOptions,
+    scratch: &mut Scratch,
+    at: (usize, u32),
+    disc: u32,
+) -> Tag {
+    machine::run_discriminate(program, input, options, &mut scratch.core, at, disc)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use super::ctx::{Ctx, Seg, depth_room};
 use super::decode as d;
 use super::fail::{self, CLASS_PANIC};
 use super::fast;
-use crate::interp::{kind_slot, run_value_op};
+use crate::interp::{kind_slot, run_discriminate, run_value_op, skip_checked};
 use crate::ir::{ErrorKind, FailKind, Kinds, NumCheck, Op, Violation};
 use jitson_kernels::number::scan_number;
 
@@ -75,8 +75,9 @@ pub(crate) unsafe extern "C" fn jitson_native_mismatch(
 }
 
 /// Runs op `pc` of function `func` (a value op, or `Discriminate`) on the interpreter at
-/// `pos`: `value` is the cursor after it (for `Discriminate`, the label index taken). A
-/// checked string or an enumeration that passes takes a fast path first ([`fast`]).
+/// `pos`: `value` is the cursor after it (for `Discriminate`, the label index taken). The
+/// interpreter's look-ahead and `SkipValue`'s skip run without a machine; a checked string
+/// or an enumeration that passes takes a fast path first ([`fast`]).
 ///
 /// # Safety
 /// `ctx` is the context of the running call; `func` and `pc` name an op of its program.
@@ -91,6 +92,21 @@ pub(crate) unsafe extern "C" fn jitson_native_value_op(
         // SAFETY: the pointers come from borrows that live for the whole run.
         let (program, input, _) = unsafe { ctx.parts() };
         let op = &program.funcs[func as usize].ops[pc as usize];
+        let depth = u32::try_from(ctx.depth).unwrap_or(u32::MAX);
+        match op {
+            Op::Discriminate { disc, targets, .. } => {
+                // SAFETY: as above.
+                let (_, _, scratch) = unsafe { ctx.parts() };
+                let (options, at) = (&ctx.options, (pos, depth));
+                let tag = run_discriminate(program, input, options, &mut scratch.interp, at, *disc);
+                return Ok(tag.label_index(targets.len()) as u64);
+            }
+            Op::SkipValue => {
+                let left = ctx.options.max_depth.saturating_sub(depth) as usize;
+                return skip_checked(input, pos, left, ctx.options.big_ints).map(|end| end as u64);
+            }
+            _ => {}
+        }
         match fast::string_op(program, op, input, pos) {
             Some((_, after)) => Ok(after as u64),
             None => on_interpreter(ctx, pos, func, pc),

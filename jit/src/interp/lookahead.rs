@@ -1,0 +1,122 @@
+//! The look-ahead of [`Op::Discriminate`](crate::ir::Op::Discriminate): the discriminating
+//! property's value in the object at the cursor, found without consuming anything. The
+//! interpreter runs it, and native code's value-op helper calls it directly (no machine).
+
+use jitson_kernels::{string_scan, unescape, whitespace};
+
+use super::machine::skip_checked;
+use crate::ir::{BigInts, Discriminator};
+
+/// Where a look-ahead leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tag {
+    /// The property holds tag `i`.
+    Branch(usize),
+    /// The property holds another value.
+    Unmatched,
+    /// No such property, not an object, or a syntax error while looking.
+    Absent,
+}
+
+impl Tag {
+    /// The index of the label taken among a `Discriminate`'s `targets` (`targets` long):
+    /// `targets` for `unmatched`, one more for `absent`.
+    pub(crate) fn label_index(self, targets: usize) -> usize {
+        match self {
+            Tag::Branch(i) => i,
+            Tag::Unmatched => targets,
+            Tag::Absent => targets + 1,
+        }
+    }
+}
+
+/// What a look-ahead needs beyond the input: how deep it may skip values (the containers
+/// the run may still open), the big-integer policy skipped numbers are checked by, and a
+/// buffer for escaped names and tags.
+pub(crate) struct Limits<'s> {
+    /// Containers a skipped value may still open.
+    pub depth_left: usize,
+    /// The run's policy for integers beyond 64 bits.
+    pub big_ints: BigInts,
+    /// Unescaped text of a name or tag with escapes.
+    pub text: &'s mut Vec<u8>,
+}
+
+/// The tag of the object at `pos` (whitespace first): the first member named `d.property`,
+/// whose string value (unescaped) is tag `i` of `d`. Members before it are skipped as the
+/// interpreter skips values (checked, and their numbers by `limits.big_ints`); any syntax
+/// error on the way is [`Tag::Absent`], left to the branches to report.
+pub(crate) fn find_tag(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Tag {
+    look(d, input, pos, limits).unwrap_or(Tag::Absent)
+}
+
+fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Option<Tag> {
+    let mut pos = after_ws(input, pos);
+    if *input.get(pos)? != b'{' {
+        return None;
+    }
+    pos += 1;
+    loop {
+        pos = after_ws(input, pos);
+        if *input.get(pos)? != b'"' {
+            return None;
+        }
+        let (is_property, end) = match plain_at(input, pos, d.property.as_bytes()) {
+            Some(end) => (true, end),
+            None => {
+                let (name, end) = string(input, pos, limits.text)?;
+                (name == d.property.as_bytes(), end)
+            }
+        };
+        pos = after_ws(input, end);
+        if *input.get(pos)? != b':' {
+            return None;
+        }
+        pos += 1;
+        if is_property {
+            pos = after_ws(input, pos);
+            if *input.get(pos)? != b'"' {
+                return Some(Tag::Unmatched);
+            }
+            let (text, _) = string(input, pos, limits.text)?;
+            let branch = d.tags.iter().position(|t| t.as_bytes() == text);
+            return Some(branch.map_or(Tag::Unmatched, Tag::Branch));
+        }
+        let end = skip_checked(input, pos, limits.depth_left, limits.big_ints).ok()?;
+        pos = after_ws(input, end);
+        if *input.get(pos)? != b',' {
+            return None;
+        }
+        pos += 1;
+    }
+}
+
+/// The cursor past whitespace at `pos`.
+fn after_ws(input: &[u8], pos: usize) -> usize {
+    match input.get(pos) {
+        Some(&b) if b <= b' ' => whitespace::skip_whitespace(input, pos),
+        _ => pos,
+    }
+}
+
+/// The index past the string token at `pos` when it is `text` as it stands (quotes around
+/// it, no escape in it): then it is a well-formed string whose value is `text`.
+fn plain_at(input: &[u8], pos: usize, text: &[u8]) -> Option<usize> {
+    let end = pos + 1 + text.len();
+    let token = input.get(pos..=end)?;
+    let plain = text.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\');
+    (plain && token[1..=text.len()] == *text && token[text.len() + 1] == b'"').then_some(end + 1)
+}
+
+/// The text of the string token at `pos` (unescaped into `text` when it has escapes) and
+/// the index past it; `None` when it is not a well-formed string.
+fn string<'t>(input: &'t [u8], pos: usize, text: &'t mut Vec<u8>) -> Option<(&'t [u8], usize)> {
+    let scan = string_scan::scan_checked(input, pos + 1).ok()?;
+    let body = &input[pos + 1..scan.end];
+    if !scan.has_escapes {
+        return Some((body, scan.end + 1));
+    }
+    text.clear();
+    unescape::unescape(body, text, unescape::Surrogates::Strict).ok()?;
+    Some((text.as_slice(), scan.end + 1))
+}
