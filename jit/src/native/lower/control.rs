@@ -1,14 +1,15 @@
-//! Control ops: `Dispatch` (a jump table on the first byte), `Discriminate` (the lookahead
-//! helper, then a jump table), `Call` and `Try` (a callee's violation status restores the
+//! Control ops: `Dispatch` (a jump table on the first byte), `Discriminate` (a leading tag
+//! inline, else the lookahead helper, then a jump table), `Call` and `Try` (a callee's violation status restores the
 //! cursor, depth and path and branches: nothing unwinds across frames; decode calls the
 //! callee's decode version with its destination, boxing its record when its shape is
 //! boxed), and `OneOfEnd`.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::I32;
+use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, Value};
 
 use super::Lower;
+use super::values::{MAX_INLINE_ENUM, inline_text};
 use crate::interp::kind_slot;
 use crate::ir::{ErrorKind, FailKind, FuncId, Label, Reg};
 use crate::native::ctx::off;
@@ -59,14 +60,22 @@ impl Lower<'_> {
         false
     }
 
-    /// `Discriminate`: the interpreter's lookahead (helper), then a jump table.
+    /// `Discriminate`: whitespace, then a tag that opens the object as it stands inline (see
+    /// [`Lower::leading_tag`]); otherwise the interpreter's lookahead (helper), then a jump
+    /// table.
     pub(super) fn discriminate(
         &mut self,
         pc: usize,
+        disc: u32,
         targets: &[Label],
         unmatched: Label,
         absent: Label,
     ) -> bool {
+        // Whitespace first, as the ops after it skip it anyway.
+        self.ws_value();
+        let helper = self.b.create_block();
+        self.leading_tag(disc, targets, helper);
+        self.b.switch_to_block(helper);
         let p = self.pos();
         let (f, at) = (self.iconst(i64::from(self.index)), self.iconst(pc as i64));
         let ctx = self.ctx;
@@ -78,6 +87,38 @@ impl Lower<'_> {
         blocks.push(absent);
         self.br_table(i, &blocks, absent);
         false
+    }
+
+    /// When the object at the cursor opens with the discriminating property and a tag, as
+    /// they stand (`{"kind":"circle"` or `{"kind": "circle"`, no escapes), jumps to that
+    /// tag's label: the member the interpreter's lookahead finds first, holding that tag.
+    /// Anything else jumps to `helper`, as does a property or a tag not compared inline
+    /// or more than [`MAX_INLINE_ENUM`] tags. The cursor stays where it is.
+    fn leading_tag(&mut self, disc: u32, targets: &[Label], helper: Block) {
+        let d = &self.program.discriminators[disc as usize];
+        let tags = &d.tags;
+        if tags.len() > MAX_INLINE_ENUM
+            || !inline_text(&d.property)
+            || !tags.iter().all(|t| inline_text(t))
+        {
+            self.b.ins().jump(helper, &[]);
+            return;
+        }
+        let opening = [b"{\"", d.property.as_bytes(), b"\":"].concat();
+        let p = self.pos();
+        let [opened, value] = self.blocks();
+        let at = self.bytes_in_place(p, &opening, opened, helper);
+        self.b.switch_to_block(opened);
+        let len = self.len();
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, at, len);
+        self.b.ins().brif(more, value, &[], helper, &[]);
+        self.b.switch_to_block(value);
+        let byte = self.byte_at(at);
+        let space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, i64::from(b' '));
+        let space = self.b.ins().uextend(I64, space);
+        let tag = self.b.ins().iadd(at, space);
+        let labels: Vec<Block> = targets.iter().map(|&t| self.label(t)).collect();
+        self.string_in_place(tag, tags.iter().map(|t| t.as_bytes()), &labels, helper);
     }
 
     /// A reference to function `f`: its decode version or its validate version.

@@ -27,7 +27,7 @@ const MAX_INLINE_FIELDS: usize = 64;
 const MAX_INLINE_NAME: usize = 64;
 
 /// Whether `c` stands for itself in a JSON string (no escape needed, none possible).
-fn plain_key_byte(c: u8) -> bool {
+pub(super) fn plain_key_byte(c: u8) -> bool {
     c >= 0x20 && c != b'"' && c != b'\\'
 }
 
@@ -295,7 +295,7 @@ impl Lower<'_> {
 
     /// Whether the `name.len()` input bytes at `body` are `name` (they are in bounds):
     /// overlapping loads of one width, the last one ending at the name's end.
-    fn same_bytes(&mut self, body: Value, name: &[u8]) -> Value {
+    pub(super) fn same_bytes(&mut self, body: Value, name: &[u8]) -> Value {
         if name.is_empty() {
             return self.b.ins().iconst(cranelift_codegen::ir::types::I8, 1);
         }

@@ -413,7 +413,7 @@ impl<'a> Lower<'a> {
             Op::Bool => self.boolean(pc),
             Op::String(check) => self.string(pc, *check),
             Op::Number(_) => self.number(pc),
-            Op::StrEnum(_) => self.checked_value_op(pc),
+            Op::StrEnum(id) => self.str_enum(pc, *id),
             Op::RawCheck(..) | Op::SkipValue => self.raw_value_op(pc),
             Op::Fail(v) => self.fail_op(*v),
             // A union branch's tag: only decode writes it.
@@ -421,11 +421,11 @@ impl<'a> Lower<'a> {
             Op::Eof => self.eof(),
             Op::Dispatch(targets) => return self.dispatch(pc, targets),
             Op::Discriminate {
+                disc,
                 targets,
                 unmatched,
                 absent,
-                ..
-            } => return self.discriminate(pc, targets, *unmatched, *absent),
+            } => return self.discriminate(pc, *disc, targets, *unmatched, *absent),
             Op::Call(f) => self.call_func(pc, *f),
             Op::Try { func, on_fail } => self.try_func(pc, *func, *on_fail),
             Op::Jump(to) => {

@@ -1,13 +1,14 @@
-//! Scalar value ops: literals, plain strings and short strings checked by a shape of ASCII
-//! classes inline (their errors, and every other scalar check, through the interpreter
-//! helper), `Fail` and `Eof`; decode's stores for them (see [`super::decode`]).
+//! Scalar value ops: literals, plain strings, short strings checked by a shape of ASCII
+//! classes and small enumerations inline (their errors, and every other scalar check,
+//! through the interpreter helper), `Fail` and `Eof`; decode's stores for them (see [`super::decode`]).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 
+use super::keys::plain_key_byte;
 use super::{First, Lower, input_flags};
-use crate::ir::{AsciiShape, ErrorKind, FailKind, StrCheckId, Violation};
+use crate::ir::{AsciiShape, ErrorKind, FailKind, StrCheckId, StrEnumId, Violation};
 use crate::native::helpers::Callee;
 
 /// The bytes of an inline window, as a count of string bytes.
@@ -28,6 +29,18 @@ fn fits_windows(shape: &AsciiShape) -> bool {
         AsciiShape::Run { min, max, .. } => min <= max && *min <= MAX_RUN,
         AsciiShape::Fixed(sets) => (1..=MAX_FIXED).contains(&sets.len()),
     }
+}
+
+/// The most values of a `StrEnum` (tags of a `Discriminate`) compared inline.
+pub(super) const MAX_INLINE_ENUM: usize = 16;
+
+/// The longest value of a `StrEnum` (tag or property of a `Discriminate`) compared inline.
+const MAX_INLINE_VALUE: usize = 32;
+
+/// Whether `text` is compared inline as a string's value: short, and standing for itself
+/// in a JSON string (so a token with its bytes between quotes is that string).
+pub(super) fn inline_text(text: &str) -> bool {
+    text.len() <= MAX_INLINE_VALUE && text.bytes().all(plain_key_byte)
 }
 
 /// `word`'s first four bytes as a little-endian integer.
@@ -107,6 +120,87 @@ impl Lower<'_> {
         self.b.switch_to_block(cont);
     }
 
+    /// `StrEnum` of at most [`MAX_INLINE_ENUM`] values, each at most [`MAX_INLINE_VALUE`]
+    /// bytes needing no escape: each value with its quotes compared in place, in table
+    /// order (the interpreter's first equal value; decode stores its index); any other
+    /// token (an escaped string, another string or kind: the errors) through the helper.
+    /// A larger enumeration goes to the helper at once.
+    pub(super) fn str_enum(&mut self, pc: usize, id: StrEnumId) {
+        let values = &self.program.str_enums[id as usize];
+        let inline = values.len() <= MAX_INLINE_ENUM && values.iter().all(|v| inline_text(v));
+        if !inline || values.is_empty() {
+            self.checked_value_op(pc);
+            return;
+        }
+        let dest = self.dest(pc);
+        self.ws_value();
+        let p = self.pos();
+        let [cont, slow] = self.blocks();
+        let hits: Vec<Block> = values.iter().map(|_| self.b.create_block()).collect();
+        let pasts = self.string_in_place(p, values.iter().map(|v| v.as_bytes()), &hits, slow);
+        for (i, (hit, past)) in hits.into_iter().zip(pasts).enumerate() {
+            self.b.switch_to_block(hit);
+            self.set_pos(past);
+            if let Some(addr) = dest {
+                self.put_u32(i as u32, addr);
+            }
+            self.b.ins().jump(cont, &[]);
+        }
+        self.decode_slow_path(slow, pc, cont);
+    }
+
+    /// Compares the string token at `p` with each of `texts` (quotes around it) in turn: a
+    /// match of text `i` jumps to `hits[i]`, none to `miss`. Returns the index past each
+    /// text's token. The texts are [`inline_text`]s.
+    pub(super) fn string_in_place<'t>(
+        &mut self,
+        p: Value,
+        texts: impl Iterator<Item = &'t [u8]>,
+        hits: &[Block],
+        miss: Block,
+    ) -> Vec<Value> {
+        let mut pasts = Vec::with_capacity(hits.len());
+        for (text, &hit) in texts.zip(hits) {
+            let token = [b"\"", text, b"\""].concat();
+            let next = self.b.create_block();
+            pasts.push(self.bytes_in_place(p, &token, hit, next));
+            self.b.switch_to_block(next);
+        }
+        self.b.ins().jump(miss, &[]);
+        pasts
+    }
+
+    /// Jumps to `hit` when the input holds `bytes` at `p`, else to `miss`; returns the index
+    /// past them.
+    pub(super) fn bytes_in_place(
+        &mut self,
+        p: Value,
+        bytes: &[u8],
+        hit: Block,
+        miss: Block,
+    ) -> Value {
+        let past = self.b.ins().iadd_imm_s(p, bytes.len() as i64);
+        let len = self.len();
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, past, len);
+        let cmp = self.b.create_block();
+        self.b.ins().brif(fits, cmp, &[], miss, &[]);
+        self.b.switch_to_block(cmp);
+        let same = self.same_bytes(p, bytes);
+        self.b.ins().brif(same, hit, &[], miss, &[]);
+        past
+    }
+
+    /// The slow path of a value op inlined for the values that pass: in `slow` (cold), the
+    /// helper runs it as decode does (storing the value) or as validate does, then control
+    /// joins `cont`, which becomes the current block.
+    fn decode_slow_path(&mut self, slow: Block, pc: usize, cont: Block) {
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        self.decode_value_op(pc);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
     /// A checked string or an enumeration: whitespace inline, then the helper (whose fast
     /// path takes the values that pass; the interpreter finds the errors).
     pub(super) fn checked_value_op(&mut self, pc: usize) {
@@ -175,12 +269,7 @@ impl Lower<'_> {
         let after = self.b.ins().iadd_imm_s(end, 1);
         self.set_pos(after);
         self.b.ins().jump(cont, &[]);
-
-        self.b.switch_to_block(slow);
-        self.b.set_cold_block(slow);
-        self.decode_value_op(pc);
-        self.b.ins().jump(cont, &[]);
-        self.b.switch_to_block(cont);
+        self.decode_slow_path(slow, pc, cont);
     }
 
     /// Whether the body at `body` is `min..=max` bytes of `set` closed by a quote inside
