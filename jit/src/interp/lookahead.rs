@@ -18,6 +18,7 @@ pub(crate) enum Tag {
     Absent,
 }
 
+#[cfg(feature = "native")]
 impl Tag {
     /// The index of the label taken among a `Discriminate`'s `targets` (`targets` long):
     /// `targets` for `unmatched`, one more for `absent`.
@@ -119,4 +120,87 @@ fn string<'t>(input: &'t [u8], pos: usize, text: &'t mut Vec<u8>) -> Option<(&'t
     text.clear();
     unescape::unescape(body, text, unescape::Surrogates::Strict).ok()?;
     Some((text.as_slice(), scan.end + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tag_of(input: &str, depth_left: usize, big_ints: BigInts) -> Tag {
+        let d = Discriminator {
+            property: "kind".into(),
+            tags: vec!["circle".into(), "sq".into(), "é".into()],
+        };
+        let mut text = Vec::new();
+        let limits = Limits {
+            depth_left,
+            big_ints,
+            text: &mut text,
+        };
+        find_tag(&d, input.as_bytes(), 0, limits)
+    }
+
+    fn tag(input: &str) -> Tag {
+        tag_of(input, 128, BigInts::F64)
+    }
+
+    #[test]
+    fn the_first_member_named_by_the_property_holds_the_tag() {
+        assert_eq!(tag(r#"{"kind":"circle"}"#), Tag::Branch(0));
+        assert_eq!(tag(" \n{ \"kind\" : \"sq\" , \"r\": 1}"), Tag::Branch(1));
+        assert_eq!(
+            tag(r#"{"r": [1, {"kind": "sq"}], "kind": "é"}"#),
+            Tag::Branch(2)
+        );
+        assert_eq!(tag(r#"{"ki\u006ed": "\u0063ircle"}"#), Tag::Branch(0));
+        assert_eq!(tag(r#"{"kind": "sq", "kind": "circle"}"#), Tag::Branch(1));
+        // The property's own name compared in place must not take a longer one.
+        assert_eq!(tag(r#"{"kinds": "sq", "kind": "circle"}"#), Tag::Branch(0));
+    }
+
+    #[test]
+    fn other_values_are_unmatched() {
+        for input in [
+            r#"{"kind": "square"}"#,
+            r#"{"kind": "circl"}"#,
+            r#"{"kind": ""}"#,
+            r#"{"kind": 5}"#,
+            r#"{"kind": null, "x": "sq"}"#,
+            r#"{"kind": {"kind": "sq"}}"#,
+        ] {
+            assert_eq!(tag(input), Tag::Unmatched, "{input}");
+        }
+    }
+
+    #[test]
+    fn no_property_or_bad_syntax_on_the_way_is_absent() {
+        for input in [
+            "",
+            "[]",
+            r#""kind""#,
+            "{}",
+            r#"{"r": 1}"#,
+            r#"{"r": 1 "kind": "sq"}"#,
+            r#"{"r": tru, "kind": "sq"}"#,
+            r#"{"r" 1, "kind": "sq"}"#,
+            r#"{"kind" "sq"}"#,
+            r#"{"kind": "sq"#,
+            r#"{"kind": "\x"}"#,
+            r#"{"k\ud800": 1, "kind": "sq"}"#,
+            "{\"kind",
+            "{\"r\": \"\u{1}\", \"kind\": \"sq\"}",
+        ] {
+            assert_eq!(tag(input), Tag::Absent, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn skipped_members_obey_the_depth_limit_and_the_big_integer_policy() {
+        let nested = r#"{"r": [[1]], "kind": "sq"}"#;
+        assert_eq!(tag_of(nested, 2, BigInts::F64), Tag::Branch(1));
+        assert_eq!(tag_of(nested, 1, BigInts::F64), Tag::Absent);
+        let big = r#"{"n": 123456789012345678901234567890, "kind": "sq"}"#;
+        assert_eq!(tag_of(big, 128, BigInts::F64), Tag::Branch(1));
+        assert_eq!(tag_of(big, 128, BigInts::Error), Tag::Absent);
+    }
 }
