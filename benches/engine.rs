@@ -13,13 +13,15 @@
 //! the tier check on the hot path — a codec's `validate` against its bare native code, a
 //! tiered codec against a plain one, on native code and, still pending, on the
 //! interpreter); internally tagged events under a discriminated `anyOf` with and without a
-//! default branch (`tagged_union`). MB/s of the input document.
+//! default branch (`tagged_union`), and externally tagged ones (`tagged_union_external`).
+//! MB/s of the input document.
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use std::time::Duration;
 
 use jitson::engine::{
@@ -122,13 +124,18 @@ fn minified_group(c: &mut Criterion, doc: &str, bytes: &[u8], codec: &Codec, cod
                 .is_ok()
         })
     });
+    peer_parses(&mut group, &minified);
+    group.finish();
+}
+
+/// The peers' parse of `bytes` into their `Value`s (serde_json, sonic-rs), in `group`.
+fn peer_parses(group: &mut BenchmarkGroup<'_, WallTime>, bytes: &[u8]) {
     group.bench_function("serde_json_value", |b| {
-        b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&minified)).is_ok())
+        b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(bytes)).is_ok())
     });
     group.bench_function("sonic_rs_value", |b| {
-        b.iter(|| sonic_rs::from_slice::<sonic_rs::Value>(black_box(&minified)).is_ok())
+        b.iter(|| sonic_rs::from_slice::<sonic_rs::Value>(black_box(bytes)).is_ok())
     });
-    group.finish();
 }
 
 /// Pick and redaction pointers per corpus document: a proxy's projection of a body.
@@ -276,12 +283,7 @@ fn codec_groups(
     group.bench_function("jitson_native_decode", |b| {
         b.iter(|| code.decode(black_box(bytes), &exec, &mut scratch).is_ok())
     });
-    group.bench_function("serde_json_value", |b| {
-        b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(bytes)).is_ok())
-    });
-    group.bench_function("sonic_rs_value", |b| {
-        b.iter(|| sonic_rs::from_slice::<sonic_rs::Value>(black_box(bytes)).is_ok())
-    });
+    peer_parses(&mut group, bytes);
     group.finish();
 
     let document = codec.decode(bytes).expect("decodes");
@@ -473,33 +475,73 @@ const EVENTS: [(&str, &str, &str); 8] = [
 /// An array of internally tagged events (`{"kind": "click", ...}`, eight kinds), validated
 /// and decoded natively under a schema whose `anyOf` branches each hold one tag (`closed`)
 /// and under the same schema with a default branch for any other tag (`open`: serde's
-/// `#[serde(other)]`), beside the peers' parse (group `tagged_union`). A discriminator
-/// selects the branch by the tag in both: `open` runs as fast as `closed`.
+/// `#[serde(other)]`), beside the peers' parse (group `tagged_union`); and the same events
+/// externally tagged (`{"click": {...}}`, serde's default representation: each branch an
+/// object of one member; group `tagged_union_external`). A discriminator selects the
+/// branch by the tag in each.
 fn tagged_union(c: &mut Criterion) {
-    let branch = |tag: serde_json::Value, members: &str| {
-        let mut properties: serde_json::Value = serde_json::from_str(members).expect("JSON");
+    let members =
+        |members: &str| -> serde_json::Value { serde_json::from_str(members).expect("JSON") };
+    let branch = |tag: serde_json::Value, members_schema: &str| {
+        let mut properties = members(members_schema);
         properties["kind"] = tag;
         serde_json::json!({"type": "object", "properties": properties, "required": ["kind"]})
     };
     let names: Vec<&str> = EVENTS.iter().map(|(name, ..)| *name).collect();
     let closed: Vec<serde_json::Value> = EVENTS
         .iter()
-        .map(|(name, _, members)| branch(serde_json::json!({"const": name}), members))
+        .map(|(name, _, schema)| branch(serde_json::json!({"const": name}), schema))
         .collect();
     let mut open = closed.clone();
     let other = serde_json::json!({"type": "string", "not": {"enum": names}});
     open.push(branch(other, "{}"));
-    let items: Vec<String> = (0..4000)
-        .map(|i| {
-            let (name, members, _) = EVENTS[i % EVENTS.len()];
-            let sep = if members.is_empty() { "" } else { ", " };
-            format!(r#"{{"kind": "{name}"{sep}{members}}}"#)
+    let external: Vec<serde_json::Value> = EVENTS
+        .iter()
+        .map(|(name, _, schema)| {
+            let data = serde_json::json!({"type": "object", "properties": members(schema)});
+            serde_json::json!({"type": "object", "properties": {*name: data},
+                "required": [name], "additionalProperties": false})
         })
         .collect();
-    let bytes = format!("[{}]", items.join(", ")).into_bytes();
-    let mut group = c.benchmark_group("tagged_union");
+    let items = |item: fn(&str, &str) -> String| -> Vec<u8> {
+        let items: Vec<String> = (0..4000)
+            .map(|i| {
+                let (name, members, _) = EVENTS[i % EVENTS.len()];
+                item(name, members)
+            })
+            .collect();
+        format!("[{}]", items.join(", ")).into_bytes()
+    };
+    let internal = items(|name, members| {
+        let sep = if members.is_empty() { "" } else { ", " };
+        format!(r#"{{"kind": "{name}"{sep}{members}}}"#)
+    });
+    union_group(
+        c,
+        "tagged_union",
+        &internal,
+        [("closed", closed), ("open", open)],
+    );
+    let externally = items(|name, members| format!(r#"{{"{name}": {{{members}}}}}"#));
+    union_group(
+        c,
+        "tagged_union_external",
+        &externally,
+        [("external", external)],
+    );
+}
+
+/// Group `name`: native validate and decode of `bytes` under an array of each schema's
+/// `anyOf` of `branches`, beside the peers' parse.
+fn union_group<const N: usize>(
+    c: &mut Criterion,
+    name: &str,
+    bytes: &[u8],
+    schemas: [(&str, Vec<serde_json::Value>); N],
+) {
+    let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Bytes(bytes.len() as u64));
-    for (name, branches) in [("closed", closed), ("open", open)] {
+    for (name, branches) in schemas {
         let schema_value = serde_json::json!({"type": "array", "items": {"anyOf": branches}});
         let schema = Schema::from_value(&schema_value).expect("schema");
         let codec = Codec::new(&schema);
@@ -509,23 +551,15 @@ fn tagged_union(c: &mut Criterion) {
         );
         let code = native::compile(codec.program()).expect("native code");
         let (exec, mut scratch) = (ExecOptions::default(), native::Scratch::new());
-        assert_eq!(code.validate(&bytes, &exec, &mut scratch), Ok(()), "{name}");
+        assert_eq!(code.validate(bytes, &exec, &mut scratch), Ok(()), "{name}");
         group.bench_function(format!("jitson_native_validate_{name}"), |b| {
-            b.iter(|| {
-                code.validate(black_box(&bytes), &exec, &mut scratch)
-                    .is_ok()
-            })
+            b.iter(|| code.validate(black_box(bytes), &exec, &mut scratch).is_ok())
         });
         group.bench_function(format!("jitson_native_decode_{name}"), |b| {
-            b.iter(|| code.decode(black_box(&bytes), &exec, &mut scratch).is_ok())
+            b.iter(|| code.decode(black_box(bytes), &exec, &mut scratch).is_ok())
         });
     }
-    group.bench_function("serde_json_value", |b| {
-        b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&bytes)).is_ok())
-    });
-    group.bench_function("sonic_rs_value", |b| {
-        b.iter(|| sonic_rs::from_slice::<sonic_rs::Value>(black_box(&bytes)).is_ok())
-    });
+    peer_parses(&mut group, bytes);
     group.finish();
 }
 

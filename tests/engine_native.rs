@@ -8,7 +8,9 @@ mod engine_support;
 #[path = "../jit/tests/native_support/mod.rs"]
 mod native_support;
 
-use engine_support::{DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, testdata};
+use engine_support::{
+    BY_NAME_ITEMS, BY_NAME_SCHEMA, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, testdata,
+};
 use jitson::Schema;
 use jitson::document::Document;
 use jitson::jit::interp;
@@ -191,6 +193,31 @@ fn discriminator_default_branches() {
     let escaped = compact.replace("\"kind\":\"c", "\"kind\":\"\\u0063");
     assert_ne!(escaped, compact);
     for text in [&all, &compact, &escaped] {
+        for end in 0..=text.len() {
+            assert_agree(&program, &code, &text.as_bytes()[..end], &options);
+        }
+    }
+}
+
+/// Externally tagged variants selected by the first member's name (native code compares
+/// `{"name":` in place): the same results item by item, and on every prefix of the valid
+/// items, compact and spaced.
+#[test]
+fn first_member_names_select_branches() {
+    let program = resolve(&Schema::from_json_str(BY_NAME_SCHEMA).unwrap());
+    let code = compile(&program);
+    let options = ExecOptions::default();
+    for item in BY_NAME_ITEMS {
+        assert_agree(&program, &code, format!("[{item}]").as_bytes(), &options);
+    }
+    let all = format!("[{}]", BY_NAME_ITEMS[..7].join(", "));
+    assert!(
+        code.validate(all.as_bytes(), &options, &mut Scratch::new())
+            .is_ok()
+    );
+    let value: Value = serde_json::from_str(&all).unwrap();
+    let compact = serde_json::to_string(&value).unwrap();
+    for text in [&all, &compact] {
         for end in 0..=text.len() {
             assert_agree(&program, &code, &text.as_bytes()[..end], &options);
         }

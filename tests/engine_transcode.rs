@@ -6,7 +6,8 @@ mod engine_support;
 mod value_support;
 
 use engine_support::{
-    CORPUS, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, corpus_schema, suite_support, testdata,
+    BY_NAME_ITEMS, BY_NAME_SCHEMA, CORPUS, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA,
+    corpus_schema, suite_support, testdata,
 };
 use jitson::engine::{Backend, BigInts, EscapeMode, Options, Tokens, TranscodeOptions, Unknown};
 use jitson::{Cache, Codec, Schema};
@@ -596,29 +597,56 @@ fn discriminated_unions_drop_the_interpreters_members() {
 /// backends drop, keep and deny the same members of every item.
 #[test]
 fn discriminator_default_branches_drop_the_interpreters_members() {
-    let schema = Schema::from_json_str(DEFAULT_BRANCH_SCHEMA).unwrap();
+    let extra = &DEFAULT_BRANCH_ITEMS[..7].join(",\n");
+    let native = union_items_agree(DEFAULT_BRANCH_SCHEMA, &DEFAULT_BRANCH_ITEMS, extra);
+    assert_eq!(
+        dropped(&native, &format!("[{}]", DEFAULT_BRANCH_ITEMS[5])),
+        r#"[{"note":"n","kind":"zA","style":{"color":"red"}}]"#
+    );
+}
+
+/// The walk reads an externally tagged variant by its first member's name: both backends
+/// drop, keep and deny the same members inside every item.
+#[test]
+fn first_member_names_drop_the_interpreters_members() {
+    let extra = r#"{"circle": {"r": 1, "w": 2}}, {"sq": 1}, {"circle": {"x": [1], "r": 2}}"#;
+    let native = union_items_agree(BY_NAME_SCHEMA, &BY_NAME_ITEMS, extra);
+    assert_eq!(
+        dropped(&native, &format!("[{extra}]")),
+        r#"[{"circle":{"r":1}},{"sq":1},{"circle":{"r":2}}]"#
+    );
+}
+
+/// Under `schema` (an array of a union), both backends transcode each of `items` alone,
+/// keeping, dropping and denying unknown members, tokens rewritten and verbatim, alike;
+/// and `extra`'s items, valid with unknown members, fail only when denied. Returns the
+/// native codec.
+fn union_items_agree(schema: &str, items: &[&str], extra: &str) -> Codec {
+    let schema = Schema::from_json_str(schema).unwrap();
     let (interp, native) = backends(&schema, Options::new());
-    let valid = format!("[{}]", DEFAULT_BRANCH_ITEMS[..7].join(",\n"));
-    let items = DEFAULT_BRANCH_ITEMS.map(|item| format!("[{item}]"));
+    let extra = format!("[{extra}]");
     for unknown in [Unknown::Keep, Unknown::Drop, Unknown::Deny] {
         for tokens in [Tokens::Rewritten, Tokens::Verbatim] {
             let options = TranscodeOptions::new().unknown(unknown).tokens(tokens);
-            let ok = same_transcode_with(&interp, &native, valid.as_bytes(), &options, "all");
+            let ok = same_transcode_with(&interp, &native, extra.as_bytes(), &options, "extra");
             assert_eq!(ok, unknown != Unknown::Deny, "{unknown:?}");
-            for item in &items {
+            for item in items {
+                let item = format!("[{item}]");
                 same_transcode_with(&interp, &native, item.as_bytes(), &options, "item");
             }
         }
     }
+    native
+}
+
+/// `input` transcoded by `codec` with unknown members dropped.
+fn dropped(codec: &Codec, input: &str) -> String {
     let mut out = Vec::new();
     let options = TranscodeOptions::new().unknown(Unknown::Drop);
-    native
-        .transcode(items[5].as_bytes(), &options, &mut out)
+    codec
+        .transcode(input.as_bytes(), &options, &mut out)
         .unwrap();
-    assert_eq!(
-        String::from_utf8(out).unwrap(),
-        r#"[{"note":"n","kind":"zA","style":{"color":"red"}}]"#
-    );
+    String::from_utf8(out).unwrap()
 }
 
 fn backends(schema: &Schema, options: Options) -> (Codec, Codec) {

@@ -7,7 +7,8 @@ mod engine_support;
 mod rng;
 
 use engine_support::{
-    CORPUS, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, corpus_schema, suite_support, testdata,
+    BY_NAME_ITEMS, BY_NAME_SCHEMA, CORPUS, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA,
+    corpus_schema, suite_support, testdata,
 };
 
 use rng::Rng;
@@ -458,6 +459,41 @@ fn discriminators_with_a_default_branch_agree() {
     assert_eq!(
         e.to_string(),
         "expected string, found number at line 1 column 11, path $[0].kind, keyword type"
+    );
+}
+
+/// Externally tagged variants: the first member's name selects the branch; any other
+/// name tries the branches, as without the prelude.
+#[test]
+fn first_member_names_select_externally_tagged_branches() {
+    let schema = Schema::from_json_str(BY_NAME_SCHEMA).unwrap();
+    let codec = Codec::new(&schema);
+    let listing = codec.program().to_string();
+    assert!(
+        listing.contains(
+            r#"discriminate by-name ["circle", "sq", "é"] -> @4 @7 @10 unmatched:@13 absent:@13"#
+        ),
+        "{listing}"
+    );
+    for item in BY_NAME_ITEMS {
+        agree(&schema, &codec, format!("[{item}]").as_bytes()).unwrap();
+    }
+    let valid: Vec<&str> = BY_NAME_ITEMS
+        .into_iter()
+        .filter(|item| oracle(&schema, format!("[{item}]").as_bytes()))
+        .collect();
+    assert_eq!(valid, BY_NAME_ITEMS[..7]);
+    agree(&schema, &codec, format!("[{}]", valid.join(",")).as_bytes()).unwrap();
+    // A named branch reports its own error; another name, the union's.
+    let e = codec.validate(br#"[{"sq": -1}]"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "number below the minimum at line 1 column 9, path $[0].sq, keyword minimum"
+    );
+    let e = codec.validate(br#"[{"zz": 1}]"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "value matches no branch of anyOf at line 1 column 2, path $[0], keyword anyOf"
     );
 }
 

@@ -67,7 +67,7 @@
 //! | [`SkipValue`](Op::SkipValue) **value** | | skip one value, validating its syntax (the kernel's validating skip, depth-limited) and that its numbers fit an `f64` (as read numbers must) | syntax, depth, `NumberOutOfRange` |
 //! | [`Fail`](Op::Fail) | [`Violation`] | fail at the next value (after whitespace) | the violation |
 //! | [`Dispatch`](Op::Dispatch) | 6 labels | peek the next value's first byte; jump to the label of its kind (null, boolean, number, string, array, object) | `ExpectedValue` (syntax) when no value starts there |
-//! | [`Discriminate`](Op::Discriminate) | [`DiscId`], labels | look ahead in the object at `pos` (without consuming) for the table's property; a string value equal to tag `i` jumps to `targets[i]`; another value to `unmatched`; no property, not an object, or a syntax error while looking to `absent` | none |
+//! | [`Discriminate`](Op::Discriminate) | [`DiscId`], labels | look ahead in the object at `pos` (without consuming) for the table's property (the first member named so); a string value equal to tag `i` jumps to `targets[i]`; another value to `unmatched`; no property, not an object, or a syntax error while looking to `absent`. Without a property, the first member's name is the tag: a name equal to tag `i` jumps to `targets[i]`, another to `unmatched`, an empty object or a syntax error to `absent` | none |
 //! | [`Call`](Op::Call) | [`FuncId`] | run the function (new frame), then continue | the callee's |
 //! | [`Try`](Op::Try) | [`FuncId`], label | run the function in a catching frame: on success continue after the op, on a violation restore cursor, depth and path and jump to the label | fatal errors pass through |
 //! | [`Jump`](Op::Jump) | label | jump | |
@@ -373,11 +373,13 @@ fn prefix8(key: &[u8]) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// A union's discriminating property: string tags, each selecting a branch.
+/// What selects a union's branch: string tags, each selecting a branch, held by a
+/// property's value or by the name of the object's first member.
 #[derive(Clone, Debug)]
 pub struct Discriminator {
-    /// The property name.
-    pub property: Box<str>,
+    /// The property whose value is the tag; `None`: the first member's name is the tag
+    /// (serde's externally tagged enums, `{"Variant": data}`).
+    pub property: Option<Box<str>>,
     /// The tags (unescaped text), distinct: tag `i` jumps to the op's `targets[i]` (several
     /// tags may share a target: a branch's name and aliases).
     pub tags: Vec<Box<str>>,
@@ -896,10 +898,13 @@ impl Program {
                 absent,
             } => {
                 let d = &self.discriminators[*disc as usize];
+                match &d.property {
+                    Some(property) => write!(f, "discriminate {property:?} ")?,
+                    None => write!(f, "discriminate by-name ")?,
+                }
                 write!(
                     f,
-                    "discriminate {:?} {:?} -> {} unmatched:@{unmatched} absent:@{absent}",
-                    d.property,
+                    "{:?} -> {} unmatched:@{unmatched} absent:@{absent}",
                     d.tags,
                     labels(targets)
                 )

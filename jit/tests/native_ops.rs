@@ -169,7 +169,7 @@ fn union_program() -> Program {
             KeyTable::new([]),
         ],
         discriminators: vec![Discriminator {
-            property: "kind".into(),
+            property: Some("kind".into()),
             tags: vec!["int".into(), "str".into()],
         }],
         ..Program::default()

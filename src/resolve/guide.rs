@@ -6,7 +6,8 @@ use jitson_jit::ir::KeyTable;
 use jitson_jit::layout::{Layout, Shape};
 
 use super::key_table;
-use crate::schema::{Discriminator, ObjectDesc, Schema, TypeDesc, TypeId, UnknownFields};
+use super::selection::{Selection, Unmatched, select};
+use crate::schema::{ObjectDesc, Schema, TypeDesc, TypeId, UnknownFields};
 
 /// The walk guide of `schema`, whose program has `layout` (node `i` is guide node `i`).
 pub fn walk_guide(schema: &Schema, layout: &Layout) -> WalkGuide {
@@ -37,7 +38,7 @@ pub fn walk_guide(schema: &Schema, layout: &Layout) -> WalkGuide {
             TypeDesc::Kinds(k) => GuideNode::ByKind(k.slots().map(|s| s.map_or(OPEN, node))),
             TypeDesc::AnyOf(u) | TypeDesc::OneOf(u) => GuideNode::Trial {
                 branches: u.branches.iter().map(|&t| node(t)).collect(),
-                tags: u.discriminator.as_ref().and_then(|d| tags(d, &u.branches)),
+                tags: select(schema, u).map(|s| tags(s, &u.branches)),
             },
             TypeDesc::AllOf(parts) => GuideNode::Same(node(parts[0])),
             TypeDesc::Any
@@ -68,16 +69,18 @@ fn object(o: &ObjectDesc, other: impl Fn(TypeId) -> Other) -> GuideNode {
     }
 }
 
-/// A discriminator's tags with their branches' nodes, when every tag is a string (the
-/// program's discriminator then selects the branch; see the resolver).
-fn tags(d: &Discriminator, branches: &[TypeId]) -> Option<Tags> {
-    let tags = d
-        .selectors()
-        .map(|(tag, branch)| Some((Box::from(tag.as_str()?), branches[branch].0)))
-        .collect::<Option<_>>()?;
-    Some(Tags {
-        property: d.property.as_str().into(),
-        tags,
-        default: d.default.map(|b| branches[b].0),
-    })
+/// What selects a union's branch as the walk reads it: each tag with its branch's node (the
+/// program's discriminator selects the branch the same way; see the resolver).
+fn tags(selection: Selection, branches: &[TypeId]) -> Tags {
+    let node = |b: usize| branches[b].0;
+    Tags {
+        property: selection.property,
+        tags: (selection.tags.into_iter())
+            .map(|(tag, b)| (tag, node(b)))
+            .collect(),
+        default: match selection.unmatched {
+            Unmatched::Branch(b) => Some(node(b)),
+            Unmatched::Fail | Unmatched::Trial => None,
+        },
+    }
 }

@@ -26,13 +26,17 @@
 //!   last match in `r2`, then `one-of-end`; both start with `discriminate` when the schema has
 //!   a discriminator whose tags are strings (a present tag calls its branch directly; a
 //!   branch's tag aliases are more tags of the IR discriminator, with its branch's label;
-//!   an unmatched tag calls the default branch, if the discriminator has one, else fails);
+//!   an unmatched tag calls the default branch, if the discriminator has one, else fails),
+//!   or when every branch is an object of one required member named differently that
+//!   denies others (`discriminate by-name`: the first member's name is the tag; another
+//!   name tries the branches);
 //! - `allOf`: each part from the same start (`r0`), the cursor left at the end (`r1`);
 //! - `not`: `try inner else ok; fail not; ok: pos = r0; skip-value`.
 
 mod emit;
 mod guide;
 mod layout;
+mod selection;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -46,6 +50,7 @@ use serde_json::Value;
 
 use emit::Emit;
 pub(crate) use guide::walk_guide;
+use selection::{Unmatched, select};
 
 use crate::schema::num::is_big_multiple_of;
 use crate::schema::{
@@ -382,8 +387,9 @@ impl Resolver<'_> {
         self.land(ops, ends);
     }
 
-    /// The discriminator prelude of a union, when it has string tags: a present tag calls
-    /// its branch; returns the jumps to the function's end.
+    /// The discriminator prelude of a union, when a tag selects its branch (see
+    /// [`select`]): a present tag calls its branch; returns the jumps to the function's
+    /// end.
     fn discriminate(
         &mut self,
         ops: &mut Emit,
@@ -391,18 +397,12 @@ impl Resolver<'_> {
         u: &UnionDesc,
         none: Violation,
     ) -> Vec<Patch> {
-        let Some(d) = &u.discriminator else {
+        let Some(selection) = select(self.schema, u) else {
             return Vec::new();
         };
-        let Some(tags) = d
-            .selectors()
-            .map(|(t, _)| t.as_str().map(Box::from))
-            .collect::<Option<Vec<Box<str>>>>()
-        else {
-            return Vec::new();
-        };
+        let (tags, branches): (Vec<Box<str>>, Vec<usize>) = selection.tags.into_iter().unzip();
         self.prog.discriminators.push(IrDiscriminator {
-            property: d.property.as_str().into(),
+            property: selection.property,
             tags,
         });
         let disc = (self.prog.discriminators.len() - 1) as u32;
@@ -418,22 +418,25 @@ impl Resolver<'_> {
             ops.at = 0;
             ends.push(self.jump(ops));
         }
-        // A tag or alias calls its branch's block; any other value the default's.
-        let targets: Box<[Label]> = d.selectors().map(|(_, b)| blocks[b]).collect();
-        let unmatched = match d.default {
-            Some(b) => blocks[b],
-            None => {
+        // A tag or alias calls its branch's block; any other value the default's, fails,
+        // or (names) tries the branches.
+        let targets: Box<[Label]> = branches.iter().map(|&b| blocks[b]).collect();
+        let unmatched = match selection.unmatched {
+            Unmatched::Branch(b) => Some(blocks[b]),
+            Unmatched::Fail => {
                 let fail = ops.len() as Label;
                 ops.push(Op::Fail(none));
                 ends.push(self.jump(ops));
-                fail
+                Some(fail)
             }
+            Unmatched::Trial => None,
         };
+        let absent = ops.len() as Label;
         ops[at] = Op::Discriminate {
             disc,
             targets,
-            unmatched,
-            absent: ops.len() as Label,
+            unmatched: unmatched.unwrap_or(absent),
+            absent,
         };
         ends
     }

@@ -57,6 +57,45 @@ pub const DEFAULT_BRANCH_ITEMS: [&str; 14] = [
     r#"{"kind": "zzz", "kind": "circle", "r": 1}"#,
 ];
 
+/// Items of serde's externally tagged enum: unit variants as strings, each other branch an
+/// object of one required member, named for its variant, denying others
+/// (`{"circle": {"r": 1}}`), so the first member's name selects the branch
+/// (`discriminate by-name`).
+pub const BY_NAME_SCHEMA: &str = r#"{"type": "array", "items": {"anyOf": [
+    {"enum": ["unit", "nothing"]},
+    {"type": "object", "properties": {"circle": {"type": "object",
+        "properties": {"r": {"type": "number"}}, "required": ["r"]}},
+     "required": ["circle"], "additionalProperties": false},
+    {"type": "object", "properties": {"sq": {"type": "integer", "minimum": 0}},
+     "required": ["sq"], "additionalProperties": false},
+    {"type": "object", "properties": {"é": {"type": "array", "items": {"type": "string"}}},
+     "required": ["é"], "additionalProperties": false}
+]}}"#;
+
+/// Items for [`BY_NAME_SCHEMA`]: each name (compact, spaced, escaped), a unit variant (the
+/// first seven are valid), then failures: a
+/// branch's own error, a second member, an unknown or empty name, an empty object, another
+/// kind.
+pub const BY_NAME_ITEMS: [&str; 17] = [
+    r#"{"circle": {"r": 1}}"#,
+    r#"{"sq":2}"#,
+    r#"{ "é" : ["a", "b"] }"#,
+    "{\n  \"sq\": 3\n}",
+    r#"{"\u0063ircle": {"r": 0.5}}"#,
+    r#"{"circle": {"r": 1}, "circle": {"r": 2}}"#,
+    r#""unit""#,
+    r#"{"circle": {"r": "x"}}"#,
+    r#"{"sq": -1}"#,
+    r#"{"sq": 1, "r": 1}"#,
+    r#"{"circle": {"r": 1}, "sq": 2}"#,
+    r#"{"zz": 1}"#,
+    r#"{"": 1}"#,
+    "{}",
+    r#"{"sq" 1}"#,
+    "[]",
+    r#""sq""#,
+];
+
 /// The corpus documents and the schema each is checked against.
 pub const CORPUS: [(&str, &str); 5] = [
     ("twitter", "twitter"),

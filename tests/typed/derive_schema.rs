@@ -1033,3 +1033,33 @@ fn untagged_variants_are_branches_of_their_data() {
         ("[1]", false),
     ]);
 }
+
+/// An externally tagged enum's data variants (`{"Variant": data}`): the first member's name
+/// selects the branch.
+#[test]
+fn externally_tagged_variants_are_selected_by_their_names() {
+    #[derive(Debug, Deserialize, jitson::Schema)]
+    #[allow(dead_code)]
+    enum Shape {
+        Circle { r: f64 },
+        Square(u32),
+        Pair(u8, u8),
+        Unit,
+    }
+    let listing = Codec::new(&Shape::schema()).program().to_string();
+    assert!(
+        listing.contains(r#"discriminate by-name ["Circle", "Square", "Pair"]"#),
+        "{listing}"
+    );
+    check::<Shape>(&[
+        (r#"{"Circle": {"r": 1}}"#, true),
+        (r#"{"Square": 2}"#, true),
+        (r#"{"Pair": [1, 2]}"#, true),
+        (r#""Unit""#, true),
+        (r#"{"Square": -2}"#, false),
+        (r#"{"Square": 2, "Pair": [1, 2]}"#, false),
+        (r#"{"Round": 1}"#, false),
+        (r#"{"Unit": 1}"#, false),
+        ("{}", false),
+    ]);
+}

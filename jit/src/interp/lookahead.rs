@@ -44,9 +44,10 @@ pub(crate) struct Limits<'s> {
 }
 
 /// The tag of the object at `pos` (whitespace first): the first member named `d.property`,
-/// whose string value (unescaped) is tag `i` of `d`. Members before it are skipped as the
-/// interpreter skips values (checked, and their numbers by `limits.big_ints`); any syntax
-/// error on the way is [`Tag::Absent`], left to the branches to report.
+/// whose string value (unescaped) is tag `i` of `d`, or without a property the first
+/// member's name. Members before it are skipped as the interpreter skips values (checked,
+/// and their numbers by `limits.big_ints`); any syntax error on the way is
+/// [`Tag::Absent`], left to the branches to report.
 pub(crate) fn find_tag(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Tag {
     look(d, input, pos, limits).unwrap_or(Tag::Absent)
 }
@@ -57,16 +58,24 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
         return None;
     }
     pos += 1;
+    let Some(property) = &d.property else {
+        pos = after_ws(input, pos);
+        if *input.get(pos)? != b'"' {
+            return None;
+        }
+        let (name, _) = string(input, pos, limits.text)?;
+        return Some(tag_of(d, name));
+    };
     loop {
         pos = after_ws(input, pos);
         if *input.get(pos)? != b'"' {
             return None;
         }
-        let (is_property, end) = match plain_at(input, pos, d.property.as_bytes()) {
+        let (is_property, end) = match plain_at(input, pos, property.as_bytes()) {
             Some(end) => (true, end),
             None => {
                 let (name, end) = string(input, pos, limits.text)?;
-                (name == d.property.as_bytes(), end)
+                (name == property.as_bytes(), end)
             }
         };
         pos = after_ws(input, end);
@@ -80,8 +89,7 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
                 return Some(Tag::Unmatched);
             }
             let (text, _) = string(input, pos, limits.text)?;
-            let branch = d.tags.iter().position(|t| t.as_bytes() == text);
-            return Some(branch.map_or(Tag::Unmatched, Tag::Branch));
+            return Some(tag_of(d, text));
         }
         let end = skip_checked(input, pos, limits.depth_left, limits.big_ints).ok()?;
         pos = after_ws(input, end);
@@ -90,6 +98,12 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
         }
         pos += 1;
     }
+}
+
+/// The branch tag `text` selects.
+fn tag_of(d: &Discriminator, text: &[u8]) -> Tag {
+    let branch = d.tags.iter().position(|t| t.as_bytes() == text);
+    branch.map_or(Tag::Unmatched, Tag::Branch)
 }
 
 /// The cursor past whitespace at `pos`.
@@ -128,7 +142,7 @@ mod tests {
 
     fn tag_of(input: &str, depth_left: usize, big_ints: BigInts) -> Tag {
         let d = Discriminator {
-            property: "kind".into(),
+            property: Some("kind".into()),
             tags: vec!["circle".into(), "sq".into(), "é".into()],
         };
         let mut text = Vec::new();
@@ -192,6 +206,29 @@ mod tests {
         ] {
             assert_eq!(tag(input), Tag::Absent, "{input:?}");
         }
+    }
+
+    #[test]
+    fn without_a_property_the_first_name_is_the_tag() {
+        let d = Discriminator {
+            property: None,
+            tags: vec!["circle".into(), "sq".into()],
+        };
+        let by_name = |input: &str| {
+            let mut text = Vec::new();
+            let limits = Limits {
+                depth_left: 128,
+                big_ints: BigInts::F64,
+                text: &mut text,
+            };
+            find_tag(&d, input.as_bytes(), 0, limits)
+        };
+        assert_eq!(by_name(r#" {"sq": 1}"#), Tag::Branch(1));
+        assert_eq!(by_name(r#"{ "\u0063ircle" : {}}"#), Tag::Branch(0));
+        assert_eq!(by_name(r#"{"kind": "sq"}"#), Tag::Unmatched);
+        assert_eq!(by_name(r#"{"circle"#), Tag::Absent);
+        assert_eq!(by_name("{}"), Tag::Absent);
+        assert_eq!(by_name(r#"["sq"]"#), Tag::Absent);
     }
 
     #[test]

@@ -63,13 +63,14 @@ pub enum GuideNode {
     },
 }
 
-/// A union's discriminating property and the branch node each tag (unescaped text)
-/// selects, as the program's [`Discriminator`](crate::ir::Discriminator) has them: a value
-/// whose first member named `property` holds a tag is read by that tag's branch alone.
+/// A union's discriminating property (or its first member's name) and the branch node each
+/// tag (unescaped text) selects, as the program's [`Discriminator`](crate::ir::Discriminator)
+/// has them: a value whose first member named `property` holds a tag (or, without a
+/// property, whose first member's name is a tag) is read by that tag's branch alone.
 #[derive(Clone, Debug)]
 pub struct Tags {
-    /// The property name.
-    pub property: Box<str>,
+    /// The property whose value is the tag; `None`: the first member's name is.
+    pub property: Option<Box<str>>,
     /// Each tag with its branch's node.
     pub tags: Box<[(Box<str>, u32)]>,
     /// The node of the branch any other value of the property selects, if one does.
@@ -77,27 +78,39 @@ pub struct Tags {
 }
 
 impl Tags {
+    /// The branch node `tag` selects: its own, or the default's.
+    fn tag(&self, tag: &[u8]) -> Option<u32> {
+        let found = self.tags.iter().find(|(t, _)| t.as_bytes() == tag);
+        found.map_or(self.default, |&(_, branch)| Some(branch))
+    }
+
     /// The branch node the tag of the object at `i` selects, found as the machine's
-    /// look-ahead finds it (the first member named by the property; a value that is no
-    /// tag selects the default); `None` when the object has no such member or its value is
-    /// no tag and there is no default.
+    /// look-ahead finds it (the first member named by the property, or without one the
+    /// first member's name; a value that is no tag selects the default); `None` when the
+    /// object has no such member or its value is no tag and there is no default.
     fn branch(&self, input: &[u8], i: usize) -> Option<u32> {
         let mut text = Vec::new();
         let mut j = skip_whitespace(input, i + 1);
+        let Some(property) = &self.property else {
+            if input.get(j) != Some(&b'"') {
+                return None;
+            }
+            let (name, _) = string_at(input, j, &mut text)?;
+            return self.tag(name);
+        };
         loop {
             if input.get(j) != Some(&b'"') {
                 return None;
             }
             let (key, end) = string_at(input, j, &mut text)?;
-            let is_property = key == self.property.as_bytes();
+            let is_property = key == property.as_bytes();
             j = skip_whitespace(input, skip_whitespace(input, end) + 1);
             if is_property {
                 if input.get(j) != Some(&b'"') {
                     return self.default;
                 }
                 let (tag, _) = string_at(input, j, &mut text)?;
-                let found = self.tags.iter().find(|(t, _)| t.as_bytes() == tag);
-                return found.map_or(self.default, |&(_, branch)| Some(branch));
+                return self.tag(tag);
             }
             j = skip_whitespace(input, skip_value_unchecked(input, j).ok()?);
             if input.get(j) != Some(&b',') {

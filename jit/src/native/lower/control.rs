@@ -9,7 +9,7 @@ use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, Value};
 
 use super::Lower;
-use super::values::{MAX_INLINE_ENUM, inline_text};
+use super::values::{MAX_INLINE_ENUM, inline_text, quoted};
 use crate::interp::kind_slot;
 use crate::ir::{ErrorKind, FailKind, FuncId, Label, Reg};
 use crate::native::ctx::off;
@@ -90,22 +90,31 @@ impl Lower<'_> {
     }
 
     /// When the object at the cursor opens with the discriminating property and a tag, as
-    /// they stand (`{"kind":"circle"` or `{"kind": "circle"`, no escapes), jumps to that
-    /// tag's label: the member the interpreter's lookahead finds first, holding that tag.
-    /// Anything else jumps to `helper`, as does a property or a tag not compared inline
-    /// or more than [`MAX_INLINE_ENUM`] tags. The cursor stays where it is.
+    /// they stand (`{"kind":"circle"` or `{"kind": "circle"`, no escapes), or without a
+    /// property with a tag as its first member's name (`{"circle":`), jumps to that tag's
+    /// label: the tag the interpreter's lookahead finds. Anything else jumps to `helper`,
+    /// as does a property or a tag not compared inline or more than [`MAX_INLINE_ENUM`]
+    /// tags. The cursor stays where it is.
     fn leading_tag(&mut self, disc: u32, targets: &[Label], helper: Block) {
         let d = &self.program.discriminators[disc as usize];
         let tags = &d.tags;
+        let property = d.property.as_deref();
         if tags.len() > MAX_INLINE_ENUM
-            || !inline_text(&d.property)
+            || !property.is_none_or(inline_text)
             || !tags.iter().all(|t| inline_text(t))
         {
             self.b.ins().jump(helper, &[]);
             return;
         }
-        let opening = [b"{\"", d.property.as_bytes(), b"\":"].concat();
+        let labels: Vec<Block> = targets.iter().map(|&t| self.label(t)).collect();
         let p = self.pos();
+        let Some(property) = property else {
+            // Each name with the brace before it and the colon after it.
+            let members = tags.iter().map(|t| [b"{", &quoted(t)[..], b":"].concat());
+            self.tokens_in_place(p, members, &labels, helper);
+            return;
+        };
+        let opening = [b"{\"", property.as_bytes(), b"\":"].concat();
         let [opened, value] = self.blocks();
         let at = self.bytes_in_place(p, &opening, opened, helper);
         self.b.switch_to_block(opened);
@@ -117,8 +126,7 @@ impl Lower<'_> {
         let space = self.b.ins().icmp_imm_s(IntCC::Equal, byte, i64::from(b' '));
         let space = self.b.ins().uextend(I64, space);
         let tag = self.b.ins().iadd(at, space);
-        let labels: Vec<Block> = targets.iter().map(|&t| self.label(t)).collect();
-        self.string_in_place(tag, tags.iter().map(|t| t.as_bytes()), &labels, helper);
+        self.tokens_in_place(tag, tags.iter().map(|t| quoted(t)), &labels, helper);
     }
 
     /// A reference to function `f`: its decode version or its validate version.

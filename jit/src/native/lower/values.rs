@@ -37,6 +37,11 @@ pub(super) const MAX_INLINE_ENUM: usize = 16;
 /// The longest value of a `StrEnum` (tag or property of a `Discriminate`) compared inline.
 const MAX_INLINE_VALUE: usize = 32;
 
+/// `text` as a string token: between quotes (an [`inline_text`] needs no escape).
+pub(super) fn quoted(text: &str) -> Vec<u8> {
+    [b"\"", text.as_bytes(), b"\""].concat()
+}
+
 /// Whether `text` is compared inline as a string's value: short, and standing for itself
 /// in a JSON string (so a token with its bytes between quotes is that string).
 pub(super) fn inline_text(text: &str) -> bool {
@@ -137,7 +142,7 @@ impl Lower<'_> {
         let p = self.pos();
         let [cont, slow] = self.blocks();
         let hits: Vec<Block> = values.iter().map(|_| self.b.create_block()).collect();
-        let pasts = self.string_in_place(p, values.iter().map(|v| v.as_bytes()), &hits, slow);
+        let pasts = self.tokens_in_place(p, values.iter().map(|v| quoted(v)), &hits, slow);
         for (i, (hit, past)) in hits.into_iter().zip(pasts).enumerate() {
             self.b.switch_to_block(hit);
             self.set_pos(past);
@@ -149,19 +154,17 @@ impl Lower<'_> {
         self.decode_slow_path(slow, pc, cont);
     }
 
-    /// Compares the string token at `p` with each of `texts` (quotes around it) in turn: a
-    /// match of text `i` jumps to `hits[i]`, none to `miss`. Returns the index past each
-    /// text's token. The texts are [`inline_text`]s.
-    pub(super) fn string_in_place<'t>(
+    /// Compares the input at `p` with each of `tokens` in turn: a match of token `i` jumps
+    /// to `hits[i]`, none to `miss`. Returns the index past each token.
+    pub(super) fn tokens_in_place(
         &mut self,
         p: Value,
-        texts: impl Iterator<Item = &'t [u8]>,
+        tokens: impl Iterator<Item = Vec<u8>>,
         hits: &[Block],
         miss: Block,
     ) -> Vec<Value> {
         let mut pasts = Vec::with_capacity(hits.len());
-        for (text, &hit) in texts.zip(hits) {
-            let token = [b"\"", text, b"\""].concat();
+        for (token, &hit) in tokens.zip(hits) {
             let next = self.b.create_block();
             pasts.push(self.bytes_in_place(p, &token, hit, next));
             self.b.switch_to_block(next);
