@@ -317,7 +317,8 @@ impl Gen<'_, '_> {
 
     /// A `oneOf` (or `anyOf`) of objects told apart by a `kind` property's constant, the
     /// shape the engine compiles to a discriminator; tags may repeat or be missing, and a
-    /// branch may take every string but some tags (a default branch when it names all).
+    /// branch may take every string but some tags (a default branch when it names all). A
+    /// third of them are externally tagged instead.
     fn tagged(&mut self, depth: usize) -> Result<Json> {
         let keyword = if self.u.ratio(3, 4)? {
             "oneOf"
@@ -326,6 +327,9 @@ impl Gen<'_, '_> {
         };
         let n = self.u.int_in_range(2..=3)?;
         let mut branches = Vec::new();
+        if self.u.ratio(1, 3)? {
+            return self.externally_tagged(keyword, n, depth);
+        }
         for _ in 0..n {
             let mut branch = self.object(depth)?;
             let tag = match self.u.choose_index(6)? {
@@ -340,6 +344,27 @@ impl Gen<'_, '_> {
                 branch["required"] = json!(["kind"]);
             }
             branches.push(branch);
+        }
+        Ok(json!({keyword: branches}))
+    }
+
+    /// serde's externally tagged enum: `n` objects of one required member, each named for
+    /// its variant (names may repeat), mostly denying other members (the shape the engine
+    /// selects by the first member's name), and maybe unit variants as a string `enum`.
+    fn externally_tagged(&mut self, keyword: &str, n: usize, depth: usize) -> Result<Json> {
+        let mut branches = Vec::new();
+        for _ in 0..n {
+            let name = *self.u.choose(NAMES)?;
+            let data = self.node(depth)?;
+            branches.push(json!({"type": "object", "properties": {name: data},
+                "required": [name], "additionalProperties": !self.u.ratio(4, 5)?}));
+        }
+        if self.u.arbitrary()? {
+            let at = self.u.choose_index(branches.len() + 1)?;
+            branches.insert(
+                at,
+                json!({"enum": [*self.u.choose(TAGS)?, *self.u.choose(NAMES)?]}),
+            );
         }
         Ok(json!({keyword: branches}))
     }
