@@ -20,7 +20,7 @@
 //! - enum, serde's four representations: external (unit variants as one string `enum`,
 //!   others `{"Variant": data}`), internal `tag` (objects with a `const` tag member), adjacent
 //!   `tag` + `content`, `untagged` (`anyOf` of the variants' data); tagged enums get the
-//!   engine's discriminator fast path;
+//!   engine's discriminator fast path (externally tagged ones by the member's name);
 //! - generics: every type parameter gets a `JsonType` bound (and `JsonEncode`,
 //!   `JsonDecode` on the other impls); a flattened field's type or an internally tagged
 //!   newtype variant's payload that names one gets the member traits (`JsonObject`,
