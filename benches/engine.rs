@@ -9,8 +9,8 @@
 //! (`DOC/project`); native validate and decode of minified copies of twitter and
 //! citm_catalog beside the peers' parse of the same copies (`DOC_minified`); native
 //! compile time (`native_compile`: the validate tier, `SCHEMA+decode` with the decode tier,
-//! `SCHEMA+decode+encode` every tier); the `Engine` (`engine_cache`: a cache hit by key and by schema, and
-//! the tier check on the hot path — a codec's `validate` against its bare native code, a
+//! `SCHEMA+decode+encode` every tier); the `Engine` (`engine_cache`: a cache hit by key and
+//! by schema, and the tier check on the hot path — a codec's `validate` against its bare native code, a
 //! tiered codec against a plain one, on native code and, still pending, on the
 //! interpreter); internally tagged events under a discriminated `anyOf` with and without a
 //! default branch (`tagged_union`), and externally tagged ones (`tagged_union_external`).

@@ -48,8 +48,9 @@
 //! discriminator fast path takes that branch for any tag no variant names);
 //! `untagged` on the last variants of a tagged enum (more `anyOf` branches, each the
 //! variant's data; serde reads such an enum from its buffered copy, so the one-pass reader
-//! leaves it to the two-pass decode), `from` / `try_from` (the source type's schema and reader, then the conversion: a
-//! refused `try_from` is serde's error, its message the conversion error's) and `into` (a
+//! leaves it to the two-pass decode), `from` / `try_from` (the source type's schema and
+//! reader, then the conversion: a refused `try_from` is serde's error, its message the
+//! conversion error's) and `into` (a
 //! clone converted, then written; such types are not flattened); `bound`, `crate`,
 //! `expecting` and `borrow` leave the JSON shape alone and are accepted.
 //!

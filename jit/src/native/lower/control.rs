@@ -1,8 +1,8 @@
 //! Control ops: `Dispatch` (a jump table on the first byte), `Discriminate` (a leading tag
-//! inline, else the lookahead helper, then a jump table), `Call` and `Try` (a callee's violation status restores the
-//! cursor, depth and path and branches: nothing unwinds across frames; decode calls the
-//! callee's decode version with its destination, boxing its record when its shape is
-//! boxed), and `OneOfEnd`.
+//! inline, else the lookahead helper, then a jump table), `Call` and `Try` (a callee's
+//! violation status restores the cursor, depth and path and branches: nothing unwinds
+//! across frames; decode calls the callee's decode version with its destination, boxing
+//! its record when its shape is boxed), and `OneOfEnd`.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};

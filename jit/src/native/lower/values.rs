@@ -1,6 +1,7 @@
 //! Scalar value ops: literals, plain strings, short strings checked by a shape of ASCII
 //! classes and small enumerations inline (their errors, and every other scalar check,
-//! through the interpreter helper), `Fail` and `Eof`; decode's stores for them (see [`super::decode`]).
+//! through the interpreter helper), `Fail` and `Eof`; decode's stores for them (see
+//! [`super::decode`]).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
