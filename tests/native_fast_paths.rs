@@ -2,8 +2,9 @@
 //! scanned inline (every special byte at every position of bodies around the 16-byte
 //! window, bodies ending at the end of the input), whitespace runs skipped inline, expected
 //! keys compared before any scan, numbers and strings checked by a shape of ASCII classes
-//! (one class run, or classes with fixed counts) read inline, and the helpers' fast paths
-//! for checked strings (lengths counted in code points, patterns), string enumerations
+//! (one class run, or classes with fixed counts) read inline, string enumerations and a
+//! union's leading tag (a property's value or the first member's name) compared in place,
+//! and the helpers' fast paths for checked strings (lengths counted in code points, patterns), string enumerations
 //! (near misses) and bounded numbers (bounds at ±1, exclusive bounds, `multipleOf`).
 //! Validate and decode must give exactly the interpreter's results. Native code reads each
 //! input from an allocation of its own size (see `native_support`), so CI's valgrind run
@@ -11,11 +12,13 @@
 
 #![cfg(not(miri))]
 
+mod engine_support;
 #[path = "../jit/tests/native_support/mod.rs"]
 mod native_support;
 
 use std::sync::OnceLock;
 
+use engine_support::{BY_NAME_ITEMS, BY_NAME_SCHEMA, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA};
 use jitson::Schema;
 use jitson::jit::ir::{DuplicateKeys, ExecOptions, Program};
 use jitson::jit::native::{self, NativeCode};
@@ -351,6 +354,88 @@ fn checked_values_at_the_end_of_the_input() {
             " 100",
         ] {
             agree_around(&program, &code, input.as_bytes(), 30);
+        }
+    }
+}
+
+/// String enumerations, compared in place when they are few and short: each value, near
+/// misses (a prefix, a longer string, an escape, another kind), enumerations too large or
+/// too long to compare inline; every prefix and some mutations of each item and of the
+/// valid items together.
+#[test]
+fn string_enumerations_compared_in_place() {
+    let many: Vec<String> = (0..20).map(|i| format!("\"v{i}\"")).collect();
+    let long = format!("\"{}\"", "l".repeat(40));
+    let schemas = [
+        r#"{"enum": ["click", "", "clickx", "é", "click"]}"#.to_string(),
+        format!(r#"{{"enum": [{}]}}"#, many.join(", ")),
+        format!(r#"{{"enum": [{long}, "a\"b", "x"]}}"#),
+    ];
+    let values = [
+        r#""click""#,
+        r#""""#,
+        r#""clickx""#,
+        r#""é""#,
+        r#""clic""#,
+        r#""clickxy""#,
+        r#""\u0063lick""#,
+        r#""v3""#,
+        r#""v19""#,
+        r#""x""#,
+        r#""a\"b""#,
+        "1",
+        "null",
+        &long,
+        r#""é"#,
+    ];
+    for schema in schemas {
+        let (program, code) = compiled(&format!(r#"{{"type": "array", "items": {schema}}}"#));
+        let mut valid = Vec::new();
+        for value in values {
+            agree_around(&program, &code, format!("[{value}]").as_bytes(), 10);
+            agree(&program, &code, format!("[ {value} ]").as_bytes());
+            let item = format!("[{value}]");
+            if code
+                .validate(
+                    item.as_bytes(),
+                    &ExecOptions::default(),
+                    &mut native::Scratch::new(),
+                )
+                .is_ok()
+            {
+                valid.push(value);
+            }
+        }
+        assert!(valid.len() >= 2, "{schema}: {valid:?}");
+        agree_around(
+            &program,
+            &code,
+            format!("[{}]", valid.join(",")).as_bytes(),
+            30,
+        );
+    }
+}
+
+/// A union's leading tag compared in place: a property's value (`{"kind": "circle"`,
+/// compact and spaced, with a default branch for other tags) and an externally tagged
+/// variant's name (`{"circle":`); each item, the valid ones together compact and spaced,
+/// every prefix and some mutations.
+#[test]
+fn leading_tags_compared_in_place() {
+    for (schema, items) in [
+        (DEFAULT_BRANCH_SCHEMA, &DEFAULT_BRANCH_ITEMS[..]),
+        (BY_NAME_SCHEMA, &BY_NAME_ITEMS[..]),
+    ] {
+        let (program, code) = compiled(schema);
+        for item in items {
+            agree_around(&program, &code, format!("[{item}]").as_bytes(), 10);
+        }
+        // The first seven of each are valid.
+        let spaced = format!("[{}]", items[..7].join(", "));
+        let value: serde_json::Value = serde_json::from_str(&spaced).expect("valid JSON");
+        let compact = serde_json::to_string(&value).expect("JSON");
+        for text in [spaced, compact] {
+            agree_around(&program, &code, text.as_bytes(), 30);
         }
     }
 }
