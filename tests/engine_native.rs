@@ -170,43 +170,28 @@ fn mutated_corpus_documents() {
     }
 }
 
-/// A discriminator with a default branch (its `unmatched` label a branch's block): the same
-/// verdicts, errors and documents on both backends, item by item and all together.
+/// Unions whose branch a tag selects: a discriminator with a default branch (its `unmatched`
+/// label a branch's block) and externally tagged variants selected by the first member's
+/// name. The same verdicts, errors and documents on both backends, item by item and the
+/// valid items together (every prefix: see native_fast_paths).
 #[test]
-fn discriminator_default_branches() {
-    let program = resolve(&Schema::from_json_str(DEFAULT_BRANCH_SCHEMA).unwrap());
-    let code = compile(&program);
-    let options = ExecOptions::default();
-    for item in DEFAULT_BRANCH_ITEMS {
-        assert_agree(&program, &code, format!("[{item}]").as_bytes(), &options);
+fn unions_selected_by_a_tag() {
+    for (schema, items) in [
+        (DEFAULT_BRANCH_SCHEMA, &DEFAULT_BRANCH_ITEMS[..]),
+        (BY_NAME_SCHEMA, &BY_NAME_ITEMS[..]),
+    ] {
+        let program = resolve(&Schema::from_json_str(schema).unwrap());
+        let code = compile(&program);
+        let options = ExecOptions::default();
+        for item in items {
+            assert_agree(&program, &code, format!("[{item}]").as_bytes(), &options);
+        }
+        // The first seven of each are valid.
+        let all = format!("[{}]", items[..7].join(",\n"));
+        assert_agree(&program, &code, all.as_bytes(), &options);
+        let valid = code.validate(all.as_bytes(), &options, &mut Scratch::new());
+        assert_eq!(valid, Ok(()), "{schema}");
     }
-    // The first seven are valid: the same documents, each item tagged by its branch (every
-    // prefix: see native_fast_paths).
-    let all = format!("[{}]", DEFAULT_BRANCH_ITEMS[..7].join(",\n"));
-    assert_agree(&program, &code, all.as_bytes(), &options);
-    assert!(
-        code.validate(all.as_bytes(), &options, &mut Scratch::new())
-            .is_ok()
-    );
-}
-
-/// Externally tagged variants selected by the first member's name (native code compares
-/// `{"name":` in place): the same results item by item and together (every prefix: see
-/// native_fast_paths).
-#[test]
-fn first_member_names_select_branches() {
-    let program = resolve(&Schema::from_json_str(BY_NAME_SCHEMA).unwrap());
-    let code = compile(&program);
-    let options = ExecOptions::default();
-    for item in BY_NAME_ITEMS {
-        assert_agree(&program, &code, format!("[{item}]").as_bytes(), &options);
-    }
-    let all = format!("[{}]", BY_NAME_ITEMS[..7].join(", "));
-    assert_agree(&program, &code, all.as_bytes(), &options);
-    assert!(
-        code.validate(all.as_bytes(), &options, &mut Scratch::new())
-            .is_ok()
-    );
 }
 
 #[test]

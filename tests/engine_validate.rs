@@ -432,6 +432,19 @@ fn discriminated_unions_take_the_fast_path_and_agree() {
     }
 }
 
+/// Each of `items` alone in an array, then the valid ones together, agree with the
+/// reference under `schema` (an array of a union); returns the valid ones.
+fn items_agree<'i>(schema: &Schema, codec: &Codec, items: &[&'i str]) -> Vec<&'i str> {
+    let valid: Vec<&str> = (items.iter().copied())
+        .filter(|item| oracle(schema, format!("[{item}]").as_bytes()))
+        .collect();
+    for item in items {
+        agree(schema, codec, format!("[{item}]").as_bytes()).unwrap();
+    }
+    agree(schema, codec, format!("[{}]", valid.join(",")).as_bytes()).unwrap();
+    valid
+}
+
 /// A discriminator with a default branch: a tag no other branch names goes straight to it
 /// (the program's `unmatched` label), every item alone and all of them together.
 #[test]
@@ -445,15 +458,8 @@ fn discriminators_with_a_default_branch_agree() {
         ),
         "{listing}"
     );
-    for item in DEFAULT_BRANCH_ITEMS {
-        agree(&schema, &codec, format!("[{item}]").as_bytes()).unwrap();
-    }
-    let valid: Vec<&str> = DEFAULT_BRANCH_ITEMS
-        .into_iter()
-        .filter(|item| oracle(&schema, format!("[{item}]").as_bytes()))
-        .collect();
+    let valid = items_agree(&schema, &codec, &DEFAULT_BRANCH_ITEMS);
     assert_eq!(valid.len(), 8, "{valid:?}");
-    agree(&schema, &codec, format!("[{}]", valid.join(",")).as_bytes()).unwrap();
     // A tag that is no string is the default branch's error.
     let e = codec.validate(br#"[{"kind": 5}]"#).unwrap_err();
     assert_eq!(
@@ -475,15 +481,8 @@ fn first_member_names_select_externally_tagged_branches() {
         ),
         "{listing}"
     );
-    for item in BY_NAME_ITEMS {
-        agree(&schema, &codec, format!("[{item}]").as_bytes()).unwrap();
-    }
-    let valid: Vec<&str> = BY_NAME_ITEMS
-        .into_iter()
-        .filter(|item| oracle(&schema, format!("[{item}]").as_bytes()))
-        .collect();
+    let valid = items_agree(&schema, &codec, &BY_NAME_ITEMS);
     assert_eq!(valid, BY_NAME_ITEMS[..7]);
-    agree(&schema, &codec, format!("[{}]", valid.join(",")).as_bytes()).unwrap();
     // A named branch reports its own error; another name, the union's.
     let e = codec.validate(br#"[{"sq": -1}]"#).unwrap_err();
     assert_eq!(
