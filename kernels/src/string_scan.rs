@@ -98,6 +98,14 @@ pub fn scan_str(buf: &[u8], start: usize) -> Result<(&str, StringScan), KernelEr
     Ok((unsafe { std::str::from_utf8_unchecked(body) }, scan))
 }
 
+/// Whether `byte` stands for itself inside a JSON string: no quote, backslash or control
+/// byte (where the scan stops), so text made only of such bytes, put between quotes, is a
+/// string token whose value is that text.
+#[inline]
+pub fn stands_for_itself(byte: u8) -> bool {
+    byte >= 0x20 && byte != b'"' && byte != b'\\'
+}
+
 /// The closing quote's index when the body from `start` ends within [`SHORT_BODY`] bytes
 /// (and 8 bytes of input are left at each step), all of them ASCII, none a backslash or a
 /// control byte.

@@ -18,6 +18,7 @@
 
 use jitson_kernels::append::{append_f64, append_i64, append_u64};
 use jitson_kernels::escape::{EscapeMode, escape_str};
+use jitson_kernels::string_scan::stands_for_itself;
 
 use crate::ir::{BigInts, NumRef, Number};
 use crate::layout::{NUM_I64, NUM_RAW, NUM_U64};
@@ -41,8 +42,7 @@ pub fn encode(root: View<'_>, mode: EscapeMode, big: BigInts, out: &mut Vec<u8>)
 /// Writes an object key and its colon. Keys are short and rarely need escaping: those that
 /// need none in `mode` are copied without a kernel call.
 pub(crate) fn key_text(key: &str, mode: EscapeMode, out: &mut Vec<u8>) {
-    let plain =
-        |b: u8| b >= 0x20 && b != b'"' && b != b'\\' && (b < 0x80 || mode != EscapeMode::Ascii);
+    let plain = |b: u8| stands_for_itself(b) && (b < 0x80 || mode != EscapeMode::Ascii);
     if mode != EscapeMode::Html && key.bytes().all(plain) {
         out.reserve(key.len() + 3);
         out.push(b'"');

@@ -2,7 +2,8 @@
 //! property's value in the object at the cursor, found without consuming anything. The
 //! interpreter runs it, and native code's value-op helper calls it directly (no machine).
 
-use jitson_kernels::{string_scan, unescape, whitespace};
+use jitson_kernels::string_scan::{self, stands_for_itself};
+use jitson_kernels::{unescape, whitespace};
 
 use super::machine::skip_checked;
 use crate::ir::{BigInts, Discriminator};
@@ -58,7 +59,7 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
         return None;
     }
     pos += 1;
-    let Some(property) = &d.property else {
+    let Some(property) = d.property.as_deref() else {
         pos = after_ws(input, pos);
         if *input.get(pos)? != b'"' {
             return None;
@@ -66,12 +67,17 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
         let (name, _) = string(input, pos, limits.text)?;
         return Some(tag_of(d, name));
     };
+    // A property that needs no escape is first compared as it stands.
+    let plain = property.bytes().all(stands_for_itself);
     loop {
         pos = after_ws(input, pos);
         if *input.get(pos)? != b'"' {
             return None;
         }
-        let (is_property, end) = match plain_at(input, pos, property.as_bytes()) {
+        let (is_property, end) = match plain
+            .then(|| plain_at(input, pos, property.as_bytes()))
+            .flatten()
+        {
             Some(end) => (true, end),
             None => {
                 let (name, end) = string(input, pos, limits.text)?;
@@ -114,13 +120,13 @@ fn after_ws(input: &[u8], pos: usize) -> usize {
     }
 }
 
-/// The index past the string token at `pos` when it is `text` as it stands (quotes around
-/// it, no escape in it): then it is a well-formed string whose value is `text`.
+/// The index past the string token at `pos` when it is `text` between quotes; `text`'s
+/// bytes all [stand for themselves](stands_for_itself), so that token is a well-formed
+/// string whose value is `text`.
 fn plain_at(input: &[u8], pos: usize, text: &[u8]) -> Option<usize> {
     let end = pos + 1 + text.len();
     let token = input.get(pos..=end)?;
-    let plain = text.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\');
-    (plain && token[1..=text.len()] == *text && token[text.len() + 1] == b'"').then_some(end + 1)
+    (token[1..=text.len()] == *text && token[text.len() + 1] == b'"').then_some(end + 1)
 }
 
 /// The text of the string token at `pos` (unescaped into `text` when it has escapes) and

@@ -199,6 +199,11 @@ impl Ctx {
         }
     }
 
+    /// The containers open, as the interpreter counts them (saturated to `u32`).
+    pub fn open_depth(&self) -> u32 {
+        u32::try_from(self.depth).unwrap_or(u32::MAX)
+    }
+
     /// The program, the input and the scratch, borrowed apart from the context.
     ///
     /// # Safety

@@ -394,7 +394,7 @@ fn decode_on_interpreter(
     pc: u64,
     addr: u64,
 ) -> Result<u64, (FailKind, usize)> {
-    let at = (pos, u32::try_from(ctx.depth).unwrap_or(u32::MAX));
+    let at = (pos, ctx.open_depth());
     // SAFETY: the pointers come from borrows that live for the whole run.
     let (program, input, scratch) = unsafe { ctx.parts() };
     let site = (func as u32, pc as u32);

@@ -92,17 +92,17 @@ pub(crate) unsafe extern "C" fn jitson_native_value_op(
         // SAFETY: the pointers come from borrows that live for the whole run.
         let (program, input, _) = unsafe { ctx.parts() };
         let op = &program.funcs[func as usize].ops[pc as usize];
-        let depth = u32::try_from(ctx.depth).unwrap_or(u32::MAX);
         match op {
             Op::Discriminate { disc, targets, .. } => {
+                let at = (pos, ctx.open_depth());
                 // SAFETY: as above.
                 let (_, _, scratch) = unsafe { ctx.parts() };
-                let (options, at) = (&ctx.options, (pos, depth));
+                let options = &ctx.options;
                 let tag = run_discriminate(program, input, options, &mut scratch.interp, at, *disc);
                 return Ok(tag.label_index(targets.len()) as u64);
             }
             Op::SkipValue => {
-                let left = ctx.options.max_depth.saturating_sub(depth) as usize;
+                let left = ctx.options.max_depth.saturating_sub(ctx.open_depth()) as usize;
                 return skip_checked(input, pos, left, ctx.options.big_ints).map(|end| end as u64);
             }
             _ => {}
@@ -116,7 +116,7 @@ pub(crate) unsafe extern "C" fn jitson_native_value_op(
 
 /// Runs op `pc` of function `func` on the interpreter at `pos`.
 fn on_interpreter(ctx: &mut Ctx, pos: usize, func: u64, pc: u64) -> Result<u64, (FailKind, usize)> {
-    let at = (pos, u32::try_from(ctx.depth).unwrap_or(u32::MAX));
+    let at = (pos, ctx.open_depth());
     // SAFETY: the pointers come from borrows that live for the whole run.
     let (program, input, scratch) = unsafe { ctx.parts() };
     let site = (func as u32, pc as u32);

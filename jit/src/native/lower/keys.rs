@@ -15,6 +15,8 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Type, Value};
 
+use jitson_kernels::string_scan::stands_for_itself;
+
 use super::{First, Lower, flow, input_flags};
 use crate::ir::{ErrorKind, FailKind, KeyTableId, Label, Op};
 use crate::native::ctx::off;
@@ -25,11 +27,6 @@ const MAX_INLINE_FIELDS: usize = 64;
 /// Longer names are not compared inline (twitter's 34-byte
 /// `profile_background_image_url_https` is).
 const MAX_INLINE_NAME: usize = 64;
-
-/// Whether `c` stands for itself in a JSON string (no escape needed, none possible).
-pub(super) fn plain_key_byte(c: u8) -> bool {
-    c >= 0x20 && c != b'"' && c != b'\\'
-}
 
 /// The load width for comparing a name of `n` bytes (`n >= 1`).
 fn chunk(n: usize) -> (usize, Type) {
@@ -161,7 +158,7 @@ impl Lower<'_> {
         name: &[u8],
         miss: Block,
     ) {
-        if name.len() > MAX_INLINE_NAME || !name.iter().all(|&c| plain_key_byte(c)) {
+        if name.len() > MAX_INLINE_NAME || !name.iter().all(|&c| stands_for_itself(c)) {
             self.b.ins().jump(miss, &[]);
             return;
         }

@@ -7,7 +7,8 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 
-use super::keys::plain_key_byte;
+use jitson_kernels::string_scan::stands_for_itself;
+
 use super::{First, Lower, input_flags};
 use crate::ir::{AsciiShape, ErrorKind, FailKind, StrCheckId, StrEnumId, Violation};
 use crate::native::helpers::Callee;
@@ -46,7 +47,7 @@ pub(super) fn quoted(text: &str) -> Vec<u8> {
 /// Whether `text` is compared inline as a string's value: short, and standing for itself
 /// in a JSON string (so a token with its bytes between quotes is that string).
 pub(super) fn inline_text(text: &str) -> bool {
-    text.len() <= MAX_INLINE_VALUE && text.bytes().all(plain_key_byte)
+    text.len() <= MAX_INLINE_VALUE && text.bytes().all(stands_for_itself)
 }
 
 /// `word`'s first four bytes as a little-endian integer.
