@@ -52,7 +52,7 @@ use emit::Emit;
 pub(crate) use guide::walk_guide;
 use selection::{Unmatched, select};
 
-use crate::schema::num::is_big_multiple_of;
+use crate::schema::num::{Divisor, is_big_multiple_of, number_is_multiple_of};
 use crate::schema::{
     Bound, IntegerDesc, Num, NumberDesc, ObjectDesc, Pattern, Schema, StringDesc, TypeDesc, TypeId,
     UnionDesc, UnknownFields,
@@ -461,13 +461,10 @@ impl Resolver<'_> {
             exclusive: b.exclusive,
         };
         let multiple_of = multiple_of.map(|divisor| {
-            let oracle = one_node(TypeDesc::Number(NumberDesc {
-                multiple_of: Some(divisor),
-                ..NumberDesc::default()
-            }));
+            let divisor = Divisor::new(divisor);
             Arc::new(move |n: NumRef<'_>| match n {
-                NumRef::Number(n) => oracle.validate_value(&json_of(n)).is_ok(),
-                NumRef::BigInt(b) => is_big_multiple_of(b, divisor),
+                NumRef::Number(n) => number_is_multiple_of(n, &divisor),
+                NumRef::BigInt(b) => is_big_multiple_of(b, &divisor),
             }) as _
         });
         self.prog.num_checks.push(NumCheck {
@@ -529,15 +526,6 @@ fn one_node(node: TypeDesc) -> Schema {
     Schema {
         nodes: vec![node],
         root: TypeId(0),
-    }
-}
-
-/// The `serde_json` value of an IR number (as `serde_json` would have read it).
-fn json_of(n: Number) -> Value {
-    match n {
-        Number::I64(i) => Value::from(i),
-        Number::U64(u) => Value::from(u),
-        Number::F64(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Exact JSON numbers: canonical spelling, exact comparison, integer rounding, `multipleOf`.
 
 use jitson_jit::ir::{BigInt, Number};
+use jitson_kernels::float_format;
 use std::cmp::Ordering;
 
 /// An exact JSON number in canonical spelling.
@@ -19,6 +20,8 @@ pub enum Num {
     Float(f64),
 }
 
+/// 2^52 as an `f64`: adding it to a non-negative `f64` below it rounds to an integer.
+const TWO_52: f64 = 4_503_599_627_370_496.0;
 /// 2^63 as an `f64`.
 const TWO_63: f64 = 9_223_372_036_854_775_808.0;
 /// 2^64 as an `f64`.
@@ -106,15 +109,40 @@ impl Num {
         match self {
             Num::Int(i) => strip_zeros(i.unsigned_abs(), 0),
             Num::UInt(u) => strip_zeros(u, 0),
-            Num::Float(f) => {
-                // `{:e}` prints the shortest decimal that round-trips: `d.ddde±x`.
-                let text = format!("{:e}", f.abs());
-                let (digits, exp) = text.split_once('e').unwrap_or((&text, "0"));
-                let exp: i32 = exp.parse().unwrap_or(0);
-                let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
-                let mantissa = format!("{int}{frac}").parse().unwrap_or(0);
-                strip_zeros(mantissa, exp - frac.len() as i32)
+            Num::Float(f) if f.is_finite() => {
+                // The shortest decimal that round-trips, as serde_json writes it (`123.45`,
+                // `1e-7`, `1.5e+300`): at most 17 digits, so the mantissa fits a `u64`.
+                let mut text = [0u8; float_format::MAX_FLOAT_LEN];
+                let len = float_format::format_f64(f.abs(), &mut text);
+                let (mut mantissa, mut fraction_digits, mut exp) = (0u64, 0i32, 0i32);
+                let mut in_fraction = false;
+                let mut bytes = text[..len].iter();
+                for &c in bytes.by_ref() {
+                    match c {
+                        b'0'..=b'9' => {
+                            mantissa = mantissa * 10 + u64::from(c - b'0');
+                            fraction_digits += i32::from(in_fraction);
+                        }
+                        b'.' => in_fraction = true,
+                        _ => break,
+                    }
+                }
+                // After `e`: an optional sign, then the exponent's digits.
+                let rest = bytes.as_slice();
+                let (negative, digits) = match rest.split_first() {
+                    Some((b'-', digits)) => (true, digits),
+                    Some((b'+', digits)) => (false, digits),
+                    _ => (false, rest),
+                };
+                for &d in digits {
+                    exp = exp * 10 + i32::from(d - b'0');
+                }
+                if negative {
+                    exp = -exp;
+                }
+                strip_zeros(mantissa, exp - fraction_digits)
             }
+            Num::Float(_) => (0, 0),
         }
     }
 }
@@ -176,26 +204,106 @@ impl std::fmt::Display for Num {
 /// shortest round-trip decimal spellings (so `0.0075` is a multiple of `0.0001`, and a huge
 /// `x` whose quotient overflows `f64` is decided by arithmetic, not by `inf`).
 pub(crate) fn is_multiple_of(x: Num, divisor: Num) -> bool {
-    let (a, p) = x.decimal();
-    let (b, q) = divisor.decimal();
-    if a == 0 {
-        return true;
+    Divisor::new(divisor).divides(x)
+}
+
+/// A `multipleOf` divisor, spelled once as its shortest round-trip decimal `b × 10^q`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Divisor {
+    /// `b`, without trailing zeros.
+    mantissa: u64,
+    /// `q`.
+    exp: i32,
+}
+
+/// Powers of ten exact as `f64`s, up to the 15 fraction digits [`Divisor::short_decimal`]
+/// reads.
+const POW10_F64: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+impl Divisor {
+    /// The divisor `divisor`.
+    pub(crate) fn new(divisor: Num) -> Divisor {
+        let (mantissa, exp) = divisor.decimal();
+        Divisor { mantissa, exp }
     }
-    if b == 0 {
-        return false;
+
+    /// Whether `x` is an integer multiple of this divisor ([`is_multiple_of`]).
+    pub(crate) fn divides(&self, x: Num) -> bool {
+        let decimal = match x {
+            Num::Float(f) => self.short_decimal(f.abs()).unwrap_or_else(|| x.decimal()),
+            _ => x.decimal(),
+        };
+        self.divides_decimal(decimal)
     }
-    if p >= q {
-        // b | a·10^(p−q)
-        let b = u128::from(b);
-        ((u128::from(a) % b) * pow10_mod(p - q, b)).is_multiple_of(b)
-    } else {
-        // b·10^(q−p) | a
-        let scale = 10u128.checked_pow((q - p) as u32);
-        match scale.and_then(|s| s.checked_mul(u128::from(b))) {
-            Some(d) => u128::from(a).is_multiple_of(d),
-            None => false,
+
+    /// Whether `a × 10^p` is an integer multiple of this divisor.
+    fn divides_decimal(&self, (a, p): (u64, i32)) -> bool {
+        let (b, q) = (self.mantissa, self.exp);
+        if a == 0 {
+            return true;
+        }
+        if b == 0 {
+            return false;
+        }
+        if p >= q {
+            // b | a·10^(p−q): at once for a power of ten (`0.01`), in 64 bits when the
+            // product fits.
+            if b == 1 {
+                return true;
+            }
+            let scaled = u32::try_from(p - q)
+                .ok()
+                .and_then(|e| 10u64.checked_pow(e))
+                .and_then(|s| a.checked_mul(s));
+            if let Some(scaled) = scaled {
+                return scaled.is_multiple_of(b);
+            }
+            let b = u128::from(b);
+            ((u128::from(a) % b) * pow10_mod(p - q, b)).is_multiple_of(b)
+        } else {
+            // b·10^(q−p) | a
+            let scale = 10u128.checked_pow((q - p) as u32);
+            match scale.and_then(|s| s.checked_mul(u128::from(b))) {
+                Some(d) => u128::from(a).is_multiple_of(d),
+                None => false,
+            }
         }
     }
+
+    /// The shortest round-trip decimal of `f` (finite, not negative) without formatting
+    /// it, when it has at most the divisor's fraction digits `k` (at most 15; a multiple has
+    /// no more) and at most 15 significant digits (prices under `0.01`): `m`, the
+    /// nearest integer to `f × 10^k`, spells `f` when `m / 10^k` (both exact `f64`s, one
+    /// correctly rounded division) gives `f` back, and then no other decimal of at most 15
+    /// digits does (`DBL_DIG`), so none shorter. `None` sends the caller to the formatted
+    /// spelling.
+    fn short_decimal(&self, f: f64) -> Option<(u64, i32)> {
+        let k = usize::try_from(-self.exp).unwrap_or(0);
+        let scale = *POW10_F64.get(k)?;
+        // Rounded to an integer by the addition (exact below 2^52; no libm call): any
+        // nearby integer will do, as the division checks it.
+        let m = (f * scale + TWO_52) - TWO_52;
+        if m >= 1e15 || m / scale != f {
+            return None;
+        }
+        Some(strip_zeros(m as u64, -(k as i32)))
+    }
+}
+
+/// Whether the number `n` the engine read is an integer multiple of `divisor`, as the
+/// reference validator decides it for the same number as JSON ([`is_multiple_of`] of its
+/// canonical spelling); an infinite float (read with `FloatOverflow::Infinity`) is no JSON
+/// number, so no multiple of anything.
+pub(crate) fn number_is_multiple_of(n: Number, divisor: &Divisor) -> bool {
+    let x = match n {
+        Number::I64(i) => Num::Int(i),
+        Number::U64(u) => Num::from(u),
+        Number::F64(f) if f.is_finite() => Num::from_f64(f),
+        Number::F64(_) => return false,
+    };
+    divisor.divides(x)
 }
 
 /// Whether the big integer `x` (read with
@@ -205,8 +313,8 @@ pub(crate) fn is_multiple_of(x: Num, divisor: Num) -> bool {
 /// does), so `x` must end in `q` zeros with the rest divisible by `b` (`q ≥ 0`), or
 /// `x × 10^-q` be divisible by `b` (`q < 0`). This is exact where the `f64` policy decides
 /// on the nearest `f64` of `x`.
-pub(crate) fn is_big_multiple_of(x: BigInt<'_>, divisor: Num) -> bool {
-    let (b, q) = divisor.decimal();
+pub(crate) fn is_big_multiple_of(x: BigInt<'_>, divisor: &Divisor) -> bool {
+    let (b, q) = (divisor.mantissa, divisor.exp);
     if b == 0 {
         return false;
     }
@@ -294,6 +402,97 @@ mod tests {
         assert_eq!(Num::Float(1e300).ceil_int(), Num::Float(1e300));
     }
 
+    /// A float's decimal as `{:e}` spells it (std's shortest round-trip digits).
+    fn decimal_by_std(f: f64) -> (u64, i32) {
+        let text = format!("{:e}", f.abs());
+        let (digits, exp) = text.split_once('e').unwrap_or((&text, "0"));
+        let exp: i32 = exp.parse().expect("exponent");
+        let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+        let mantissa = format!("{int}{frac}").parse().expect("digits");
+        strip_zeros(mantissa, exp - frac.len() as i32)
+    }
+
+    fn digit_count(mantissa: u64) -> u32 {
+        mantissa.checked_ilog10().map_or(1, |l| l + 1)
+    }
+
+    #[test]
+    fn float_decimals_are_shortest_round_trip_digits() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut floats: Vec<f64> = (0..300_000).map(|_| f64::from_bits(next())).collect();
+        floats.extend((0..100_000).map(|i| i as f64 / 100.0 - 500.0));
+        floats.extend((0..2_000).map(|i| 10f64.powi(i - 1_000)));
+        let special = [
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::MAX,
+            0.1,
+            0.3,
+            1e21,
+            1e-7,
+            123.45,
+        ];
+        floats.extend(special);
+        for f in floats.into_iter().filter(|f| f.is_finite()) {
+            // As many digits as std's, and back to `f`; where the exact value lies halfway
+            // between two shortest spellings (1658206780088562.25) the two pick different
+            // ones (zmij `…562.2`, as serde_json writes it; std `…562.3`).
+            let (mantissa, exp) = Num::Float(f).decimal();
+            let (std_mantissa, _) = decimal_by_std(f);
+            assert_eq!(digit_count(mantissa), digit_count(std_mantissa), "{f:e}");
+            let back: f64 = format!("{mantissa}e{exp}").parse().expect("a float");
+            assert_eq!(back, f.abs(), "{f:e}");
+        }
+        assert_eq!(
+            // Exactly 1658206780088562.25.
+            Num::Float(1658206780088562.2).decimal(),
+            (16582067800885622, -1)
+        );
+        assert_eq!(Num::Float(f64::INFINITY).decimal(), (0, 0));
+    }
+
+    #[test]
+    fn short_decimals_are_the_formatted_spelling() {
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let divisors = [0.01, 0.5, 0.25, 0.001, 1e-15, 1e-16, 3.0, 1e20, 0.1];
+        let mut short = 0;
+        for divisor in divisors.map(|d| Divisor::new(Num::from_f64(d))) {
+            for _ in 0..50_000 {
+                let r = next();
+                let f = match r % 4 {
+                    0 => ((r >> 8) % 10_000_000) as f64 / 100.0,
+                    1 => ((r >> 20) % 1_000_000_000_000) as f64 / 10f64.powi((r % 17) as i32),
+                    2 => f64::from_bits(r >> 2),
+                    _ => (r >> 40) as f64 * 0.001,
+                };
+                if !f.is_finite() {
+                    continue;
+                }
+                let x = Num::from_f64(f);
+                let spelled = divisor.divides_decimal(x.decimal());
+                assert_eq!(divisor.divides(x), spelled, "{f:e} by {divisor:?}");
+                if let Some(decimal) = divisor.short_decimal(f) {
+                    assert_eq!(decimal, Num::Float(f).decimal(), "{f:e} by {divisor:?}");
+                    short += 1;
+                }
+            }
+        }
+        // The inputs reach the short path often (cents under 0.01, integers under 3).
+        assert!(short > 50_000, "{short}");
+    }
+
     #[test]
     fn multiples() {
         assert!(is_multiple_of(Num::Float(0.0075), Num::Float(0.0001)));
@@ -309,40 +508,35 @@ mod tests {
         assert!(!is_multiple_of(Num::Int(1), Num::Float(1e-30 * 3.0)));
     }
 
+    fn big_multiple(x: BigInt<'_>, divisor: Num) -> bool {
+        is_big_multiple_of(x, &Divisor::new(divisor))
+    }
+
     #[test]
     fn big_multiples() {
         let big = |t| BigInt::new(t).expect("a big integer");
         let two64 = big("18446744073709551616");
-        assert!(is_big_multiple_of(two64, Num::Int(2)));
-        assert!(is_big_multiple_of(two64, Num::UInt(1 << 63)));
+        assert!(big_multiple(two64, Num::Int(2)));
+        assert!(big_multiple(two64, Num::UInt(1 << 63)));
         // The divisor is its shortest decimal spelling, 18446744073709552000.
-        assert!(!is_big_multiple_of(
-            two64,
-            Num::Float(18446744073709551616.0)
-        ));
-        assert!(is_big_multiple_of(
+        assert!(!big_multiple(two64, Num::Float(18446744073709551616.0)));
+        assert!(big_multiple(
             big("36893488147419104000"),
             Num::Float(18446744073709551616.0)
         ));
-        assert!(!is_big_multiple_of(two64, Num::Int(3)));
-        assert!(!is_big_multiple_of(two64, Num::Int(10)));
-        assert!(is_big_multiple_of(two64, Num::Float(0.5)));
-        assert!(is_big_multiple_of(two64, Num::Float(0.25)));
+        assert!(!big_multiple(two64, Num::Int(3)));
+        assert!(!big_multiple(two64, Num::Int(10)));
+        assert!(big_multiple(two64, Num::Float(0.5)));
+        assert!(big_multiple(two64, Num::Float(0.25)));
         // 2^64 = 3 × 6148914691236517205 + 1.
-        assert!(!is_big_multiple_of(two64, Num::Float(0.3)));
-        assert!(is_big_multiple_of(
-            big("18446744073709551618"),
-            Num::Float(0.3)
-        ));
-        assert!(is_big_multiple_of(
-            big("-18446744073709551615"),
-            Num::Int(5)
-        ));
+        assert!(!big_multiple(two64, Num::Float(0.3)));
+        assert!(big_multiple(big("18446744073709551618"), Num::Float(0.3)));
+        assert!(big_multiple(big("-18446744073709551615"), Num::Int(5)));
         let zeros = format!("7{}", "0".repeat(99));
-        assert!(is_big_multiple_of(big(&zeros), Num::Float(1e99)));
-        assert!(is_big_multiple_of(big(&zeros), Num::Int(7)));
-        assert!(!is_big_multiple_of(big(&zeros), Num::Float(1e100)));
-        assert!(!is_big_multiple_of(big(&zeros), Num::Float(1e300)));
-        assert!(!is_big_multiple_of(big(&zeros), Num::Int(0)));
+        assert!(big_multiple(big(&zeros), Num::Float(1e99)));
+        assert!(big_multiple(big(&zeros), Num::Int(7)));
+        assert!(!big_multiple(big(&zeros), Num::Float(1e100)));
+        assert!(!big_multiple(big(&zeros), Num::Float(1e300)));
+        assert!(!big_multiple(big(&zeros), Num::Int(0)));
     }
 }
