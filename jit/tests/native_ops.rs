@@ -10,7 +10,7 @@ mod native_support;
 
 use jitson_jit::ir::{
     BigInts, Discriminator, DuplicateKeys, ExecOptions, Func, KeyTable, Kinds, Limit, NumCheck,
-    Number, Op, Program, StrCheck, Violation,
+    Number, Op, Program, StrCheck, StrEnum, Violation,
 };
 use native_support::{assert_same, assert_same_decode, assert_same_decode_with, mutations};
 use std::sync::Arc;
@@ -106,7 +106,11 @@ fn dispatch_program() -> Program {
             pattern: Some(Arc::new(|s: &str| !s.contains('x'))),
             ascii: None,
         }],
-        str_enums: vec![vec!["red".into(), "gr\u{e9}en".into(), "".into()]],
+        str_enums: vec![StrEnum::new(vec![
+            "red".into(),
+            "gr\u{e9}en".into(),
+            "".into(),
+        ])],
         ..Program::default()
     };
     p.funcs
@@ -170,7 +174,7 @@ fn union_program() -> Program {
         ],
         discriminators: vec![Discriminator {
             property: Some("kind".into()),
-            tags: vec!["int".into(), "str".into()],
+            tags: StrEnum::new(vec!["int".into(), "str".into()]),
         }],
         ..Program::default()
     };

@@ -43,7 +43,7 @@ use std::sync::Arc;
 
 use jitson_jit::ir::{
     AsciiShape, BigInt, BigInts, Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds,
-    Label, Limit, NO_DST, NumCheck, NumRef, Number, Op, Program, StrCheck, Violation,
+    Label, Limit, NO_DST, NumCheck, NumRef, Number, Op, Program, StrCheck, StrEnum, Violation,
 };
 use jitson_jit::layout::{FuncLayout, Layout, PAIR, UNION_PAYLOAD};
 use serde_json::Value;
@@ -403,7 +403,7 @@ impl Resolver<'_> {
         let (tags, branches): (Vec<Box<str>>, Vec<usize>) = selection.tags.into_iter().unzip();
         self.prog.discriminators.push(IrDiscriminator {
             property: selection.property,
-            tags,
+            tags: StrEnum::new(tags),
         });
         let disc = (self.prog.discriminators.len() - 1) as u32;
         let at = ops.len();
@@ -495,7 +495,7 @@ impl Resolver<'_> {
         let strings: Option<Vec<Box<str>>> =
             values.iter().map(|v| v.as_str().map(Box::from)).collect();
         if let Some(strings) = strings {
-            self.prog.str_enums.push(strings);
+            self.prog.str_enums.push(StrEnum::new(strings));
             return Op::StrEnum((self.prog.str_enums.len() - 1) as u32);
         }
         let oracle = one_node(TypeDesc::Enum(values.to_vec()));

@@ -108,8 +108,9 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
 
 /// The branch tag `text` selects.
 fn tag_of(d: &Discriminator, text: &[u8]) -> Tag {
-    let branch = d.tags.iter().position(|t| t.as_bytes() == text);
-    branch.map_or(Tag::Unmatched, Tag::Branch)
+    d.tags
+        .find(text)
+        .map_or(Tag::Unmatched, |k| Tag::Branch(k as usize))
 }
 
 /// The cursor past whitespace at `pos`.
@@ -145,11 +146,12 @@ fn string<'t>(input: &'t [u8], pos: usize, text: &'t mut Vec<u8>) -> Option<(&'t
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::StrEnum;
 
     fn tag_of(input: &str, depth_left: usize, big_ints: BigInts) -> Tag {
         let d = Discriminator {
             property: Some("kind".into()),
-            tags: vec!["circle".into(), "sq".into(), "é".into()],
+            tags: StrEnum::new(vec!["circle".into(), "sq".into(), "é".into()]),
         };
         let mut text = Vec::new();
         let limits = Limits {
@@ -218,7 +220,7 @@ mod tests {
     fn without_a_property_the_first_name_is_the_tag() {
         let d = Discriminator {
             property: None,
-            tags: vec!["circle".into(), "sq".into()],
+            tags: StrEnum::new(vec!["circle".into(), "sq".into()]),
         };
         let by_name = |input: &str| {
             let mut text = Vec::new();

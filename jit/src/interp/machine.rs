@@ -667,14 +667,11 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         let span = self.scan_str()?;
         let prog = self.prog;
         let text = self.text(span)?;
-        match prog.str_enums[table as usize]
-            .iter()
-            .position(|s| s.as_bytes() == text)
-        {
+        match prog.str_enums[table as usize].find(text) {
             Some(index) => {
                 let text = text_of(self.input, &self.s.text, span);
                 self.sink
-                    .str_enum(at, index as u32, text, &self.input[start..self.pos]);
+                    .str_enum(at, index, text, &self.input[start..self.pos]);
                 Ok(())
             }
             None => Err(Stop::violation(Violation::Enum, start, Resume::Continue)),

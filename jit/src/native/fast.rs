@@ -8,7 +8,7 @@
 use jitson_kernels::string_scan;
 
 use crate::interp::{number_violation, text_violation};
-use crate::ir::{BigInts, NumCheck, NumRef, Op, Program, StrCheck};
+use crate::ir::{BigInts, NumCheck, NumRef, Op, Program, StrCheck, StrEnum};
 use crate::number::read_number;
 
 /// A string value op's value that passed its fast path.
@@ -58,11 +58,10 @@ fn checked_string(c: &StrCheck, input: &[u8], pos: usize) -> Option<(usize, usiz
 
 /// The index in `table` of the string at `pos`, and the cursor after it, when it is one of
 /// the table's strings and has no escapes.
-fn enum_index(table: &[Box<str>], input: &[u8], pos: usize) -> Option<(u32, usize)> {
+fn enum_index(table: &StrEnum, input: &[u8], pos: usize) -> Option<(u32, usize)> {
     let (body, end) = plain_string(input, pos)?;
-    let text = &input[body..end];
-    let index = table.iter().position(|s| s.as_bytes() == text)?;
-    Some((index as u32, end + 1))
+    let index = table.find(&input[body..end])?;
+    Some((index, end + 1))
 }
 
 /// The number at `pos` and the cursor after it, when it reads without error under `big`

@@ -97,7 +97,7 @@ impl Lower<'_> {
     /// tags. The cursor stays where it is.
     fn leading_tag(&mut self, disc: u32, targets: &[Label], helper: Block) {
         let d = &self.program.discriminators[disc as usize];
-        let tags = &d.tags;
+        let tags = d.tags.values();
         let property = d.property.as_deref();
         if tags.len() > MAX_INLINE_ENUM
             || !property.is_none_or(inline_text)

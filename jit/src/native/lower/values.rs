@@ -133,7 +133,7 @@ impl Lower<'_> {
     /// token (an escaped string, another string or kind: the errors) through the helper.
     /// A larger enumeration goes to the helper at once.
     pub(super) fn str_enum(&mut self, pc: usize, id: StrEnumId) {
-        let values = &self.program.str_enums[id as usize];
+        let values = self.program.str_enums[id as usize].values();
         let inline = values.len() <= MAX_INLINE_ENUM && values.iter().all(|v| inline_text(v));
         if !inline || values.is_empty() {
             self.checked_value_op(pc);
