@@ -9,7 +9,8 @@ mod engine_support;
 mod native_support;
 
 use engine_support::{
-    BY_NAME_ITEMS, BY_NAME_SCHEMA, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, testdata,
+    BY_NAME_ITEMS, BY_NAME_SCHEMA, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS,
+    LARGE_ENUM_SCHEMA, MULTIPLE_OF_NUMBERS, MULTIPLE_OF_SCHEMA, multiple_of_documents, testdata,
 };
 use jitson::Schema;
 use jitson::document::Document;
@@ -192,6 +193,30 @@ fn unions_selected_by_a_tag() {
         let valid = code.validate(all.as_bytes(), &options, &mut Scratch::new());
         assert_eq!(valid, Ok(()), "{schema}");
     }
+}
+
+/// A string enumeration looked up by its hash switch, and numbers under `multipleOf`
+/// divisors of every spelling, on both backends.
+#[test]
+fn large_enumerations_and_multiples() {
+    let options = ExecOptions::default();
+    let program = resolve(&Schema::from_json_str(LARGE_ENUM_SCHEMA).unwrap());
+    let code = compile(&program);
+    for item in LARGE_ENUM_ITEMS {
+        assert_agree(&program, &code, format!("[{item}]").as_bytes(), &options);
+    }
+    let all = format!("[{}]", LARGE_ENUM_ITEMS[..12].join(", "));
+    assert_agree(&program, &code, all.as_bytes(), &options);
+    let valid = code.validate(all.as_bytes(), &options, &mut Scratch::new());
+    assert_eq!(valid, Ok(()));
+
+    let program = resolve(&Schema::from_json_str(MULTIPLE_OF_SCHEMA).unwrap());
+    let code = compile(&program);
+    for (_, document) in multiple_of_documents() {
+        assert_agree(&program, &code, document.as_bytes(), &options);
+    }
+    let every = format!("[[{}]]", MULTIPLE_OF_NUMBERS.join(", "));
+    assert_agree(&program, &code, every.as_bytes(), &options);
 }
 
 #[test]

@@ -8,7 +8,8 @@ mod rng;
 
 use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CORPUS, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA,
-    corpus_schema, suite_support, testdata,
+    LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA, MULTIPLE_OF_SCHEMA, corpus_schema, multiple_of_documents,
+    suite_support, testdata,
 };
 
 use rng::Rng;
@@ -443,6 +444,36 @@ fn items_agree<'i>(schema: &Schema, codec: &Codec, items: &[&'i str]) -> Vec<&'i
     }
     agree(schema, codec, format!("[{}]", valid.join(",")).as_bytes()).unwrap();
     valid
+}
+
+/// A string enumeration too large to compare in place, and numbers under `multipleOf`
+/// divisors of every spelling, against the reference validator.
+#[test]
+fn large_enumerations_and_multiples_match_the_reference() {
+    let schema = Schema::from_json_str(LARGE_ENUM_SCHEMA).unwrap();
+    let codec = Codec::new(&schema);
+    let valid = items_agree(&schema, &codec, &LARGE_ENUM_ITEMS);
+    assert_eq!(valid, LARGE_ENUM_ITEMS[..12]);
+    let e = codec.validate(br#"["customer.create"]"#).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Schema(Keyword::Enum));
+
+    let schema = Schema::from_json_str(MULTIPLE_OF_SCHEMA).unwrap();
+    let codec = Codec::new(&schema);
+    let mut refused_cents = Vec::new();
+    for ((divisor, number), document) in multiple_of_documents() {
+        agree(&schema, &codec, document.as_bytes()).unwrap();
+        if divisor == 0 && codec.validate(document.as_bytes()).is_err() {
+            refused_cents.push(number);
+        }
+    }
+    // Every number with at most two decimals in its shortest spelling is a multiple of
+    // 0.01 (`1e20`, `1e308` and the integers too); these are not.
+    assert_eq!(
+        refused_cents,
+        ["12.345", "5e-324", "0.30000000000000004", "1e-16"]
+    );
+    let e = codec.validate(b"[[12.345]]").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Schema(Keyword::MultipleOf));
 }
 
 /// A discriminator with a default branch: a tag no other branch names goes straight to it

@@ -358,8 +358,8 @@ impl KeyTable {
 /// open-addressing hash table (linear probing, at most half full) of the first entry of
 /// each distinct `(len, prefix)`. A lookup hashes the key's length and prefix, probes to its
 /// group and compares the whole text with the group's (rarely more than one: texts that
-/// share a length and 8 leading bytes). A binary search over the entries measured about
-/// twice the time on a 60-value enumeration: its steps' branches mispredict.
+/// share a length and 8 leading bytes). A binary search over the entries, whose steps'
+/// branches mispredict, validated a 60-value enumeration at 378 MB/s, the table at 500.
 #[derive(Clone, Debug, Default)]
 struct TextSwitch {
     entries: Vec<(u32, u64, u32)>,

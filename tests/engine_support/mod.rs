@@ -96,6 +96,99 @@ pub const BY_NAME_ITEMS: [&str; 17] = [
     r#""sq""#,
 ];
 
+/// A string enumeration too large to compare in place (native code looks it up through
+/// the enumeration's hash switch): values sharing a length and their first 8 bytes, short
+/// ones, the empty string, non-ASCII text.
+pub const LARGE_ENUM_SCHEMA: &str = r#"{"type": "array", "items": {"enum": [
+    "customer.created", "customer.updated", "customer.deleted", "customer.merged",
+    "invoice.paid", "invoice.voided", "invoice.created", "invoice.finalized",
+    "charge.refunded", "charge.captured", "charge.failed", "charge.pending",
+    "aaaaaaaa1", "aaaaaaaa2", "aaaaaaaa10", "", "a", "ab", "abc", "abcd", "abcde",
+    "abcdefg", "abcdefgh", "abcdefghi", "x", "y", "z", "crème", "日本", "US", "FR", "DE",
+    "GB", "IT", "ES", "NL", "BE", "CH", "AT", "PL"
+]}}"#;
+
+/// Items for [`LARGE_ENUM_SCHEMA`]: the first 12 valid (an escape spelling a value among
+/// them), then near misses and other kinds.
+pub const LARGE_ENUM_ITEMS: [&str; 22] = [
+    r#""customer.created""#,
+    r#""customer.merged""#,
+    r#""aaaaaaaa10""#,
+    r#""aaaaaaaa2""#,
+    r#""""#,
+    r#""abcdefgh""#,
+    r#""crème""#,
+    r#""日本""#,
+    r#""PL""#,
+    r#""\u0061b""#,
+    r#""z""#,
+    r#""abcd""#,
+    r#""customer.create""#,
+    r#""customer.createdX""#,
+    r#""aaaaaaaa3""#,
+    r#""aaaaaaaa""#,
+    r#""Customer.created""#,
+    r#""abcdef""#,
+    r#""creme""#,
+    r#""pl""#,
+    "5",
+    "null",
+];
+
+/// Numbers under `multipleOf` divisors of every spelling: a power of ten (cents), a
+/// fraction, a divisor below the short path's 15 digits, an integer, one above 2^64.
+pub const MULTIPLE_OF_SCHEMA: &str = r#"{"type": "array", "prefixItems": [
+    {"type": "array", "items": {"type": "number", "multipleOf": 0.01}},
+    {"type": "array", "items": {"type": "number", "multipleOf": 0.25}},
+    {"type": "array", "items": {"type": "number", "multipleOf": 1e-16}},
+    {"type": "array", "items": {"type": "number", "multipleOf": 3}},
+    {"type": "array", "items": {"type": "number", "multipleOf": 1e20}}
+]}"#;
+
+/// Numbers for every divisor of [`MULTIPLE_OF_SCHEMA`]: short decimals, long ones, the
+/// halfway case whose two shortest spellings differ (`1658206780088562.25`), integers
+/// beyond 2^53 and 2^64, exponents, zeros.
+pub const MULTIPLE_OF_NUMBERS: [&str; 24] = [
+    "12.34",
+    "12.345",
+    "0.1",
+    "0.3",
+    "0.75",
+    "1e-2",
+    "1.10",
+    "-0.01",
+    "-0.0",
+    "0",
+    "3",
+    "300000000000000000000",
+    "1e20",
+    "1e21",
+    "1658206780088562.25",
+    "123456789012345.67",
+    "1234567890123456.7",
+    "9007199254740993",
+    "18446744073709551617",
+    "1e308",
+    "5e-324",
+    "1.000000000000000000001",
+    "0.30000000000000004",
+    "1e-16",
+];
+
+/// Every number of [`MULTIPLE_OF_NUMBERS`] under every divisor of [`MULTIPLE_OF_SCHEMA`]:
+/// `((divisor index, number), document)`, the number alone in its divisor's array.
+pub fn multiple_of_documents() -> Vec<((usize, &'static str), String)> {
+    let mut documents = Vec::new();
+    for divisor in 0..5 {
+        for number in MULTIPLE_OF_NUMBERS {
+            let mut arrays = ["[]"; 5].map(String::from);
+            arrays[divisor] = format!("[{number}]");
+            documents.push(((divisor, number), format!("[{}]", arrays.join(", "))));
+        }
+    }
+    documents
+}
+
 /// The corpus documents and the schema each is checked against.
 pub const CORPUS: [(&str, &str); 5] = [
     ("twitter", "twitter"),
