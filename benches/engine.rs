@@ -13,8 +13,9 @@
 //! by schema, and the tier check on the hot path — a codec's `validate` against its bare native code, a
 //! tiered codec against a plain one, on native code and, still pending, on the
 //! interpreter); internally tagged events under a discriminated `anyOf` with and without a
-//! default branch (`tagged_union`), and externally tagged ones (`tagged_union_external`).
-//! MB/s of the input document.
+//! default branch (`tagged_union`), and externally tagged ones (`tagged_union_external`);
+//! value checks beyond the corpus: a 40-value enumeration (`large_enum`) and `multipleOf`
+//! (`multiple_of`). MB/s of the input document.
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
@@ -563,5 +564,72 @@ fn union_group<const N: usize>(
     group.finish();
 }
 
-criterion_group!(benches, engine, compile, engine_cache, tagged_union);
+/// ISO 4217 codes: a string enumeration too large to compare in place.
+const CURRENCIES: [&str; 40] = [
+    "USD", "EUR", "JPY", "GBP", "CNY", "AUD", "CAD", "CHF", "HKD", "SGD", "SEK", "KRW", "NOK",
+    "NZD", "INR", "MXN", "TWD", "ZAR", "BRL", "DKK", "PLN", "THB", "ILS", "IDR", "CZK", "AED",
+    "TRY", "HUF", "CLP", "SAR", "PHP", "MYR", "COP", "RUB", "RON", "PEN", "BHD", "BGN", "ARS",
+    "ISK",
+];
+
+/// Value checks a proxy meets beyond the corpus, each beside the peers in the same run:
+/// a currency from a 40-value enumeration (group `large_enum`), an amount under
+/// `multipleOf: 0.01` (group `multiple_of`); 4 000 records each.
+fn value_checks(c: &mut Criterion) {
+    let records = |record: &dyn Fn(usize) -> String| -> Vec<u8> {
+        let items: Vec<String> = (0..4000).map(record).collect();
+        format!("[{}]", items.join(", ")).into_bytes()
+    };
+    let currencies = records(&|i| {
+        let currency = CURRENCIES[i * 7 % CURRENCIES.len()];
+        format!(r#"{{"currency": "{currency}", "id": {i}}}"#)
+    });
+    let item = serde_json::json!({"type": "object", "properties": {
+        "currency": {"enum": &CURRENCIES[..]}, "id": {"type": "integer"}}});
+    checked_group(c, "large_enum", &currencies, item);
+    let amounts = records(&|i| format!(r#"{{"amount": {}.{:02}, "id": {i}}}"#, i % 5000, i % 100));
+    let item = serde_json::json!({"type": "object", "properties": {
+        "amount": {"type": "number", "multipleOf": 0.01}, "id": {"type": "integer"}}});
+    checked_group(c, "multiple_of", &amounts, item);
+}
+
+/// Group `name`: jitson's validate of `bytes` under an array of `item`, on native code and
+/// on the interpreter, beside serde_json + `jsonschema` and the peers' parse.
+fn checked_group(c: &mut Criterion, name: &str, bytes: &[u8], item: serde_json::Value) {
+    let schema_value = serde_json::json!({"type": "array", "items": item});
+    let schema = Schema::from_value(&schema_value).expect("schema");
+    let codec = Codec::new(&schema);
+    let mut cache = Cache::new();
+    let code = native::compile(codec.program()).expect("native code");
+    let (exec, mut scratch) = (ExecOptions::default(), native::Scratch::new());
+    assert_eq!(code.validate(bytes, &exec, &mut scratch), Ok(()), "{name}");
+    let reference = jsonschema::validator_for(&schema_value).expect("jsonschema compiles");
+    let parsed: serde_json::Value = serde_json::from_slice(bytes).expect("JSON");
+    assert!(reference.is_valid(&parsed), "{name} under jsonschema");
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("jitson_native_validate", |b| {
+        b.iter(|| code.validate(black_box(bytes), &exec, &mut scratch).is_ok())
+    });
+    group.bench_function("jitson_interp_validate", |b| {
+        b.iter(|| codec.validate_with(&mut cache, black_box(bytes)).is_ok())
+    });
+    group.bench_function("serde_json_value+jsonschema", |b| {
+        b.iter(|| {
+            let v: serde_json::Value = serde_json::from_slice(black_box(bytes)).expect("JSON");
+            reference.is_valid(&v)
+        })
+    });
+    peer_parses(&mut group, bytes);
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    engine,
+    compile,
+    engine_cache,
+    tagged_union,
+    value_checks
+);
 criterion_main!(benches);
