@@ -257,10 +257,9 @@ impl StrCheck {
 /// Each field has its name and may have aliases: other keys that find the same field (one
 /// presence bit, one slot; a key holding an alias is the field's key repeated when the name
 /// is there too). Lookup ([`KeyTable::find`]) first tries the name of the field after the
-/// previously matched one (input usually follows schema order), then a switch computed when
-/// the table is built: every key (names and aliases) sorted by key length and, within a
-/// length, by the key's first 8 bytes read as a little-endian integer (zero padded), then
-/// the full key.
+/// previously matched one (input usually follows schema order), then a hash switch over
+/// every key (names and aliases) computed when the table is built: by the key's length and
+/// its first 8 bytes, then the full key.
 #[derive(Clone, Debug)]
 pub struct KeyTable {
     names: Vec<Box<str>>,
@@ -425,9 +424,9 @@ fn slot_of(len: u32, prefix: u64, shift: u32) -> usize {
     (mixed >> shift) as usize
 }
 
-/// The first 8 bytes of `key` as a little-endian integer, zero padded.
-/// Read with whole-word loads (two overlapping ones below 8 bytes), not through a
-/// zero-padded copy, whose byte stores stall the word load that follows.
+/// The first 8 bytes of `key` as a little-endian integer, zero padded, read with whole-word
+/// loads (two overlapping ones below 8 bytes), not through a zero-padded copy, whose byte
+/// stores stall the word load that follows.
 #[inline]
 fn prefix8(key: &[u8]) -> u64 {
     let n = key.len();
@@ -453,7 +452,7 @@ pub struct StrEnum {
 }
 
 impl StrEnum {
-    /// The enumeration of `values` (distinct).
+    /// The enumeration of `values` (a value given twice is found at its first index).
     pub fn new(values: Vec<Box<str>>) -> StrEnum {
         let switch = TextSwitch::new(values.len() as u32, |k| values[k as usize].as_bytes());
         StrEnum { values, switch }
