@@ -135,8 +135,9 @@ pub(crate) fn read_decimal(
     })
 }
 
-/// Exact powers of ten as `f64`, for Clinger's fast path.
-const POW10_F64: [f64; 23] = [
+/// The powers of ten `10^0 ..= 10^22`, each exact as an `f64` (Clinger's fast path; any
+/// caller dividing an integer below 2^53 by one gets a correctly rounded quotient).
+pub const POW10_F64: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];

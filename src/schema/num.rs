@@ -2,6 +2,7 @@
 
 use jitson_jit::ir::{BigInt, Number};
 use jitson_kernels::float_format;
+use jitson_kernels::float_parse::POW10_F64;
 use std::cmp::Ordering;
 
 /// An exact JSON number in canonical spelling.
@@ -111,7 +112,10 @@ impl Num {
             Num::UInt(u) => strip_zeros(u, 0),
             Num::Float(f) if f.is_finite() => {
                 // The shortest decimal that round-trips, as serde_json writes it (`123.45`,
-                // `1e-7`, `1.5e+300`): at most 17 digits, so the mantissa fits a `u64`.
+                // `0.00003478953860461099`, `1e-7`, `1.5e+300`): at most 17 significant
+                // digits, so the mantissa fits a `u64`. Read here, not by the kernels' fused
+                // decimal reader: it refuses a fraction of 20 digits or more (10^20 is past
+                // `u64`), as the leading zeros of the second example make.
                 let mut text = [0u8; float_format::MAX_FLOAT_LEN];
                 let len = float_format::format_f64(f.abs(), &mut text);
                 let (mut mantissa, mut fraction_digits, mut exp) = (0u64, 0i32, 0i32);
@@ -216,12 +220,6 @@ pub(crate) struct Divisor {
     exp: i32,
 }
 
-/// Powers of ten exact as `f64`s, up to the 15 fraction digits [`Divisor::short_decimal`]
-/// reads.
-const POW10_F64: [f64; 16] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-];
-
 impl Divisor {
     /// The divisor `divisor`.
     pub(crate) fn new(divisor: Num) -> Divisor {
@@ -273,7 +271,7 @@ impl Divisor {
     }
 
     /// The shortest round-trip decimal of `f` (finite, not negative) without formatting
-    /// it, when it has at most the divisor's fraction digits `k` (at most 15; a multiple has
+    /// it, when it has at most the divisor's fraction digits `k` (at most 22; a multiple has
     /// no more) and at most 15 significant digits (prices under `0.01`): `m`, the
     /// nearest integer to `f × 10^k`, spells `f` when `m / 10^k` (both exact `f64`s, one
     /// correctly rounded division) gives `f` back, and then no other decimal of at most 15
@@ -412,19 +410,23 @@ mod tests {
         strip_zeros(mantissa, exp - frac.len() as i32)
     }
 
+    /// A xorshift64 stream from `seed` (not zero).
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     fn digit_count(mantissa: u64) -> u32 {
         mantissa.checked_ilog10().map_or(1, |l| l + 1)
     }
 
     #[test]
     fn float_decimals_are_shortest_round_trip_digits() {
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut floats: Vec<f64> = (0..300_000).map(|_| f64::from_bits(next())).collect();
         floats.extend((0..100_000).map(|i| i as f64 / 100.0 - 500.0));
         floats.extend((0..2_000).map(|i| 10f64.powi(i - 1_000)));
@@ -459,13 +461,7 @@ mod tests {
 
     #[test]
     fn short_decimals_are_the_formatted_spelling() {
-        let mut state = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let divisors = [0.01, 0.5, 0.25, 0.001, 1e-15, 1e-16, 3.0, 1e20, 0.1];
         let mut short = 0;
         for divisor in divisors.map(|d| Divisor::new(Num::from_f64(d))) {
