@@ -9,8 +9,9 @@ mod engine_support;
 mod native_support;
 
 use engine_support::{
-    BY_NAME_ITEMS, BY_NAME_SCHEMA, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS,
-    LARGE_ENUM_SCHEMA, MULTIPLE_OF_NUMBERS, MULTIPLE_OF_SCHEMA, multiple_of_documents, testdata,
+    BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, DEFAULT_BRANCH_ITEMS,
+    DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA, MULTIPLE_OF_NUMBERS,
+    MULTIPLE_OF_SCHEMA, multiple_of_documents, testdata,
 };
 use jitson::Schema;
 use jitson::document::Document;
@@ -193,6 +194,29 @@ fn unions_selected_by_a_tag() {
         let valid = code.validate(all.as_bytes(), &options, &mut Scratch::new());
         assert_eq!(valid, Ok(()), "{schema}");
     }
+}
+
+/// `if` / `then` / `else` (the condition in a `Try`, then one outcome), each item alone
+/// and the valid ones together, on both backends.
+#[test]
+fn conditionals() {
+    let options = ExecOptions::default();
+    let program = resolve(&Schema::from_json_str(CONDITIONAL_SCHEMA).unwrap());
+    let code = compile(&program);
+    for (item, _) in CONDITIONAL_ITEMS {
+        assert_agree(&program, &code, format!("[{item}]").as_bytes(), &options);
+    }
+    let valid: Vec<&str> = CONDITIONAL_ITEMS[..9]
+        .iter()
+        .map(|(item, _)| *item)
+        .collect();
+    let all = format!("[{}]", valid.join(", "));
+    assert_agree(&program, &code, all.as_bytes(), &options);
+    for m in mutations(all.as_bytes(), 300, 0xc0d1) {
+        assert_agree(&program, &code, &m, &options);
+    }
+    let valid = code.validate(all.as_bytes(), &options, &mut Scratch::new());
+    assert_eq!(valid, Ok(()));
 }
 
 /// A string enumeration looked up by its hash switch, and numbers under `multipleOf`

@@ -7,9 +7,9 @@ mod engine_support;
 mod rng;
 
 use engine_support::{
-    BY_NAME_ITEMS, BY_NAME_SCHEMA, CORPUS, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA,
-    LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA, MULTIPLE_OF_SCHEMA, corpus_schema, multiple_of_documents,
-    suite_support, testdata,
+    BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, CORPUS,
+    DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA,
+    MULTIPLE_OF_SCHEMA, corpus_schema, multiple_of_documents, suite_support, testdata,
 };
 
 use rng::Rng;
@@ -474,6 +474,32 @@ fn large_enumerations_and_multiples_match_the_reference() {
     );
     let e = codec.validate(b"[[12.345]]").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Schema(Keyword::MultipleOf));
+}
+
+/// `if` / `then` / `else` against the reference validator: a failure is the failure of the
+/// outcome the condition picks, with that outcome's keyword and pointer, never `anyOf`.
+#[test]
+fn conditionals_report_the_outcome_the_condition_picks() {
+    let schema = Schema::from_json_str(CONDITIONAL_SCHEMA).unwrap();
+    let codec = Codec::new(&schema);
+    let items: Vec<&str> = CONDITIONAL_ITEMS.iter().map(|(item, _)| *item).collect();
+    let valid = items_agree(&schema, &codec, &items);
+    assert_eq!(valid, items[..9]);
+    for (item, pointer) in &CONDITIONAL_ITEMS[9..] {
+        let document = format!("[{item}]");
+        let e = codec.validate(document.as_bytes()).unwrap_err();
+        assert_eq!(e.schema_pointer(), Some(*pointer), "{item}: {e}");
+        let value: Value = serde_json::from_str(&document).unwrap();
+        let reference = schema.validate_value(&value).unwrap_err();
+        assert_eq!(reference.schema_pointer(), *pointer, "{item}: {reference}");
+    }
+    let e = codec
+        .validate(br#"[{"method": "transfer", "id": 12}]"#)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "missing required field \"iban\" at line 1 column 33, path $[0], keyword required"
+    );
 }
 
 /// A discriminator with a default branch: a tag no other branch names goes straight to it

@@ -73,9 +73,18 @@ impl Context<'_> {
         same.then_some(e)
     }
 
+    /// The name of field `field` of key table `table`.
+    fn field_name(&self, table: u32, field: u32) -> &str {
+        &self.program.key_tables[table as usize].names()[field as usize]
+    }
+
     /// A schema violation: its keyword located in the schema, and its message.
     fn violation(&self, input: &[u8], v: Violation, offset: usize, path: Path) -> Error {
-        let located = locate(self.schema, path.segments(), v);
+        let missing = match v {
+            Violation::Required { table, field } => Some(self.field_name(table, field)),
+            _ => None,
+        };
+        let located = locate(self.schema, input, path.segments(), v, missing);
         let keyword = located.as_ref().map_or(Keyword::of(v), |l| l.keyword);
         let nullable = located.as_ref().is_some_and(|l| l.nullable);
         let message = Cow::Owned(self.message(input, v, keyword, nullable, offset));
@@ -119,8 +128,7 @@ impl Context<'_> {
             Violation::MinItems => "array has fewer items than minItems".to_owned(),
             Violation::MaxItems => "array has more items than maxItems".to_owned(),
             Violation::Required { table, field } => {
-                let name = &self.program.key_tables[table as usize].names()[field as usize];
-                format!("missing required field {name:?}")
+                format!("missing required field {:?}", self.field_name(table, field))
             }
             Violation::UnknownField => "unknown field".to_owned(),
             Violation::Enum => "value is not one of the allowed values".to_owned(),

@@ -6,15 +6,19 @@
 //! reference validator ([`crate::ValidationError::schema_pointer`]): `$ref` targets,
 //! `allOf` parts, nullable and per-kind wrappers add no token. Where several nodes could hold
 //! the path (`allOf` parts, union branches reached through a discriminator), the first one
-//! that has the failing keyword wins.
+//! that has the failing keyword wins. An `if` / `then` / `else` reports the outcome the
+//! condition picks for the value at that place: the document is parsed again (once, when
+//! the walk first meets one) and the reference validator decides the condition.
 
 use jitson_jit::ir::Violation;
+
+use serde_json::Value;
 
 use crate::error::Keyword;
 use crate::path::Segment;
 use crate::schema::pointer::push;
 use crate::schema::{
-    IntegerDesc, KindBranches, NumberDesc, Schema, TypeDesc, TypeId, UnknownFields,
+    ConditionalDesc, IntegerDesc, KindBranches, NumberDesc, Schema, TypeDesc, TypeId, UnknownFields,
 };
 
 /// Most schema nodes one walk visits: bounds the recursion (and its stack) for any path.
@@ -31,14 +35,25 @@ pub(crate) struct Located {
     pub nullable: bool,
 }
 
-/// The keyword behind violation `v` at instance path `path`, and its JSON Pointer in
-/// `schema`; `None` when no node along the path holds it.
-pub(crate) fn locate(schema: &Schema, path: &[Segment], v: Violation) -> Option<Located> {
+/// The keyword behind violation `v` at instance path `path` of the document `input`, and
+/// its JSON Pointer in `schema`; `None` when no node along the path holds it. `missing`
+/// names the field of a `required` violation: only an object requiring it holds that.
+pub(crate) fn locate(
+    schema: &Schema,
+    input: &[u8],
+    path: &[Segment],
+    v: Violation,
+    missing: Option<&str>,
+) -> Option<Located> {
     let mut walk = Walk {
         schema,
         violation: v,
+        missing,
         fuel: FUEL,
         nullable: false,
+        input,
+        path,
+        document: None,
     };
     let (keyword, pointer) = walk.node(schema.root(), path, String::new())?;
     Some(Located {
@@ -52,9 +67,18 @@ pub(crate) fn locate(schema: &Schema, path: &[Segment], v: Violation) -> Option<
 struct Walk<'a> {
     schema: &'a Schema,
     violation: Violation,
+    /// The field a `required` violation misses.
+    missing: Option<&'a str>,
     fuel: u32,
     /// Set when the `type` failure belongs to a nullable node.
     nullable: bool,
+    /// The document that failed.
+    input: &'a [u8],
+    /// The failing value's whole instance path.
+    path: &'a [Segment],
+    /// The document as a `serde_json` value, once a conditional asked for it (`None`
+    /// inside: it did not parse).
+    document: Option<Option<Value>>,
 }
 
 impl Walk<'_> {
@@ -86,6 +110,7 @@ impl Walk<'_> {
                 Some((Keyword::OneOf, push(&at, "oneOf")))
             }
             (TypeDesc::AnyOf(u), _) => self.first(&u.branches, path, &at, Some("anyOf")),
+            (TypeDesc::Conditional(c), _) => self.outcome(*c, path, &at),
             (TypeDesc::OneOf(u), _) => self.first(&u.branches, path, &at, Some("oneOf")),
             (TypeDesc::Object(d), Some((Segment::Key(key), rest))) => {
                 if let Some(field) = d.fields.iter().find(|f| *f.name == **key) {
@@ -138,6 +163,44 @@ impl Walk<'_> {
         })
     }
 
+    /// The keyword in the outcome of conditional `c` that the condition picks for the value
+    /// with `path` below it; both outcomes, `then` first, when the value cannot be read.
+    fn outcome(
+        &mut self,
+        c: ConditionalDesc,
+        path: &[Segment],
+        at: &str,
+    ) -> Option<(Keyword, String)> {
+        let then = (c.then, push(at, "then"));
+        let otherwise = (c.otherwise, push(at, "else"));
+        let here = &self.path[..self.path.len() - path.len()];
+        let schema = self.schema;
+        let outcomes = match self
+            .value_at(here)
+            .map(|v| schema.node_accepts(c.condition, v))
+        {
+            Some(true) => vec![then],
+            Some(false) => vec![otherwise],
+            None => vec![then, otherwise],
+        };
+        outcomes
+            .into_iter()
+            .find_map(|(id, at)| self.node(id, path, at))
+    }
+
+    /// The value at instance path `path` of the document, parsed on first use.
+    fn value_at(&mut self, path: &[Segment]) -> Option<&Value> {
+        let input = self.input;
+        let document = self
+            .document
+            .get_or_insert_with(|| serde_json::from_slice(input).ok());
+        path.iter()
+            .try_fold(document.as_ref()?, |v, segment| match segment {
+                Segment::Key(k) => v.get(&**k),
+                Segment::Index(i) => v.get(*i),
+            })
+    }
+
     /// The keyword of the violation when `node` (a leaf of the walk) can report it.
     fn leaf(&self, node: &TypeDesc) -> Option<Keyword> {
         let keyword = match (self.violation, node) {
@@ -156,6 +219,13 @@ impl Walk<'_> {
                     _ => Keyword::Maximum,
                 }
             }
+            (Violation::Required { .. }, TypeDesc::Object(o))
+                if self
+                    .missing
+                    .is_none_or(|name| o.fields.iter().any(|f| f.required && f.name == name)) =>
+            {
+                Keyword::Required
+            }
             (Violation::MultipleOf, TypeDesc::Integer(d)) if d.multiple_of.is_some() => {
                 Keyword::MultipleOf
             }
@@ -167,7 +237,7 @@ impl Walk<'_> {
                 TypeDesc::String(_),
             )
             | (Violation::MinItems | Violation::MaxItems, TypeDesc::Array(_))
-            | (Violation::Required { .. } | Violation::UnknownField, TypeDesc::Object(_))
+            | (Violation::UnknownField, TypeDesc::Object(_))
             | (Violation::Enum, TypeDesc::Enum(_))
             | (Violation::Not, TypeDesc::Not(_))
             | (Violation::Never, TypeDesc::Never) => Keyword::of(self.violation),

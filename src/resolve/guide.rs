@@ -40,6 +40,10 @@ pub fn walk_guide(schema: &Schema, layout: &Layout) -> WalkGuide {
                 branches: u.branches.iter().map(|&t| node(t)).collect(),
                 tags: select(schema, u).map(|s| tags(s, &u.branches)),
             },
+            TypeDesc::Conditional(c) => GuideNode::Trial {
+                branches: c.outcomes().into_iter().map(node).collect(),
+                tags: None,
+            },
             TypeDesc::AllOf(parts) => GuideNode::Same(node(parts[0])),
             TypeDesc::Any
             | TypeDesc::Never

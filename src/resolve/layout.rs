@@ -101,6 +101,7 @@ impl Sizer<'_> {
             TypeDesc::Nullable(inner) => UNION_PAYLOAD + self.slot(*inner),
             TypeDesc::Kinds(k) => UNION_PAYLOAD + self.max_slot(k.slots().into_iter().flatten()),
             TypeDesc::AnyOf(u) => UNION_PAYLOAD + self.max_slot(u.branches.iter().copied()),
+            TypeDesc::Conditional(c) => UNION_PAYLOAD + self.max_slot(c.outcomes().into_iter()),
             TypeDesc::OneOf(u) => {
                 let branches = u.branches.clone();
                 UNION_PAYLOAD + branches.iter().map(|&b| self.slot(b)).sum::<u32>()
@@ -194,6 +195,12 @@ impl Sizer<'_> {
                 u.branches
                     .iter()
                     .map(|&b| (sid(b), UNION_PAYLOAD))
+                    .collect(),
+            ),
+            TypeDesc::Conditional(c) => Shape::Union(
+                c.outcomes()
+                    .into_iter()
+                    .map(|b| (sid(b), UNION_PAYLOAD))
                     .collect(),
             ),
             TypeDesc::OneOf(u) => {

@@ -54,8 +54,8 @@ use selection::{Unmatched, select};
 
 use crate::schema::num::{Divisor, is_big_multiple_of, number_is_multiple_of};
 use crate::schema::{
-    Bound, IntegerDesc, Num, NumberDesc, ObjectDesc, Pattern, Schema, StringDesc, TypeDesc, TypeId,
-    UnionDesc, UnknownFields,
+    Bound, ConditionalDesc, IntegerDesc, Num, NumberDesc, ObjectDesc, Pattern, Schema, StringDesc,
+    TypeDesc, TypeId, UnionDesc, UnknownFields,
 };
 
 /// Lowers `schema` to a program whose entry checks (and decodes) one whole document, with
@@ -162,6 +162,7 @@ impl Resolver<'_> {
                 self.dispatch(&mut ops, k.slots(), expected, false);
             }
             TypeDesc::AnyOf(u) => self.any_of(&mut ops, id, u),
+            TypeDesc::Conditional(c) => self.conditional(&mut ops, c),
             TypeDesc::OneOf(u) => self.one_of(&mut ops, id, u),
             TypeDesc::AllOf(parts) => {
                 ops.push(Op::SavePos(0));
@@ -365,6 +366,34 @@ impl Resolver<'_> {
         self.land(ops, ends);
     }
 
+    /// `if` / `then` / `else`: the condition runs in a `Try` that writes nothing; the
+    /// outcome it picks then runs from the value's start and writes the union's payload.
+    fn conditional(&mut self, ops: &mut Emit, c: &ConditionalDesc) {
+        let condition = self.func(c.condition);
+        ops.push(Op::SavePos(0));
+        let try_at = ops.len();
+        ops.at = NO_DST;
+        ops.push(Op::Return);
+        ops.at = 0;
+        ops.push(Op::RestorePos(0));
+        self.outcome(ops, c.then, 0);
+        let to_end = self.jump(ops);
+        ops[try_at] = Op::Try {
+            func: condition,
+            on_fail: ops.len() as Label,
+        };
+        self.outcome(ops, c.otherwise, 1);
+        self.land(ops, [to_end]);
+    }
+
+    /// The outcome `tag` of a conditional: its value as the union's payload, then the tag.
+    fn outcome(&mut self, ops: &mut Emit, ty: TypeId, tag: u32) {
+        ops.at = UNION_PAYLOAD;
+        self.value(ops, ty);
+        ops.at = 0;
+        ops.push(Op::Tag(tag));
+    }
+
     fn one_of(&mut self, ops: &mut Emit, id: TypeId, u: &UnionDesc) {
         let ends = self.discriminate(ops, id, u, Violation::OneOf { matched: 0 });
         ops.extend([Op::SavePos(0), Op::SetReg(1, 0)]);
@@ -549,6 +578,7 @@ fn node_name(node: &TypeDesc) -> &'static str {
         TypeDesc::OneOf(_) => "oneOf",
         TypeDesc::AllOf(_) => "allOf",
         TypeDesc::Not(_) => "not",
+        TypeDesc::Conditional(_) => "if",
     }
 }
 

@@ -118,6 +118,12 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
             out.push(16);
             id(out, *c);
         }
+        TypeDesc::Conditional(c) => {
+            out.push(17);
+            [c.condition, c.then, c.otherwise]
+                .into_iter()
+                .for_each(|c| id(out, c));
+        }
     }
 }
 

@@ -19,8 +19,9 @@
 //!   one kind is allowed (`{"type": "integer"}` is just `Integer`), to `Nullable` for a kind
 //!   plus `null`, and to `Any` when nothing is constrained;
 //! - `const` / `enum` ([`TypeDesc::Enum`]), `$ref` (the target node itself), `allOf` parts,
-//!   an `anyOf` / `oneOf` node, a `not` node, and `if`/`then`/`else` as
-//!   `anyOf: [allOf: [if, then], allOf: [not: if, else]]`;
+//!   an `anyOf` / `oneOf` node, a `not` node, and `if`/`then`/`else` as a
+//!   [`TypeDesc::Conditional`] (the condition tried once, then the outcome it picks; an
+//!   absent `then` or `else` is `Any`);
 //!
 //! and the node is [`TypeDesc::AllOf`] of those parts, simplified (see `canon`): one part is
 //! that part, an `enum` absorbs the other parts (values they reject are removed), and parts
@@ -32,8 +33,8 @@
 //!
 //! A backend therefore sees typed nodes for typed schemas (the fast path) and dispatches on
 //! the first byte of the value for `Kinds` and `Nullable`; only `AnyOf` / `OneOf` (with a
-//! [`Discriminator`] fast path when one property's value picks the branch), `AllOf` and `Not`
-//! need general machinery.
+//! [`Discriminator`] fast path when one property's value picks the branch), `AllOf`, `Not`
+//! and `Conditional` need general machinery.
 //!
 //! # Canonical form
 //!
@@ -67,8 +68,8 @@ pub use error::{SchemaError, SchemaErrorKind};
 pub use key::TypeKey;
 pub use kind::{Kind, KindSet};
 pub use model::{
-    ArrayDesc, Bound, Discriminator, Field, IntegerDesc, KindBranches, NumberDesc, ObjectDesc,
-    Schema, StringDesc, TypeDesc, TypeId, UnionDesc, UnknownFields,
+    ArrayDesc, Bound, ConditionalDesc, Discriminator, Field, IntegerDesc, KindBranches, NumberDesc,
+    ObjectDesc, Schema, StringDesc, TypeDesc, TypeId, UnionDesc, UnknownFields,
 };
 pub use num::Num;
 pub use pattern::Pattern;

@@ -59,6 +59,9 @@ pub enum TypeDesc {
     AllOf(Vec<TypeId>),
     /// The inner type does not match (`not`).
     Not(TypeId),
+    /// `if` / `then` / `else`: the value matches `then` when it matches the condition, else
+    /// `otherwise`. Decoded as a two-branch union: tag 0 `then`, tag 1 `otherwise`.
+    Conditional(ConditionalDesc),
 }
 
 /// Bounds of an integer node. Bound values are integral and keep their exclusivity (so a
@@ -292,6 +295,24 @@ impl KindBranches {
     }
 }
 
+/// The parts of an `if` / `then` / `else` node; an absent `then` or `else` is an `Any` node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConditionalDesc {
+    /// The condition (`if`): only whether it matches counts, never its errors.
+    pub condition: TypeId,
+    /// What a value that matches the condition must match (`then`).
+    pub then: TypeId,
+    /// What any other value must match (`else`).
+    pub otherwise: TypeId,
+}
+
+impl ConditionalDesc {
+    /// The two outcomes, `then` and `otherwise`, in the order of their union tags.
+    pub fn outcomes(&self) -> [TypeId; 2] {
+        [self.then, self.otherwise]
+    }
+}
+
 /// Branches of an `anyOf` / `oneOf` node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnionDesc {
@@ -374,6 +395,11 @@ impl TypeDesc {
                 u.branches.iter().for_each(|&c| f(c, Edge::Unguarded));
             }
             TypeDesc::AllOf(parts) => parts.iter().for_each(|&c| f(c, Edge::Unguarded)),
+            TypeDesc::Conditional(c) => {
+                [c.condition, c.then, c.otherwise]
+                    .into_iter()
+                    .for_each(|c| f(c, Edge::Unguarded));
+            }
         }
     }
 
@@ -402,6 +428,9 @@ impl TypeDesc {
             TypeDesc::Kinds(k) => k.slots_mut().into_iter().flatten().for_each(f),
             TypeDesc::AnyOf(u) | TypeDesc::OneOf(u) => u.branches.iter_mut().for_each(f),
             TypeDesc::AllOf(parts) => parts.iter_mut().for_each(f),
+            TypeDesc::Conditional(c) => [&mut c.condition, &mut c.then, &mut c.otherwise]
+                .into_iter()
+                .for_each(f),
         }
     }
 }

@@ -96,6 +96,95 @@ pub const BY_NAME_ITEMS: [&str; 17] = [
     r#""sq""#,
 ];
 
+/// `if` / `then` / `else` as proxies write them: an object's `then` and `else` picked by a
+/// property's value, an `else` that is itself a conditional, and members whose own
+/// conditionals have only `then` or only `else` (a value decoded as a two-branch union).
+pub const CONDITIONAL_SCHEMA: &str = r#"{"type": "array", "items": {
+    "type": "object",
+    "properties": {
+        "method": {"enum": ["card", "transfer", "cash"]},
+        "id": {"type": "integer"},
+        "amount": {"if": {"type": "integer"}, "then": {"minimum": 0}, "else": {"type": "string"}},
+        "note": {"if": {"type": "string"}, "then": {"maxLength": 5}},
+        "code": {"if": {"type": "string"}, "else": {"type": "integer"}}
+    },
+    "if": {"properties": {"method": {"const": "card"}}, "required": ["method"]},
+    "then": {"required": ["card"], "properties": {"card": {"pattern": "^[0-9]{4}-[0-9]{4}$"}}},
+    "else": {
+        "if": {"properties": {"method": {"const": "transfer"}}},
+        "then": {"required": ["iban"], "properties": {"iban": {"type": "string", "minLength": 15}}},
+        "else": {"properties": {"card": false, "iban": false}}
+    }
+}}"#;
+
+/// Items for [`CONDITIONAL_SCHEMA`]: the first 9 valid, then each outcome's failures, each
+/// with the schema pointer of its keyword.
+pub const CONDITIONAL_ITEMS: [(&str, &str); 21] = [
+    (r#"{"method": "card", "card": "4111-0001", "id": 1}"#, ""),
+    (
+        r#"{"method": "transfer", "iban": "DE0000000000000001", "id": 2}"#,
+        "",
+    ),
+    (r#"{"method": "cash", "id": 3}"#, ""),
+    (r#"{"method": "c\u0061rd", "card": "4111-0002"}"#, ""),
+    (r#"{"id": 4, "iban": "DE0000000000000004"}"#, ""),
+    (
+        r#"{"method": "cash", "amount": 0, "note": "hi", "code": "x"}"#,
+        "",
+    ),
+    (
+        r#"{"method": "cash", "amount": "5", "note": 123456, "code": 7}"#,
+        "",
+    ),
+    (
+        r#"{"method": "transfer", "iban": "DE0000000000000008", "card": 8}"#,
+        "",
+    ),
+    (
+        r#"{"method": "card", "card": "4111-0009", "iban": false}"#,
+        "",
+    ),
+    (r#"{"method": "card", "id": 10}"#, "/items/then/required"),
+    (
+        r#"{"method": "card", "card": "41110011"}"#,
+        "/items/then/properties/card/pattern",
+    ),
+    (
+        r#"{"method": "transfer", "id": 12}"#,
+        "/items/else/then/required",
+    ),
+    (
+        r#"{"method": "transfer", "iban": "DE13"}"#,
+        "/items/else/then/properties/iban/minLength",
+    ),
+    (
+        r#"{"method": "cash", "card": "4111-0014"}"#,
+        "/items/else/else/properties/card",
+    ),
+    (r#"{"id": 15}"#, "/items/else/then/required"),
+    (
+        r#"{"method": "cash", "amount": -16}"#,
+        "/items/properties/amount/then/minimum",
+    ),
+    (
+        r#"{"method": "cash", "amount": 17.5}"#,
+        "/items/properties/amount/else/type",
+    ),
+    (
+        r#"{"method": "cash", "note": "eighteen"}"#,
+        "/items/properties/note/then/maxLength",
+    ),
+    (
+        r#"{"method": "cash", "code": true}"#,
+        "/items/properties/code/else/type",
+    ),
+    (
+        r#"{"method": "wire", "id": 20}"#,
+        "/items/properties/method/enum",
+    ),
+    (r#""twenty-one""#, "/items/type"),
+];
+
 /// A string enumeration too large to compare in place (native code looks it up through
 /// the enumeration's hash switch): values sharing a length and their first 8 bytes, short
 /// ones, the empty string, non-ASCII text.

@@ -9,6 +9,8 @@
 //!   `true`, one branch is that branch; `oneOf`: `false` branches dropped, one is that one;
 //!   either, when its branches accept pairwise disjoint JSON kinds, is a per-kind union;
 //! - `not`: of `true` is `false`, of `false` is `true`, of `not` is the inner node;
+//! - `if`: a `true` condition is `then`, a `false` one `else`; equal outcomes are that
+//!   outcome (so both `true` is `true`);
 //! - per-kind unions: `false` branches dropped, one branch is that branch, `null` plus one is
 //!   `Nullable`, all six kinds unconstrained is `Any`;
 //! - objects: extras of type `true` are `Allow`, of type `false` are `Deny`, no named fields
@@ -130,6 +132,14 @@ fn step(graph: &Graph, id: TypeId) -> Step {
             TypeDesc::Any => Step::Replace(TypeDesc::Never),
             TypeDesc::Never => Step::Replace(TypeDesc::Any),
             TypeDesc::Not(twice) => Step::Copy(*twice),
+            _ => Step::Keep,
+        },
+        TypeDesc::Conditional(c) => match graph.node(c.condition) {
+            TypeDesc::Any => Step::Copy(c.then),
+            TypeDesc::Never => Step::Copy(c.otherwise),
+            _ if c.then == c.otherwise || is_any(graph, c.then) && is_any(graph, c.otherwise) => {
+                Step::Copy(c.then)
+            }
             _ => Step::Keep,
         },
         TypeDesc::Any

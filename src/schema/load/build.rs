@@ -3,7 +3,9 @@
 
 use super::index::{Index, LocationSchema, invalid};
 use crate::schema::doc::Doc;
-use crate::schema::model::{ArrayDesc, Field, Graph, ObjectDesc, UnionDesc, UnknownFields};
+use crate::schema::model::{
+    ArrayDesc, ConditionalDesc, Field, Graph, ObjectDesc, UnionDesc, UnknownFields,
+};
 use crate::schema::value::{canonical, canonical_set};
 use crate::schema::{
     Bound, IntegerDesc, Kind, KindBranches, KindSet, Num, NumberDesc, Pattern, SchemaError,
@@ -146,28 +148,22 @@ impl SchemaObject<'_> {
         })
     }
 
-    /// `if` / `then` / `else` as `anyOf: [allOf: [if, then], allOf: [not: if, else]]`.
+    /// `if` / `then` / `else` as a [`TypeDesc::Conditional`] (an absent outcome takes any
+    /// value); `None` without `if`, or with neither `then` nor `else`.
     fn conditional(&self, index: &Index<'_>, graph: &mut Graph) -> Option<TypeId> {
         let condition = self.get("if").map(|_| self.child(index, "if", None))?;
-        let then = self.get("then").map(|_| self.child(index, "then", None));
-        let otherwise = self.get("else").map(|_| self.child(index, "else", None));
+        let outcome = |keyword| self.get(keyword).map(|_| self.child(index, keyword, None));
+        let (then, otherwise) = (outcome("then"), outcome("else"));
         if then.is_none() && otherwise.is_none() {
             return None;
         }
-        let negated = graph.add(TypeDesc::Not(condition), self.at);
-        let yes = graph.add(
-            TypeDesc::AllOf([Some(condition), then].into_iter().flatten().collect()),
-            self.at,
-        );
-        let no = graph.add(
-            TypeDesc::AllOf([Some(negated), otherwise].into_iter().flatten().collect()),
-            self.at,
-        );
-        let union = UnionDesc {
-            branches: vec![yes, no],
-            discriminator: None,
+        let mut any = || graph.add(TypeDesc::Any, self.at);
+        let desc = ConditionalDesc {
+            condition,
+            then: then.unwrap_or_else(&mut any),
+            otherwise: otherwise.unwrap_or_else(&mut any),
         };
-        Some(graph.add(TypeDesc::AnyOf(union), self.at))
+        Some(graph.add(TypeDesc::Conditional(desc), self.at))
     }
 
     /// `type` and the per-kind keywords, as a `Kinds` node; `None` when none is present.

@@ -25,6 +25,11 @@ impl Schema {
     pub fn validate_value(&self, value: &Value) -> Result<(), ValidationError> {
         check(&self.nodes, self.root, value)
     }
+
+    /// Whether `value` matches node `id` (the reference validator's answer).
+    pub(crate) fn node_accepts(&self, id: TypeId, value: &Value) -> bool {
+        check(&self.nodes, id, value).is_ok()
+    }
 }
 
 /// The result of checking one node.
@@ -95,6 +100,13 @@ pub(crate) fn check(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
             Ok(()) => fail(ValidationErrorKind::Not),
             Err(_) => Ok(()),
         },
+        TypeDesc::Conditional(c) => {
+            let (outcome, keyword) = match check(nodes, c.condition, value) {
+                Ok(()) => (c.then, "/then"),
+                Err(_) => (c.otherwise, "/else"),
+            };
+            check(nodes, outcome, value).map_err(|e| e.within(keyword))
+        }
     }
 }
 
@@ -286,6 +298,11 @@ impl ValidationError {
     /// the schema location `location` (a pointer fragment such as `/items`).
     fn under(mut self, segment: PathSegment, location: &str) -> ValidationError {
         self.path.insert(0, segment);
+        self.within(location)
+    }
+
+    /// The same error reached through the schema location `location` at the same value.
+    fn within(mut self, location: &str) -> ValidationError {
         self.schema_pointer.insert_str(0, location);
         self
     }
