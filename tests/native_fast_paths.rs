@@ -508,6 +508,44 @@ fn expected_keys_compared_before_the_scan() {
     }
 }
 
+/// Unknown keys of every length from 0 to 70 bytes (past the 64 the length mask covers),
+/// among [`KEYED`]'s names of lengths 2 to 65: a key whose length no name has is unknown
+/// without the helper, any other goes to it; spelled plainly, with an escape, with a
+/// non-ASCII character, and as a name cut or grown by one byte. Unknown members allowed
+/// and denied.
+#[test]
+fn unknown_keys_of_every_length() {
+    let closed = KEYED.replacen(
+        r#""required""#,
+        r#""additionalProperties": false, "required""#,
+        1,
+    );
+    for schema in [KEYED, closed.as_str()] {
+        let (program, code) = compiled(schema);
+        let mut keys: Vec<String> = Vec::new();
+        for len in 0..=70 {
+            keys.push("q".repeat(len));
+            if len >= 6 {
+                keys.push(format!("{}\\u0071", "q".repeat(len - 6)));
+                keys.push(format!("\\u00e9{}", "q".repeat(len - 6)));
+            }
+            if len >= 2 {
+                keys.push(format!("é{}", "q".repeat(len - 2)));
+            }
+        }
+        keys.extend(["nam", "names", "i", "idd", r"name", r"id"].map(String::from));
+        for key in &keys {
+            let docs = [
+                format!(r#"{{"id":1,"{key}":"v","name":"n"}}"#),
+                format!(r#"{{"{key}": 12, "id": 1, "name": "n"}}"#),
+            ];
+            for doc in &docs {
+                agree(&program, &code, doc.as_bytes());
+            }
+        }
+    }
+}
+
 /// A key compared inline goes straight to its field's value, with the field recorded from
 /// constants: repeated there (the last one kept, and denied at the repeated key's quote), its value
 /// right after the colon, after whitespace, at the input's end, or of the wrong type

@@ -3,7 +3,9 @@
 //! and the colon, compared inline with 1- to 8-byte loads; any other key (an alias too: [`KeyTable::find`](crate::ir::KeyTable::find)
 //! maps it to its field, the same answer the interpreter gets), one with escapes, or one
 //! with whitespace before its colon, is scanned by the string scan and looked up by the key
-//! table's helper, then its colon is read. Then the path top, the field register and the
+//! table's helper, then its colon is read; but a scanned key without escapes whose length is
+//! no name's or alias's is unknown without the helper (an object's other members: the
+//! keys of a part that checks a few of them). Then the path top, the field register and the
 //! presence bit (the field's, whichever of its names the key was), and the whitespace
 //! before the value. A name matched inline, when the field switch follows, records its
 //! field from constants and goes straight to the field's value (no switch). The `Jump` that
@@ -83,9 +85,14 @@ impl Lower<'_> {
         self.b.switch_to_block(scan);
         let quote = self.scan_body(body);
         let scanned = self.scan_flags();
+        let looked = self.b.create_block();
+        let v = self.b.append_block_param(looked, I64);
+        self.unknown_by_length(table, body, quote, scanned, looked);
         let t = self.iconst(i64::from(table));
         let ctx = self.ctx;
-        let v = self.call_checked(Callee::KeyFind, &[ctx, body, quote, t, hint, scanned]);
+        let field = self.call_checked(Callee::KeyFind, &[ctx, body, quote, t, hint, scanned]);
+        self.b.ins().jump(looked, &[BlockArg::Value(field)]);
+        self.b.switch_to_block(looked);
         let after = self.b.ins().iadd_imm_s(quote, 1);
         self.set_pos(after);
         self.colon();
@@ -104,6 +111,44 @@ impl Lower<'_> {
         self.b.switch_to_block(valued);
         // The member's value starts after this (see `flow`: its own skip is left out).
         self.ws_value();
+    }
+
+    /// After the scan of key `body..quote` (scan flags `scanned`): a key without escapes
+    /// whose length no name or alias of `table` has is unknown: jumps to `looked` with
+    /// [`NO_FIELD`]; any other key stays in the current block (for the helper). Names and
+    /// aliases of 64 bytes or more send every key that long to the helper.
+    fn unknown_by_length(
+        &mut self,
+        table: KeyTableId,
+        body: Value,
+        quote: Value,
+        scanned: Value,
+        looked: Block,
+    ) {
+        let keys = &self.program.key_tables[table as usize];
+        let lengths = keys
+            .names()
+            .iter()
+            .chain(keys.aliases().iter().map(|(a, _)| a));
+        let mask = lengths
+            .filter(|n| n.len() < 64)
+            .fold(0u64, |m, n| m | 1 << n.len());
+        if mask == u64::MAX {
+            return;
+        }
+        let len = self.b.ins().isub(quote, body);
+        let short = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, len, 64);
+        let mask = self.iconst(mask as i64);
+        // Shift amounts are taken modulo 64: `short` excludes the longer keys.
+        let bit = self.b.ins().ushr(mask, len);
+        let bit = self.b.ins().band_imm_s(bit, 1);
+        let free = self.b.ins().bor(bit, scanned);
+        let free = self.b.ins().icmp_imm_s(IntCC::Equal, free, 0);
+        let unknown = self.b.ins().band(short, free);
+        let helper = self.b.create_block();
+        let none = self.iconst(NO_FIELD as i64);
+        (self.b.ins()).brif(unknown, looked, &[BlockArg::Value(none)], helper, &[]);
+        self.b.switch_to_block(helper);
     }
 
     /// Before any scan: when the input at `body` is the name of field `hint`, or else of
