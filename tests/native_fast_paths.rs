@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 
 use engine_support::{BY_NAME_ITEMS, BY_NAME_SCHEMA, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA};
 use jitson::Schema;
-use jitson::jit::ir::{DuplicateKeys, ExecOptions, Program};
+use jitson::jit::ir::{BigInts, DuplicateKeys, ExecOptions, Program};
 use jitson::jit::native::{self, NativeCode};
 use jitson::resolve::resolve;
 use native_support::{Rng, assert_same, assert_same_decode, mutations};
@@ -541,6 +541,84 @@ fn unknown_keys_of_every_length() {
             ];
             for doc in &docs {
                 agree(&program, &code, doc.as_bytes());
+            }
+        }
+    }
+}
+
+/// Values skipped where nothing is written (an unknown member's value, an item of `{}`):
+/// short plain strings with every special byte at every position, and numbers followed by
+/// every kind of byte (a delimiter, a letter, more number), inline or through the helper;
+/// numbers under each policy for integers beyond 64 bits.
+#[test]
+fn skipped_values() {
+    let (object, object_code) =
+        compiled(r#"{"type": "object", "properties": {"id": {"type": "integer"}}}"#);
+    let (array, array_code) = compiled(r#"{"type": "array", "items": {}}"#);
+    for len in 0..=20 {
+        for pos in 0..=len {
+            for special in SPECIALS {
+                let mut body = vec![b'a'; len];
+                body.splice(pos..pos, special.iter().copied());
+                let mut string = b"\"".to_vec();
+                string.extend_from_slice(&body);
+                string.push(b'"');
+                let mut member = b"{\"x\": ".to_vec();
+                member.extend_from_slice(&string);
+                member.extend_from_slice(b", \"id\": 1}");
+                agree(&object, &object_code, &member);
+                let mut item = b"[".to_vec();
+                item.extend_from_slice(&string);
+                item.extend_from_slice(b",1]");
+                agree(&array, &array_code, &item);
+            }
+        }
+    }
+    let numbers = [
+        "0",
+        "7",
+        "00",
+        "01",
+        "-0",
+        "-1",
+        "10",
+        "1.5",
+        "1e5",
+        "1E400",
+        "0.",
+        "1.",
+        ".5",
+        "-",
+        "1e",
+        "123456789012345",
+        "1234567890123456",
+        "18446744073709551616",
+        "99999999999999999999999",
+    ];
+    let tails = [
+        ",", "]", "}", " ", "\t", "\n", "\r", "x", "e", ".", "-", ":", "\"", "",
+    ];
+    let policies = [BigInts::F64, BigInts::Error, BigInts::Raw].map(|big_ints| ExecOptions {
+        big_ints,
+        ..ExecOptions::default()
+    });
+    for number in numbers {
+        for tail in tails {
+            let docs = [
+                format!(r#"{{"x": {number}{tail}, "id": 1}}"#),
+                format!(r#"{{"x": {number}{tail}"#),
+                format!("[{number}{tail}]"),
+                format!("[{number}{tail}"),
+            ];
+            for (i, doc) in docs.iter().enumerate() {
+                let (program, code) = match i < 2 {
+                    true => (&object, &object_code),
+                    false => (&array, &array_code),
+                };
+                for options in &policies {
+                    assert_same(program, code, doc.as_bytes(), options);
+                    assert_same_decode(program, code, doc.as_bytes(), options);
+                }
             }
         }
     }

@@ -200,10 +200,14 @@ impl Lower<'_> {
         }
     }
 
-    /// `SkipValue` / `RawCheck`: the interpreter's skip, then the span stored.
+    /// `SkipValue` / `RawCheck`: the interpreter's skip, then the span stored (a skip that
+    /// writes nothing has its own fast path).
     pub(super) fn raw_value_op(&mut self, pc: usize) {
         let Some(addr) = self.dest(pc) else {
-            self.value_op(pc);
+            match self.func.ops[pc] {
+                Op::SkipValue => self.skip_value(pc),
+                _ => self.value_op(pc),
+            }
             return;
         };
         self.ws_value();

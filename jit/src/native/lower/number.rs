@@ -274,7 +274,7 @@ impl Lower<'_> {
     /// non-negative integer below 10^15, read from one 16-byte window): `(the window's
     /// bytes, number of digits)`. Anything else, and a window past the input's end,
     /// jumps to `other`.
-    fn digit_run(&mut self, p: Value, other: Block) -> (Value, Value) {
+    pub(super) fn digit_run(&mut self, p: Value, other: Block) -> (Value, Value) {
         let [check, run] = self.blocks();
         let Window { addr, bytes, .. } = self.window(p, other, &[]);
         let digits = self.digit_lanes(bytes);

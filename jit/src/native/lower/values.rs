@@ -440,7 +440,25 @@ impl Lower<'_> {
     pub(super) fn scan_body(&mut self, body: Value) -> Value {
         let [call, done] = self.blocks();
         let end = self.b.append_block_param(done, I64);
-        let v = self.window(body, call, &[]).bytes;
+        let quote_at = self.plain_body(body, call);
+        let none = self.iconst(0);
+        self.b.ins().stack_store(I64, none, self.flags, 0);
+        self.b.ins().jump(done, &[BlockArg::Value(quote_at)]);
+
+        self.b.switch_to_block(call);
+        let (input, len, flags) = (self.input(), self.len(), self.flags_addr());
+        let v = self.call_kernel(Callee::ScanString, &[input, len, body, flags], None);
+        self.b.ins().jump(done, &[BlockArg::Value(v)]);
+        self.b.switch_to_block(done);
+        end
+    }
+
+    /// Continues (in a new block) with the closing quote's index when the 16 bytes from
+    /// `body` lie in the input and a quote comes before any backslash, control byte or
+    /// non-ASCII byte among them: a plain ASCII body, nothing to check. Anything else jumps
+    /// to `other`.
+    fn plain_body(&mut self, body: Value, other: Block) -> Value {
+        let v = self.window(body, other, &[]).bytes;
         let quote = self.lanes_equal(v, b'"');
         let backslash = self.lanes_equal(v, b'\\');
         let top = self.splat(0xe0);
@@ -461,18 +479,63 @@ impl Lower<'_> {
         let k = self.b.ins().ctz(quotes);
         let k = self.b.ins().uextend(I64, k);
         let quote_at = self.b.ins().iadd(body, k);
-        let none = self.iconst(0);
-        self.b.ins().stack_store(I64, none, self.flags, 0);
-        self.b
-            .ins()
-            .brif(hit, done, &[BlockArg::Value(quote_at)], call, &[]);
+        let plain = self.b.create_block();
+        self.b.ins().brif(hit, plain, &[], other, &[]);
+        self.b.switch_to_block(plain);
+        quote_at
+    }
 
-        self.b.switch_to_block(call);
-        let (input, len, flags) = (self.input(), self.len(), self.flags_addr());
-        let v = self.call_kernel(Callee::ScanString, &[input, len, body, flags], None);
-        self.b.ins().jump(done, &[BlockArg::Value(v)]);
-        self.b.switch_to_block(done);
-        end
+    /// `SkipValue` where it writes nothing: a string with a plain body closing inside one
+    /// window ([`Lower::plain_body`]) or a short run of digits ([`Lower::digit_run`]) that
+    /// a delimiter follows (the skip kernel's rule for numbers) is skipped inline (neither
+    /// can hold a number beyond `f64`); anything else, and so every error, takes the
+    /// helper: the interpreter's skip.
+    pub(super) fn skip_value(&mut self, pc: usize) {
+        let [string, other, slow, cont] = self.blocks();
+        self.ws_branch_byte(true, First::Whitespace, b'"', string, other);
+        self.b.switch_to_block(string);
+        let p = self.pos();
+        let body = self.b.ins().iadd_imm_s(p, 1);
+        let quote = self.plain_body(body, slow);
+        let after = self.b.ins().iadd_imm_s(quote, 1);
+        self.set_pos(after);
+        self.b.ins().jump(cont, &[]);
+
+        self.b.switch_to_block(other);
+        let p = self.pos();
+        let (_, n) = self.digit_run(p, slow);
+        let end = self.b.ins().iadd(p, n);
+        // Inside the run's window, so in the input.
+        let next = self.byte_at(end);
+        let delimited = self.is_delimiter(next);
+        let skipped = self.b.create_block();
+        self.b.ins().brif(delimited, skipped, &[], slow, &[]);
+        self.b.switch_to_block(skipped);
+        self.set_pos(end);
+        self.b.ins().jump(cont, &[]);
+        self.slow_path(slow, pc, cont);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Whether `byte` (`I64`) may follow a number or a literal: whitespace, `,`, `]`, `}`.
+    fn is_delimiter(&mut self, byte: Value) -> Value {
+        let low: u64 = [b' ', b'\t', b'\n', b'\r', b',']
+            .iter()
+            .fold(0, |m, &b| m | 1 << b);
+        let small = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, byte, 64);
+        let low = self.iconst(low as i64);
+        // Shift amounts are taken modulo 64: `small` excludes the other bytes.
+        let bit = self.b.ins().ushr(low, byte);
+        let bit = self.b.ins().band_imm_s(bit, 1);
+        let bit = self.b.ins().icmp_imm_s(IntCC::NotEqual, bit, 0);
+        let low = self.b.ins().band(small, bit);
+        // `]` and `}` differ in bit 5 only.
+        let folded = self.b.ins().bor_imm_s(byte, 0x20);
+        let close = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, folded, i64::from(b'}'));
+        self.b.ins().bor(low, close)
     }
 
     /// `Fail`: the violation at the next value.
