@@ -591,6 +591,16 @@ fn value_checks(c: &mut Criterion) {
     let item = serde_json::json!({"type": "object", "properties": {
         "amount": {"type": "number", "multipleOf": 0.01}, "id": {"type": "integer"}}});
     checked_group(c, "multiple_of", &amounts, item);
+    let payments = records(&|i| match i % 2 {
+        0 => format!(r#"{{"method": "card", "card": "4111-{i:04}", "id": {i}}}"#),
+        _ => format!(r#"{{"method": "transfer", "iban": "DE{i:020}", "id": {i}}}"#),
+    });
+    let item = serde_json::json!({"type": "object",
+        "properties": {"method": {"enum": ["card", "transfer"]}, "id": {"type": "integer"}},
+        "if": {"properties": {"method": {"const": "card"}}},
+        "then": {"required": ["card"], "properties": {"card": {"type": "string"}}},
+        "else": {"required": ["iban"], "properties": {"iban": {"type": "string"}}}});
+    checked_group(c, "conditional", &payments, item);
 }
 
 /// Group `name`: jitson's validate of `bytes` under an array of `item`, on native code and
