@@ -3,8 +3,8 @@
 //! expression corresponds to.
 
 use jitson::schema::builder::{
-    all_of, any, any_of, array, boolean, constant, enumeration, integer, map, never, not, null,
-    nullable, number, object, one_of, reference, string, tuple,
+    all_of, any, any_of, array, boolean, constant, enumeration, if_then_else, integer, map, never,
+    not, null, nullable, number, object, one_of, reference, string, tuple,
 };
 use jitson::schema::{Num, SchemaBuilder, TypeDesc};
 use jitson::{Schema, TypeKey};
@@ -107,6 +107,15 @@ fn every_constructor_matches_its_keyword() {
             r#"{"allOf": [{"type": "integer", "minimum": 0}, {"type": "integer", "maximum": 9}]}"#,
         ),
         (Schema::build(not(null())), r#"{"not": {"type": "null"}}"#),
+        (
+            Schema::build(if_then_else(string(), string().min_length(2), integer())),
+            r#"{"if": {"type": "string"}, "then": {"type": "string", "minLength": 2},
+                "else": {"type": "integer"}}"#,
+        ),
+        (
+            Schema::build(if_then_else(integer(), any(), string())),
+            r#"{"if": {"type": "integer"}, "else": {"type": "string"}}"#,
+        ),
         (
             // "Any type, but if a number then at least 5."
             Schema::build(any_of([
@@ -273,6 +282,11 @@ fn written_documents_load_back() {
             .into(),
         all_of::<jitson::schema::TypeExpr>([integer().into(), not(constant(json!(3)))]),
         one_of::<jitson::schema::TypeExpr>([integer().into(), number().maximum(2).into()]),
+        if_then_else(
+            object().field("kind", constant(json!("a"))),
+            object().field("a", integer()),
+            any(),
+        ),
     ];
     for expr in exprs {
         assert_written_loads_back(SchemaBuilder::new(), expr);

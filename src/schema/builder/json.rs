@@ -93,6 +93,14 @@ fn expr(e: &TypeExpr) -> Doc {
         Expr::OneOf(branches) => Doc::Object(vec![("oneOf".to_owned(), list(branches))]),
         Expr::AllOf(parts) => Doc::Object(vec![("allOf".to_owned(), list(parts))]),
         Expr::Not(inner) => Doc::Object(vec![("not".to_owned(), expr(inner))]),
+        Expr::Conditional(parts) => {
+            let [condition, then, otherwise] = &**parts;
+            Doc::Object(vec![
+                ("if".to_owned(), expr(condition)),
+                ("then".to_owned(), expr(then)),
+                ("else".to_owned(), expr(otherwise)),
+            ])
+        }
         Expr::Ref(name) => Doc::Object(vec![("$ref".to_owned(), Doc::String(reference(name)))]),
     }
 }

@@ -28,7 +28,9 @@
 
 mod json;
 
-use crate::schema::model::{ArrayDesc, Field, Graph, ObjectDesc, UnionDesc, UnknownFields};
+use crate::schema::model::{
+    ArrayDesc, ConditionalDesc, Field, Graph, ObjectDesc, UnionDesc, UnknownFields,
+};
 use crate::schema::{
     Bound, IntegerDesc, Num, NumberDesc, Pattern, Schema, SchemaError, SchemaErrorKind, StringDesc,
     TypeDesc, TypeId, canon, pointer,
@@ -52,6 +54,8 @@ enum Expr {
     OneOf(Vec<TypeExpr>),
     AllOf(Vec<TypeExpr>),
     Not(Box<TypeExpr>),
+    /// `if`, `then`, `else`.
+    Conditional(Box<[TypeExpr; 3]>),
     Ref(String),
 }
 
@@ -178,6 +182,17 @@ pub fn all_of<T: Into<TypeExpr>>(parts: impl IntoIterator<Item = T>) -> TypeExpr
 /// `inner` does not match.
 pub fn not(inner: impl Into<TypeExpr>) -> TypeExpr {
     TypeExpr(Expr::Not(Box::new(inner.into())))
+}
+
+/// `then` for the values that match `condition`, `otherwise` for the others (`if` /
+/// `then` / `else`; [`any`] for an outcome that takes every value).
+pub fn if_then_else(
+    condition: impl Into<TypeExpr>,
+    then: impl Into<TypeExpr>,
+    otherwise: impl Into<TypeExpr>,
+) -> TypeExpr {
+    let parts = [condition.into(), then.into(), otherwise.into()];
+    TypeExpr(Expr::Conditional(Box::new(parts)))
 }
 
 /// Exactly this value (`const`).
@@ -610,6 +625,14 @@ impl Compiler {
             }
             Expr::AllOf(parts) => TypeDesc::AllOf(self.list(parts, &pointer::push(at, "allOf"))?),
             Expr::Not(inner) => TypeDesc::Not(self.compile(inner, &pointer::push(at, "not"))?),
+            Expr::Conditional(parts) => {
+                let [condition, then, otherwise] = &**parts;
+                TypeDesc::Conditional(ConditionalDesc {
+                    condition: self.compile(condition, &pointer::push(at, "if"))?,
+                    then: self.compile(then, &pointer::push(at, "then"))?,
+                    otherwise: self.compile(otherwise, &pointer::push(at, "else"))?,
+                })
+            }
         };
         Ok(self.graph.add(desc, at))
     }
