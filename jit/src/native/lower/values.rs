@@ -440,10 +440,12 @@ impl Lower<'_> {
     pub(super) fn scan_body(&mut self, body: Value) -> Value {
         let [call, done] = self.blocks();
         let end = self.b.append_block_param(done, I64);
-        let quote_at = self.plain_body(body, call);
+        let (plain, quote_at) = self.plain_body(body, call);
         let none = self.iconst(0);
         self.b.ins().stack_store(I64, none, self.flags, 0);
-        self.b.ins().jump(done, &[BlockArg::Value(quote_at)]);
+        self.b
+            .ins()
+            .brif(plain, done, &[BlockArg::Value(quote_at)], call, &[]);
 
         self.b.switch_to_block(call);
         let (input, len, flags) = (self.input(), self.len(), self.flags_addr());
@@ -453,11 +455,11 @@ impl Lower<'_> {
         end
     }
 
-    /// Continues (in a new block) with the closing quote's index when the 16 bytes from
-    /// `body` lie in the input and a quote comes before any backslash, control byte or
-    /// non-ASCII byte among them: a plain ASCII body, nothing to check. Anything else jumps
-    /// to `other`.
-    fn plain_body(&mut self, body: Value, other: Block) -> Value {
+    /// Whether the body at `body` is plain, and where its closing quote is if so: when the
+    /// 16 bytes from `body` lie in the input (else jumps to `other`), a quote comes before
+    /// any backslash, control byte or non-ASCII byte among them: a plain ASCII body,
+    /// nothing to check.
+    fn plain_body(&mut self, body: Value, other: Block) -> (Value, Value) {
         let v = self.window(body, other, &[]).bytes;
         let quote = self.lanes_equal(v, b'"');
         let backslash = self.lanes_equal(v, b'\\');
@@ -479,10 +481,7 @@ impl Lower<'_> {
         let k = self.b.ins().ctz(quotes);
         let k = self.b.ins().uextend(I64, k);
         let quote_at = self.b.ins().iadd(body, k);
-        let plain = self.b.create_block();
-        self.b.ins().brif(hit, plain, &[], other, &[]);
-        self.b.switch_to_block(plain);
-        quote_at
+        (hit, quote_at)
     }
 
     /// `SkipValue` where it writes nothing: a string with a plain body closing inside one
@@ -496,7 +495,10 @@ impl Lower<'_> {
         self.b.switch_to_block(string);
         let p = self.pos();
         let body = self.b.ins().iadd_imm_s(p, 1);
-        let quote = self.plain_body(body, slow);
+        let (plain, quote) = self.plain_body(body, slow);
+        let skipped = self.b.create_block();
+        self.b.ins().brif(plain, skipped, &[], slow, &[]);
+        self.b.switch_to_block(skipped);
         let after = self.b.ins().iadd_imm_s(quote, 1);
         self.set_pos(after);
         self.b.ins().jump(cont, &[]);
