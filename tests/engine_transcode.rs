@@ -172,6 +172,45 @@ fn pointers_reach_into_values_the_schema_leaves_open() {
     );
 }
 
+/// An `if`'s outcome writes the value: dropping unknown members keeps the members the
+/// picked outcome names (the condition writes nothing), on both backends.
+#[test]
+fn conditionals_drop_what_the_picked_outcome_does_not_name() {
+    let schema = Schema::from_json_str(
+        r#"{"if": {"properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+            "then": {"type": "object", "properties": {"kind": {}, "a": {"type": "integer"}}},
+            "else": {"type": "object", "properties": {"kind": {}, "b": {"type": "string"}}}}"#,
+    )
+    .unwrap();
+    let (interp, native) = backends(&schema, Options::new());
+    let drop = TranscodeOptions::new().unknown(Unknown::Drop);
+    for (input, expected) in [
+        (
+            r#"{"kind": "a", "a": 1, "b": "x", "z": 0}"#,
+            r#"{"kind":"a","a":1}"#,
+        ),
+        (
+            r#"{"kind": "b", "a": 1, "b": "x", "z": 0}"#,
+            r#"{"kind":"b","b":"x"}"#,
+        ),
+        (r#"{"a": 1, "b": "x"}"#, r#"{"b":"x"}"#),
+    ] {
+        assert_eq!(run(&interp, input, &drop).unwrap(), expected, "{input}");
+        assert!(same_transcode_with(
+            &interp,
+            &native,
+            input.as_bytes(),
+            &drop,
+            input
+        ));
+    }
+    let e = run(&interp, r#"{"kind": "a", "a": "1"}"#, &drop).unwrap_err();
+    assert_eq!(
+        e,
+        "expected integer, found string at line 1 column 20, path $.a, keyword type"
+    );
+}
+
 #[test]
 fn unions_roll_back_failed_branches() {
     let c = codec(

@@ -9,7 +9,7 @@
 //! values' shape is [`Shape::Raw`](crate::layout::Shape::Raw)). The walk follows the value
 //! that writes: an `allOf`'s first part, the kind slot of a per-kind union, the branch a
 //! discriminator's tag selects. Where only validation can tell which branch writes (an
-//! `anyOf` / `oneOf` with members to drop below it and no tag) and where a denied member
+//! `anyOf` / `oneOf` with members to drop below it and no tag, an `if`'s outcomes) and where a denied member
 //! makes the transcode fail, the walk gives up
 //! ([`Unwalkable`]) and the interpreter runs the document, which gives the bytes or the
 //! error.
@@ -53,8 +53,8 @@ pub enum GuideNode {
     ByKind([u32; 6]),
     /// The value as another node reads it (an `allOf` writes its first part).
     Same(u32),
-    /// An `anyOf` / `oneOf` with its branches: which one writes takes validation, unless
-    /// its discriminator's tag tells.
+    /// An `anyOf` / `oneOf` with its branches, or an `if` with its two outcomes: which one
+    /// writes takes validation, unless a discriminator's tag tells.
     Trial {
         /// The branches' nodes.
         branches: Box<[u32]>,
