@@ -111,28 +111,35 @@ const SPECIALS: &[&[u8]] = &[
     b" ",
 ];
 
+/// String bodies of up to `max_len` `a`s with each of [`SPECIALS`] at every position.
+fn special_bodies(max_len: usize) -> impl Iterator<Item = Vec<u8>> {
+    (0..=max_len).flat_map(|len| {
+        (0..=len).flat_map(move |pos| {
+            SPECIALS.iter().map(move |special| {
+                let mut body = vec![b'a'; len];
+                body.splice(pos..pos, special.iter().copied());
+                body
+            })
+        })
+    })
+}
+
 #[test]
 fn short_strings_at_every_position_and_length() {
     let (array, array_code) = compiled(r#"{"type": "array", "items": {"type": "string"}}"#);
     let (root, root_code) = compiled(r#"{"type": "string"}"#);
-    for len in 0..=40 {
-        for pos in 0..=len {
-            for special in SPECIALS {
-                let mut body = vec![b'a'; len];
-                body.splice(pos..pos, special.iter().copied());
-                let mut doc = b"[\"".to_vec();
-                doc.extend_from_slice(&body);
-                doc.extend_from_slice(b"\", \"x\"]");
-                agree(&array, &array_code, &doc);
-                // The string as the whole input: its closing quote is the input's last
-                // byte, or missing.
-                let mut lone = b"\"".to_vec();
-                lone.extend_from_slice(&body);
-                agree(&root, &root_code, &lone);
-                lone.push(b'"');
-                agree(&root, &root_code, &lone);
-            }
-        }
+    for body in special_bodies(40) {
+        agree(
+            &array,
+            &array_code,
+            &[b"[\"", &body[..], b"\", \"x\"]"].concat(),
+        );
+        // The string as the whole input: its closing quote is the input's last byte, or
+        // missing.
+        let mut lone = [b"\"", &body[..]].concat();
+        agree(&root, &root_code, &lone);
+        lone.push(b'"');
+        agree(&root, &root_code, &lone);
     }
 }
 
@@ -458,18 +465,22 @@ const KEYED: &str = r#"{
     "required": ["id", "name"]
 }"#;
 
-/// Keys in and out of the schema's order, spelled with escapes, with whitespace before the
-/// colon, one byte short or long of a name, cut at every byte: validate and decode are the
-/// interpreter's, with and without unknown members allowed.
-#[test]
-fn expected_keys_compared_before_the_scan() {
+/// [`KEYED`] compiled with unknown members allowed, then denied.
+fn keyed_open_and_closed() -> [(Program, NativeCode); 2] {
     let closed = KEYED.replacen(
         r#""required""#,
         r#""additionalProperties": false, "required""#,
         1,
     );
-    for schema in [KEYED, closed.as_str()] {
-        let (program, code) = compiled(schema);
+    [compiled(KEYED), compiled(&closed)]
+}
+
+/// Keys in and out of the schema's order, spelled with escapes, with whitespace before the
+/// colon, one byte short or long of a name, cut at every byte: validate and decode are the
+/// interpreter's, with and without unknown members allowed.
+#[test]
+fn expected_keys_compared_before_the_scan() {
+    for (program, code) in keyed_open_and_closed() {
         let in_order = concat!(
             r#"{"id":1,"name":"n","na\"me":true,"tab\tkey":null,"back\\slash":2,"#,
             r#""été":"e","a_name_of_exactly_sixty_four_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxx":3,"#,
@@ -515,13 +526,7 @@ fn expected_keys_compared_before_the_scan() {
 /// and denied.
 #[test]
 fn unknown_keys_of_every_length() {
-    let closed = KEYED.replacen(
-        r#""required""#,
-        r#""additionalProperties": false, "required""#,
-        1,
-    );
-    for schema in [KEYED, closed.as_str()] {
-        let (program, code) = compiled(schema);
+    for (program, code) in keyed_open_and_closed() {
         let mut keys: Vec<String> = Vec::new();
         for len in 0..=70 {
             keys.push("q".repeat(len));
@@ -555,24 +560,11 @@ fn skipped_values() {
     let (object, object_code) =
         compiled(r#"{"type": "object", "properties": {"id": {"type": "integer"}}}"#);
     let (array, array_code) = compiled(r#"{"type": "array", "items": {}}"#);
-    for len in 0..=20 {
-        for pos in 0..=len {
-            for special in SPECIALS {
-                let mut body = vec![b'a'; len];
-                body.splice(pos..pos, special.iter().copied());
-                let mut string = b"\"".to_vec();
-                string.extend_from_slice(&body);
-                string.push(b'"');
-                let mut member = b"{\"x\": ".to_vec();
-                member.extend_from_slice(&string);
-                member.extend_from_slice(b", \"id\": 1}");
-                agree(&object, &object_code, &member);
-                let mut item = b"[".to_vec();
-                item.extend_from_slice(&string);
-                item.extend_from_slice(b",1]");
-                agree(&array, &array_code, &item);
-            }
-        }
+    for body in special_bodies(20) {
+        let string = [b"\"", &body[..], b"\""].concat();
+        let member = [b"{\"x\": ", &string[..], b", \"id\": 1}"].concat();
+        agree(&object, &object_code, &member);
+        agree(&array, &array_code, &[b"[", &string[..], b",1]"].concat());
     }
     let numbers = [
         "0",
