@@ -2,9 +2,10 @@
 //! fit ([`nearly`]: one value replaced, one member dropped or added, one number or string
 //! nudged).
 //!
-//! Fitting is best effort: a branch of `anyOf` / `oneOf` is picked at random, `allOf` and
-//! `if` follow their first part, and a pattern is not solved — the oracles decide validity,
-//! the generator only makes valid documents common.
+//! Fitting is best effort: a branch of `anyOf` / `oneOf` is picked at random, `allOf`
+//! follows its first part, an untyped `if` its `then` or its `else` (picked at random; the
+//! condition itself for an absent one), and a pattern is not solved — the oracles decide validity, the
+//! generator only makes valid documents common.
 
 use arbitrary::{Result, Unstructured};
 use serde_json::{Map, Value as Json, json};
@@ -162,7 +163,16 @@ impl Fit<'_, '_, '_> {
             Some(Json::Array(kinds)) => self.u.choose(kinds)?.as_str().unwrap_or("null"),
             _ if s.contains_key("properties") || s.contains_key("required") => "object",
             _ if s.contains_key("items") || s.contains_key("prefixItems") => "array",
-            _ => return any_value(self.u, 2),
+            _ => match s.get("if") {
+                Some(condition) => {
+                    let outcome = match self.u.arbitrary()? {
+                        true => s.get("then"),
+                        false => s.get("else"),
+                    };
+                    return self.fit(outcome.unwrap_or(condition), depth - 1);
+                }
+                None => return any_value(self.u, 2),
+            },
         };
         match kind {
             "null" => Ok(Json::Null),
