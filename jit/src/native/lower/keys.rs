@@ -1,12 +1,12 @@
 //! `Key`: first, before any scan, the expected name (the field after the previous match,
 //! by a jump table on the hint; on a mismatch, the name after it) with its closing quote
-//! and the colon, compared inline with 1- to 8-byte loads; any other key (an alias too: [`KeyTable::find`](crate::ir::KeyTable::find)
-//! maps it to its field, the same answer the interpreter gets), one with escapes, or one
-//! with whitespace before its colon, is scanned by the string scan and looked up by the key
-//! table's helper, then its colon is read; but where unknown members are not denied, a
-//! scanned key without escapes whose length is no name's or alias's is unknown without the
-//! helper (an object's other members: the keys of a part that checks a few of them). Then
-//! the path top, the field register and the
+//! and the colon, compared inline with 1- to 8-byte loads; any other key (an alias too:
+//! [`KeyTable::find`](crate::ir::KeyTable::find) maps it to its field, the same answer the
+//! interpreter gets), one with escapes, or one with whitespace before its colon, is scanned
+//! by the string scan and looked up by the key table's helper, then its colon is read; but
+//! where unknown members are not denied, a scanned key without escapes whose length is no
+//! name's or alias's is unknown without the helper (an object's other members: the keys of
+//! a part that checks a few of them). Then the path top, the field register and the
 //! presence bit (the field's, whichever of its names the key was), and the whitespace
 //! before the value. A name matched inline, when the field switch follows, records its
 //! field from constants and goes straight to the field's value (no switch). The `Jump` that

@@ -519,7 +519,8 @@ impl Lower<'_> {
         self.b.switch_to_block(cont);
     }
 
-    /// Whether `byte` (`I64`) may follow a number or a literal: whitespace, `,`, `]`, `}`.
+    /// Whether `byte` (a loaded byte) may end a number for the skip kernel: whitespace,
+    /// `,`, `]`, `}`.
     fn is_delimiter(&mut self, byte: Value) -> Value {
         let low: u64 = [b' ', b'\t', b'\n', b'\r', b',']
             .iter()
