@@ -4,11 +4,12 @@
 //! this runs only on failure.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 use jitson_jit::ir::{BigInts, ExecOptions, FailKind, Failure, Kinds, PathSeg, Program, Violation};
 use jitson_kernels::unescape::{Surrogates, unescape};
 
-use super::pointer::locate;
+use super::pointer::{Failed, locate};
 use crate::error::{Error, ErrorKind, Keyword};
 use crate::path::Path;
 use crate::schema::Schema;
@@ -22,6 +23,9 @@ pub(crate) struct Context<'a> {
     pub program: &'a Program,
     /// The options the run had (the value parser reads input again with the same ones).
     pub exec: ExecOptions,
+    /// The input as a `serde_json` value (`None` inside: it did not parse), read when a
+    /// violation's keyword lies below an `if`: once for all the errors of a run.
+    pub document: OnceCell<Option<serde_json::Value>>,
 }
 
 impl Context<'_> {
@@ -84,7 +88,11 @@ impl Context<'_> {
             Violation::Required { table, field } => Some(self.field_name(table, field)),
             _ => None,
         };
-        let located = locate(self.schema, input, path.segments(), v, missing);
+        let failed = Failed {
+            bytes: input,
+            parsed: &self.document,
+        };
+        let located = locate(self.schema, failed, path.segments(), v, missing);
         let keyword = located.as_ref().map_or(Keyword::of(v), |l| l.keyword);
         let nullable = located.as_ref().is_some_and(|l| l.nullable);
         let message = Cow::Owned(self.message(input, v, keyword, nullable, offset));

@@ -463,6 +463,7 @@ impl Codec {
             schema: &self.schema,
             program: &self.program,
             exec: self.options.exec,
+            document: std::cell::OnceCell::new(),
         }
     }
 }

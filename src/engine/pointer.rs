@@ -7,10 +7,12 @@
 //! `allOf` parts, nullable and per-kind wrappers add no token. Where several nodes could hold
 //! the path (`allOf` parts, union branches reached through a discriminator), the first one
 //! that has the failing keyword wins. An `if` / `then` / `else` reports the outcome the
-//! condition picks for the value at that place: the document is parsed again (once, when
-//! the walk first meets one) and the reference validator decides the condition.
+//! condition picks for the value at that place: the reference validator decides the
+//! condition on the document as `serde_json` reads it (the caller's, parsed on first need).
 
 use jitson_jit::ir::Violation;
+
+use std::cell::OnceCell;
 
 use serde_json::Value;
 
@@ -35,12 +37,32 @@ pub(crate) struct Located {
     pub nullable: bool,
 }
 
-/// The keyword behind violation `v` at instance path `path` of the document `input`, and
+/// The document that failed: its bytes, and the `serde_json` value read from them when a
+/// walk first needs it (shared by the errors of one run; `None` inside: it did not parse).
+#[derive(Clone, Copy)]
+pub(crate) struct Failed<'a> {
+    /// The input.
+    pub bytes: &'a [u8],
+    /// Its `serde_json` value, once read.
+    pub parsed: &'a OnceCell<Option<Value>>,
+}
+
+impl<'a> Failed<'a> {
+    /// The document as `serde_json` reads it.
+    fn value(self) -> Option<&'a Value> {
+        let bytes = self.bytes;
+        (self.parsed)
+            .get_or_init(|| serde_json::from_slice(bytes).ok())
+            .as_ref()
+    }
+}
+
+/// The keyword behind violation `v` at instance path `path` of the `failed` document, and
 /// its JSON Pointer in `schema`; `None` when no node along the path holds it. `missing`
 /// names the field of a `required` violation: only an object requiring it holds that.
 pub(crate) fn locate(
     schema: &Schema,
-    input: &[u8],
+    failed: Failed<'_>,
     path: &[Segment],
     v: Violation,
     missing: Option<&str>,
@@ -51,9 +73,8 @@ pub(crate) fn locate(
         missing,
         fuel: FUEL,
         nullable: false,
-        input,
         path,
-        document: None,
+        failed,
     };
     let (keyword, pointer) = walk.node(schema.root(), path, String::new())?;
     Some(Located {
@@ -72,16 +93,13 @@ struct Walk<'a> {
     fuel: u32,
     /// Set when the `type` failure belongs to a nullable node.
     nullable: bool,
-    /// The document that failed.
-    input: &'a [u8],
     /// The failing value's whole instance path.
     path: &'a [Segment],
-    /// The document as a `serde_json` value, once a conditional asked for it (`None`
-    /// inside: it did not parse).
-    document: Option<Option<Value>>,
+    /// The document that failed.
+    failed: Failed<'a>,
 }
 
-impl Walk<'_> {
+impl<'a> Walk<'a> {
     /// The keyword and its pointer, searching from node `id` (at pointer `at`) for the value
     /// at `path` below it.
     fn node(&mut self, id: TypeId, path: &[Segment], at: String) -> Option<(Keyword, String)> {
@@ -174,10 +192,9 @@ impl Walk<'_> {
         let then = (c.then, push(at, "then"));
         let otherwise = (c.otherwise, push(at, "else"));
         let here = &self.path[..self.path.len() - path.len()];
-        let schema = self.schema;
         let outcomes = match self
             .value_at(here)
-            .map(|v| schema.node_accepts(c.condition, v))
+            .map(|v| self.schema.node_accepts(c.condition, v))
         {
             Some(true) => vec![then],
             Some(false) => vec![otherwise],
@@ -188,17 +205,13 @@ impl Walk<'_> {
             .find_map(|(id, at)| self.node(id, path, at))
     }
 
-    /// The value at instance path `path` of the document, parsed on first use.
-    fn value_at(&mut self, path: &[Segment]) -> Option<&Value> {
-        let input = self.input;
-        let document = self
-            .document
-            .get_or_insert_with(|| serde_json::from_slice(input).ok());
-        path.iter()
-            .try_fold(document.as_ref()?, |v, segment| match segment {
-                Segment::Key(k) => v.get(&**k),
-                Segment::Index(i) => v.get(*i),
-            })
+    /// The value at instance path `path` of the document.
+    fn value_at(&self, path: &[Segment]) -> Option<&'a Value> {
+        let document = self.failed.value()?;
+        path.iter().try_fold(document, |v, segment| match segment {
+            Segment::Key(k) => v.get(&**k),
+            Segment::Index(i) => v.get(*i),
+        })
     }
 
     /// The keyword of the violation when `node` (a leaf of the walk) can report it.

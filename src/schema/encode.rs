@@ -120,9 +120,7 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
         }
         TypeDesc::Conditional(c) => {
             out.push(17);
-            [c.condition, c.then, c.otherwise]
-                .into_iter()
-                .for_each(|c| id(out, c));
+            c.parts().into_iter().for_each(|c| id(out, c));
         }
     }
 }

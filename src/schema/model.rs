@@ -307,6 +307,11 @@ pub struct ConditionalDesc {
 }
 
 impl ConditionalDesc {
+    /// The condition and the two outcomes, in schema order.
+    pub fn parts(&self) -> [TypeId; 3] {
+        [self.condition, self.then, self.otherwise]
+    }
+
     /// The two outcomes, `then` and `otherwise`, in the order of their union tags.
     pub fn outcomes(&self) -> [TypeId; 2] {
         [self.then, self.otherwise]
@@ -395,11 +400,7 @@ impl TypeDesc {
                 u.branches.iter().for_each(|&c| f(c, Edge::Unguarded));
             }
             TypeDesc::AllOf(parts) => parts.iter().for_each(|&c| f(c, Edge::Unguarded)),
-            TypeDesc::Conditional(c) => {
-                [c.condition, c.then, c.otherwise]
-                    .into_iter()
-                    .for_each(|c| f(c, Edge::Unguarded));
-            }
+            TypeDesc::Conditional(c) => c.parts().into_iter().for_each(|c| f(c, Edge::Unguarded)),
         }
     }
 
