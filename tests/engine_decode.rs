@@ -6,7 +6,10 @@ mod engine_support;
 #[path = "value_support/mod.rs"]
 mod value_support;
 
-use engine_support::{CORPUS, corpus_schema, suite_tests, testdata};
+use engine_support::{
+    CORPUS, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, corpus_schema, suite_tests, testdata,
+};
+use jitson::engine::{Backend, Options};
 use jitson::{Codec, Schema};
 use serde_json::Value;
 use value_support::{Rng, compare, mutate};
@@ -280,4 +283,29 @@ fn recursive_and_union_schemas_decode() {
         serde_json::from_str::<Value>(text).unwrap()
     );
     assert!(codec.decode(br#"{"v": "a", "bad": 1}"#).is_err());
+}
+
+/// Documents under rules on whole arrays and objects (`uniqueItems`, member counts,
+/// `dependentRequired`: checks that write nothing) decode to serde_json's values on both
+/// backends and fail where validate fails; collected errors are the same on both.
+#[test]
+fn whole_value_rules_decode_on_both_backends() {
+    let schema = Schema::from_json_str(WHOLE_VALUE_SCHEMA).unwrap();
+    let interp = Codec::new(&schema);
+    let native = Codec::with_options(&schema, Options::new().backend(Backend::Native));
+    let items: Vec<&str> = WHOLE_VALUE_ITEMS.iter().map(|(item, _)| *item).collect();
+    let valid = format!("[{}]", items[..9].join(", "));
+    let failing = format!("[{}]", items[9..].join(", "));
+    for codec in [&interp, &native] {
+        for item in &items {
+            agree(codec, format!("[{item}]").as_bytes()).unwrap();
+        }
+        agree(codec, valid.as_bytes()).unwrap();
+        assert!(codec.decode(valid.as_bytes()).is_ok());
+    }
+    let errors = interp.validate_all(failing.as_bytes(), 100);
+    assert_eq!(native.validate_all(failing.as_bytes(), 100), errors);
+    // One per failing item, and the repeated "a" after the wrong-kind item of
+    // `{"tags": ["a", 1, "a"]}`: the whole-array check still runs after the item's error.
+    assert_eq!(errors.len(), items.len() - 9 + 1, "{errors:?}");
 }

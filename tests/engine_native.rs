@@ -11,7 +11,7 @@ mod native_support;
 use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, DEFAULT_BRANCH_ITEMS,
     DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA, MULTIPLE_OF_NUMBERS,
-    MULTIPLE_OF_SCHEMA, multiple_of_documents, testdata,
+    MULTIPLE_OF_SCHEMA, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, multiple_of_documents, testdata,
 };
 use jitson::Schema;
 use jitson::document::Document;
@@ -213,6 +213,29 @@ fn conditionals() {
     let all = format!("[{}]", valid.join(", "));
     assert_agree(&program, &code, all.as_bytes(), &options);
     for m in mutations(all.as_bytes(), 300, 0xc0d1) {
+        assert_agree(&program, &code, &m, &options);
+    }
+    let valid = code.validate(all.as_bytes(), &options, &mut Scratch::new());
+    assert_eq!(valid, Ok(()));
+}
+
+/// Rules on arrays and objects as a whole (a `raw-check` after the walk), each item alone
+/// and the valid ones together, on both backends, and mutations of them.
+#[test]
+fn whole_value_rules() {
+    let options = ExecOptions::default();
+    let program = resolve(&Schema::from_json_str(WHOLE_VALUE_SCHEMA).unwrap());
+    let code = compile(&program);
+    for (item, _) in WHOLE_VALUE_ITEMS {
+        assert_agree(&program, &code, format!("[{item}]").as_bytes(), &options);
+    }
+    let valid: Vec<&str> = WHOLE_VALUE_ITEMS[..9]
+        .iter()
+        .map(|(item, _)| *item)
+        .collect();
+    let all = format!("[{}]", valid.join(", "));
+    assert_agree(&program, &code, all.as_bytes(), &options);
+    for m in mutations(all.as_bytes(), 300, 0x0a11) {
         assert_agree(&program, &code, &m, &options);
     }
     let valid = code.validate(all.as_bytes(), &options, &mut Scratch::new());

@@ -9,7 +9,8 @@ mod rng;
 use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, CORPUS,
     DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA,
-    MULTIPLE_OF_SCHEMA, corpus_schema, multiple_of_documents, suite_support, testdata,
+    MULTIPLE_OF_SCHEMA, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, corpus_schema,
+    multiple_of_documents, suite_support, testdata,
 };
 
 use rng::Rng;
@@ -499,6 +500,44 @@ fn conditionals_report_the_outcome_the_condition_picks() {
     assert_eq!(
         e.to_string(),
         "missing required field \"iban\" at line 1 column 33, path $[0], keyword required"
+    );
+}
+
+/// `uniqueItems`, `minProperties` / `maxProperties` and `dependentRequired` against the
+/// reference validator, with each failure's keyword pointer and an exact message.
+#[test]
+fn whole_value_rules_agree_with_the_reference() {
+    let schema = Schema::from_json_str(WHOLE_VALUE_SCHEMA).unwrap();
+    let codec = Codec::new(&schema);
+    let items: Vec<&str> = WHOLE_VALUE_ITEMS.iter().map(|(item, _)| *item).collect();
+    let valid = items_agree(&schema, &codec, &items);
+    assert_eq!(valid, items[..9]);
+    for (item, pointer) in &WHOLE_VALUE_ITEMS[9..] {
+        let document = format!("[{item}]");
+        let e = codec.validate(document.as_bytes()).unwrap_err();
+        assert_eq!(e.schema_pointer(), Some(*pointer), "{item}: {e}");
+        let value: Value = serde_json::from_str(&document).unwrap();
+        let reference = schema.validate_value(&value).unwrap_err();
+        assert_eq!(reference.schema_pointer(), *pointer, "{item}: {reference}");
+    }
+    let e = codec.validate(br#"[{"card": "4111"}]"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "object lacks a member that dependentRequired asks for at line 1 column 2, path $[0], \
+         keyword dependentRequired"
+    );
+    let e = codec
+        .validate(br#"[{"tags": ["x", "y", "x"]}]"#)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "array has equal items, which uniqueItems forbids at line 1 column 11, path $[0].tags, \
+         keyword uniqueItems"
+    );
+    let value: Value = serde_json::from_str(r#"[{"tags": ["x", "y", "x"]}]"#).unwrap();
+    assert_eq!(
+        schema.validate_value(&value).unwrap_err().to_string(),
+        "$[0].tags: items 0 and 2 are equal (schema #/items/properties/tags/uniqueItems)"
     );
 }
 

@@ -108,6 +108,40 @@ fn every_constructor_matches_its_keyword() {
         ),
         (Schema::build(not(null())), r#"{"not": {"type": "null"}}"#),
         (
+            Schema::build(array(string()).unique_items()),
+            r#"{"type": "array", "items": {"type": "string"}, "uniqueItems": true}"#,
+        ),
+        (
+            Schema::build(array(string())),
+            r#"{"type": "array", "items": {"type": "string"}, "uniqueItems": false}"#,
+        ),
+        (
+            Schema::build(
+                object()
+                    .extras(integer())
+                    .min_properties(1)
+                    .max_properties(4),
+            ),
+            r#"{"type": "object", "additionalProperties": {"type": "integer"},
+                "minProperties": 1, "maxProperties": 4}"#,
+        ),
+        (
+            Schema::build(map(integer())),
+            r#"{"type": "object", "additionalProperties": {"type": "integer"},
+                "minProperties": 0, "dependentRequired": {"a": []}}"#,
+        ),
+        (
+            Schema::build(
+                object()
+                    .optional("a", string())
+                    .dependent_required("a", ["b", "c"])
+                    .dependent_required("a", ["c", "d"])
+                    .dependent_required("x", Vec::<String>::new()),
+            ),
+            r#"{"type": "object", "properties": {"a": {"type": "string"}},
+                "dependentRequired": {"a": ["b", "c", "d"], "x": []}}"#,
+        ),
+        (
             Schema::build(if_then_else(string(), string().min_length(2), integer())),
             r#"{"if": {"type": "string"}, "then": {"type": "string", "minLength": 2},
                 "else": {"type": "integer"}}"#,
@@ -272,6 +306,13 @@ fn written_documents_load_back() {
         nullable(never()),
         tuple([boolean(), null()]).min_items(2).into(),
         array(integer()).min_items(1).max_items(4).into(),
+        array(any()).unique_items().into(),
+        object()
+            .extras(string())
+            .min_properties(2)
+            .max_properties(3)
+            .dependent_required("a", ["b"])
+            .into(),
         map(nullable(boolean())),
         object()
             .field("a", any())

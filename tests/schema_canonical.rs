@@ -155,6 +155,23 @@ fn distinct_schemas_have_distinct_keys() {
     );
     different(r#"{"required": ["a"]}"#, r#"{"properties": {"a": {}}}"#);
     different("true", "false");
+    // The whole-value rules: their own node tags, so plain arrays and objects keep theirs.
+    different(
+        r#"{"type": "array", "uniqueItems": true}"#,
+        r#"{"type": "array"}"#,
+    );
+    different(
+        r#"{"type": "object", "minProperties": 1}"#,
+        r#"{"type": "object", "maxProperties": 1}"#,
+    );
+    different(
+        r#"{"type": "object", "dependentRequired": {"a": ["b"]}}"#,
+        r#"{"type": "object", "dependentRequired": {"b": ["a"]}}"#,
+    );
+    different(
+        r#"{"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1}"#,
+        r#"{"type": "object", "additionalProperties": {"type": "string"}}"#,
+    );
     let s = load(r#"{"type": "integer"}"#);
     assert_ne!(
         TypeKey::of(&s, 0),

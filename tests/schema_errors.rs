@@ -49,8 +49,8 @@ fn unsupported_keywords_anywhere() {
     );
     // Unreferenced definitions are checked too.
     assert_eq!(
-        error(r#"{"$defs": {"x": {"uniqueItems": true}}}"#),
-        r#"unsupported keyword "uniqueItems" at /$defs/x/uniqueItems"#
+        error(r#"{"$defs": {"x": {"contains": {}}}}"#),
+        r#"unsupported keyword "contains" at /$defs/x/contains"#
     );
     assert_eq!(
         error(r##"{"items": {"anyOf": [{"$dynamicRef": "#a"}]}}"##),
@@ -132,6 +132,30 @@ fn invalid_keyword_values() {
         (
             r#"{"required": "a"}"#,
             r#""required" must be an array of unique strings at /required"#,
+        ),
+        (
+            r#"{"uniqueItems": 1}"#,
+            r#""uniqueItems" must be a boolean at /uniqueItems"#,
+        ),
+        (
+            r#"{"minProperties": -1}"#,
+            r#""minProperties" must be a non-negative integer at /minProperties"#,
+        ),
+        (
+            r#"{"maxProperties": 0.5}"#,
+            r#""maxProperties" must be a non-negative integer at /maxProperties"#,
+        ),
+        (
+            r#"{"dependentRequired": {"a": ["b", "b"]}}"#,
+            r#""dependentRequired" must be an array of unique strings at /dependentRequired/a"#,
+        ),
+        (
+            r#"{"dependentRequired": {"a~b": "c"}}"#,
+            r#""dependentRequired" must be an array of unique strings at /dependentRequired/a~0b"#,
+        ),
+        (
+            r#"{"dependentRequired": ["a"]}"#,
+            r#""dependentRequired" must be an object of arrays of unique strings at /dependentRequired"#,
         ),
         (r#"{"enum": 1}"#, r#""enum" must be an array at /enum"#),
         (

@@ -548,6 +548,14 @@ pub enum Violation {
     MinItems,
     /// More items than allowed.
     MaxItems,
+    /// Two items are equal.
+    UniqueItems,
+    /// Fewer members than allowed.
+    MinProperties,
+    /// More members than allowed.
+    MaxProperties,
+    /// A member is present without one it requires.
+    DependentRequired,
     /// A required field is missing.
     Required {
         /// The object's key table.

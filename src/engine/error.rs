@@ -135,6 +135,12 @@ impl Context<'_> {
             Violation::Pattern => "string does not match the pattern".to_owned(),
             Violation::MinItems => "array has fewer items than minItems".to_owned(),
             Violation::MaxItems => "array has more items than maxItems".to_owned(),
+            Violation::UniqueItems => "array has equal items, which uniqueItems forbids".to_owned(),
+            Violation::MinProperties => "object has fewer members than minProperties".to_owned(),
+            Violation::MaxProperties => "object has more members than maxProperties".to_owned(),
+            Violation::DependentRequired => {
+                "object lacks a member that dependentRequired asks for".to_owned()
+            }
             Violation::Required { table, field } => {
                 format!("missing required field {:?}", self.field_name(table, field))
             }

@@ -20,7 +20,8 @@ use crate::error::Keyword;
 use crate::path::Segment;
 use crate::schema::pointer::push;
 use crate::schema::{
-    ConditionalDesc, IntegerDesc, KindBranches, NumberDesc, Schema, TypeDesc, TypeId, UnknownFields,
+    ConditionalDesc, IntegerDesc, KindBranches, MemberRules, NumberDesc, Schema, TypeDesc, TypeId,
+    UnknownFields,
 };
 
 /// Most schema nodes one walk visits: bounds the recursion (and its stack) for any path.
@@ -151,6 +152,11 @@ impl<'a> Walk<'a> {
                 Some(&ty) => self.node(ty, rest, push(&push(&at, "prefixItems"), &i.to_string())),
                 None => self.node(d.items, rest, push(&at, "items")),
             },
+            (TypeDesc::Object(d), None) if self.violation == Violation::DependentRequired => {
+                let name = self.dependent_trigger(&d.members)?;
+                let at = push(&push(&at, "dependentRequired"), name);
+                Some((Keyword::DependentRequired, at))
+            }
             (node, None) => {
                 let keyword = self.leaf(node)?;
                 let at = match keyword {
@@ -254,9 +260,29 @@ impl<'a> Walk<'a> {
             | (Violation::Enum, TypeDesc::Enum(_))
             | (Violation::Not, TypeDesc::Not(_))
             | (Violation::Never, TypeDesc::Never) => Keyword::of(self.violation),
+            (Violation::UniqueItems, TypeDesc::Array(a)) if a.unique_items => Keyword::UniqueItems,
+            (Violation::MinProperties, TypeDesc::Object(o)) if o.members.min > 0 => {
+                Keyword::MinProperties
+            }
+            (Violation::MaxProperties, TypeDesc::Object(o)) if o.members.max.is_some() => {
+                Keyword::MaxProperties
+            }
             _ => return None,
         };
         Some(keyword)
+    }
+
+    /// The member whose `dependentRequired` rule (of `rules`) the failing object breaks,
+    /// the first in schema order; the first rule's when the document cannot be read.
+    fn dependent_trigger<'r>(&self, rules: &'r MemberRules) -> Option<&'r str> {
+        let mut rules = rules.dependent_required.iter();
+        let broken = match self.value_at(self.path) {
+            Some(Value::Object(members)) => rules.find(|(name, required)| {
+                members.contains_key(name) && required.iter().any(|r| !members.contains_key(r))
+            }),
+            _ => rules.next(),
+        };
+        broken.map(|(name, _)| name.as_str())
     }
 }
 

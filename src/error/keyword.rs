@@ -34,6 +34,14 @@ pub enum Keyword {
     MinItems,
     /// `maxItems`.
     MaxItems,
+    /// `uniqueItems`: two items are equal.
+    UniqueItems,
+    /// `minProperties`.
+    MinProperties,
+    /// `maxProperties`.
+    MaxProperties,
+    /// `dependentRequired`: a member is present without one it requires.
+    DependentRequired,
     /// `required`: a required member is missing.
     Required,
     /// `additionalProperties`: a member the schema does not allow.
@@ -65,6 +73,10 @@ impl Keyword {
             Keyword::Pattern => "pattern",
             Keyword::MinItems => "minItems",
             Keyword::MaxItems => "maxItems",
+            Keyword::UniqueItems => "uniqueItems",
+            Keyword::MinProperties => "minProperties",
+            Keyword::MaxProperties => "maxProperties",
+            Keyword::DependentRequired => "dependentRequired",
             Keyword::Required => "required",
             Keyword::AdditionalProperties => "additionalProperties",
             Keyword::Enum => "enum",
@@ -88,6 +100,10 @@ impl Keyword {
             Violation::Pattern => Keyword::Pattern,
             Violation::MinItems => Keyword::MinItems,
             Violation::MaxItems => Keyword::MaxItems,
+            Violation::UniqueItems => Keyword::UniqueItems,
+            Violation::MinProperties => Keyword::MinProperties,
+            Violation::MaxProperties => Keyword::MaxProperties,
+            Violation::DependentRequired => Keyword::DependentRequired,
             Violation::Required { .. } => Keyword::Required,
             Violation::UnknownField => Keyword::AdditionalProperties,
             Violation::Enum => Keyword::Enum,

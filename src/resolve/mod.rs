@@ -10,7 +10,8 @@
 //! What the IR cannot say natively comes in as predicates built from the schema itself, so
 //! their meaning is the reference validator's by construction: `pattern` is the schema's
 //! compiled [`Pattern`]; `multipleOf` and non-string `enum`s run [`Schema::validate_value`]
-//! on a one-node schema holding just that keyword.
+//! on a one-node schema holding just that keyword; the rules on whole arrays and objects
+//! read the value with the crate's value parser.
 //!
 //! Lowerings (`r0..r2` are frame registers):
 //!
@@ -30,6 +31,9 @@
 //!   or when every branch is an object of one required member named differently that
 //!   denies others (`discriminate by-name`: the first member's name is the tag; another
 //!   name tries the branches);
+//! - an array with `uniqueItems`, an object with member rules (`minProperties`,
+//!   `maxProperties`, `dependentRequired`): `r0 = pos`, the walk above, then per rule
+//!   `pos = r0; raw-check` writing nothing (the predicates of `whole.rs`);
 //! - `allOf`: each part from the same start (`r0`), the cursor left at the end (`r1`);
 //! - `not`: `try inner else ok; fail not; ok: pos = r0; skip-value`.
 
@@ -37,13 +41,15 @@ mod emit;
 mod guide;
 mod layout;
 mod selection;
+mod whole;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use jitson_jit::ir::{
     AsciiShape, BigInt, BigInts, Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds,
-    Label, Limit, NO_DST, NumCheck, NumRef, Number, Op, Program, StrCheck, StrEnum, Violation,
+    Label, Limit, NO_DST, NumCheck, NumRef, Number, Op, Program, RawPred, StrCheck, StrEnum,
+    Violation,
 };
 use jitson_jit::layout::{FuncLayout, Layout, PAIR, UNION_PAYLOAD};
 use serde_json::Value;
@@ -54,8 +60,8 @@ use selection::{Unmatched, select};
 
 use crate::schema::num::{Divisor, is_big_multiple_of, number_is_multiple_of};
 use crate::schema::{
-    Bound, ConditionalDesc, IntegerDesc, Num, NumberDesc, ObjectDesc, Pattern, Schema, StringDesc,
-    TypeDesc, TypeId, UnionDesc, UnknownFields,
+    Bound, ConditionalDesc, IntegerDesc, MemberRules, Num, NumberDesc, ObjectDesc, Pattern, Schema,
+    StringDesc, TypeDesc, TypeId, UnionDesc, UnknownFields,
 };
 
 /// Lowers `schema` to a program whose entry checks (and decodes) one whole document, with
@@ -142,13 +148,22 @@ impl Resolver<'_> {
         let mut ops = Emit::default();
         match self.schema.node(id) {
             TypeDesc::Array(d) => {
-                self.array(&mut ops, &d.prefix_items, d.items, d.min_items, d.max_items)
+                let unique = d
+                    .unique_items
+                    .then(|| (whole::unique_items(), Violation::UniqueItems));
+                self.whole(&mut ops, unique.into_iter().collect(), |r, ops| {
+                    r.array(ops, &d.prefix_items, d.items, d.min_items, d.max_items)
+                });
             }
-            TypeDesc::Object(d) => self.object(&mut ops, id, d),
+            TypeDesc::Object(d) => {
+                let checks = whole::member_checks(&d.members);
+                self.whole(&mut ops, checks, |r, ops| r.object(ops, id, d));
+            }
             TypeDesc::Map(values) => {
                 let d = ObjectDesc {
                     fields: Vec::new(),
                     unknown: UnknownFields::Extra(*values),
+                    members: MemberRules::default(),
                 };
                 self.object(&mut ops, id, &d);
             }
@@ -201,6 +216,28 @@ impl Resolver<'_> {
         ops
     }
 
+    /// A container's walk (`walk`), then its checks as a whole (`uniqueItems`, member
+    /// rules), each from the value's start (`r0`) again: a `raw-check` that writes nothing.
+    fn whole(
+        &mut self,
+        ops: &mut Emit,
+        checks: Vec<(RawPred, Violation)>,
+        walk: impl FnOnce(&mut Self, &mut Emit),
+    ) {
+        if checks.is_empty() {
+            return walk(self, ops);
+        }
+        ops.push(Op::SavePos(0));
+        walk(self, ops);
+        ops.at = NO_DST;
+        for (pred, violation) in checks {
+            self.prog.raw_preds.push(pred);
+            let pred = (self.prog.raw_preds.len() - 1) as u32;
+            ops.extend([Op::RestorePos(0), Op::RawCheck(pred, violation)]);
+        }
+        ops.at = 0;
+    }
+
     /// Emits a jump to be patched by [`Resolver::land`].
     fn jump(&mut self, ops: &mut Emit) -> Patch {
         ops.push(Op::Jump(0));
@@ -236,6 +273,7 @@ impl Resolver<'_> {
             }
             _ => max,
         };
+        let begin = ops.len();
         ops.push(Op::ArrBegin { empty: 0 });
         let mut closes = Vec::new();
         for &ty in prefix {
@@ -248,7 +286,7 @@ impl Resolver<'_> {
         self.value(ops, items);
         ops.push(Op::ArrNext { next: head });
         self.land(ops, closes);
-        ops[0] = Op::ArrBegin {
+        ops[begin] = Op::ArrBegin {
             empty: ops.len() as Label,
         };
         ops.push(Op::ArrEnd { min, max });
@@ -257,6 +295,7 @@ impl Resolver<'_> {
     fn object(&mut self, ops: &mut Emit, id: TypeId, d: &ObjectDesc) {
         self.prog.key_tables.push(key_table(d));
         let table = (self.prog.key_tables.len() - 1) as u32;
+        let begin = ops.len();
         ops.push(Op::ObjBegin { empty: 0, table });
         let head = ops.len() as Label;
         ops.push(Op::Key(table));
@@ -281,7 +320,7 @@ impl Resolver<'_> {
         self.land(ops, ends);
         ops.at = 0;
         ops.push(Op::ObjNext { next: head });
-        ops[0] = Op::ObjBegin {
+        ops[begin] = Op::ObjBegin {
             empty: ops.len() as Label,
             table,
         };

@@ -54,16 +54,23 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
             items,
             min_items,
             max_items,
+            unique_items,
         }) => {
-            out.push(7);
+            // `uniqueItems` has its own tag, so arrays without it keep their bytes.
+            out.push(if *unique_items { 18 } else { 7 });
             put_u64(out, prefix_items.len() as u64);
             prefix_items.iter().for_each(|&c| id(out, c));
             id(out, *items);
             put_u64(out, *min_items);
             put_opt(out, max_items.as_ref(), |o, n| put_u64(o, *n));
         }
-        TypeDesc::Object(ObjectDesc { fields, unknown }) => {
-            out.push(8);
+        TypeDesc::Object(ObjectDesc {
+            fields,
+            unknown,
+            members,
+        }) => {
+            // Member rules have their own tag, so objects without them keep their bytes.
+            out.push(if members.is_empty() { 8 } else { 19 });
             put_u64(out, fields.len() as u64);
             for field in fields {
                 put_str(out, &field.name);
@@ -79,6 +86,16 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
                 UnknownFields::Extra(c) => {
                     out.push(2);
                     id(out, *c);
+                }
+            }
+            if !members.is_empty() {
+                put_u64(out, members.min);
+                put_opt(out, members.max.as_ref(), |o, n| put_u64(o, *n));
+                put_u64(out, members.dependent_required.len() as u64);
+                for (name, required) in &members.dependent_required {
+                    put_str(out, name);
+                    put_u64(out, required.len() as u64);
+                    required.iter().for_each(|r| put_str(out, r));
                 }
             }
         }

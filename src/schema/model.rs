@@ -163,6 +163,9 @@ pub struct ArrayDesc {
     pub min_items: u64,
     /// Most items.
     pub max_items: Option<u64>,
+    /// Whether no two items may be equal (`uniqueItems`; JSON equality: `1` equals `1.0`,
+    /// objects are unordered).
+    pub unique_items: bool,
 }
 
 /// An object node: named fields in schema order (the order encode writes them), and what to
@@ -174,6 +177,29 @@ pub struct ObjectDesc {
     pub fields: Vec<Field>,
     /// Members not named by `fields`.
     pub unknown: UnknownFields,
+    /// Counts of members and members that require others (`minProperties`,
+    /// `maxProperties`, `dependentRequired`).
+    pub members: MemberRules,
+}
+
+/// The rules on an object's members as a whole, checked after its members are: how many
+/// there are (distinct keys: a repeated key counts once) and which require which.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MemberRules {
+    /// Fewest members (`minProperties`).
+    pub min: u64,
+    /// Most members (`maxProperties`).
+    pub max: Option<u64>,
+    /// `dependentRequired`, in schema order: when the first name is present, every name of
+    /// the second must be.
+    pub dependent_required: Vec<(String, Vec<String>)>,
+}
+
+impl MemberRules {
+    /// Whether the rules allow every object (the default).
+    pub fn is_empty(&self) -> bool {
+        *self == MemberRules::default()
+    }
 }
 
 /// A named object field.

@@ -185,6 +185,85 @@ pub const CONDITIONAL_ITEMS: [(&str, &str); 21] = [
     (r#""twenty-one""#, "/items/type"),
 ];
 
+/// Rules on arrays and objects as a whole: `uniqueItems` over strings and over values of
+/// every kind, a map with `minProperties` / `maxProperties`, `dependentRequired`, and a
+/// count over an object's named and unknown members together.
+pub const WHOLE_VALUE_SCHEMA: &str = r#"{"type": "array", "items": {
+    "type": "object",
+    "properties": {
+        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+        "matrix": {"type": "array", "uniqueItems": true},
+        "labels": {
+            "type": "object",
+            "additionalProperties": {"type": "string"},
+            "minProperties": 1,
+            "maxProperties": 3
+        },
+        "card": {"type": "string"},
+        "billing": {"type": "string"}
+    },
+    "dependentRequired": {"card": ["billing"], "billing": []},
+    "maxProperties": 5
+}}"#;
+
+/// Items for [`WHOLE_VALUE_SCHEMA`]: the first 9 valid, then failures, each with the schema
+/// pointer of its keyword.
+pub const WHOLE_VALUE_ITEMS: [(&str, &str); 19] = [
+    (r#"{"tags": ["a", "b"], "labels": {"x": "1"}}"#, ""),
+    (
+        r#"{"matrix": [1, "1", [1], {"a": 1}, true, null, 1.5, 0.1, 2]}"#,
+        "",
+    ),
+    (r#"{"card": "4111", "billing": "addr"}"#, ""),
+    (r#"{"labels": {"a": "1", "b": "2", "c": "3"}}"#, ""),
+    (r#"{"matrix": [[1, 2], [2, 1], [1, [2]]], "tags": []}"#, ""),
+    (r#"{"matrix": [{"a": 1}, {"a": 1, "b": 2}, {"b": 1}]}"#, ""),
+    (r#"{"billing": "only"}"#, ""),
+    // A repeated key is one member (its last value), as serde_json reads it.
+    (
+        r#"{"labels": {"a": "1", "a": "2", "b": "3", "c": "4"}}"#,
+        "",
+    ),
+    (r#"{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}"#, ""),
+    (
+        r#"{"tags": ["a", "b", "a"]}"#,
+        "/items/properties/tags/uniqueItems",
+    ),
+    (
+        r#"{"matrix": [1, 1.0]}"#,
+        "/items/properties/matrix/uniqueItems",
+    ),
+    (
+        r#"{"matrix": [{"a": 1, "b": [2]}, {"b": [2.0], "a": 1}]}"#,
+        "/items/properties/matrix/uniqueItems",
+    ),
+    (
+        r#"{"matrix": ["\u0061", "a"]}"#,
+        "/items/properties/matrix/uniqueItems",
+    ),
+    (
+        r#"{"labels": {}}"#,
+        "/items/properties/labels/minProperties",
+    ),
+    (
+        r#"{"labels": {"a": "1", "b": "2", "c": "3", "d": "4"}}"#,
+        "/items/properties/labels/maxProperties",
+    ),
+    (r#"{"card": "4111"}"#, "/items/dependentRequired/card"),
+    (
+        r#"{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6}"#,
+        "/items/maxProperties",
+    ),
+    (
+        r#"{"tags": ["a", 1, "a"]}"#,
+        "/items/properties/tags/items/type",
+    ),
+    (
+        r#"{"labels": {"a": 1}}"#,
+        "/items/properties/labels/additionalProperties/type",
+    ),
+];
+
 /// A string enumeration too large to compare in place (native code looks it up through
 /// the enumeration's hash switch): values sharing a length and their first 8 bytes, short
 /// ones, the empty string, non-ASCII text.

@@ -62,6 +62,10 @@ fn tag(v: Violation) -> (u64, u64) {
         Violation::OneOf { matched } => (TAG_ONE_OF, u64::from(matched)),
         Violation::Not => (14, 0),
         Violation::Never => (15, 0),
+        Violation::UniqueItems => (16, 0),
+        Violation::MinProperties => (17, 0),
+        Violation::MaxProperties => (18, 0),
+        Violation::DependentRequired => (19, 0),
     }
 }
 
@@ -88,6 +92,10 @@ fn untag(t: u64, b: u64) -> Option<Violation> {
         TAG_ONE_OF => Violation::OneOf { matched: b as u32 },
         14 => Violation::Not,
         15 => Violation::Never,
+        16 => Violation::UniqueItems,
+        17 => Violation::MinProperties,
+        18 => Violation::MaxProperties,
+        19 => Violation::DependentRequired,
         _ => return None,
     })
 }
@@ -167,6 +175,10 @@ mod tests {
             Violation::OneOf { matched: 2 },
             Violation::Not,
             Violation::Never,
+            Violation::UniqueItems,
+            Violation::MinProperties,
+            Violation::MaxProperties,
+            Violation::DependentRequired,
         ];
         kinds.extend(violations.map(FailKind::Violation));
         for kind in kinds {

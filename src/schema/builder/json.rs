@@ -212,6 +212,9 @@ fn array(a: &ArrayExpr) -> Doc {
     a.max_items
         .into_iter()
         .for_each(|n| key(&mut m, "maxItems", count(n)));
+    if a.unique_items {
+        key(&mut m, "uniqueItems", Doc::Bool(true));
+    }
     Doc::Object(m)
 }
 
@@ -248,6 +251,20 @@ fn object(o: &ObjectExpr) -> Doc {
         UnknownExpr::Allow => {}
         UnknownExpr::Deny => key(&mut m, "additionalProperties", Doc::Bool(false)),
         UnknownExpr::Extra(ty) => key(&mut m, "additionalProperties", expr(ty)),
+    }
+    if o.members.min > 0 {
+        key(&mut m, "minProperties", count(o.members.min));
+    }
+    o.members
+        .max
+        .into_iter()
+        .for_each(|n| key(&mut m, "maxProperties", count(n)));
+    if !o.members.dependent_required.is_empty() {
+        let rules = o.members.dependent_required.iter().map(|(name, required)| {
+            let required = required.iter().map(|r| Doc::String(r.clone())).collect();
+            (name.clone(), Doc::Array(required))
+        });
+        key(&mut m, "dependentRequired", Doc::Object(rules.collect()));
     }
     let names: Vec<Doc> = o
         .fields

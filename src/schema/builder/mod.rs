@@ -29,7 +29,7 @@
 mod json;
 
 use crate::schema::model::{
-    ArrayDesc, ConditionalDesc, Field, Graph, ObjectDesc, UnionDesc, UnknownFields,
+    ArrayDesc, ConditionalDesc, Field, Graph, MemberRules, ObjectDesc, UnionDesc, UnknownFields,
 };
 use crate::schema::{
     Bound, IntegerDesc, Num, NumberDesc, Pattern, Schema, SchemaError, SchemaErrorKind, StringDesc,
@@ -66,6 +66,7 @@ pub struct ArrayExpr {
     items: Box<TypeExpr>,
     min_items: u64,
     max_items: Option<u64>,
+    unique_items: bool,
 }
 
 /// An object type under construction.
@@ -73,6 +74,7 @@ pub struct ArrayExpr {
 pub struct ObjectExpr {
     fields: Vec<FieldExpr>,
     unknown: UnknownExpr,
+    members: MemberRules,
     /// Aliases given for a field the object does not have, `(field, alias)`: an error at
     /// build.
     dangling: Vec<(String, String)>,
@@ -136,6 +138,7 @@ pub fn array(items: impl Into<TypeExpr>) -> ArrayExpr {
         items: Box::new(items.into()),
         min_items: 0,
         max_items: None,
+        unique_items: false,
     }
 }
 
@@ -150,6 +153,7 @@ pub fn object() -> ObjectExpr {
     ObjectExpr {
         fields: Vec::new(),
         unknown: UnknownExpr::Allow,
+        members: MemberRules::default(),
         dangling: Vec::new(),
     }
 }
@@ -354,6 +358,12 @@ impl ArrayExpr {
         self.max_items = Some(n);
         self
     }
+
+    /// No two items equal (`uniqueItems: true`).
+    pub fn unique_items(mut self) -> ArrayExpr {
+        self.unique_items = true;
+        self
+    }
 }
 
 impl ObjectExpr {
@@ -403,8 +413,8 @@ impl ObjectExpr {
     /// fields are appended, without the names this object already reads (a field whose
     /// name it reads is dropped, an alias it reads is dropped from the field), and when
     /// `inner` takes extra members of a type (a flattened map), so does this object (both
-    /// types when both do). `inner`'s `Deny` is not carried over: a flattened struct only
-    /// sees its own fields.
+    /// types when both do). `inner`'s `Deny` and member rules are not carried over: a
+    /// flattened struct only sees its own fields.
     pub fn flatten(mut self, inner: ObjectExpr) -> ObjectExpr {
         for mut field in inner.fields {
             let taken = |name: &str, fields: &[FieldExpr]| {
@@ -460,6 +470,45 @@ impl ObjectExpr {
     /// Members that no field names must have type `ty` (`additionalProperties: {…}`).
     pub fn extras(mut self, ty: impl Into<TypeExpr>) -> ObjectExpr {
         self.unknown = UnknownExpr::Extra(Box::new(ty.into()));
+        self
+    }
+
+    /// Fewest members, named or not (`minProperties`).
+    pub fn min_properties(mut self, n: u64) -> ObjectExpr {
+        self.members.min = n;
+        self
+    }
+
+    /// Most members, named or not (`maxProperties`).
+    pub fn max_properties(mut self, n: u64) -> ObjectExpr {
+        self.members.max = Some(n);
+        self
+    }
+
+    /// When member `name` is present, every one of `required` must be
+    /// (`dependentRequired`); given again for the same `name`, the lists join.
+    pub fn dependent_required<S: Into<String>>(
+        mut self,
+        name: impl Into<String>,
+        required: impl IntoIterator<Item = S>,
+    ) -> ObjectExpr {
+        let name = name.into();
+        let rules = &mut self.members.dependent_required;
+        let at = match rules.iter().position(|(n, _)| *n == name) {
+            Some(at) => at,
+            None => {
+                rules.push((name, Vec::new()));
+                rules.len() - 1
+            }
+        };
+        for r in required.into_iter().map(Into::into) {
+            if !rules[at].1.contains(&r) {
+                rules[at].1.push(r);
+            }
+        }
+        if rules[at].1.is_empty() {
+            rules.remove(at);
+        }
         self
     }
 
@@ -601,6 +650,7 @@ impl Compiler {
                     items: self.compile(&a.items, &pointer::push(at, "items"))?,
                     min_items: a.min_items,
                     max_items: a.max_items,
+                    unique_items: a.unique_items,
                 })
             }
             Expr::Object(o) => self.object(o, at)?,
@@ -690,7 +740,11 @@ impl Compiler {
                 UnknownFields::Extra(self.compile(ty, &pointer::push(at, "additionalProperties"))?)
             }
         };
-        Ok(TypeDesc::Object(ObjectDesc { fields, unknown }))
+        Ok(TypeDesc::Object(ObjectDesc {
+            fields,
+            unknown,
+            members: o.members.clone(),
+        }))
     }
 }
 

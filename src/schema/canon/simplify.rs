@@ -19,7 +19,7 @@
 //!   dropped;
 //! - enums: canonical values, JSON duplicates dropped, empty is `false`.
 
-use crate::schema::model::{Graph, ObjectDesc, UnionDesc, UnknownFields};
+use crate::schema::model::{Graph, MemberRules, ObjectDesc, UnionDesc, UnknownFields};
 use crate::schema::validate::check;
 use crate::schema::value::{canonical_set, json_eq};
 use crate::schema::{
@@ -171,6 +171,7 @@ fn open_object(unknown: UnknownFields) -> TypeDesc {
     TypeDesc::Object(ObjectDesc {
         fields: Vec::new(),
         unknown,
+        members: MemberRules::default(),
     })
 }
 
@@ -192,10 +193,13 @@ fn object(graph: &Graph, o: &ObjectDesc) -> Step {
         other => other,
     };
     match unknown {
-        UnknownFields::Extra(t) if o.fields.is_empty() => Step::Replace(TypeDesc::Map(t)),
+        UnknownFields::Extra(t) if o.fields.is_empty() && o.members.is_empty() => {
+            Step::Replace(TypeDesc::Map(t))
+        }
         _ if unknown != o.unknown => Step::Replace(TypeDesc::Object(ObjectDesc {
             fields: o.fields.clone(),
             unknown,
+            members: o.members.clone(),
         })),
         _ => Step::Keep,
     }
@@ -232,8 +236,11 @@ fn unconstrained(graph: &Graph, id: TypeId) -> bool {
                 && is_any(graph, a.items)
                 && a.min_items == 0
                 && a.max_items.is_none()
+                && !a.unique_items
         }
-        TypeDesc::Object(o) => o.fields.is_empty() && o.unknown == UnknownFields::Allow,
+        TypeDesc::Object(o) => {
+            o.fields.is_empty() && o.unknown == UnknownFields::Allow && o.members.is_empty()
+        }
         _ => false,
     }
 }

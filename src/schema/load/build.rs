@@ -4,7 +4,7 @@
 use super::index::{Index, LocationSchema, invalid};
 use crate::schema::doc::Doc;
 use crate::schema::model::{
-    ArrayDesc, ConditionalDesc, Field, Graph, ObjectDesc, UnionDesc, UnknownFields,
+    ArrayDesc, ConditionalDesc, Field, Graph, MemberRules, ObjectDesc, UnionDesc, UnknownFields,
 };
 use crate::schema::value::{canonical, canonical_set};
 use crate::schema::{
@@ -23,9 +23,22 @@ const NUMBER_KEYWORDS: [&str; 5] = [
 /// Keywords that constrain strings.
 const STRING_KEYWORDS: [&str; 3] = ["minLength", "maxLength", "pattern"];
 /// Keywords that constrain arrays.
-const ARRAY_KEYWORDS: [&str; 4] = ["items", "prefixItems", "minItems", "maxItems"];
+const ARRAY_KEYWORDS: [&str; 5] = [
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
 /// Keywords that constrain objects.
-const OBJECT_KEYWORDS: [&str; 3] = ["properties", "required", "additionalProperties"];
+const OBJECT_KEYWORDS: [&str; 6] = [
+    "properties",
+    "required",
+    "additionalProperties",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+];
 
 /// Builds the raw graph of an indexed document.
 pub(crate) fn build(index: &Index<'_>) -> Result<Graph, SchemaError> {
@@ -355,6 +368,13 @@ impl SchemaObject<'_> {
             items,
             min_items: self.count("minItems")?.unwrap_or(0),
             max_items: self.count("maxItems")?,
+            unique_items: match self.get("uniqueItems") {
+                None => false,
+                Some(Doc::Bool(b)) => *b,
+                Some(_) => {
+                    return Err(invalid("uniqueItems", "a boolean", self.ptr("uniqueItems")));
+                }
+            },
         })
     }
 
@@ -392,31 +412,65 @@ impl SchemaObject<'_> {
         Ok(ObjectDesc {
             fields,
             unknown: extra.map_or(UnknownFields::Allow, UnknownFields::Extra),
+            members: MemberRules {
+                min: self.count("minProperties")?.unwrap_or(0),
+                max: self.count("maxProperties")?,
+                dependent_required: self.dependent_required()?,
+            },
         })
     }
 
     /// `required`: an array of unique strings; empty when absent.
     fn required(&self) -> Result<Vec<String>, SchemaError> {
-        let error = || {
-            invalid(
-                "required",
-                "an array of unique strings",
-                self.ptr("required"),
-            )
+        match self.get("required") {
+            None => Ok(Vec::new()),
+            Some(names) => unique_strings(names).ok_or_else(|| {
+                invalid(
+                    "required",
+                    "an array of unique strings",
+                    self.ptr("required"),
+                )
+            }),
+        }
+    }
+
+    /// `dependentRequired`: an object whose members are arrays of unique strings; a member
+    /// with an empty array requires nothing and is dropped.
+    fn dependent_required(&self) -> Result<Vec<(String, Vec<String>)>, SchemaError> {
+        let at = self.ptr("dependentRequired");
+        let members = match self.get("dependentRequired") {
+            None => return Ok(Vec::new()),
+            Some(Doc::Object(members)) => members,
+            Some(_) => {
+                let expected = "an object of arrays of unique strings";
+                return Err(invalid("dependentRequired", expected, at));
+            }
         };
-        let Some(value) = self.get("required") else {
-            return Ok(Vec::new());
-        };
-        let Doc::Array(names) = value else {
-            return Err(error());
-        };
-        let mut out: Vec<String> = Vec::new();
-        for name in names {
-            match name {
-                Doc::String(s) if !out.contains(s) => out.push(s.clone()),
-                _ => return Err(error()),
+        let mut out = Vec::new();
+        for (name, names) in members {
+            let names = unique_strings(names).ok_or_else(|| {
+                let at = pointer::push(&at, name);
+                invalid("dependentRequired", "an array of unique strings", at)
+            })?;
+            if !names.is_empty() {
+                out.push((name.clone(), names));
             }
         }
         Ok(out)
     }
+}
+
+/// The strings of `doc` when it is an array of unique strings.
+fn unique_strings(doc: &Doc) -> Option<Vec<String>> {
+    let Doc::Array(items) = doc else {
+        return None;
+    };
+    let mut out: Vec<String> = Vec::new();
+    for item in items {
+        match item {
+            Doc::String(s) if !out.contains(s) => out.push(s.clone()),
+            _ => return None,
+        }
+    }
+    Some(out)
 }

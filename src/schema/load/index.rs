@@ -46,7 +46,8 @@ fn role(keyword: &str) -> Option<Role> {
         "default" => Role::Annotation(Shape::Any),
         "$ref" | "type" | "enum" | "const" | "minimum" | "maximum" | "exclusiveMinimum"
         | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength" | "pattern"
-        | "minItems" | "maxItems" | "required" => Role::Assertion,
+        | "minItems" | "maxItems" | "uniqueItems" | "required" | "minProperties"
+        | "maxProperties" | "dependentRequired" => Role::Assertion,
         "items" | "additionalProperties" | "not" | "if" | "then" | "else" => Role::Subschema,
         "properties" | "$defs" | "definitions" => Role::SubschemaMap,
         "prefixItems" | "allOf" | "anyOf" | "oneOf" => Role::SubschemaList,

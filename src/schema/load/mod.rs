@@ -4,7 +4,8 @@
 //! keyword the engine does not implement; pass 2 ([`build`]) turns each subschema into a node;
 //! then the graph is put in canonical form. Supported: `type`, `enum`, `const`, numeric bounds
 //! and `multipleOf`, string lengths and `pattern`, `items`, `prefixItems`, item counts,
-//! `properties`, `required`, `additionalProperties`, `anyOf`, `oneOf`, `allOf`, `not`,
+//! `uniqueItems`, `properties`, `required`, `additionalProperties`, member counts
+//! (`minProperties`, `maxProperties`), `dependentRequired`, `anyOf`, `oneOf`, `allOf`, `not`,
 //! `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources, `$anchor`s within the document),
 //! `$defs` / `definitions`; annotations `$schema`, `$id`, `$anchor`, `$comment`, `title`,
 //! `description`, `examples`, `default`, `deprecated`, `readOnly`, `writeOnly`, `format`,

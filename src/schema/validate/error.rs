@@ -66,6 +66,30 @@ pub enum ValidationErrorKind {
         /// The limit.
         limit: u64,
     },
+    /// Two items are equal (`uniqueItems`).
+    UniqueItems {
+        /// The index of the first of them.
+        first: usize,
+        /// The index of the second.
+        second: usize,
+    },
+    /// The object has fewer members than allowed (`minProperties`).
+    MinProperties {
+        /// The limit.
+        limit: u64,
+    },
+    /// The object has more members than allowed (`maxProperties`).
+    MaxProperties {
+        /// The limit.
+        limit: u64,
+    },
+    /// A member is present without one it requires (`dependentRequired`).
+    DependentRequired {
+        /// The present member.
+        name: String,
+        /// The missing member it requires.
+        missing: String,
+    },
     /// A required member is missing.
     Required {
         /// The member name.
@@ -114,6 +138,10 @@ impl ValidationErrorKind {
             ValidationErrorKind::Pattern { .. } => "pattern",
             ValidationErrorKind::MinItems { .. } => "minItems",
             ValidationErrorKind::MaxItems { .. } => "maxItems",
+            ValidationErrorKind::UniqueItems { .. } => "uniqueItems",
+            ValidationErrorKind::MinProperties { .. } => "minProperties",
+            ValidationErrorKind::MaxProperties { .. } => "maxProperties",
+            ValidationErrorKind::DependentRequired { .. } => "dependentRequired",
             ValidationErrorKind::Required { .. } => "required",
             ValidationErrorKind::UnknownField { .. } => "additionalProperties",
             ValidationErrorKind::Enum => "enum",
@@ -153,6 +181,18 @@ impl fmt::Display for ValidationErrorKind {
                 write!(f, "must have at least {limit} items")
             }
             ValidationErrorKind::MaxItems { limit } => write!(f, "must have at most {limit} items"),
+            ValidationErrorKind::UniqueItems { first, second } => {
+                write!(f, "items {first} and {second} are equal")
+            }
+            ValidationErrorKind::MinProperties { limit } => {
+                write!(f, "must have at least {limit} members")
+            }
+            ValidationErrorKind::MaxProperties { limit } => {
+                write!(f, "must have at most {limit} members")
+            }
+            ValidationErrorKind::DependentRequired { name, missing } => {
+                write!(f, "missing field {missing:?}, which {name:?} requires")
+            }
             ValidationErrorKind::Required { name } => write!(f, "missing required field {name:?}"),
             ValidationErrorKind::UnknownField { name } => write!(f, "unknown field {name:?}"),
             ValidationErrorKind::Enum => f.write_str("not one of the allowed values"),

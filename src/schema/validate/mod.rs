@@ -9,7 +9,7 @@ mod error;
 
 pub use error::{PathSegment, ValidationError, ValidationErrorKind};
 
-use crate::schema::model::{ArrayDesc, ObjectDesc, UnknownFields};
+use crate::schema::model::{ArrayDesc, MemberRules, ObjectDesc, UnknownFields};
 use crate::schema::num::is_multiple_of;
 use crate::schema::pointer;
 use crate::schema::value::json_eq;
@@ -248,6 +248,14 @@ fn check_array(nodes: &[TypeDesc], d: &ArrayDesc, value: &Value) -> Check {
         };
         check(nodes, ty, item).map_err(|e| e.under(PathSegment::Index(i), &location))?;
     }
+    if d.unique_items {
+        // Every pair, in order: obviously right, quadratic (the engine hashes instead).
+        for (second, item) in items.iter().enumerate() {
+            if let Some(first) = items[..second].iter().position(|x| json_eq(x, item)) {
+                return fail(ValidationErrorKind::UniqueItems { first, second });
+            }
+        }
+    }
     Ok(())
 }
 
@@ -290,6 +298,31 @@ fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
                 .map_err(|e| e.under(PathSegment::Key(name.clone()), "/additionalProperties"))?,
         }
     }
+    check_members(&d.members, members)
+}
+
+/// An object's member rules: its count of members, then `dependentRequired` in schema
+/// order.
+fn check_members(rules: &MemberRules, members: &serde_json::Map<String, Value>) -> Check {
+    let count = members.len() as u64;
+    if count < rules.min {
+        return fail(ValidationErrorKind::MinProperties { limit: rules.min });
+    }
+    if let Some(limit) = rules.max.filter(|&limit| count > limit) {
+        return fail(ValidationErrorKind::MaxProperties { limit });
+    }
+    for (name, required) in &rules.dependent_required {
+        if !members.contains_key(name) {
+            continue;
+        }
+        if let Some(missing) = required.iter().find(|r| !members.contains_key(*r)) {
+            let kind = ValidationErrorKind::DependentRequired {
+                name: name.clone(),
+                missing: missing.clone(),
+            };
+            return fail(kind).map_err(|e| e.within_keyword(name));
+        }
+    }
     Ok(())
 }
 
@@ -299,6 +332,12 @@ impl ValidationError {
     fn under(mut self, segment: PathSegment, location: &str) -> ValidationError {
         self.path.insert(0, segment);
         self.within(location)
+    }
+
+    /// The same error with the keyword's pointer one token deeper (`/dependentRequired/a`).
+    fn within_keyword(mut self, token: &str) -> ValidationError {
+        self.schema_pointer = pointer::push(&self.schema_pointer, token);
+        self
     }
 
     /// The same error reached through the schema location `location` at the same value.
