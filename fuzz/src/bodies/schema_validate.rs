@@ -89,6 +89,16 @@ const SCHEMAS: &[(&str, &str)] = &[
             "z": {"if": {"type": "string"}, "then": {"minLength": 2}, "else": {"type": "integer"}}
         }}"#,
     ),
+    (
+        "whole",
+        r#"{"type": "array", "uniqueItems": true, "items": {
+            "type": "object",
+            "properties": {"t": {"type": "array", "uniqueItems": true}, "c": {}, "b": {}},
+            "additionalProperties": {"type": "array", "items": {"type": "number"}, "uniqueItems": true},
+            "minProperties": 1, "maxProperties": 3,
+            "dependentRequired": {"c": ["b"]}
+        }}"#,
+    ),
 ];
 
 /// The loaded schemas and their interpreter codecs (loaded once per process).

@@ -242,7 +242,8 @@ impl Gen<'_, '_> {
         })
     }
 
-    /// An array schema: `items` (a schema or `false`), `prefixItems`, item counts.
+    /// An array schema: `items` (a schema or `false`), `prefixItems`, item counts,
+    /// `uniqueItems`.
     fn array(&mut self, depth: usize) -> Result<Json> {
         let mut s = json!({"type": "array"});
         self.array_keywords(&mut s, depth)?;
@@ -268,11 +269,15 @@ impl Gen<'_, '_> {
         if self.maybe()? {
             s["maxItems"] = json!(self.u.int_in_range(0..=4)?);
         }
+        if self.maybe()? {
+            s["uniqueItems"] = json!(self.u.ratio(3, 4)?);
+        }
         Ok(())
     }
 
     /// An object schema: properties, `required` (possibly naming absent properties),
-    /// `additionalProperties` (absent, a boolean or a schema).
+    /// `additionalProperties` (absent, a boolean or a schema), member counts and
+    /// `dependentRequired` (naming any names).
     fn object(&mut self, depth: usize) -> Result<Json> {
         let mut s = json!({"type": "object"});
         self.object_keywords(&mut s, depth)?;
@@ -301,6 +306,26 @@ impl Gen<'_, '_> {
             0 => s["additionalProperties"] = json!(false),
             1 => s["additionalProperties"] = self.node(depth)?,
             _ => {}
+        }
+        if self.maybe()? {
+            s["minProperties"] = json!(self.u.int_in_range(0..=3)?);
+        }
+        if self.maybe()? {
+            s["maxProperties"] = json!(self.u.int_in_range(0..=4)?);
+        }
+        if self.maybe()? {
+            let mut rules = Map::new();
+            for _ in 0..self.u.int_in_range(1..=2)? {
+                let mut names = Vec::new();
+                for _ in 0..self.u.int_in_range(0..=2)? {
+                    let name = *self.u.choose(NAMES)?;
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                rules.insert((*self.u.choose(NAMES)?).into(), json!(names));
+            }
+            s["dependentRequired"] = Json::Object(rules);
         }
         Ok(())
     }
