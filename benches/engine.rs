@@ -574,7 +574,9 @@ const CURRENCIES: [&str; 40] = [
 
 /// Value checks a proxy meets beyond the corpus, each beside the peers in the same run:
 /// a currency from a 40-value enumeration (group `large_enum`), an amount under
-/// `multipleOf: 0.01` (group `multiple_of`); 4 000 records each.
+/// `multipleOf: 0.01` (group `multiple_of`), `if`/`then`/`else` (`conditional`), five
+/// tags under `uniqueItems` (`unique_items`), a map under member counts and an object under
+/// `dependentRequired` (`member_rules`); 4 000 records each.
 fn value_checks(c: &mut Criterion) {
     let records = |record: &dyn Fn(usize) -> String| -> Vec<u8> {
         let items: Vec<String> = (0..4000).map(record).collect();
@@ -601,6 +603,35 @@ fn value_checks(c: &mut Criterion) {
         "then": {"required": ["card"], "properties": {"card": {"type": "string"}}},
         "else": {"required": ["iban"], "properties": {"iban": {"type": "string"}}}});
     checked_group(c, "conditional", &payments, item);
+    let tagged = records(&|i| {
+        let tags: Vec<String> = (0..5)
+            .map(|t| format!(r#""tag{}""#, (i + t * 7) % 40))
+            .collect();
+        format!(r#"{{"tags": [{}], "id": {i}}}"#, tags.join(", "))
+    });
+    let item = serde_json::json!({"type": "object", "properties": {
+        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+        "id": {"type": "integer"}}});
+    checked_group(c, "unique_items", &tagged, item);
+    let labelled = records(&|i| {
+        let labels: Vec<String> = (0..1 + i % 4)
+            .map(|l| format!(r#""k{l}": "v{i}""#))
+            .collect();
+        let card = match i % 3 {
+            0 => format!(r#", "card": "4111-{i:04}", "billing": "street {i}""#),
+            _ => String::new(),
+        };
+        format!(
+            r#"{{"labels": {{{}}}, "id": {i}{card}}}"#,
+            labels.join(", ")
+        )
+    });
+    let item = serde_json::json!({"type": "object",
+        "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"},
+            "minProperties": 1, "maxProperties": 8}, "id": {"type": "integer"},
+            "card": {"type": "string"}, "billing": {"type": "string"}},
+        "dependentRequired": {"card": ["billing"]}});
+    checked_group(c, "member_rules", &labelled, item);
 }
 
 /// Group `name`: jitson's validate of `bytes` under an array of `item`, on native code and

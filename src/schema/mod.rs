@@ -61,7 +61,7 @@ mod pattern;
 pub(crate) mod pointer;
 mod uri;
 mod validate;
-mod value;
+pub(crate) mod value;
 
 pub use builder::{ArrayExpr, ObjectExpr, SchemaBuilder, TypeExpr};
 pub use error::{SchemaError, SchemaErrorKind};
