@@ -755,5 +755,5 @@ fn native_transcode_writes_the_interpreters_bytes() {
             }
         }
     }
-    assert_eq!(run, 950, "suite tests run (compact and pretty)");
+    assert_eq!(run, 954, "suite tests run (compact and pretty)");
 }

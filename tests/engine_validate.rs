@@ -198,7 +198,7 @@ fn json_schema_test_suite() {
         failures.len(),
         failures.join("\n")
     );
-    assert_eq!(run, 950, "suite tests run (compact and pretty)");
+    assert_eq!(run, 954, "suite tests run (compact and pretty)");
 }
 
 #[test]
@@ -533,6 +533,18 @@ fn whole_value_rules_agree_with_the_reference() {
         e.to_string(),
         "array has equal items, which uniqueItems forbids at line 1 column 11, path $[0].tags, \
          keyword uniqueItems"
+    );
+    let e = codec
+        .validate(br#"[{"labels": {"ok": "1", "NO": "2"}}]"#)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "object has a member name that propertyNames rejects at line 1 column 13, path \
+         $[0].labels, keyword propertyNames"
+    );
+    assert_eq!(
+        e.schema_pointer(),
+        Some("/items/properties/labels/propertyNames/pattern")
     );
     let value: Value = serde_json::from_str(r#"[{"tags": ["x", "y", "x"]}]"#).unwrap();
     assert_eq!(

@@ -142,6 +142,18 @@ fn every_constructor_matches_its_keyword() {
                 "dependentRequired": {"a": ["b", "c", "d"], "x": []}}"#,
         ),
         (
+            Schema::build(object().property_names(string().max_length(3))),
+            r#"{"type": "object", "propertyNames": {"maxLength": 3}}"#,
+        ),
+        (
+            Schema::build(object()),
+            r#"{"type": "object", "propertyNames": {"type": "string"}}"#,
+        ),
+        (
+            Schema::build(object()),
+            r#"{"type": "object", "propertyNames": true}"#,
+        ),
+        (
             Schema::build(if_then_else(string(), string().min_length(2), integer())),
             r#"{"if": {"type": "string"}, "then": {"type": "string", "minLength": 2},
                 "else": {"type": "integer"}}"#,
@@ -312,6 +324,7 @@ fn written_documents_load_back() {
             .min_properties(2)
             .max_properties(3)
             .dependent_required("a", ["b"])
+            .property_names(string().pattern("^[a-z]").unwrap())
             .into(),
         map(nullable(boolean())),
         object()

@@ -169,6 +169,10 @@ fn distinct_schemas_have_distinct_keys() {
         r#"{"type": "object", "dependentRequired": {"b": ["a"]}}"#,
     );
     different(
+        r#"{"type": "object", "propertyNames": {"maxLength": 2}}"#,
+        r#"{"type": "object", "propertyNames": {"maxLength": 3}}"#,
+    );
+    different(
         r#"{"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1}"#,
         r#"{"type": "object", "additionalProperties": {"type": "string"}}"#,
     );

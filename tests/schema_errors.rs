@@ -159,6 +159,10 @@ fn invalid_keyword_values() {
         ),
         (r#"{"enum": 1}"#, r#""enum" must be an array at /enum"#),
         (
+            r#"{"propertyNames": 1}"#,
+            "expected a schema (an object or a boolean) at /propertyNames",
+        ),
+        (
             r#"{"type": ["string", "string"]}"#,
             r#""type" must be a type name or an array of unique type names at /type"#,
         ),

@@ -556,6 +556,8 @@ pub enum Violation {
     MaxProperties,
     /// A member is present without one it requires.
     DependentRequired,
+    /// A member's name does not match the names' type.
+    PropertyNames,
     /// A required field is missing.
     Required {
         /// The object's key table.

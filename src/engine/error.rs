@@ -141,6 +141,9 @@ impl Context<'_> {
             Violation::DependentRequired => {
                 "object lacks a member that dependentRequired asks for".to_owned()
             }
+            Violation::PropertyNames => {
+                "object has a member name that propertyNames rejects".to_owned()
+            }
             Violation::Required { table, field } => {
                 format!("missing required field {:?}", self.field_name(table, field))
             }

@@ -157,6 +157,11 @@ impl<'a> Walk<'a> {
                 let at = push(&push(&at, "dependentRequired"), name);
                 Some((Keyword::DependentRequired, at))
             }
+            (TypeDesc::Object(d), None) if self.violation == Violation::PropertyNames => {
+                let inner = self.rejected_name(d.members.names?);
+                let at = push(&at, "propertyNames") + &inner;
+                Some((Keyword::PropertyNames, at))
+            }
             (node, None) => {
                 let keyword = self.leaf(node)?;
                 let at = match keyword {
@@ -270,6 +275,23 @@ impl<'a> Walk<'a> {
             _ => return None,
         };
         Some(keyword)
+    }
+
+    /// The pointer, below `propertyNames`, of the keyword that rejects the failing object's
+    /// first name (in the reference validator's order) that type `names` does not accept;
+    /// empty when the document cannot be read.
+    fn rejected_name(&self, names: TypeId) -> String {
+        let Some(Value::Object(members)) = self.value_at(self.path) else {
+            return String::new();
+        };
+        members
+            .keys()
+            .find_map(|name| {
+                let name = Value::String(name.clone());
+                self.schema.check_node(names, &name).err()
+            })
+            .map(|e| e.schema_pointer().to_owned())
+            .unwrap_or_default()
     }
 
     /// The member whose `dependentRequired` rule (of `rules`) the failing object breaks,

@@ -42,6 +42,9 @@ pub enum Keyword {
     MaxProperties,
     /// `dependentRequired`: a member is present without one it requires.
     DependentRequired,
+    /// `propertyNames`: a member's name does not match (the error's schema pointer goes on
+    /// to the name schema's keyword).
+    PropertyNames,
     /// `required`: a required member is missing.
     Required,
     /// `additionalProperties`: a member the schema does not allow.
@@ -77,6 +80,7 @@ impl Keyword {
             Keyword::MinProperties => "minProperties",
             Keyword::MaxProperties => "maxProperties",
             Keyword::DependentRequired => "dependentRequired",
+            Keyword::PropertyNames => "propertyNames",
             Keyword::Required => "required",
             Keyword::AdditionalProperties => "additionalProperties",
             Keyword::Enum => "enum",
@@ -104,6 +108,7 @@ impl Keyword {
             Violation::MinProperties => Keyword::MinProperties,
             Violation::MaxProperties => Keyword::MaxProperties,
             Violation::DependentRequired => Keyword::DependentRequired,
+            Violation::PropertyNames => Keyword::PropertyNames,
             Violation::Required { .. } => Keyword::Required,
             Violation::UnknownField => Keyword::AdditionalProperties,
             Violation::Enum => Keyword::Enum,

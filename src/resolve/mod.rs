@@ -32,8 +32,8 @@
 //!   denies others (`discriminate by-name`: the first member's name is the tag; another
 //!   name tries the branches);
 //! - an array with `uniqueItems`, an object with member rules (`minProperties`,
-//!   `maxProperties`, `dependentRequired`): `r0 = pos`, the walk above, then per rule
-//!   `pos = r0; raw-check` writing nothing (the predicates of `whole.rs`);
+//!   `maxProperties`, `dependentRequired`, `propertyNames`): `r0 = pos`, the walk above,
+//!   then per rule `pos = r0; raw-check` writing nothing (the predicates of `whole.rs`);
 //! - `allOf`: each part from the same start (`r0`), the cursor left at the end (`r1`);
 //! - `not`: `try inner else ok; fail not; ok: pos = r0; skip-value`.
 
@@ -74,6 +74,7 @@ pub fn resolve(schema: &Schema) -> Program {
         queue: Vec::new(),
         shapes: layout::shapes(schema),
         func_layouts: Vec::new(),
+        shared: None,
     };
     let mut entry = Emit::default();
     r.value(&mut entry, schema.root());
@@ -99,6 +100,9 @@ struct Resolver<'s> {
     queue: Vec<(TypeId, FuncId)>,
     shapes: layout::Shapes,
     func_layouts: Vec<FuncLayout>,
+    /// The schema, shared by the predicates that ask the reference validator about a node
+    /// (made on first need).
+    shared: Option<Arc<Schema>>,
 }
 
 /// A forward jump to patch once its target is known.
@@ -156,7 +160,8 @@ impl Resolver<'_> {
                 });
             }
             TypeDesc::Object(d) => {
-                let checks = whole::member_checks(&d.members);
+                let schema = d.members.names.map(|_| self.shared_schema());
+                let checks = whole::member_checks(&d.members, schema);
                 self.whole(&mut ops, checks, |r, ops| r.object(ops, id, d));
             }
             TypeDesc::Map(values) => {
@@ -236,6 +241,14 @@ impl Resolver<'_> {
             ops.extend([Op::RestorePos(0), Op::RawCheck(pred, violation)]);
         }
         ops.at = 0;
+    }
+
+    /// The schema in an `Arc`, for predicates.
+    fn shared_schema(&mut self) -> Arc<Schema> {
+        let schema = self.schema;
+        self.shared
+            .get_or_insert_with(|| Arc::new(schema.clone()))
+            .clone()
     }
 
     /// Emits a jump to be patched by [`Resolver::land`].

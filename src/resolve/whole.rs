@@ -16,7 +16,7 @@ use std::sync::Arc;
 use bumpalo::Bump;
 use jitson_jit::ir::{BigInts, RawPred, Violation};
 
-use crate::schema::MemberRules;
+use crate::schema::{MemberRules, Schema};
 use crate::value::{BigNumbers, ParseOptions, Value, parse_with};
 use jitson_kernels::skip::skip_value_unchecked;
 use jitson_kernels::string_scan::scan_string;
@@ -45,8 +45,12 @@ pub(super) fn unique_items() -> RawPred {
 }
 
 /// The checks of an object's member rules, in the reference validator's order, each with
-/// its violation: `minProperties`, `maxProperties`, `dependentRequired`.
-pub(super) fn member_checks(rules: &MemberRules) -> Vec<(RawPred, Violation)> {
+/// its violation: `minProperties`, `maxProperties`, `dependentRequired`, `propertyNames`
+/// (asking the reference validator about each name: `schema` holds the names' node).
+pub(super) fn member_checks(
+    rules: &MemberRules,
+    schema: Option<Arc<Schema>>,
+) -> Vec<(RawPred, Violation)> {
     let mut checks = Vec::new();
     if rules.min > 0 {
         let min = rules.min;
@@ -70,6 +74,15 @@ pub(super) fn member_checks(rules: &MemberRules) -> Vec<(RawPred, Violation)> {
                 .all(|(name, required)| !has(name) || required.iter().all(|r| has(r)))
         });
         checks.push((check, Violation::DependentRequired));
+    }
+    if let (Some(names), Some(schema)) = (rules.names, schema) {
+        let check = members(move |keys| {
+            keys.iter().all(|key| {
+                let name = String::from_utf8_lossy(key).into_owned();
+                schema.node_accepts(names, &serde_json::Value::String(name))
+            })
+        });
+        checks.push((check, Violation::PropertyNames));
     }
     checks
 }
@@ -414,8 +427,9 @@ mod tests {
             min: 2,
             max: Some(2),
             dependent_required: vec![("a".into(), vec!["b".into()])],
+            names: None,
         };
-        let checks = member_checks(&rules);
+        let checks = member_checks(&rules, None);
         let broken = |text: &str| -> Vec<Violation> {
             let raw = text.as_bytes();
             checks

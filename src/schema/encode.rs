@@ -97,6 +97,7 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
                     put_u64(out, required.len() as u64);
                     required.iter().for_each(|r| put_str(out, r));
                 }
+                put_opt(out, members.names.as_ref(), |o, c| id(o, *c));
             }
         }
         TypeDesc::Map(c) => {

@@ -183,7 +183,8 @@ pub struct ObjectDesc {
 }
 
 /// The rules on an object's members as a whole, checked after its members are: how many
-/// there are (distinct keys: a repeated key counts once) and which require which.
+/// there are (distinct keys: a repeated key counts once), which require which, and what
+/// their names must be.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MemberRules {
     /// Fewest members (`minProperties`).
@@ -193,6 +194,8 @@ pub struct MemberRules {
     /// `dependentRequired`, in schema order: when the first name is present, every name of
     /// the second must be.
     pub dependent_required: Vec<(String, Vec<String>)>,
+    /// `propertyNames`: the type every member name (a string) must match.
+    pub names: Option<TypeId>,
 }
 
 impl MemberRules {
@@ -414,6 +417,9 @@ impl TypeDesc {
                 if let UnknownFields::Extra(c) = o.unknown {
                     f(c, Edge::Guarded);
                 }
+                if let Some(c) = o.members.names {
+                    f(c, Edge::Guarded);
+                }
             }
             TypeDesc::Map(c) => f(*c, Edge::Guarded),
             TypeDesc::Nullable(c) | TypeDesc::Not(c) => f(*c, Edge::Unguarded),
@@ -448,6 +454,9 @@ impl TypeDesc {
             TypeDesc::Object(o) => {
                 o.fields.iter_mut().for_each(|field| f(&mut field.ty));
                 if let UnknownFields::Extra(c) = &mut o.unknown {
+                    f(c);
+                }
+                if let Some(c) = &mut o.members.names {
                     f(c);
                 }
             }

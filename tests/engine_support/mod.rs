@@ -186,8 +186,8 @@ pub const CONDITIONAL_ITEMS: [(&str, &str); 21] = [
 ];
 
 /// Rules on arrays and objects as a whole: `uniqueItems` over strings and over values of
-/// every kind, a map with `minProperties` / `maxProperties`, `dependentRequired`, and a
-/// count over an object's named and unknown members together.
+/// every kind, a map with `minProperties` / `maxProperties` and `propertyNames`,
+/// `dependentRequired`, and a count over an object's named and unknown members together.
 pub const WHOLE_VALUE_SCHEMA: &str = r#"{"type": "array", "items": {
     "type": "object",
     "properties": {
@@ -197,7 +197,8 @@ pub const WHOLE_VALUE_SCHEMA: &str = r#"{"type": "array", "items": {
             "type": "object",
             "additionalProperties": {"type": "string"},
             "minProperties": 1,
-            "maxProperties": 3
+            "maxProperties": 3,
+            "propertyNames": {"pattern": "^[a-z]+$", "maxLength": 3}
         },
         "card": {"type": "string"},
         "billing": {"type": "string"}
@@ -208,7 +209,7 @@ pub const WHOLE_VALUE_SCHEMA: &str = r#"{"type": "array", "items": {
 
 /// Items for [`WHOLE_VALUE_SCHEMA`]: the first 9 valid, then failures, each with the schema
 /// pointer of its keyword.
-pub const WHOLE_VALUE_ITEMS: [(&str, &str); 19] = [
+pub const WHOLE_VALUE_ITEMS: [(&str, &str); 22] = [
     (r#"{"tags": ["a", "b"], "labels": {"x": "1"}}"#, ""),
     (
         r#"{"matrix": [1, "1", [1], {"a": 1}, true, null, 1.5, 0.1, 2]}"#,
@@ -261,6 +262,18 @@ pub const WHOLE_VALUE_ITEMS: [(&str, &str); 19] = [
     (
         r#"{"labels": {"a": 1}}"#,
         "/items/properties/labels/additionalProperties/type",
+    ),
+    (
+        r#"{"labels": {"a": "1", "B": "2"}}"#,
+        "/items/properties/labels/propertyNames/pattern",
+    ),
+    (
+        r#"{"labels": {"abcd": "1"}}"#,
+        "/items/properties/labels/propertyNames/maxLength",
+    ),
+    (
+        r#"{"labels": {"\u0041": "1"}}"#,
+        "/items/properties/labels/propertyNames/pattern",
     ),
 ];
 

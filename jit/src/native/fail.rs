@@ -66,6 +66,7 @@ fn tag(v: Violation) -> (u64, u64) {
         Violation::MinProperties => (17, 0),
         Violation::MaxProperties => (18, 0),
         Violation::DependentRequired => (19, 0),
+        Violation::PropertyNames => (20, 0),
     }
 }
 
@@ -96,6 +97,7 @@ fn untag(t: u64, b: u64) -> Option<Violation> {
         17 => Violation::MinProperties,
         18 => Violation::MaxProperties,
         19 => Violation::DependentRequired,
+        20 => Violation::PropertyNames,
         _ => return None,
     })
 }
@@ -179,6 +181,7 @@ mod tests {
             Violation::MinProperties,
             Violation::MaxProperties,
             Violation::DependentRequired,
+            Violation::PropertyNames,
         ];
         kinds.extend(violations.map(FailKind::Violation));
         for kind in kinds {

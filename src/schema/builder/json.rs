@@ -266,6 +266,9 @@ fn object(o: &ObjectExpr) -> Doc {
         });
         key(&mut m, "dependentRequired", Doc::Object(rules.collect()));
     }
+    if let Some(names) = &o.names {
+        key(&mut m, "propertyNames", expr(names));
+    }
     let names: Vec<Doc> = o
         .fields
         .iter()

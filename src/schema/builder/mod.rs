@@ -74,7 +74,9 @@ pub struct ArrayExpr {
 pub struct ObjectExpr {
     fields: Vec<FieldExpr>,
     unknown: UnknownExpr,
+    /// Member rules; their `names` is unset here (the names' type is `names`).
     members: MemberRules,
+    names: Option<Box<TypeExpr>>,
     /// Aliases given for a field the object does not have, `(field, alias)`: an error at
     /// build.
     dangling: Vec<(String, String)>,
@@ -154,6 +156,7 @@ pub fn object() -> ObjectExpr {
         fields: Vec::new(),
         unknown: UnknownExpr::Allow,
         members: MemberRules::default(),
+        names: None,
         dangling: Vec::new(),
     }
 }
@@ -485,6 +488,12 @@ impl ObjectExpr {
         self
     }
 
+    /// Every member name, as a string, must have type `ty` (`propertyNames`).
+    pub fn property_names(mut self, ty: impl Into<TypeExpr>) -> ObjectExpr {
+        self.names = Some(Box::new(ty.into()));
+        self
+    }
+
     /// When member `name` is present, every one of `required` must be
     /// (`dependentRequired`); given again for the same `name`, the lists join.
     pub fn dependent_required<S: Into<String>>(
@@ -740,10 +749,17 @@ impl Compiler {
                 UnknownFields::Extra(self.compile(ty, &pointer::push(at, "additionalProperties"))?)
             }
         };
+        let names = match &o.names {
+            Some(ty) => Some(self.compile(ty, &pointer::push(at, "propertyNames"))?),
+            None => None,
+        };
         Ok(TypeDesc::Object(ObjectDesc {
             fields,
             unknown,
-            members: o.members.clone(),
+            members: MemberRules {
+                names,
+                ..o.members.clone()
+            },
         }))
     }
 }

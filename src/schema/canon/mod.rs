@@ -120,7 +120,14 @@ mod tests {
                 rng.pick(&[json!(2), json!(0.5), json!(1), json!(1.5)]),
             );
         }
-        for k in ["minLength", "maxLength", "minItems", "maxItems"] {
+        for k in [
+            "minLength",
+            "maxLength",
+            "minItems",
+            "maxItems",
+            "minProperties",
+            "maxProperties",
+        ] {
             if rng.chance(8) {
                 put(&mut s, k, json!(rng.below(4)));
             }
@@ -141,6 +148,17 @@ mod tests {
         }
         if rng.chance(6) {
             put(&mut s, "const", value(rng, 1));
+        }
+        if rng.chance(6) {
+            put(&mut s, "uniqueItems", json!(rng.chance(70)));
+        }
+        if rng.chance(6) {
+            let names: Vec<&str> = KEYS.iter().copied().filter(|_| rng.chance(40)).collect();
+            put(
+                &mut s,
+                "dependentRequired",
+                json!({*rng.pick(&KEYS): names}),
+            );
         }
         if depth > 0 {
             if rng.chance(20) {
@@ -165,6 +183,9 @@ mod tests {
             }
             if rng.chance(15) {
                 put(&mut s, "additionalProperties", schema(rng, depth - 1));
+            }
+            if rng.chance(6) {
+                put(&mut s, "propertyNames", schema(rng, depth - 1));
             }
             for k in ["anyOf", "oneOf", "allOf"] {
                 if rng.chance(8) {

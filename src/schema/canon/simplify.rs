@@ -159,6 +159,16 @@ fn is_any(graph: &Graph, id: TypeId) -> bool {
     matches!(graph.node(id), TypeDesc::Any)
 }
 
+/// Whether node `id` accepts every string.
+fn accepts_any_string(graph: &Graph, id: TypeId) -> bool {
+    match graph.node(id) {
+        TypeDesc::Any => true,
+        TypeDesc::String(d) => *d == StringDesc::default(),
+        TypeDesc::Kinds(k) => k.string.is_some_and(|s| accepts_any_string(graph, s)),
+        _ => false,
+    }
+}
+
 fn union(branches: Vec<TypeId>) -> UnionDesc {
     UnionDesc {
         branches,
@@ -192,15 +202,22 @@ fn object(graph: &Graph, o: &ObjectDesc) -> Step {
         UnknownFields::Extra(t) if is_never(graph, t) => UnknownFields::Deny,
         other => other,
     };
+    // Every name is a string, so names of any string (`true`) say nothing.
+    let names = o.members.names.filter(|&t| !accepts_any_string(graph, t));
     match unknown {
         UnknownFields::Extra(t) if o.fields.is_empty() && o.members.is_empty() => {
             Step::Replace(TypeDesc::Map(t))
         }
-        _ if unknown != o.unknown => Step::Replace(TypeDesc::Object(ObjectDesc {
-            fields: o.fields.clone(),
-            unknown,
-            members: o.members.clone(),
-        })),
+        _ if unknown != o.unknown || names != o.members.names => {
+            Step::Replace(TypeDesc::Object(ObjectDesc {
+                fields: o.fields.clone(),
+                unknown,
+                members: MemberRules {
+                    names,
+                    ..o.members.clone()
+                },
+            }))
+        }
         _ => Step::Keep,
     }
 }

@@ -31,13 +31,14 @@ const ARRAY_KEYWORDS: [&str; 5] = [
     "uniqueItems",
 ];
 /// Keywords that constrain objects.
-const OBJECT_KEYWORDS: [&str; 6] = [
+const OBJECT_KEYWORDS: [&str; 7] = [
     "properties",
     "required",
     "additionalProperties",
     "minProperties",
     "maxProperties",
     "dependentRequired",
+    "propertyNames",
 ];
 
 /// Builds the raw graph of an indexed document.
@@ -416,6 +417,9 @@ impl SchemaObject<'_> {
                 min: self.count("minProperties")?.unwrap_or(0),
                 max: self.count("maxProperties")?,
                 dependent_required: self.dependent_required()?,
+                names: self
+                    .has("propertyNames")
+                    .then(|| self.child(index, "propertyNames", None)),
             },
         })
     }

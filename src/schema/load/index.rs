@@ -48,7 +48,9 @@ fn role(keyword: &str) -> Option<Role> {
         | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength" | "pattern"
         | "minItems" | "maxItems" | "uniqueItems" | "required" | "minProperties"
         | "maxProperties" | "dependentRequired" => Role::Assertion,
-        "items" | "additionalProperties" | "not" | "if" | "then" | "else" => Role::Subschema,
+        "items" | "additionalProperties" | "propertyNames" | "not" | "if" | "then" | "else" => {
+            Role::Subschema
+        }
         "properties" | "$defs" | "definitions" => Role::SubschemaMap,
         "prefixItems" | "allOf" | "anyOf" | "oneOf" => Role::SubschemaList,
         _ => return None,

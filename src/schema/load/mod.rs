@@ -5,8 +5,9 @@
 //! then the graph is put in canonical form. Supported: `type`, `enum`, `const`, numeric bounds
 //! and `multipleOf`, string lengths and `pattern`, `items`, `prefixItems`, item counts,
 //! `uniqueItems`, `properties`, `required`, `additionalProperties`, member counts
-//! (`minProperties`, `maxProperties`), `dependentRequired`, `anyOf`, `oneOf`, `allOf`, `not`,
-//! `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources, `$anchor`s within the document),
+//! (`minProperties`, `maxProperties`), `dependentRequired`, `propertyNames`, `anyOf`,
+//! `oneOf`, `allOf`, `not`, `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources,
+//! `$anchor`s within the document),
 //! `$defs` / `definitions`; annotations `$schema`, `$id`, `$anchor`, `$comment`, `title`,
 //! `description`, `examples`, `default`, `deprecated`, `readOnly`, `writeOnly`, `format`,
 //! `contentMediaType`, `contentEncoding`.

@@ -28,7 +28,12 @@ impl Schema {
 
     /// Whether `value` matches node `id` (the reference validator's answer).
     pub(crate) fn node_accepts(&self, id: TypeId, value: &Value) -> bool {
-        check(&self.nodes, id, value).is_ok()
+        self.check_node(id, value).is_ok()
+    }
+
+    /// The reference validator's answer for `value` against node `id`.
+    pub(crate) fn check_node(&self, id: TypeId, value: &Value) -> Result<(), ValidationError> {
+        check(&self.nodes, id, value)
     }
 }
 
@@ -298,12 +303,17 @@ fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
                 .map_err(|e| e.under(PathSegment::Key(name.clone()), "/additionalProperties"))?,
         }
     }
-    check_members(&d.members, members)
+    check_members(nodes, &d.members, members)
 }
 
-/// An object's member rules: its count of members, then `dependentRequired` in schema
-/// order.
-fn check_members(rules: &MemberRules, members: &serde_json::Map<String, Value>) -> Check {
+/// An object's member rules: its count of members, `dependentRequired` in schema order,
+/// then each name against `propertyNames` (reported at the object, the keyword's pointer
+/// going on into the name schema).
+fn check_members(
+    nodes: &[TypeDesc],
+    rules: &MemberRules,
+    members: &serde_json::Map<String, Value>,
+) -> Check {
     let count = members.len() as u64;
     if count < rules.min {
         return fail(ValidationErrorKind::MinProperties { limit: rules.min });
@@ -321,6 +331,12 @@ fn check_members(rules: &MemberRules, members: &serde_json::Map<String, Value>) 
                 missing: missing.clone(),
             };
             return fail(kind).map_err(|e| e.within_keyword(name));
+        }
+    }
+    if let Some(names) = rules.names {
+        for name in members.keys() {
+            check(nodes, names, &Value::String(name.clone()))
+                .map_err(|e| e.within("/propertyNames"))?;
         }
     }
     Ok(())

@@ -276,8 +276,8 @@ impl Gen<'_, '_> {
     }
 
     /// An object schema: properties, `required` (possibly naming absent properties),
-    /// `additionalProperties` (absent, a boolean or a schema), member counts and
-    /// `dependentRequired` (naming any names).
+    /// `additionalProperties` (absent, a boolean or a schema), member counts,
+    /// `dependentRequired` (naming any names) and `propertyNames`.
     fn object(&mut self, depth: usize) -> Result<Json> {
         let mut s = json!({"type": "object"});
         self.object_keywords(&mut s, depth)?;
@@ -326,6 +326,9 @@ impl Gen<'_, '_> {
                 rules.insert((*self.u.choose(NAMES)?).into(), json!(names));
             }
             s["dependentRequired"] = Json::Object(rules);
+        }
+        if self.u.ratio(1, 5)? {
+            s["propertyNames"] = self.node(depth)?;
         }
         Ok(())
     }
