@@ -63,7 +63,7 @@
 //! | [`Number`](Op::Number) **value** | [`NumCheckId`] | a number; `integer` checks (no fraction: `1.0` counts), bounds by exact comparison, then the predicate (a [`BigInts::Raw`] big integer is an integer and compares by its digits) | `Type`, `Minimum`, `Maximum`, `MultipleOf` |
 //! | [`String`](Op::String) **value** | [`StrCheckId`] | a string; length in code points of the unescaped text, then the predicate | `Type`, `MinLength`, `MaxLength`, `Pattern` |
 //! | [`StrEnum`](Op::StrEnum) **value** | [`StrEnumId`] | a string equal (unescaped) to one of the table's strings | `Enum` (any other value) |
-//! | [`RawCheck`](Op::RawCheck) **value** | [`RawPredId`], [`Violation`] | skip one value (validating), then call the predicate on its raw bytes and the run's [`BigInts`] policy | the given violation |
+//! | [`RawCheck`](Op::RawCheck) **value** | [`RawPredId`], `walked` | skip one value (validating; when `walked`, the ops before checked it, so by balancing brackets only), then call the predicate on its raw bytes and the run's [`BigInts`] policy | the predicate's violation |
 //! | [`SkipValue`](Op::SkipValue) **value** | | skip one value, validating its syntax (the kernel's validating skip, depth-limited) and that its numbers fit an `f64` (as read numbers must) | syntax, depth, `NumberOutOfRange` |
 //! | [`Fail`](Op::Fail) | [`Violation`] | fail at the next value (after whitespace) | the violation |
 //! | [`Dispatch`](Op::Dispatch) | 6 labels | peek the next value's first byte; jump to the label of its kind (null, boolean, number, string, array, object) | `ExpectedValue` (syntax) when no value starts there |
@@ -185,8 +185,8 @@ pub type StrPred = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 pub type NumPred = Arc<dyn for<'n> Fn(NumRef<'n>) -> bool + Send + Sync>;
 /// A check on one complete, well-formed JSON value given as its raw bytes (equality with a
 /// list of JSON values, for instance), under the run's [`BigInts`] policy (which says what
-/// an integer beyond 64 bits in those bytes is).
-pub type RawPred = Arc<dyn Fn(&[u8], BigInts) -> bool + Send + Sync>;
+/// an integer beyond 64 bits in those bytes is): `Ok`, or the violation to report.
+pub type RawPred = Arc<dyn Fn(&[u8], BigInts) -> Result<(), Violation> + Send + Sync>;
 
 /// A number bound.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -699,8 +699,14 @@ pub enum Op {
     String(StrCheckId),
     /// **value** a string of the table.
     StrEnum(StrEnumId),
-    /// **value** any value the predicate accepts, else the violation.
-    RawCheck(RawPredId, Violation),
+    /// **value** any value the predicate accepts, else the violation it gives.
+    RawCheck {
+        /// The predicate.
+        pred: RawPredId,
+        /// The ops just before walked this same value from the same start, checking its
+        /// syntax: it is skipped by balancing brackets only.
+        walked: bool,
+    },
     /// **value** any well-formed value.
     SkipValue,
     /// Fails with the violation.
@@ -890,7 +896,7 @@ impl Program {
             Op::Number(i) => lt(*i, self.num_checks.len()),
             Op::String(i) => lt(*i, self.str_checks.len()),
             Op::StrEnum(i) => lt(*i, self.str_enums.len()),
-            Op::RawCheck(i, _) => lt(*i, self.raw_preds.len()),
+            Op::RawCheck { pred, .. } => lt(*pred, self.raw_preds.len()),
             Op::Discriminate { disc, targets, .. } => {
                 lt(*disc, self.discriminators.len())
                     && self.discriminators[*disc as usize].tags.values().len() == targets.len()
@@ -993,7 +999,10 @@ impl Program {
                 Ok(())
             }
             Op::StrEnum(i) => write!(f, "str-enum {:?}", self.str_enums[*i as usize].values()),
-            Op::RawCheck(i, v) => write!(f, "raw-check p{i} else {v:?}"),
+            Op::RawCheck { pred, walked } => {
+                let walked = if *walked { " walked" } else { "" };
+                write!(f, "raw-check p{pred}{walked}")
+            }
             Op::Dispatch(t) => write!(
                 f,
                 "dispatch null:@{} bool:@{} number:@{} string:@{} array:@{} object:@{}",

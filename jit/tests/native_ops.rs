@@ -167,7 +167,10 @@ fn union_program() -> Program {
             NumCheck::default(),
         ],
         str_checks: vec![StrCheck::default()],
-        raw_preds: vec![Arc::new(|raw: &[u8], _| raw != b"[]" && raw != b"{}")],
+        raw_preds: vec![Arc::new(|raw: &[u8], _| match raw {
+            b"[]" | b"{}" => Err(Violation::Enum),
+            _ => Ok(()),
+        })],
         key_tables: vec![
             KeyTable::new([("kind".into(), true), ("v".into(), false)]),
             KeyTable::new([]),
@@ -238,7 +241,10 @@ fn union_program() -> Program {
             Op::Return,
             Op::String(0),
             Op::Return,
-            Op::RawCheck(0, Violation::Enum),
+            Op::RawCheck {
+                pred: 0,
+                walked: false,
+            },
             Op::Return,
         ],
     ));

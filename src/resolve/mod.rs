@@ -152,17 +152,15 @@ impl Resolver<'_> {
         let mut ops = Emit::default();
         match self.schema.node(id) {
             TypeDesc::Array(d) => {
-                let unique = d
-                    .unique_items
-                    .then(|| (whole::unique_items(), Violation::UniqueItems));
-                self.whole(&mut ops, unique.into_iter().collect(), |r, ops| {
+                let unique = d.unique_items.then(whole::unique_items);
+                self.whole(&mut ops, unique, |r, ops| {
                     r.array(ops, &d.prefix_items, d.items, d.min_items, d.max_items)
                 });
             }
             TypeDesc::Object(d) => {
                 let schema = d.members.names.map(|_| self.shared_schema());
-                let checks = whole::member_checks(&d.members, schema);
-                self.whole(&mut ops, checks, |r, ops| r.object(ops, id, d));
+                let check = whole::member_rules(&d.members, schema);
+                self.whole(&mut ops, check, |r, ops| r.object(ops, id, d));
             }
             TypeDesc::Map(values) => {
                 let d = ObjectDesc {
@@ -221,25 +219,24 @@ impl Resolver<'_> {
         ops
     }
 
-    /// A container's walk (`walk`), then its checks as a whole (`uniqueItems`, member
-    /// rules), each from the value's start (`r0`) again: a `raw-check` that writes nothing.
+    /// A container's walk (`walk`), then, when it has one, its check as a whole
+    /// (`uniqueItems`, member rules): from the value's start (`r0`) again, a `raw-check` of
+    /// the walked value that writes nothing.
     fn whole(
         &mut self,
         ops: &mut Emit,
-        checks: Vec<(RawPred, Violation)>,
+        check: Option<RawPred>,
         walk: impl FnOnce(&mut Self, &mut Emit),
     ) {
-        if checks.is_empty() {
+        let Some(pred) = check else {
             return walk(self, ops);
-        }
+        };
         ops.push(Op::SavePos(0));
         walk(self, ops);
+        self.prog.raw_preds.push(pred);
+        let pred = (self.prog.raw_preds.len() - 1) as u32;
         ops.at = NO_DST;
-        for (pred, violation) in checks {
-            self.prog.raw_preds.push(pred);
-            let pred = (self.prog.raw_preds.len() - 1) as u32;
-            ops.extend([Op::RestorePos(0), Op::RawCheck(pred, violation)]);
-        }
+        ops.extend([Op::RestorePos(0), Op::RawCheck { pred, walked: true }]);
         ops.at = 0;
     }
 
@@ -590,15 +587,19 @@ impl Resolver<'_> {
                 // A big integer kept raw is compared by its digits; anything else as the engine
                 // reads it (the correctly rounded nearest `f64`, with the other policies).
                 let big = std::str::from_utf8(raw).ok().and_then(BigInt::new);
-                match big {
+                let allowed = match big {
                     Some(b) if big_ints == BigInts::Raw => {
                         numbers.iter().any(|&n| b.cmp_exact(n).is_eq())
                     }
                     _ => crate::value::serde_of_text(raw)
                         .is_some_and(|v| oracle.validate_value(&v).is_ok()),
-                }
+                };
+                allowed.then_some(()).ok_or(Violation::Enum)
             }));
-        Op::RawCheck((self.prog.raw_preds.len() - 1) as u32, Violation::Enum)
+        Op::RawCheck {
+            pred: (self.prog.raw_preds.len() - 1) as u32,
+            walked: false,
+        }
     }
 }
 

@@ -364,17 +364,21 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             Op::Number(check) => self.number(*check, at)?,
             Op::String(check) => self.string(&prog.str_checks[*check as usize], at)?,
             Op::StrEnum(table) => self.str_enum(*table, at)?,
-            Op::RawCheck(pred, violation) => {
+            Op::RawCheck { pred, walked } => {
                 self.ws();
                 let start = self.pos;
-                self.skip()?;
-                if !(prog.raw_preds[*pred as usize])(
-                    &self.input[start..self.pos],
-                    self.opts.big_ints,
-                ) {
-                    return Err(Stop::violation(*violation, start, Resume::Continue));
+                match walked {
+                    true => {
+                        self.pos = skip::skip_value_unchecked(self.input, start)
+                            .map_err(|e| Stop::fatal(FailKind::Syntax(e.kind), e.offset))?;
+                    }
+                    false => self.skip()?,
                 }
-                self.sink.raw(at, &self.input[start..self.pos]);
+                let raw = &self.input[start..self.pos];
+                if let Err(v) = (prog.raw_preds[*pred as usize])(raw, self.opts.big_ints) {
+                    return Err(Stop::violation(v, start, Resume::Continue));
+                }
+                self.sink.raw(at, raw);
             }
             Op::SkipValue => {
                 self.ws();

@@ -414,7 +414,7 @@ impl<'a> Lower<'a> {
             Op::String(check) => self.string(pc, *check),
             Op::Number(_) => self.number(pc),
             Op::StrEnum(id) => self.str_enum(pc, *id),
-            Op::RawCheck(..) | Op::SkipValue => self.raw_value_op(pc),
+            Op::RawCheck { .. } | Op::SkipValue => self.raw_value_op(pc),
             Op::Fail(v) => self.fail_op(*v),
             // A union branch's tag: only decode writes it.
             Op::Tag(v) => self.tag(pc, *v),
