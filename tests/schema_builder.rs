@@ -143,7 +143,7 @@ fn every_constructor_matches_its_keyword() {
         ),
         (
             Schema::build(object().property_names(string().max_length(3))),
-            r#"{"type": "object", "propertyNames": {"maxLength": 3}}"#,
+            r#"{"type": "object", "propertyNames": {"type": "string", "maxLength": 3}}"#,
         ),
         (
             Schema::build(object()),
