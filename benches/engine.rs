@@ -14,8 +14,9 @@
 //! tiered codec against a plain one, on native code and, still pending, on the
 //! interpreter); internally tagged events under a discriminated `anyOf` with and without a
 //! default branch (`tagged_union`), and externally tagged ones (`tagged_union_external`);
-//! value checks beyond the corpus: a 40-value enumeration (`large_enum`) and `multipleOf`
-//! (`multiple_of`). MB/s of the input document.
+//! value checks beyond the corpus: a 40-value enumeration (`large_enum`), `multipleOf`
+//! (`multiple_of`), `if`/`then`/`else` (`conditional`), `uniqueItems` (`unique_items`),
+//! member counts and `dependentRequired` (`member_rules`). MB/s of the input document.
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
