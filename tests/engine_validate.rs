@@ -542,6 +542,24 @@ fn whole_value_rules_agree_with_the_reference() {
         e.schema_pointer(),
         Some("/items/properties/labels/propertyNames/pattern")
     );
+    let e = codec.validate(br#"[{"scores": [7]}]"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "array has no item that matches contains at line 1 column 13, path $[0].scores, \
+         keyword contains"
+    );
+    let e = codec.validate(br#"[{"flags": [true]}]"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "array has fewer items matching contains than minContains at line 1 column 12, path \
+         $[0].flags, keyword minContains"
+    );
+    let value: Value = serde_json::from_str(r#"[{"flags": [true, true, true, true]}]"#).unwrap();
+    assert_eq!(
+        schema.validate_value(&value).unwrap_err().to_string(),
+        "$[0].flags: 4 items match contains, at most 3 may (schema \
+         #/items/properties/flags/maxContains)"
+    );
     let value: Value = serde_json::from_str(r#"[{"tags": ["x", "y", "x"]}]"#).unwrap();
     assert_eq!(
         schema.validate_value(&value).unwrap_err().to_string(),

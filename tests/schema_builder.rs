@@ -116,6 +116,18 @@ fn every_constructor_matches_its_keyword() {
             r#"{"type": "array", "items": {"type": "string"}, "uniqueItems": false}"#,
         ),
         (
+            Schema::build(array(any()).contains(string()).max_contains(2)),
+            r#"{"type": "array", "contains": {"type": "string"}, "maxContains": 2}"#,
+        ),
+        (
+            Schema::build(array(any())),
+            r#"{"type": "array", "contains": {"type": "string"}, "minContains": 0}"#,
+        ),
+        (
+            Schema::build(array(any())),
+            r#"{"type": "array", "minContains": 2, "maxContains": 3}"#,
+        ),
+        (
             Schema::build(
                 object()
                     .extras(integer())
@@ -319,6 +331,11 @@ fn written_documents_load_back() {
         tuple([boolean(), null()]).min_items(2).into(),
         array(integer()).min_items(1).max_items(4).into(),
         array(any()).unique_items().into(),
+        array(integer())
+            .contains(integer().minimum(5))
+            .min_contains(2)
+            .max_contains(4)
+            .into(),
         object()
             .extras(string())
             .min_properties(2)

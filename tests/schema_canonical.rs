@@ -169,6 +169,10 @@ fn distinct_schemas_have_distinct_keys() {
         r#"{"type": "object", "dependentRequired": {"b": ["a"]}}"#,
     );
     different(
+        r#"{"type": "array", "contains": {"type": "string"}}"#,
+        r#"{"type": "array", "contains": {"type": "string"}, "minContains": 2}"#,
+    );
+    different(
         r#"{"type": "object", "propertyNames": {"maxLength": 2}}"#,
         r#"{"type": "object", "propertyNames": {"maxLength": 3}}"#,
     );

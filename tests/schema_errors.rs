@@ -49,8 +49,8 @@ fn unsupported_keywords_anywhere() {
     );
     // Unreferenced definitions are checked too.
     assert_eq!(
-        error(r#"{"$defs": {"x": {"contains": {}}}}"#),
-        r#"unsupported keyword "contains" at /$defs/x/contains"#
+        error(r#"{"$defs": {"x": {"dependentSchemas": {}}}}"#),
+        r#"unsupported keyword "dependentSchemas" at /$defs/x/dependentSchemas"#
     );
     assert_eq!(
         error(r##"{"items": {"anyOf": [{"$dynamicRef": "#a"}]}}"##),
@@ -136,6 +136,14 @@ fn invalid_keyword_values() {
         (
             r#"{"uniqueItems": 1}"#,
             r#""uniqueItems" must be a boolean at /uniqueItems"#,
+        ),
+        (
+            r#"{"contains": {}, "minContains": "1"}"#,
+            r#""minContains" must be a non-negative integer at /minContains"#,
+        ),
+        (
+            r#"{"contains": 1}"#,
+            "expected a schema (an object or a boolean) at /contains",
         ),
         (
             r#"{"minProperties": -1}"#,

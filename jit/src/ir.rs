@@ -558,6 +558,10 @@ pub enum Violation {
     DependentRequired,
     /// A member's name does not match the names' type.
     PropertyNames,
+    /// Fewer items match the `contains` type than allowed.
+    MinContains,
+    /// More items match the `contains` type than allowed.
+    MaxContains,
     /// A required field is missing.
     Required {
         /// The object's key table.

@@ -141,6 +141,15 @@ impl Context<'_> {
             Violation::DependentRequired => {
                 "object lacks a member that dependentRequired asks for".to_owned()
             }
+            Violation::MinContains if keyword == Keyword::Contains => {
+                "array has no item that matches contains".to_owned()
+            }
+            Violation::MinContains => {
+                "array has fewer items matching contains than minContains".to_owned()
+            }
+            Violation::MaxContains => {
+                "array has more items matching contains than maxContains".to_owned()
+            }
             Violation::PropertyNames => {
                 "object has a member name that propertyNames rejects".to_owned()
             }

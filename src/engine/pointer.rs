@@ -266,6 +266,13 @@ impl<'a> Walk<'a> {
             | (Violation::Not, TypeDesc::Not(_))
             | (Violation::Never, TypeDesc::Never) => Keyword::of(self.violation),
             (Violation::UniqueItems, TypeDesc::Array(a)) if a.unique_items => Keyword::UniqueItems,
+            (Violation::MinContains, TypeDesc::Array(a)) => match a.contains?.min {
+                Some(_) => Keyword::MinContains,
+                None => Keyword::Contains,
+            },
+            (Violation::MaxContains, TypeDesc::Array(a)) if a.contains?.max.is_some() => {
+                Keyword::MaxContains
+            }
             (Violation::MinProperties, TypeDesc::Object(o)) if o.members.min > 0 => {
                 Keyword::MinProperties
             }

@@ -36,6 +36,12 @@ pub enum Keyword {
     MaxItems,
     /// `uniqueItems`: two items are equal.
     UniqueItems,
+    /// `contains`: no item matches (`minContains` not written).
+    Contains,
+    /// `minContains`: fewer items match `contains` than this.
+    MinContains,
+    /// `maxContains`: more items match `contains` than this.
+    MaxContains,
     /// `minProperties`.
     MinProperties,
     /// `maxProperties`.
@@ -77,6 +83,9 @@ impl Keyword {
             Keyword::MinItems => "minItems",
             Keyword::MaxItems => "maxItems",
             Keyword::UniqueItems => "uniqueItems",
+            Keyword::Contains => "contains",
+            Keyword::MinContains => "minContains",
+            Keyword::MaxContains => "maxContains",
             Keyword::MinProperties => "minProperties",
             Keyword::MaxProperties => "maxProperties",
             Keyword::DependentRequired => "dependentRequired",
@@ -105,6 +114,8 @@ impl Keyword {
             Violation::MinItems => Keyword::MinItems,
             Violation::MaxItems => Keyword::MaxItems,
             Violation::UniqueItems => Keyword::UniqueItems,
+            Violation::MinContains => Keyword::MinContains,
+            Violation::MaxContains => Keyword::MaxContains,
             Violation::MinProperties => Keyword::MinProperties,
             Violation::MaxProperties => Keyword::MaxProperties,
             Violation::DependentRequired => Keyword::DependentRequired,

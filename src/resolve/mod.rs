@@ -31,9 +31,10 @@
 //!   or when every branch is an object of one required member named differently that
 //!   denies others (`discriminate by-name`: the first member's name is the tag; another
 //!   name tries the branches);
-//! - an array with `uniqueItems`, an object with member rules (`minProperties`,
-//!   `maxProperties`, `dependentRequired`, `propertyNames`): `r0 = pos`, the walk above,
-//!   then per rule `pos = r0; raw-check` writing nothing (the predicates of `whole.rs`);
+//! - an array with `uniqueItems` or `contains`, an object with member rules
+//!   (`minProperties`, `maxProperties`, `dependentRequired`, `propertyNames`): `r0 = pos`,
+//!   the walk above, then `pos = r0; raw-check walked` writing nothing (the predicates of
+//!   `whole.rs`);
 //! - `allOf`: each part from the same start (`r0`), the cursor left at the end (`r1`);
 //! - `not`: `try inner else ok; fail not; ok: pos = r0; skip-value`.
 
@@ -152,8 +153,9 @@ impl Resolver<'_> {
         let mut ops = Emit::default();
         match self.schema.node(id) {
             TypeDesc::Array(d) => {
-                let unique = d.unique_items.then(whole::unique_items);
-                self.whole(&mut ops, unique, |r, ops| {
+                let schema = d.contains.map(|_| self.shared_schema());
+                let check = whole::array_rules(d.unique_items, d.contains, schema);
+                self.whole(&mut ops, check, |r, ops| {
                     r.array(ops, &d.prefix_items, d.items, d.min_items, d.max_items)
                 });
             }

@@ -55,14 +55,24 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
             min_items,
             max_items,
             unique_items,
+            contains,
         }) => {
-            // `uniqueItems` has its own tag, so arrays without it keep their bytes.
-            out.push(if *unique_items { 18 } else { 7 });
+            // Whole-array rules have their own tag, so arrays without them keep their bytes.
+            let whole = *unique_items || contains.is_some();
+            out.push(if whole { 18 } else { 7 });
             put_u64(out, prefix_items.len() as u64);
             prefix_items.iter().for_each(|&c| id(out, c));
             id(out, *items);
             put_u64(out, *min_items);
             put_opt(out, max_items.as_ref(), |o, n| put_u64(o, *n));
+            if whole {
+                out.push(u8::from(*unique_items));
+                put_opt(out, contains.as_ref(), |o, c| {
+                    id(o, c.ty);
+                    put_opt(o, c.min.as_ref(), |o, n| put_u64(o, *n));
+                    put_opt(o, c.max.as_ref(), |o, n| put_u64(o, *n));
+                });
+            }
         }
         TypeDesc::Object(ObjectDesc {
             fields,

@@ -166,6 +166,26 @@ pub struct ArrayDesc {
     /// Whether no two items may be equal (`uniqueItems`; JSON equality: `1` equals `1.0`,
     /// objects are unordered).
     pub unique_items: bool,
+    /// How many items must match a type (`contains`, `minContains`, `maxContains`).
+    pub contains: Option<ContainsDesc>,
+}
+
+/// `contains`: how many items of an array must match `ty`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContainsDesc {
+    /// The type the counted items match.
+    pub ty: TypeId,
+    /// Fewest matching items (`minContains`; `None`: not written, 1).
+    pub min: Option<u64>,
+    /// Most matching items (`maxContains`).
+    pub max: Option<u64>,
+}
+
+impl ContainsDesc {
+    /// Fewest matching items (1 unless `minContains` says otherwise).
+    pub fn min_count(&self) -> u64 {
+        self.min.unwrap_or(1)
+    }
 }
 
 /// An object node: named fields in schema order (the order encode writes them), and what to
@@ -411,6 +431,9 @@ impl TypeDesc {
             TypeDesc::Array(a) => {
                 a.prefix_items.iter().for_each(|&c| f(c, Edge::Guarded));
                 f(a.items, Edge::Guarded);
+                if let Some(c) = a.contains {
+                    f(c.ty, Edge::Guarded);
+                }
             }
             TypeDesc::Object(o) => {
                 o.fields.iter().for_each(|field| f(field.ty, Edge::Guarded));
@@ -450,6 +473,9 @@ impl TypeDesc {
             TypeDesc::Array(a) => {
                 a.prefix_items.iter_mut().for_each(&mut f);
                 f(&mut a.items);
+                if let Some(c) = &mut a.contains {
+                    f(&mut c.ty);
+                }
             }
             TypeDesc::Object(o) => {
                 o.fields.iter_mut().for_each(|field| f(&mut field.ty));

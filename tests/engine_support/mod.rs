@@ -186,13 +186,15 @@ pub const CONDITIONAL_ITEMS: [(&str, &str); 21] = [
 ];
 
 /// Rules on arrays and objects as a whole: `uniqueItems` over strings and over values of
-/// every kind, a map with `minProperties` / `maxProperties` and `propertyNames`,
+/// every kind, `contains` alone and with `minContains` / `maxContains`, a map with `minProperties` / `maxProperties` and `propertyNames`,
 /// `dependentRequired`, and a count over an object's named and unknown members together.
 pub const WHOLE_VALUE_SCHEMA: &str = r#"{"type": "array", "items": {
     "type": "object",
     "properties": {
         "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
         "matrix": {"type": "array", "uniqueItems": true},
+        "scores": {"type": "array", "contains": {"type": "integer", "minimum": 90}},
+        "flags": {"type": "array", "contains": {"const": true}, "minContains": 2, "maxContains": 3},
         "labels": {
             "type": "object",
             "additionalProperties": {"type": "string"},
@@ -209,14 +211,23 @@ pub const WHOLE_VALUE_SCHEMA: &str = r#"{"type": "array", "items": {
 
 /// Items for [`WHOLE_VALUE_SCHEMA`]: the first 9 valid, then failures, each with the schema
 /// pointer of its keyword.
-pub const WHOLE_VALUE_ITEMS: [(&str, &str); 22] = [
-    (r#"{"tags": ["a", "b"], "labels": {"x": "1"}}"#, ""),
+pub const WHOLE_VALUE_ITEMS: [(&str, &str); 26] = [
+    (
+        r#"{"tags": ["a", "b"], "labels": {"x": "1"}, "scores": [1, 95.0]}"#,
+        "",
+    ),
     (
         r#"{"matrix": [1, "1", [1], {"a": 1}, true, null, 1.5, 0.1, 2]}"#,
         "",
     ),
-    (r#"{"card": "4111", "billing": "addr"}"#, ""),
-    (r#"{"labels": {"a": "1", "b": "2", "c": "3"}}"#, ""),
+    (
+        r#"{"card": "4111", "billing": "addr", "flags": [true, 1, true]}"#,
+        "",
+    ),
+    (
+        r#"{"labels": {"a": "1", "b": "2", "c": "3"}, "flags": [true, true, true, false]}"#,
+        "",
+    ),
     (r#"{"matrix": [[1, 2], [2, 1], [1, [2]]], "tags": []}"#, ""),
     (r#"{"matrix": [{"a": 1}, {"a": 1, "b": 2}, {"b": 1}]}"#, ""),
     (r#"{"billing": "only"}"#, ""),
@@ -274,6 +285,19 @@ pub const WHOLE_VALUE_ITEMS: [(&str, &str); 22] = [
     (
         r#"{"labels": {"\u0041": "1"}}"#,
         "/items/properties/labels/propertyNames/pattern",
+    ),
+    (
+        r#"{"scores": [1, 89]}"#,
+        "/items/properties/scores/contains",
+    ),
+    (r#"{"scores": []}"#, "/items/properties/scores/contains"),
+    (
+        r#"{"flags": [true, false]}"#,
+        "/items/properties/flags/minContains",
+    ),
+    (
+        r#"{"flags": [true, true, true, true]}"#,
+        "/items/properties/flags/maxContains",
     ),
 ];
 

@@ -93,7 +93,8 @@ const SCHEMAS: &[(&str, &str)] = &[
         "whole",
         r#"{"type": "array", "uniqueItems": true, "items": {
             "type": "object",
-            "properties": {"t": {"type": "array", "uniqueItems": true}, "c": {}, "b": {}},
+            "properties": {"t": {"type": "array", "uniqueItems": true}, "c": {}, "b": {},
+                "k": {"contains": {"type": "string"}, "minContains": 1, "maxContains": 2}},
             "additionalProperties": {"type": "array", "items": {"type": "number"}, "uniqueItems": true},
             "minProperties": 1, "maxProperties": 3,
             "dependentRequired": {"c": ["b"]}

@@ -67,6 +67,8 @@ fn tag(v: Violation) -> (u64, u64) {
         Violation::MaxProperties => (18, 0),
         Violation::DependentRequired => (19, 0),
         Violation::PropertyNames => (20, 0),
+        Violation::MinContains => (21, 0),
+        Violation::MaxContains => (22, 0),
     }
 }
 
@@ -98,6 +100,8 @@ fn untag(t: u64, b: u64) -> Option<Violation> {
         18 => Violation::MaxProperties,
         19 => Violation::DependentRequired,
         20 => Violation::PropertyNames,
+        21 => Violation::MinContains,
+        22 => Violation::MaxContains,
         _ => return None,
     })
 }
@@ -182,6 +186,8 @@ mod tests {
             Violation::MaxProperties,
             Violation::DependentRequired,
             Violation::PropertyNames,
+            Violation::MinContains,
+            Violation::MaxContains,
         ];
         kinds.extend(violations.map(FailKind::Violation));
         for kind in kinds {

@@ -215,6 +215,15 @@ fn array(a: &ArrayExpr) -> Doc {
     if a.unique_items {
         key(&mut m, "uniqueItems", Doc::Bool(true));
     }
+    if let Some(ty) = &a.contains {
+        key(&mut m, "contains", expr(ty));
+        a.min_contains
+            .into_iter()
+            .for_each(|n| key(&mut m, "minContains", count(n)));
+        a.max_contains
+            .into_iter()
+            .for_each(|n| key(&mut m, "maxContains", count(n)));
+    }
     Doc::Object(m)
 }
 

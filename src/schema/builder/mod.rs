@@ -29,7 +29,8 @@
 mod json;
 
 use crate::schema::model::{
-    ArrayDesc, ConditionalDesc, Field, Graph, MemberRules, ObjectDesc, UnionDesc, UnknownFields,
+    ArrayDesc, ConditionalDesc, ContainsDesc, Field, Graph, MemberRules, ObjectDesc, UnionDesc,
+    UnknownFields,
 };
 use crate::schema::{
     Bound, IntegerDesc, Num, NumberDesc, Pattern, Schema, SchemaError, SchemaErrorKind, StringDesc,
@@ -67,6 +68,10 @@ pub struct ArrayExpr {
     min_items: u64,
     max_items: Option<u64>,
     unique_items: bool,
+    /// `contains`, and `minContains` / `maxContains` (which say nothing without it).
+    contains: Option<Box<TypeExpr>>,
+    min_contains: Option<u64>,
+    max_contains: Option<u64>,
 }
 
 /// An object type under construction.
@@ -141,6 +146,9 @@ pub fn array(items: impl Into<TypeExpr>) -> ArrayExpr {
         min_items: 0,
         max_items: None,
         unique_items: false,
+        contains: None,
+        min_contains: None,
+        max_contains: None,
     }
 }
 
@@ -365,6 +373,24 @@ impl ArrayExpr {
     /// No two items equal (`uniqueItems: true`).
     pub fn unique_items(mut self) -> ArrayExpr {
         self.unique_items = true;
+        self
+    }
+
+    /// At least one item (or [`ArrayExpr::min_contains`] items) of type `ty` (`contains`).
+    pub fn contains(mut self, ty: impl Into<TypeExpr>) -> ArrayExpr {
+        self.contains = Some(Box::new(ty.into()));
+        self
+    }
+
+    /// Fewest items of the [`ArrayExpr::contains`] type (`minContains`; 0 allows none).
+    pub fn min_contains(mut self, n: u64) -> ArrayExpr {
+        self.min_contains = Some(n);
+        self
+    }
+
+    /// Most items of the [`ArrayExpr::contains`] type (`maxContains`).
+    pub fn max_contains(mut self, n: u64) -> ArrayExpr {
+        self.max_contains = Some(n);
         self
     }
 }
@@ -660,6 +686,14 @@ impl Compiler {
                     min_items: a.min_items,
                     max_items: a.max_items,
                     unique_items: a.unique_items,
+                    contains: match &a.contains {
+                        Some(ty) => Some(ContainsDesc {
+                            ty: self.compile(ty, &pointer::push(at, "contains"))?,
+                            min: a.min_contains,
+                            max: a.max_contains,
+                        }),
+                        None => None,
+                    },
                 })
             }
             Expr::Object(o) => self.object(o, at)?,

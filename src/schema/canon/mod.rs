@@ -127,6 +127,8 @@ mod tests {
             "maxItems",
             "minProperties",
             "maxProperties",
+            "minContains",
+            "maxContains",
         ] {
             if rng.chance(8) {
                 put(&mut s, k, json!(rng.below(4)));
@@ -186,6 +188,9 @@ mod tests {
             }
             if rng.chance(6) {
                 put(&mut s, "propertyNames", schema(rng, depth - 1));
+            }
+            if rng.chance(8) {
+                put(&mut s, "contains", schema(rng, depth - 1));
             }
             for k in ["anyOf", "oneOf", "allOf"] {
                 if rng.chance(8) {

@@ -19,7 +19,7 @@
 //!   dropped;
 //! - enums: canonical values, JSON duplicates dropped, empty is `false`.
 
-use crate::schema::model::{Graph, MemberRules, ObjectDesc, UnionDesc, UnknownFields};
+use crate::schema::model::{ArrayDesc, Graph, MemberRules, ObjectDesc, UnionDesc, UnknownFields};
 use crate::schema::validate::check;
 use crate::schema::value::{canonical_set, json_eq};
 use crate::schema::{
@@ -142,12 +142,19 @@ fn step(graph: &Graph, id: TypeId) -> Step {
             }
             _ => Step::Keep,
         },
-        TypeDesc::Any
-        | TypeDesc::Never
-        | TypeDesc::Null
-        | TypeDesc::Bool
-        | TypeDesc::String(_)
-        | TypeDesc::Array(_) => Step::Keep,
+        TypeDesc::Any | TypeDesc::Never | TypeDesc::Null | TypeDesc::Bool | TypeDesc::String(_) => {
+            Step::Keep
+        }
+        // `minContains: 0` without a maximum counts for nothing.
+        TypeDesc::Array(a) => match a.contains {
+            Some(c) if c.min == Some(0) && c.max.is_none() => {
+                Step::Replace(TypeDesc::Array(ArrayDesc {
+                    contains: None,
+                    ..a.clone()
+                }))
+            }
+            _ => Step::Keep,
+        },
     }
 }
 
@@ -254,6 +261,7 @@ fn unconstrained(graph: &Graph, id: TypeId) -> bool {
                 && a.min_items == 0
                 && a.max_items.is_none()
                 && !a.unique_items
+                && a.contains.is_none()
         }
         TypeDesc::Object(o) => {
             o.fields.is_empty() && o.unknown == UnknownFields::Allow && o.members.is_empty()

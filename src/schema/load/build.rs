@@ -4,7 +4,8 @@
 use super::index::{Index, LocationSchema, invalid};
 use crate::schema::doc::Doc;
 use crate::schema::model::{
-    ArrayDesc, ConditionalDesc, Field, Graph, MemberRules, ObjectDesc, UnionDesc, UnknownFields,
+    ArrayDesc, ConditionalDesc, ContainsDesc, Field, Graph, MemberRules, ObjectDesc, UnionDesc,
+    UnknownFields,
 };
 use crate::schema::value::{canonical, canonical_set};
 use crate::schema::{
@@ -23,12 +24,15 @@ const NUMBER_KEYWORDS: [&str; 5] = [
 /// Keywords that constrain strings.
 const STRING_KEYWORDS: [&str; 3] = ["minLength", "maxLength", "pattern"];
 /// Keywords that constrain arrays.
-const ARRAY_KEYWORDS: [&str; 5] = [
+const ARRAY_KEYWORDS: [&str; 8] = [
     "items",
     "prefixItems",
     "minItems",
     "maxItems",
     "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
 ];
 /// Keywords that constrain objects.
 const OBJECT_KEYWORDS: [&str; 7] = [
@@ -375,6 +379,15 @@ impl SchemaObject<'_> {
                 Some(_) => {
                     return Err(invalid("uniqueItems", "a boolean", self.ptr("uniqueItems")));
                 }
+            },
+            // `minContains` and `maxContains` without `contains` say nothing.
+            contains: match self.has("contains") {
+                true => Some(ContainsDesc {
+                    ty: self.child(index, "contains", None),
+                    min: self.count("minContains")?,
+                    max: self.count("maxContains")?,
+                }),
+                false => None,
             },
         })
     }

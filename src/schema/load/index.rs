@@ -46,11 +46,16 @@ fn role(keyword: &str) -> Option<Role> {
         "default" => Role::Annotation(Shape::Any),
         "$ref" | "type" | "enum" | "const" | "minimum" | "maximum" | "exclusiveMinimum"
         | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength" | "pattern"
-        | "minItems" | "maxItems" | "uniqueItems" | "required" | "minProperties"
-        | "maxProperties" | "dependentRequired" => Role::Assertion,
-        "items" | "additionalProperties" | "propertyNames" | "not" | "if" | "then" | "else" => {
-            Role::Subschema
-        }
+        | "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains" | "required"
+        | "minProperties" | "maxProperties" | "dependentRequired" => Role::Assertion,
+        "items"
+        | "contains"
+        | "additionalProperties"
+        | "propertyNames"
+        | "not"
+        | "if"
+        | "then"
+        | "else" => Role::Subschema,
         "properties" | "$defs" | "definitions" => Role::SubschemaMap,
         "prefixItems" | "allOf" | "anyOf" | "oneOf" => Role::SubschemaList,
         _ => return None,

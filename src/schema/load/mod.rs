@@ -4,7 +4,8 @@
 //! keyword the engine does not implement; pass 2 ([`build`]) turns each subschema into a node;
 //! then the graph is put in canonical form. Supported: `type`, `enum`, `const`, numeric bounds
 //! and `multipleOf`, string lengths and `pattern`, `items`, `prefixItems`, item counts,
-//! `uniqueItems`, `properties`, `required`, `additionalProperties`, member counts
+//! `uniqueItems`, `contains` (with `minContains`, `maxContains`), `properties`, `required`,
+//! `additionalProperties`, member counts
 //! (`minProperties`, `maxProperties`), `dependentRequired`, `propertyNames`, `anyOf`,
 //! `oneOf`, `allOf`, `not`, `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources,
 //! `$anchor`s within the document),

@@ -73,6 +73,21 @@ pub enum ValidationErrorKind {
         /// The index of the second.
         second: usize,
     },
+    /// Fewer items match the `contains` type than allowed (`contains` when `minContains`
+    /// is not written, so one was needed, else `minContains`).
+    Contains {
+        /// How many items match.
+        matched: usize,
+        /// The `minContains` written, if any.
+        limit: Option<u64>,
+    },
+    /// More items match the `contains` type than `maxContains` allows.
+    MaxContains {
+        /// How many items match.
+        matched: usize,
+        /// The limit.
+        limit: u64,
+    },
     /// The object has fewer members than allowed (`minProperties`).
     MinProperties {
         /// The limit.
@@ -139,6 +154,9 @@ impl ValidationErrorKind {
             ValidationErrorKind::MinItems { .. } => "minItems",
             ValidationErrorKind::MaxItems { .. } => "maxItems",
             ValidationErrorKind::UniqueItems { .. } => "uniqueItems",
+            ValidationErrorKind::Contains { limit: None, .. } => "contains",
+            ValidationErrorKind::Contains { limit: Some(_), .. } => "minContains",
+            ValidationErrorKind::MaxContains { .. } => "maxContains",
             ValidationErrorKind::MinProperties { .. } => "minProperties",
             ValidationErrorKind::MaxProperties { .. } => "maxProperties",
             ValidationErrorKind::DependentRequired { .. } => "dependentRequired",
@@ -183,6 +201,16 @@ impl fmt::Display for ValidationErrorKind {
             ValidationErrorKind::MaxItems { limit } => write!(f, "must have at most {limit} items"),
             ValidationErrorKind::UniqueItems { first, second } => {
                 write!(f, "items {first} and {second} are equal")
+            }
+            ValidationErrorKind::Contains { limit: None, .. } => {
+                f.write_str("must contain an item that matches contains")
+            }
+            ValidationErrorKind::Contains {
+                matched,
+                limit: Some(limit),
+            } => write!(f, "{matched} items match contains, at least {limit} must"),
+            ValidationErrorKind::MaxContains { matched, limit } => {
+                write!(f, "{matched} items match contains, at most {limit} may")
             }
             ValidationErrorKind::MinProperties { limit } => {
                 write!(f, "must have at least {limit} members")

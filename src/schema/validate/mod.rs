@@ -9,7 +9,7 @@ mod error;
 
 pub use error::{PathSegment, ValidationError, ValidationErrorKind};
 
-use crate::schema::model::{ArrayDesc, MemberRules, ObjectDesc, UnknownFields};
+use crate::schema::model::{ArrayDesc, ContainsDesc, MemberRules, ObjectDesc, UnknownFields};
 use crate::schema::num::is_multiple_of;
 use crate::schema::pointer;
 use crate::schema::value::json_eq;
@@ -261,7 +261,29 @@ fn check_array(nodes: &[TypeDesc], d: &ArrayDesc, value: &Value) -> Check {
             }
         }
     }
-    Ok(())
+    match d.contains {
+        Some(c) => check_contains(nodes, c, items),
+        None => Ok(()),
+    }
+}
+
+/// `contains`: the number of items matching its type against `minContains` (1 unless
+/// written) and `maxContains`.
+fn check_contains(nodes: &[TypeDesc], c: ContainsDesc, items: &[Value]) -> Check {
+    let matched = items
+        .iter()
+        .filter(|item| check(nodes, c.ty, item).is_ok())
+        .count();
+    if (matched as u64) < c.min_count() {
+        return fail(ValidationErrorKind::Contains {
+            matched,
+            limit: c.min,
+        });
+    }
+    match c.max.filter(|&limit| matched as u64 > limit) {
+        Some(limit) => fail(ValidationErrorKind::MaxContains { matched, limit }),
+        None => Ok(()),
+    }
 }
 
 /// An object: each field's member, under its name or an alias, checked against its type

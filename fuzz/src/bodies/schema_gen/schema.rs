@@ -243,7 +243,7 @@ impl Gen<'_, '_> {
     }
 
     /// An array schema: `items` (a schema or `false`), `prefixItems`, item counts,
-    /// `uniqueItems`.
+    /// `uniqueItems`, `contains` with its counts.
     fn array(&mut self, depth: usize) -> Result<Json> {
         let mut s = json!({"type": "array"});
         self.array_keywords(&mut s, depth)?;
@@ -271,6 +271,15 @@ impl Gen<'_, '_> {
         }
         if self.maybe()? {
             s["uniqueItems"] = json!(self.u.ratio(3, 4)?);
+        }
+        if self.u.ratio(1, 5)? {
+            s["contains"] = self.node(depth)?;
+            if self.maybe()? {
+                s["minContains"] = json!(self.u.int_in_range(0..=2)?);
+            }
+            if self.maybe()? {
+                s["maxContains"] = json!(self.u.int_in_range(0..=3)?);
+            }
         }
         Ok(())
     }
