@@ -258,4 +258,48 @@ mod tests {
         let ok = "[".repeat(128) + &"]".repeat(128);
         assert_eq!(check(&p, &ok), Ok(()));
     }
+
+    /// A raw-check of a walked value skips it by bracket balancing only (brackets and quotes
+    /// inside strings included) and reports the violation its predicate gives, at the
+    /// value's start; with `validate_all` the run goes on after it.
+    #[test]
+    fn raw_check_of_a_walked_value() {
+        let text = r#" [1, ["]", {"a": "[{"}], 2] "#;
+        let mut p = Program {
+            raw_preds: vec![std::sync::Arc::new(move |raw: &[u8], _| {
+                match raw == text.trim().as_bytes() {
+                    true => Err(Violation::UniqueItems),
+                    false => Ok(()),
+                }
+            })],
+            ..Program::default()
+        };
+        p.funcs.push(func(
+            "doc",
+            vec![
+                Op::SavePos(0),
+                Op::SkipValue,
+                Op::RestorePos(0),
+                Op::RawCheck {
+                    pred: 0,
+                    walked: true,
+                },
+                Op::Eof,
+                Op::Return,
+            ],
+        ));
+        p.verify().expect("valid program");
+        let e = check(&p, text).unwrap_err();
+        assert_eq!(e.kind, FailKind::Violation(Violation::UniqueItems));
+        assert_eq!(e.offset, 1);
+        assert_eq!(check(&p, "[1, 2]"), Ok(()));
+        let all = validate_all(
+            &p,
+            text.as_bytes(),
+            &ExecOptions::default(),
+            &mut Scratch::new(),
+            10,
+        );
+        assert_eq!(all.len(), 1, "{all:?}");
+    }
 }
