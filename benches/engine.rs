@@ -16,7 +16,8 @@
 //! default branch (`tagged_union`), and externally tagged ones (`tagged_union_external`);
 //! value checks beyond the corpus: a 40-value enumeration (`large_enum`), `multipleOf`
 //! (`multiple_of`), `if`/`then`/`else` (`conditional`), `uniqueItems` (`unique_items`),
-//! member counts and `dependentRequired` (`member_rules`). MB/s of the input document.
+//! `contains` (`contains`), member counts and `dependentRequired` (`member_rules`). MB/s of
+//! the input document.
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
@@ -576,8 +577,9 @@ const CURRENCIES: [&str; 40] = [
 /// Value checks a proxy meets beyond the corpus, each beside the peers in the same run:
 /// a currency from a 40-value enumeration (group `large_enum`), an amount under
 /// `multipleOf: 0.01` (group `multiple_of`), `if`/`then`/`else` (`conditional`), five
-/// tags under `uniqueItems` (`unique_items`), a map under member counts and an object under
-/// `dependentRequired` (`member_rules`); 4 000 records each.
+/// tags under `uniqueItems` (`unique_items`), six scores under `contains` (`contains`), a
+/// map under member counts and an object under `dependentRequired` (`member_rules`); 4 000
+/// records each.
 fn value_checks(c: &mut Criterion) {
     let records = |record: &dyn Fn(usize) -> String| -> Vec<u8> {
         let items: Vec<String> = (0..4000).map(record).collect();
@@ -614,6 +616,17 @@ fn value_checks(c: &mut Criterion) {
         "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
         "id": {"type": "integer"}}});
     checked_group(c, "unique_items", &tagged, item);
+    let scored = records(&|i| {
+        let scores: Vec<String> = (0..5)
+            .map(|s| ((i * 7 + s * 13) % 100).to_string())
+            .collect();
+        format!(r#"{{"scores": [{}, 95], "id": {i}}}"#, scores.join(", "))
+    });
+    let item = serde_json::json!({"type": "object", "properties": {
+        "scores": {"type": "array", "items": {"type": "integer"},
+            "contains": {"type": "integer", "minimum": 90}},
+        "id": {"type": "integer"}}});
+    checked_group(c, "contains", &scored, item);
     let labelled = records(&|i| {
         let labels: Vec<String> = (0..1 + i % 4)
             .map(|l| format!(r#""k{l}": "v{i}""#))

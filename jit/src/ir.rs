@@ -75,6 +75,7 @@
 //! | [`SavePos`](Op::SavePos) / [`RestorePos`](Op::RestorePos) | register | `r = pos` / `pos = r` | |
 //! | [`SetReg`](Op::SetReg) / [`IncReg`](Op::IncReg) | register, value | `r = v` / `r += 1` | |
 //! | [`OneOfEnd`](Op::OneOfEnd) | count, start, end registers | if `count == 1` then `pos = end`, else fail at the first non-whitespace byte from `start` (the value's start) | `OneOf { matched }` |
+//! | [`ContainsEnd`](Op::ContainsEnd) | count, start registers, min, max | `min <= count <= max`, else fail at the first non-whitespace byte from `start` (the array's start) | `MinContains`, `MaxContains` |
 //! | [`ArrBegin`](Op::ArrBegin) **value start** | label `empty` | skip whitespace, `[`, `depth += 1`, push path index 0, `count = 0`; if `]` follows consume it and jump to `empty` | `Type`, depth |
 //! | [`ArrNext`](Op::ArrNext) | label `next` | `count += 1`; skip whitespace; `,` sets the path index to `count` and jumps to `next`; `]` falls through | `ExpectedCommaOrEnd` |
 //! | [`ArrEnd`](Op::ArrEnd) | min, max | `depth -= 1`, pop path; check `min <= count <= max` | `MinItems`, `MaxItems` |
@@ -98,7 +99,7 @@
 //!
 //! | op | decode effect |
 //! |---|---|
-//! | `Null`, `Fail`, `Jump`, register ops, `OneOfEnd`, `SwitchField`, `ObjNext`, `Eof`, `Discriminate` | nothing |
+//! | `Null`, `Fail`, `Jump`, register ops, `OneOfEnd`, `ContainsEnd`, `SwitchField`, `ObjNext`, `Eof`, `Discriminate` | nothing |
 //! | `Bool` | `u8` 0 / 1 |
 //! | `Number` | the [`Number`] (tag + 8 bytes), or a [`BigInts::Raw`] big integer's text (`NUM_RAW`: tag, `u32` length, pointer into the input) |
 //! | `String` | `(ptr, len)` of the unescaped text (the input when it has no escapes, else an arena copy) |
@@ -758,6 +759,18 @@ pub enum Op {
         /// The matching branch's end.
         end: Reg,
     },
+    /// `min <= count <= max` for the items counted as matching `contains`, else
+    /// [`Violation::MinContains`] / [`Violation::MaxContains`].
+    ContainsEnd {
+        /// Items counted.
+        count: Reg,
+        /// The array's start.
+        start: Reg,
+        /// Fewest.
+        min: u64,
+        /// Most.
+        max: Option<u64>,
+    },
     /// Opens an array.
     ArrBegin {
         /// Where an empty array goes.
@@ -942,6 +955,7 @@ impl Op {
                 [Some(r), None, None]
             }
             Op::OneOfEnd { count, start, end } => [Some(count), Some(start), Some(end)],
+            Op::ContainsEnd { count, start, .. } => [Some(count), Some(start), None],
             _ => [None; 3],
         };
         regs.into_iter().flatten()
@@ -1039,6 +1053,18 @@ impl Program {
             Op::IncReg(r) => write!(f, "r{r} += 1"),
             Op::OneOfEnd { count, start, end } => {
                 write!(f, "one-of-end count:r{count} start:r{start} end:r{end}")
+            }
+            Op::ContainsEnd {
+                count,
+                start,
+                min,
+                max,
+            } => {
+                let max = max.map_or(String::new(), |m| m.to_string());
+                write!(
+                    f,
+                    "contains-end count:r{count} start:r{start} {min}..={max}"
+                )
             }
             Op::ArrBegin { empty } => write!(f, "arr-begin empty:@{empty}"),
             Op::ArrNext { next } => write!(f, "arr-next @{next}"),

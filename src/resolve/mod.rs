@@ -31,10 +31,11 @@
 //!   or when every branch is an object of one required member named differently that
 //!   denies others (`discriminate by-name`: the first member's name is the tag; another
 //!   name tries the branches);
-//! - an array with `uniqueItems` or `contains`, an object with member rules
-//!   (`minProperties`, `maxProperties`, `dependentRequired`, `propertyNames`): `r0 = pos`,
-//!   the walk above, then `pos = r0; raw-check walked` writing nothing (the predicates of
-//!   `whole.rs`);
+//! - an array with `uniqueItems`, an object with member rules (`minProperties`,
+//!   `maxProperties`, `dependentRequired`, `propertyNames`): `r0 = pos`, the walk above,
+//!   then `pos = r0; raw-check walked` writing nothing (the predicates of `whole.rs`); an
+//!   array with `contains`: then `pos = r0; call` of a function that walks the items again,
+//!   each in a `try` of the `contains` type, counts the matches and ends in `contains-end`;
 //! - `allOf`: each part from the same start (`r0`), the cursor left at the end (`r1`);
 //! - `not`: `try inner else ok; fail not; ok: pos = r0; skip-value`.
 
@@ -61,8 +62,8 @@ use selection::{Unmatched, select};
 
 use crate::schema::num::{Divisor, is_big_multiple_of, number_is_multiple_of};
 use crate::schema::{
-    Bound, ConditionalDesc, IntegerDesc, MemberRules, Num, NumberDesc, ObjectDesc, Pattern, Schema,
-    StringDesc, TypeDesc, TypeId, UnionDesc, UnknownFields,
+    Bound, ConditionalDesc, ContainsDesc, IntegerDesc, MemberRules, Num, NumberDesc, ObjectDesc,
+    Pattern, Schema, StringDesc, TypeDesc, TypeId, UnionDesc, UnknownFields,
 };
 
 /// Lowers `schema` to a program whose entry checks (and decodes) one whole document, with
@@ -153,16 +154,16 @@ impl Resolver<'_> {
         let mut ops = Emit::default();
         match self.schema.node(id) {
             TypeDesc::Array(d) => {
-                let schema = d.contains.map(|_| self.shared_schema());
-                let check = whole::array_rules(d.unique_items, d.contains, schema);
-                self.whole(&mut ops, check, |r, ops| {
+                let check = d.unique_items.then(whole::unique_items);
+                let count = d.contains.map(|c| self.contains_count(id, c));
+                self.whole(&mut ops, check, count, |r, ops| {
                     r.array(ops, &d.prefix_items, d.items, d.min_items, d.max_items)
                 });
             }
             TypeDesc::Object(d) => {
                 let schema = d.members.names.map(|_| self.shared_schema());
                 let check = whole::member_rules(&d.members, schema);
-                self.whole(&mut ops, check, |r, ops| r.object(ops, id, d));
+                self.whole(&mut ops, check, None, |r, ops| r.object(ops, id, d));
             }
             TypeDesc::Map(values) => {
                 let d = ObjectDesc {
@@ -221,25 +222,72 @@ impl Resolver<'_> {
         ops
     }
 
-    /// A container's walk (`walk`), then, when it has one, its check as a whole
-    /// (`uniqueItems`, member rules): from the value's start (`r0`) again, a `raw-check` of
-    /// the walked value that writes nothing.
+    /// A container's walk (`walk`), then, when it has them, its checks as a whole, each
+    /// from the value's start (`r0`) again and writing nothing: a `raw-check` of the walked
+    /// value (`uniqueItems`, member rules), a call of the array's `contains` count.
     fn whole(
         &mut self,
         ops: &mut Emit,
         check: Option<RawPred>,
+        count: Option<FuncId>,
         walk: impl FnOnce(&mut Self, &mut Emit),
     ) {
-        let Some(pred) = check else {
+        if check.is_none() && count.is_none() {
             return walk(self, ops);
-        };
+        }
         ops.push(Op::SavePos(0));
         walk(self, ops);
-        self.prog.raw_preds.push(pred);
-        let pred = (self.prog.raw_preds.len() - 1) as u32;
         ops.at = NO_DST;
-        ops.extend([Op::RestorePos(0), Op::RawCheck { pred, walked: true }]);
+        if let Some(pred) = check {
+            self.prog.raw_preds.push(pred);
+            let pred = (self.prog.raw_preds.len() - 1) as u32;
+            ops.extend([Op::RestorePos(0), Op::RawCheck { pred, walked: true }]);
+        }
+        if let Some(count) = count {
+            ops.extend([Op::RestorePos(0), Op::Call(count)]);
+        }
         ops.at = 0;
+    }
+
+    /// The function that counts the items of array node `id` matching `contains` (each
+    /// tried, a failed one skipped) and checks the count: `r0 = pos; r1 = 0; arr-begin;
+    /// L: try contains else F; r1 += 1; jump N; F: skip-value; N: arr-next L; arr-end;
+    /// contains-end`.
+    fn contains_count(&mut self, id: TypeId, c: ContainsDesc) -> FuncId {
+        let matches = self.func(c.ty);
+        let mut ops = Emit {
+            at: NO_DST,
+            ..Emit::default()
+        };
+        ops.extend([Op::SavePos(0), Op::SetReg(1, 0)]);
+        let begin = ops.len();
+        ops.push(Op::ArrBegin { empty: 0 });
+        let head = ops.len() as Label;
+        let try_at = ops.len();
+        ops.extend([Op::Return, Op::IncReg(1)]);
+        let to_next = self.jump(&mut ops);
+        ops[try_at] = Op::Try {
+            func: matches,
+            on_fail: ops.len() as Label,
+        };
+        ops.push(Op::SkipValue);
+        self.land(&mut ops, [to_next]);
+        ops.push(Op::ArrNext { next: head });
+        ops[begin] = Op::ArrBegin {
+            empty: ops.len() as Label,
+        };
+        ops.extend([
+            Op::ArrEnd { min: 0, max: None },
+            Op::ContainsEnd {
+                count: 1,
+                start: 0,
+                min: c.min_count(),
+                max: c.max,
+            },
+            Op::Return,
+        ]);
+        let name = format!("#{} contains", id.index());
+        self.new_func(name, id, ops)
     }
 
     /// The schema in an `Arc`, for predicates.

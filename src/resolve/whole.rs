@@ -1,5 +1,6 @@
 //! Predicates on an array or an object as a whole, run by a `raw-check` after the value's
-//! own walk: `uniqueItems`, `minProperties` / `maxProperties` and `dependentRequired`.
+//! own walk: `uniqueItems`, `minProperties` / `maxProperties`, `dependentRequired` and
+//! `propertyNames` (`contains` is counted by ops: see the resolver).
 //!
 //! Each reads the value's bytes (well-formed: the walk before it checked them). The common
 //! shapes are compared by their bytes without building anything: items that are strings
@@ -16,51 +17,14 @@ use std::sync::Arc;
 use bumpalo::Bump;
 use jitson_jit::ir::{BigInts, RawPred, Violation};
 
-use crate::schema::{ContainsDesc, MemberRules, Schema};
+use crate::schema::{MemberRules, Schema};
 use crate::value::{BigNumbers, ParseOptions, Value, parse_with};
 use jitson_kernels::skip::skip_value_unchecked;
 use jitson_kernels::whitespace::skip_whitespace;
 use memchr::memchr2;
 
-/// One check of an array's rules as a whole, `None` when it has none: `uniqueItems`, then
-/// `contains` (asking the reference validator about each item of the value as serde_json
-/// reads it: `schema` holds the type's node).
-pub(super) fn array_rules(
-    unique: bool,
-    contains: Option<ContainsDesc>,
-    schema: Option<Arc<Schema>>,
-) -> Option<RawPred> {
-    let contains = contains.zip(schema);
-    match (unique, contains) {
-        (false, None) => None,
-        (true, None) => Some(unique_items()),
-        (unique, Some((c, schema))) => {
-            let distinct = unique.then(unique_items);
-            Some(Arc::new(move |raw: &[u8], big_ints: BigInts| {
-                if let Some(distinct) = &distinct {
-                    distinct(raw, big_ints)?;
-                }
-                let Some(serde_json::Value::Array(items)) = crate::value::serde_of_text(raw) else {
-                    return Ok(());
-                };
-                let matched = items
-                    .iter()
-                    .filter(|item| schema.node_accepts(c.ty, item))
-                    .count() as u64;
-                if matched < c.min_count() {
-                    return Err(Violation::MinContains);
-                }
-                match c.max.is_some_and(|max| matched > max) {
-                    true => Err(Violation::MaxContains),
-                    false => Ok(()),
-                }
-            }))
-        }
-    }
-}
-
 /// `uniqueItems`: no two items of the array are JSON-equal.
-fn unique_items() -> RawPred {
+pub(super) fn unique_items() -> RawPred {
     Arc::new(|raw: &[u8], big_ints: BigInts| {
         let mut tokens = Distinct::new();
         let unique = match plain_items(raw, &mut tokens) {

@@ -458,6 +458,23 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
                     }
                 }
             }
+            Op::ContainsEnd {
+                count,
+                start,
+                min,
+                max,
+            } => {
+                let regs = self.frame().regs;
+                let matched = regs[*count as usize] as u64;
+                let v = match () {
+                    _ if matched < *min => Violation::MinContains,
+                    _ if max.is_some_and(|max| matched > max) => Violation::MaxContains,
+                    _ => return Ok(Flow::Next),
+                };
+                // At the array's first byte (its start was saved before whitespace).
+                let start = whitespace::skip_whitespace(self.input, regs[*start as usize]);
+                return Err(Stop::violation(v, start, Resume::Continue));
+            }
             Op::ArrBegin { empty } => {
                 self.open(b'[', Kinds::ARRAY)?;
                 self.s.path.push(PathSeg::Index(0));

@@ -72,9 +72,15 @@ pub(crate) fn checked_number<'a>(
     pos: usize,
     big: BigInts,
 ) -> Option<(NumRef<'a>, usize)> {
+    let (n, end) = number_at(input, pos, big)?;
+    number_violation(c, n).is_none().then_some((n, end))
+}
+
+/// The number whose token starts at `pos` and the cursor after it, when it reads without
+/// error under `big` (as the interpreter reads it there: no whitespace to skip first).
+pub(crate) fn number_at(input: &[u8], pos: usize, big: BigInts) -> Option<(NumRef<'_>, usize)> {
     if !matches!(input.get(pos), Some(b'-' | b'0'..=b'9')) {
         return None;
     }
-    let (n, end) = read_number(input, pos, big).ok()?;
-    number_violation(c, n).is_none().then_some((n, end))
+    read_number(input, pos, big).ok()
 }

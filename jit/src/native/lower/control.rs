@@ -2,7 +2,7 @@
 //! inline, else the lookahead helper, then a jump table), `Call` and `Try` (a callee's
 //! violation status restores the cursor, depth and path and branches: nothing unwinds
 //! across frames; decode calls the callee's decode version with its destination, boxing
-//! its record when its shape is boxed), and `OneOfEnd`.
+//! its record when its shape is boxed), `OneOfEnd` and `ContainsEnd`.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
@@ -11,7 +11,7 @@ use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, Value};
 use super::Lower;
 use super::values::{MAX_INLINE_ENUM, inline_text, quoted};
 use crate::interp::kind_slot;
-use crate::ir::{ErrorKind, FailKind, FuncId, Label, Reg};
+use crate::ir::{ErrorKind, FailKind, FuncId, Label, Reg, Violation};
 use crate::native::ctx::off;
 use crate::native::fail::{self, CLASS_VIOLATION, TAG_ONE_OF};
 use crate::native::helpers::Callee;
@@ -234,6 +234,28 @@ impl Lower<'_> {
         self.b.switch_to_block(ok);
         self.set_pos(p);
         self.box_out(boxed);
+    }
+
+    /// `ContainsEnd`: the count against its bounds; a violation at the array's first byte
+    /// (whitespace after the saved start skipped, on the cold path only).
+    pub(super) fn contains_end(&mut self, count: Reg, start: Reg, min: u64, max: Option<u64>) {
+        let n = self.b.use_var(self.regs[count as usize]);
+        let bounds = [
+            (min > 0).then_some((IntCC::UnsignedLessThan, min, Violation::MinContains)),
+            max.map(|max| (IntCC::UnsignedGreaterThan, max, Violation::MaxContains)),
+        ];
+        for (cc, limit, violation) in bounds.into_iter().flatten() {
+            let out = self.b.ins().icmp_imm_s(cc, n, limit as i64);
+            let [bad, ok] = self.blocks();
+            self.b.ins().brif(out, bad, &[], ok, &[]);
+            self.b.switch_to_block(bad);
+            self.b.set_cold_block(bad);
+            let saved = self.b.use_var(self.regs[start as usize]);
+            let (input, len) = (self.input(), self.len());
+            let at = self.call_kernel(Callee::SkipWhitespace, &[input, len, saved], None);
+            self.fail_with(FailKind::Violation(violation), at);
+            self.b.switch_to_block(ok);
+        }
     }
 
     /// `OneOfEnd`: one match moves the cursor to its end; otherwise `OneOf { matched }`

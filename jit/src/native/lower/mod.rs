@@ -455,6 +455,12 @@ impl<'a> Lower<'a> {
                 self.b.def_var(var, v);
             }
             Op::OneOfEnd { count, start, end } => self.one_of_end(*count, *start, *end),
+            Op::ContainsEnd {
+                count,
+                start,
+                min,
+                max,
+            } => self.contains_end(*count, *start, *min, *max),
             Op::ArrBegin { empty } => self.arr_begin(*empty),
             Op::ArrNext { next } => self.arr_next(*next),
             Op::ArrEnd { min, max } => self.arr_end(*min, *max),
