@@ -186,8 +186,9 @@ pub const CONDITIONAL_ITEMS: [(&str, &str); 21] = [
 ];
 
 /// Rules on arrays and objects as a whole: `uniqueItems` over strings and over values of
-/// every kind, `contains` alone and with `minContains` / `maxContains`, a map with `minProperties` / `maxProperties` and `propertyNames`,
-/// `dependentRequired`, and a count over an object's named and unknown members together.
+/// every kind, `contains` alone and with `minContains` / `maxContains`, a map with
+/// `minProperties` / `maxProperties` and `propertyNames`, `dependentRequired`, and a count
+/// over an object's named and unknown members together.
 pub const WHOLE_VALUE_SCHEMA: &str = r#"{"type": "array", "items": {
     "type": "object",
     "properties": {
