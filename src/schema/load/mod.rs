@@ -5,13 +5,12 @@
 //! then the graph is put in canonical form. Supported: `type`, `enum`, `const`, numeric bounds
 //! and `multipleOf`, string lengths and `pattern`, `items`, `prefixItems`, item counts,
 //! `uniqueItems`, `contains` (with `minContains`, `maxContains`), `properties`, `required`,
-//! `additionalProperties`, member counts
-//! (`minProperties`, `maxProperties`), `dependentRequired`, `propertyNames`, `anyOf`,
-//! `oneOf`, `allOf`, `not`, `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources,
-//! `$anchor`s within the document),
-//! `$defs` / `definitions`; annotations `$schema`, `$id`, `$anchor`, `$comment`, `title`,
-//! `description`, `examples`, `default`, `deprecated`, `readOnly`, `writeOnly`, `format`,
-//! `contentMediaType`, `contentEncoding`.
+//! `additionalProperties`, member counts (`minProperties`, `maxProperties`),
+//! `dependentRequired`, `propertyNames`, `anyOf`, `oneOf`, `allOf`, `not`,
+//! `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources, `$anchor`s within the
+//! document), `$defs` / `definitions`; annotations `$schema`, `$id`, `$anchor`, `$comment`,
+//! `title`, `description`, `examples`, `default`, `deprecated`, `readOnly`, `writeOnly`,
+//! `format`, `contentMediaType`, `contentEncoding`.
 
 mod build;
 mod index;
