@@ -50,8 +50,8 @@ use std::sync::Arc;
 
 use jitson_jit::ir::{
     AsciiShape, BigInt, BigInts, Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds,
-    Label, Limit, NO_DST, NumCheck, NumRef, Number, Op, Program, RawPred, StrCheck, StrEnum,
-    Violation,
+    Label, Limit, NO_DST, NumCheck, NumRef, Number, Op, Program, RawPred, RawPredId, StrCheck,
+    StrEnum, Violation,
 };
 use jitson_jit::layout::{FuncLayout, Layout, PAIR, UNION_PAYLOAD};
 use serde_json::Value;
@@ -239,8 +239,7 @@ impl Resolver<'_> {
         walk(self, ops);
         ops.at = NO_DST;
         if let Some(pred) = check {
-            self.prog.raw_preds.push(pred);
-            let pred = (self.prog.raw_preds.len() - 1) as u32;
+            let pred = self.raw_pred(pred);
             ops.extend([Op::RestorePos(0), Op::RawCheck { pred, walked: true }]);
         }
         if let Some(count) = count {
@@ -288,6 +287,12 @@ impl Resolver<'_> {
         ]);
         let name = format!("#{} contains", id.index());
         self.new_func(name, id, ops)
+    }
+
+    /// Adds a raw-value predicate to the program; its id.
+    fn raw_pred(&mut self, pred: RawPred) -> RawPredId {
+        self.prog.raw_preds.push(pred);
+        (self.prog.raw_preds.len() - 1) as RawPredId
     }
 
     /// The schema in an `Arc`, for predicates.
@@ -631,23 +636,21 @@ impl Resolver<'_> {
             .iter()
             .filter_map(|v| v.as_number().map(|n| Number::from(Num::from_json(n))))
             .collect();
-        self.prog
-            .raw_preds
-            .push(Arc::new(move |raw: &[u8], big_ints: BigInts| {
-                // A big integer kept raw is compared by its digits; anything else as the engine
-                // reads it (the correctly rounded nearest `f64`, with the other policies).
-                let big = std::str::from_utf8(raw).ok().and_then(BigInt::new);
-                let allowed = match big {
-                    Some(b) if big_ints == BigInts::Raw => {
-                        numbers.iter().any(|&n| b.cmp_exact(n).is_eq())
-                    }
-                    _ => crate::value::serde_of_text(raw)
-                        .is_some_and(|v| oracle.validate_value(&v).is_ok()),
-                };
-                allowed.then_some(()).ok_or(Violation::Enum)
-            }));
+        let pred = self.raw_pred(Arc::new(move |raw: &[u8], big_ints: BigInts| {
+            // A big integer kept raw is compared by its digits; anything else as the engine
+            // reads it (the correctly rounded nearest `f64`, with the other policies).
+            let big = std::str::from_utf8(raw).ok().and_then(BigInt::new);
+            let allowed = match big {
+                Some(b) if big_ints == BigInts::Raw => {
+                    numbers.iter().any(|&n| b.cmp_exact(n).is_eq())
+                }
+                _ => crate::value::serde_of_text(raw)
+                    .is_some_and(|v| oracle.validate_value(&v).is_ok()),
+            };
+            allowed.then_some(()).ok_or(Violation::Enum)
+        }));
         Op::RawCheck {
-            pred: (self.prog.raw_preds.len() - 1) as u32,
+            pred,
             walked: false,
         }
     }

@@ -19,8 +19,9 @@ use jitson_jit::ir::{BigInts, RawPred, Violation};
 
 use crate::schema::{MemberRules, Schema};
 use crate::value::{BigNumbers, ParseOptions, Value, parse_with};
+use jitson_kernels::minify::is_scalar;
 use jitson_kernels::skip::skip_value_unchecked;
-use jitson_kernels::whitespace::skip_whitespace;
+use jitson_kernels::whitespace::{is_whitespace, skip_whitespace};
 use memchr::memchr2;
 
 /// `uniqueItems`: no two items of the array are JSON-equal.
@@ -29,6 +30,7 @@ pub(super) fn unique_items() -> RawPred {
         let mut tokens = Distinct::new();
         let unique = match plain_items(raw, &mut tokens) {
             Some(()) => tokens.pushed == tokens.finish().len(),
+            // A walked value always parses.
             None => read(raw, big_ints, |value| match value {
                 Value::Array(items) => {
                     let mut seen = HashSet::with_capacity(items.len());
@@ -40,7 +42,8 @@ pub(super) fn unique_items() -> RawPred {
                     })
                 }
                 _ => true,
-            }),
+            })
+            .unwrap_or(false),
         };
         unique.then_some(()).ok_or(Violation::UniqueItems)
     })
@@ -94,17 +97,16 @@ fn members(
         if plain_keys(raw, &mut keys).is_some() {
             return check(keys.finish());
         }
-        // A walked value always parses, so `result` is always set.
-        let mut result = Ok(());
-        read(raw, big_ints, |value| {
-            if let Value::Object(members) = value {
+        // A walked value always parses.
+        read(raw, big_ints, |value| match value {
+            Value::Object(members) => {
                 let mut keys = Distinct::new();
                 members.iter().for_each(|(k, _)| keys.push(k.as_bytes()));
-                result = check(keys.finish());
+                check(keys.finish())
             }
-            true
-        });
-        result
+            _ => Ok(()),
+        })
+        .unwrap_or(Ok(()))
     })
 }
 
@@ -187,15 +189,11 @@ fn plain_items<'a>(raw: &'a [u8], tokens: &mut Distinct<'a>) -> Option<()> {
         let end = match raw.get(at)? {
             b'"' => plain_string_end(raw, at)?,
             b'-' | b'0'..=b'9' => {
-                let end = at
-                    + raw[at..]
-                        .iter()
-                        .take_while(|b| is_integer_byte(**b))
-                        .count();
+                let end = scalar_end(raw, at);
                 let token = &raw[at..end];
                 let digits = token.len() - usize::from(token[0] == b'-');
-                let fraction = matches!(raw.get(end), Some(b'.' | b'e' | b'E'));
-                (!fraction && digits <= 18 && token != b"-0").then_some(end)?
+                let integer = token.iter().all(|&b| is_integer_byte(b));
+                (integer && digits <= 18 && token != b"-0").then_some(end)?
             }
             b't' | b'f' | b'n' => scalar_end(raw, at),
             _ => return None,
@@ -237,7 +235,7 @@ fn plain_string_end(raw: &[u8], at: usize) -> Option<usize> {
 
 /// The index after the number or literal token starting at `at`.
 fn scalar_end(raw: &[u8], at: usize) -> usize {
-    let token = raw[at..].iter().take_while(|&&b| is_scalar_byte(b));
+    let token = raw[at..].iter().take_while(|&&b| is_scalar(b));
     at + token.count()
 }
 
@@ -245,7 +243,7 @@ fn scalar_end(raw: &[u8], at: usize) -> usize {
 /// comma), the kernel past 8 bytes (indentation).
 fn ws(raw: &[u8], at: usize) -> usize {
     let mut i = at;
-    while matches!(raw.get(i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+    while raw.get(i).is_some_and(|&b| is_whitespace(b)) {
         i += 1;
         if i - at == 8 {
             return skip_whitespace(raw, i);
@@ -280,14 +278,9 @@ fn is_integer_byte(b: u8) -> bool {
     b.is_ascii_digit() || b == b'-'
 }
 
-/// A byte of a number or literal token (anything up to a delimiter or whitespace).
-fn is_scalar_byte(b: u8) -> bool {
-    !matches!(b, b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t')
-}
-
-/// `check` of the value `raw` holds, read under the run's big-integer policy; `false` when
+/// `check` of the value `raw` holds, read under the run's big-integer policy; `None` when
 /// it does not parse (the walk before the check would have failed first).
-fn read(raw: &[u8], big_ints: BigInts, check: impl FnOnce(Value<'_>) -> bool) -> bool {
+fn read<R>(raw: &[u8], big_ints: BigInts, check: impl FnOnce(Value<'_>) -> R) -> Option<R> {
     let big_numbers = match big_ints {
         BigInts::Raw => BigNumbers::Raw,
         BigInts::F64 | BigInts::Error => BigNumbers::Float,
@@ -296,7 +289,7 @@ fn read(raw: &[u8], big_ints: BigInts, check: impl FnOnce(Value<'_>) -> bool) ->
         .max_depth(usize::MAX)
         .big_numbers(big_numbers);
     let arena = Bump::new();
-    parse_with(raw, &arena, &options).is_ok_and(check)
+    parse_with(raw, &arena, &options).ok().map(check)
 }
 
 /// Appends bytes that are equal for two values exactly when the values are JSON-equal:

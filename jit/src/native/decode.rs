@@ -416,9 +416,9 @@ fn decode_on_interpreter(
 }
 
 /// `Op::Number` (op `pc` of function `func`) at `pos` (after whitespace), its value
-/// written at `addr` (0: nowhere): a number that reads and passes its check is read and
-/// checked here with the interpreter's reader and checks ([`fast::checked_number`]);
-/// anything else (a failed check, an error) runs on the interpreter.
+/// written at `addr` (0: nowhere): a number that reads is read and checked here with the
+/// interpreter's reader and checks ([`fast::checked_number`]), a failed check reported as
+/// the interpreter reports it; a token that does not read runs on the interpreter.
 ///
 /// # Safety
 /// As [`jitson_native_decode_op`], for a `Number` op.
@@ -435,12 +435,16 @@ pub(crate) unsafe extern "C" fn jitson_native_decode_number(
         let (program, input, _) = unsafe { ctx.parts() };
         if let Op::Number(check) = &program.funcs[func as usize].ops[pc as usize] {
             let c = &program.num_checks[*check as usize];
-            if let Some((n, end)) = fast::checked_number(c, input, p, ctx.options.big_ints) {
-                if addr != 0 {
-                    // SAFETY: the caller's contract (a number slot is 16 bytes).
-                    unsafe { put(addr, &number_slot(n)) };
+            match fast::checked_number(c, input, p, ctx.options.big_ints) {
+                Some(Ok((n, end))) => {
+                    if addr != 0 {
+                        // SAFETY: the caller's contract (a number slot is 16 bytes).
+                        unsafe { put(addr, &number_slot(n)) };
+                    }
+                    return Ok(end as u64);
                 }
-                return Ok(end as u64);
+                Some(Err(v)) => return Err((FailKind::Violation(v), p)),
+                None => {}
             }
         }
         decode_on_interpreter(ctx, p, func, pc, addr)

@@ -8,7 +8,7 @@
 use jitson_kernels::string_scan;
 
 use crate::interp::{number_violation, text_violation};
-use crate::ir::{BigInts, NumCheck, NumRef, Op, Program, StrCheck, StrEnum};
+use crate::ir::{BigInts, NumCheck, NumRef, Op, Program, StrCheck, StrEnum, Violation};
 use crate::number::read_number;
 
 /// A string value op's value that passed its fast path.
@@ -64,23 +64,22 @@ fn enum_index(table: &StrEnum, input: &[u8], pos: usize) -> Option<(u32, usize)>
     Some((index, end + 1))
 }
 
-/// The number at `pos` and the cursor after it, when it reads without error under `big`
-/// and passes `c`.
+/// The number whose token starts at `pos`, read under `big` and checked against `c` as the
+/// interpreter reads and checks it there (no whitespace to skip first): `Ok` with the
+/// number and the cursor after it, or the violation, which the interpreter reports at
+/// `pos`; `None` when the token does not read (its error is the interpreter's to make).
 pub(crate) fn checked_number<'a>(
     c: &NumCheck,
     input: &'a [u8],
     pos: usize,
     big: BigInts,
-) -> Option<(NumRef<'a>, usize)> {
-    let (n, end) = number_at(input, pos, big)?;
-    number_violation(c, n).is_none().then_some((n, end))
-}
-
-/// The number whose token starts at `pos` and the cursor after it, when it reads without
-/// error under `big` (as the interpreter reads it there: no whitespace to skip first).
-pub(crate) fn number_at(input: &[u8], pos: usize, big: BigInts) -> Option<(NumRef<'_>, usize)> {
+) -> Option<Result<(NumRef<'a>, usize), Violation>> {
     if !matches!(input.get(pos), Some(b'-' | b'0'..=b'9')) {
         return None;
     }
-    read_number(input, pos, big).ok()
+    let (n, end) = read_number(input, pos, big).ok()?;
+    Some(match number_violation(c, n) {
+        None => Ok((n, end)),
+        Some(v) => Err(v),
+    })
 }

@@ -12,7 +12,7 @@ use super::ctx::{Ctx, Seg, depth_room};
 use super::decode as d;
 use super::fail::{self, CLASS_PANIC};
 use super::fast;
-use crate::interp::{kind_slot, number_violation, run_discriminate, run_value_op, skip_checked};
+use crate::interp::{kind_slot, run_discriminate, run_value_op, skip_checked};
 use crate::ir::{ErrorKind, FailKind, Kinds, NumCheck, Op, Violation};
 use jitson_kernels::number::scan_number;
 
@@ -126,10 +126,9 @@ fn on_interpreter(ctx: &mut Ctx, pos: usize, func: u64, pc: u64) -> Result<u64, 
 /// `Op::Number` (op `pc` of function `func`) at `pos` (after whitespace): a number whose
 /// check has no bounds and no predicate is only scanned when it cannot fail to read (an
 /// integer of at most 18 bytes, or a fraction without exponent shorter than 309 bytes);
-/// any other number that reads is read and checked directly ([`fast::number_at`] and the
-/// interpreter's checks), a failed check reported as the interpreter reports it; the rest
-/// (a token that does not read) runs on the interpreter as [`jitson_native_value_op`]
-/// does.
+/// any other number that reads is read and checked directly ([`fast::checked_number`]), a
+/// failed check reported as the interpreter reports it; the rest (a token that does not
+/// read) runs on the interpreter as [`jitson_native_value_op`] does.
 ///
 /// # Safety
 /// `ctx` is the context of the running call; `func` and `pc` name a `Number` op.
@@ -148,13 +147,10 @@ pub(crate) unsafe extern "C" fn jitson_native_number(
             if let Some(end) = plain_number(check, input, pos)? {
                 return Ok(end as u64);
             }
-            // The interpreter's reader and check: a failed one is the interpreter's error
-            // (the violation at the token's start, which is `pos`).
-            if let Some((n, end)) = fast::number_at(input, pos, ctx.options.big_ints) {
-                return match number_violation(check, n) {
-                    None => Ok(end as u64),
-                    Some(v) => Err((FailKind::Violation(v), pos)),
-                };
+            if let Some(read) = fast::checked_number(check, input, pos, ctx.options.big_ints) {
+                return read
+                    .map(|(_, end)| end as u64)
+                    .map_err(|v| (FailKind::Violation(v), pos));
             }
         }
         on_interpreter(ctx, pos, func, pc)

@@ -236,6 +236,14 @@ impl Lower<'_> {
         self.box_out(boxed);
     }
 
+    /// The first byte of the value whose start register `start` saved: whitespace skipped
+    /// from there (whether the save came before the whitespace differs between backends).
+    fn saved_value_start(&mut self, start: Reg) -> Value {
+        let saved = self.b.use_var(self.regs[start as usize]);
+        let (input, len) = (self.input(), self.len());
+        self.call_kernel(Callee::SkipWhitespace, &[input, len, saved], None)
+    }
+
     /// `ContainsEnd`: the count against its bounds; a violation at the array's first byte
     /// (whitespace after the saved start skipped, on the cold path only).
     pub(super) fn contains_end(&mut self, count: Reg, start: Reg, min: u64, max: Option<u64>) {
@@ -250,9 +258,7 @@ impl Lower<'_> {
             self.b.ins().brif(out, bad, &[], ok, &[]);
             self.b.switch_to_block(bad);
             self.b.set_cold_block(bad);
-            let saved = self.b.use_var(self.regs[start as usize]);
-            let (input, len) = (self.input(), self.len());
-            let at = self.call_kernel(Callee::SkipWhitespace, &[input, len, saved], None);
+            let at = self.saved_value_start(start);
             self.fail_with(FailKind::Violation(violation), at);
             self.b.switch_to_block(ok);
         }
@@ -268,9 +274,7 @@ impl Lower<'_> {
         self.b.set_cold_block(bad);
         self.b.ins().brif(one, ok, &[], bad, &[]);
         self.b.switch_to_block(bad);
-        let saved = self.b.use_var(self.regs[start as usize]);
-        let (input, len) = (self.input(), self.len());
-        let at = self.call_kernel(Callee::SkipWhitespace, &[input, len, saved], None);
+        let at = self.saved_value_start(start);
         let matched = self.b.ins().band_imm_s(n, i64::from(u32::MAX));
         let (st, class, tag) = (
             self.iconst(fail::VIOLATION),
