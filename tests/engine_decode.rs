@@ -7,7 +7,8 @@ mod engine_support;
 mod value_support;
 
 use engine_support::{
-    CORPUS, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, corpus_schema, suite_tests, testdata,
+    CORPUS, PATTERN_ITEMS, PATTERN_SCHEMA, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, corpus_schema,
+    suite_tests, testdata,
 };
 use jitson::engine::{Backend, Options};
 use jitson::{Codec, Schema};
@@ -285,17 +286,38 @@ fn recursive_and_union_schemas_decode() {
     assert!(codec.decode(br#"{"v": "a", "bad": 1}"#).is_err());
 }
 
+/// Documents under `patternProperties` decode to serde_json's values on both backends (a
+/// member a pattern matches, and then every other member, as raw JSON) and fail where
+/// validate fails; collected errors are the same on both.
+#[test]
+fn pattern_properties_decode_on_both_backends() {
+    let errors = items_decode_on_both_backends(PATTERN_SCHEMA, &PATTERN_ITEMS, 8);
+    // One per failing item, and two for `{"x-rate": 1.5}`: the field's `type` and the
+    // pattern `^x-`'s, each checked.
+    assert_eq!(errors, PATTERN_ITEMS.len() - 8 + 1);
+}
+
 /// Documents under rules on whole arrays and objects (`uniqueItems`, member counts,
 /// `dependentRequired`: checks that write nothing) decode to serde_json's values on both
 /// backends and fail where validate fails; collected errors are the same on both.
 #[test]
 fn whole_value_rules_decode_on_both_backends() {
-    let schema = Schema::from_json_str(WHOLE_VALUE_SCHEMA).unwrap();
+    let errors = items_decode_on_both_backends(WHOLE_VALUE_SCHEMA, &WHOLE_VALUE_ITEMS, 9);
+    // One per failing item, and the repeated "a" after the wrong-kind item of
+    // `{"tags": ["a", 1, "a"]}`: the whole-array check still runs after the item's error.
+    assert_eq!(errors, WHOLE_VALUE_ITEMS.len() - 9 + 1);
+}
+
+/// Each of `items` (the first `valid` valid) alone in an array under `schema`, and the
+/// valid ones together, decode on both backends as [`agree`] says; the failing ones
+/// together give the same collected errors on both: how many.
+fn items_decode_on_both_backends(schema: &str, items: &[(&str, &str)], valid: usize) -> usize {
+    let schema = Schema::from_json_str(schema).unwrap();
     let interp = Codec::new(&schema);
     let native = Codec::with_options(&schema, Options::new().backend(Backend::Native));
-    let items: Vec<&str> = WHOLE_VALUE_ITEMS.iter().map(|(item, _)| *item).collect();
-    let valid = format!("[{}]", items[..9].join(", "));
-    let failing = format!("[{}]", items[9..].join(", "));
+    let items: Vec<&str> = items.iter().map(|(item, _)| *item).collect();
+    let failing = format!("[{}]", items[valid..].join(", "));
+    let valid = format!("[{}]", items[..valid].join(", "));
     for codec in [&interp, &native] {
         for item in &items {
             agree(codec, format!("[{item}]").as_bytes()).unwrap();
@@ -305,7 +327,5 @@ fn whole_value_rules_decode_on_both_backends() {
     }
     let errors = interp.validate_all(failing.as_bytes(), 100);
     assert_eq!(native.validate_all(failing.as_bytes(), 100), errors);
-    // One per failing item, and the repeated "a" after the wrong-kind item of
-    // `{"tags": ["a", 1, "a"]}`: the whole-array check still runs after the item's error.
-    assert_eq!(errors.len(), items.len() - 9 + 1, "{errors:?}");
+    errors.len()
 }

@@ -11,7 +11,8 @@ mod native_support;
 use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, DEFAULT_BRANCH_ITEMS,
     DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA, MULTIPLE_OF_NUMBERS,
-    MULTIPLE_OF_SCHEMA, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, multiple_of_documents, testdata,
+    MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA,
+    multiple_of_documents, testdata,
 };
 use jitson::Schema;
 use jitson::document::Document;
@@ -208,6 +209,14 @@ fn conditionals() {
 #[test]
 fn whole_value_rules() {
     items_agree_on_both_backends(WHOLE_VALUE_SCHEMA, &WHOLE_VALUE_ITEMS, 9, 0x0a11);
+}
+
+/// `patternProperties` (`key-matches` on the unknown key, the patterns' checks writing
+/// nothing), each item alone and the valid ones together, on both backends, and mutations
+/// of them.
+#[test]
+fn pattern_properties() {
+    items_agree_on_both_backends(PATTERN_SCHEMA, &PATTERN_ITEMS, 8, 0x9a77);
 }
 
 /// Each of `items` (item, pointer) alone in an array under `schema`, then the first

@@ -7,7 +7,7 @@ mod value_support;
 
 use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CORPUS, DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA,
-    corpus_schema, suite_support, testdata,
+    PATTERN_ITEMS, PATTERN_SCHEMA, corpus_schema, suite_support, testdata,
 };
 use jitson::engine::{Backend, BigInts, EscapeMode, Options, Tokens, TranscodeOptions, Unknown};
 use jitson::{Cache, Codec, Schema};
@@ -656,6 +656,51 @@ fn first_member_names_drop_the_interpreters_members() {
     );
 }
 
+/// Members a pattern matches are described: kept whole (their own unknown members too,
+/// as decode keeps them: raw JSON) where transcode drops or denies unknown members; other
+/// members are unknown, unless `additionalProperties` gives them a schema. Both backends
+/// alike.
+#[test]
+fn pattern_members_are_kept_whole() {
+    let items: Vec<&str> = PATTERN_ITEMS.iter().map(|(item, _)| *item).collect();
+    let extra = r#"{"open": {"zzz": 1, "n": null}}, {"open": {"\u006e": null, "z": {}}}"#;
+    let native = union_items_agree(PATTERN_SCHEMA, &items, extra);
+    assert_eq!(
+        dropped(&native, &format!("[{extra}]")),
+        r#"[{"open":{"n":null}},{"open":{"n":null}}]"#
+    );
+    let schema = Schema::from_value(&serde_json::json!({
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "integer"},
+                "meta": {
+                    "type": "object",
+                    "patternProperties": {"^x": {"type": "integer"}},
+                    "additionalProperties": {"type": "object", "properties": {"a": {"type": "integer"}}}
+                }
+            },
+            "patternProperties": {"^x-": {"type": "object", "properties": {"k": {"type": "integer"}}}}
+        }
+    }))
+    .unwrap();
+    let (interp, native) = backends(&schema, Options::new());
+    let input = br#"[{"id": 1, "x-a": {"k": 1, "extra": [2]}, "other": 3,
+        "meta": {"x1": 1, "y": {"a": 1, "b": 2}}}, {"x-b": {}, "meta": {}}]"#;
+    for unknown in [Unknown::Keep, Unknown::Drop, Unknown::Deny] {
+        for tokens in [Tokens::Rewritten, Tokens::Verbatim] {
+            let options = TranscodeOptions::new().unknown(unknown).tokens(tokens);
+            let valid = same_transcode_with(&interp, &native, input, &options, "patterns");
+            assert_eq!(valid, unknown != Unknown::Deny, "{unknown:?}");
+        }
+    }
+    assert_eq!(
+        dropped(&native, std::str::from_utf8(input).unwrap()),
+        r#"[{"id":1,"x-a":{"k":1,"extra":[2]},"meta":{"x1":1,"y":{"a":1,"b":2}}},{"x-b":{},"meta":{}}]"#
+    );
+}
+
 /// Under `schema` (an array of a union), both backends transcode each of `items` alone,
 /// keeping, dropping and denying unknown members, tokens rewritten and verbatim, alike;
 /// and `extra`'s items, valid with unknown members, fail only when denied. Returns the
@@ -755,5 +800,5 @@ fn native_transcode_writes_the_interpreters_bytes() {
             }
         }
     }
-    assert_eq!(run, 954, "suite tests run (compact and pretty)");
+    assert_eq!(run, 986, "suite tests run (compact and pretty)");
 }

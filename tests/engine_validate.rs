@@ -9,8 +9,8 @@ mod rng;
 use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, CORPUS,
     DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA,
-    MULTIPLE_OF_SCHEMA, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, corpus_schema,
-    multiple_of_documents, suite_support, testdata,
+    MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA,
+    corpus_schema, multiple_of_documents, suite_support, testdata,
 };
 
 use rng::Rng;
@@ -198,7 +198,7 @@ fn json_schema_test_suite() {
         failures.len(),
         failures.join("\n")
     );
-    assert_eq!(run, 954, "suite tests run (compact and pretty)");
+    assert_eq!(run, 986, "suite tests run (compact and pretty)");
 }
 
 #[test]
@@ -494,6 +494,18 @@ fn pointed_items_agree(schema: &str, items: &[(&str, &str)], valid: usize) -> Co
         assert_eq!(reference.schema_pointer(), *pointer, "{item}: {reference}");
     }
     codec
+}
+
+/// `patternProperties` against the reference validator, with each failure's keyword
+/// pointer and an exact message.
+#[test]
+fn pattern_properties_agree_with_the_reference() {
+    let codec = pointed_items_agree(PATTERN_SCHEMA, &PATTERN_ITEMS, 8);
+    let e = codec.validate(br#"[{"x-b": -2}]"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "number below the minimum at line 1 column 10, path $[0][\"x-b\"], keyword minimum"
+    );
 }
 
 /// `if` / `then` / `else` against the reference validator: a failure is the failure of the

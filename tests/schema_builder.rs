@@ -166,6 +166,18 @@ fn every_constructor_matches_its_keyword() {
             r#"{"type": "object", "propertyNames": true}"#,
         ),
         (
+            Schema::build(
+                object()
+                    .optional("x-a", integer())
+                    .pattern_property("^x-", integer().minimum(0))
+                    .pattern_property("é", any())
+                    .deny_unknown(),
+            ),
+            r#"{"type": "object", "properties": {"x-a": {"type": "integer"}},
+                "patternProperties": {"^x-": {"type": "integer", "minimum": 0}, "é": true},
+                "additionalProperties": false}"#,
+        ),
+        (
             Schema::build(if_then_else(string(), string().min_length(2), integer())),
             r#"{"if": {"type": "string"}, "then": {"type": "string", "minLength": 2},
                 "else": {"type": "integer"}}"#,
@@ -342,6 +354,8 @@ fn written_documents_load_back() {
             .max_properties(3)
             .dependent_required("a", ["b"])
             .property_names(string().pattern("^[a-z]").unwrap())
+            .pattern_property("^[0-9]+$", nullable(integer()))
+            .pattern_property("a~/", object().field("v", integer()))
             .into(),
         map(nullable(boolean())),
         object()

@@ -180,6 +180,20 @@ fn distinct_schemas_have_distinct_keys() {
         r#"{"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1}"#,
         r#"{"type": "object", "additionalProperties": {"type": "string"}}"#,
     );
+    // Patterns: their own tag; a pattern of any value still describes the members it
+    // matches (transcode keeps them), so it stays.
+    different(
+        r#"{"type": "object", "patternProperties": {"^a": true}}"#,
+        r#"{"type": "object"}"#,
+    );
+    different(
+        r#"{"type": "object", "patternProperties": {"^a": {"type": "string"}}}"#,
+        r#"{"type": "object", "patternProperties": {"^b": {"type": "string"}}}"#,
+    );
+    different(
+        r#"{"type": "object", "additionalProperties": {"type": "string"}, "patternProperties": {"^a": true}}"#,
+        r#"{"type": "object", "additionalProperties": {"type": "string"}}"#,
+    );
     let s = load(r#"{"type": "integer"}"#);
     assert_ne!(
         TypeKey::of(&s, 0),

@@ -40,8 +40,8 @@ fn duplicate_keys() {
 #[test]
 fn unsupported_keywords_anywhere() {
     assert_eq!(
-        error(r#"{"properties": {"a": {"patternProperties": {}}}}"#),
-        r#"unsupported keyword "patternProperties" at /properties/a/patternProperties"#
+        error(r#"{"properties": {"a": {"unevaluatedProperties": {}}}}"#),
+        r#"unsupported keyword "unevaluatedProperties" at /properties/a/unevaluatedProperties"#
     );
     assert_eq!(
         error(r#"{"foo": 1}"#),
@@ -61,7 +61,7 @@ fn unsupported_keywords_anywhere() {
         r#"unsupported keyword "a~b/c" at /a~0b~1c"#
     );
     // Keywords inside `const` / `enum` values are data, not keywords.
-    assert!(Schema::from_json_str(r#"{"const": {"patternProperties": 1}}"#).is_ok());
+    assert!(Schema::from_json_str(r#"{"const": {"unevaluatedProperties": 1}}"#).is_ok());
 }
 
 #[test]
@@ -171,6 +171,14 @@ fn invalid_keyword_values() {
             "expected a schema (an object or a boolean) at /propertyNames",
         ),
         (
+            r#"{"patternProperties": {"^a": 1}}"#,
+            "expected a schema (an object or a boolean) at /patternProperties/^a",
+        ),
+        (
+            r#"{"patternProperties": ["^a"]}"#,
+            r#""patternProperties" must be an object of schemas at /patternProperties"#,
+        ),
+        (
             r#"{"type": ["string", "string"]}"#,
             r#""type" must be a type name or an array of unique type names at /type"#,
         ),
@@ -248,6 +256,12 @@ fn invalid_pattern() {
     // Look-around is not supported by the `regex` crate: rejected, not misread.
     let e = Schema::from_json_str(r#"{"pattern": "a(?!b)"}"#).unwrap_err();
     assert!(matches!(e.kind(), SchemaErrorKind::InvalidPattern { .. }));
+    // A `patternProperties` name is a pattern, pointed at by its member.
+    let e = Schema::from_json_str(r#"{"patternProperties": {"a/(": {}}}"#).unwrap_err();
+    assert!(
+        matches!(e.kind(), SchemaErrorKind::InvalidPattern { pattern, .. } if pattern == "a/(")
+    );
+    assert_eq!(e.pointer(), "/patternProperties/a~1(");
 }
 
 #[test]
@@ -356,4 +370,15 @@ fn builder_errors() {
 
     let e = string().pattern("[").unwrap_err();
     assert!(matches!(e.kind(), SchemaErrorKind::InvalidPattern { .. }));
+
+    let e = Schema::build(object().pattern_property("(", integer())).unwrap_err();
+    assert!(matches!(e.kind(), SchemaErrorKind::InvalidPattern { .. }));
+    assert_eq!(e.pointer(), "/patternProperties/(");
+    let e = Schema::build(
+        object()
+            .pattern_property("^a", integer())
+            .pattern_property("^a", string()),
+    )
+    .unwrap_err();
+    assert_eq!(e.to_string(), r#"duplicate key "^a" at /patternProperties"#);
 }

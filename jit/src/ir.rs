@@ -82,6 +82,7 @@
 //! | [`ObjBegin`](Op::ObjBegin) **value start** | label `empty`, [`KeyTableId`] | skip whitespace, `{`, `depth += 1`, push path, clear the presence bitmap, `field = none`; if `}` follows consume it and jump to `empty` | `Type`, depth |
 //! | [`Key`](Op::Key) | [`KeyTableId`] | skip whitespace, read a key string, `:`; match it against the table: first the name of the field after the previously matched one (schema order), then the table's switch on key length and leading 8 bytes over names and aliases; set `field` (none when unknown; an alias sets its field), the path top (the field, so the path names it by its name), and the field's presence bit | `ExpectedKey`, `ExpectedColon`, string syntax; `DuplicateKey` when a named field repeats (under any of its names) and duplicates are denied |
 //! | [`SwitchField`](Op::SwitchField) | labels | jump to `targets[field]`, or the last label for an unknown key | |
+//! | [`KeyMatches`](Op::KeyMatches) | [`KeyTableId`], pattern, label `miss` | the name in the path top (a key no field names) matches the table's pattern (any of them when none is given), else jump to `miss` | |
 //! | [`ObjNext`](Op::ObjNext) | label `next` | skip whitespace; `,` jumps to `next`; `}` falls through | `ExpectedCommaOrEnd` |
 //! | [`ObjEnd`](Op::ObjEnd) | [`KeyTableId`] | `depth -= 1`, pop path; every required field's bit must be set (first missing in table order) | `Required { field }` |
 //! | [`Eof`](Op::Eof) | | skip whitespace; the input must end | `TrailingCharacters` |
@@ -99,7 +100,7 @@
 //!
 //! | op | decode effect |
 //! |---|---|
-//! | `Null`, `Fail`, `Jump`, register ops, `OneOfEnd`, `ContainsEnd`, `SwitchField`, `ObjNext`, `Eof`, `Discriminate` | nothing |
+//! | `Null`, `Fail`, `Jump`, register ops, `OneOfEnd`, `ContainsEnd`, `SwitchField`, `KeyMatches`, `ObjNext`, `Eof`, `Discriminate` | nothing |
 //! | `Bool` | `u8` 0 / 1 |
 //! | `Number` | the [`Number`] (tag + 8 bytes), or a [`BigInts::Raw`] big integer's text (`NUM_RAW`: tag, `u32` length, pointer into the input) |
 //! | `String` | `(ptr, len)` of the unescaped text (the input when it has no escapes, else an arena copy) |
@@ -270,6 +271,27 @@ pub struct KeyTable {
     /// Every key: key `k` is the name of field `k` below `names.len()`, else alias
     /// `k - names.len()`.
     switch: TextSwitch,
+    /// Patterns of member names ([`Op::KeyMatches`]).
+    patterns: Vec<KeyPattern>,
+    /// With patterns: whether the members no field names and no pattern matches are
+    /// described by the schema (see [`KeyTable::describes_other`]).
+    others_described: bool,
+}
+
+/// A pattern of member names (`patternProperties`): its text, for listings, and its test
+/// on a decoded name.
+#[derive(Clone)]
+pub struct KeyPattern {
+    /// The pattern as the schema wrote it.
+    pub source: Box<str>,
+    /// Whether a name matches.
+    pub test: StrPred,
+}
+
+impl fmt::Debug for KeyPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "KeyPattern({:?})", self.source)
+    }
 }
 
 impl KeyTable {
@@ -297,6 +319,8 @@ impl KeyTable {
             required,
             aliases,
             switch: TextSwitch::default(),
+            patterns: Vec::new(),
+            others_described: false,
         };
         let keys = (table.names.len() + table.aliases.len()) as u32;
         table.switch = TextSwitch::new(keys, |k| table.key(k).0.as_bytes());
@@ -322,6 +346,37 @@ impl KeyTable {
     /// The aliases `(alias, field index)`, in the order given.
     pub fn aliases(&self) -> &[(Box<str>, u32)] {
         &self.aliases
+    }
+
+    /// The table with `patterns` of member names, in schema order; `others_described`
+    /// when the members no field names and no pattern matches have a schema of their own
+    /// (`additionalProperties` that is not open).
+    pub fn with_patterns(mut self, patterns: Vec<KeyPattern>, others_described: bool) -> KeyTable {
+        self.patterns = patterns;
+        self.others_described = others_described;
+        self
+    }
+
+    /// For a table with patterns, whether the schema describes member `key`, one no field
+    /// names: a pattern matches it, or other members have a schema of their own. Such a
+    /// member is kept whole, as raw JSON, where transcode drops or denies unknown members.
+    /// Without patterns, `false` (the object's layout tells).
+    pub fn describes_other(&self, key: &str) -> bool {
+        !self.patterns.is_empty() && (self.others_described || self.key_matches(None, key))
+    }
+
+    /// The patterns of member names, in schema order.
+    pub fn patterns(&self) -> &[KeyPattern] {
+        &self.patterns
+    }
+
+    /// Whether name `key` matches pattern `pattern`, or any pattern when `None` (see
+    /// [`Op::KeyMatches`]).
+    pub fn key_matches(&self, pattern: Option<u32>, key: &str) -> bool {
+        match pattern {
+            Some(i) => (self.patterns[i as usize].test)(key),
+            None => self.patterns.iter().any(|p| (p.test)(key)),
+        }
     }
 
     /// Whether field `i` is required.
@@ -799,6 +854,17 @@ pub enum Op {
     Key(KeyTableId),
     /// Jumps by the matched field (last label: unknown key).
     SwitchField(Box<[Label]>),
+    /// Jumps to `miss` unless the name of the member being read, one no field of the
+    /// object names (the innermost object's path segment is its key), matches pattern
+    /// `pattern` of the key table (any of its patterns when `None`).
+    KeyMatches {
+        /// The object's key table.
+        table: KeyTableId,
+        /// The pattern; `None` for any.
+        pattern: Option<u32>,
+        /// Where a name that does not match goes.
+        miss: Label,
+    },
     /// After a member: loop or fall through at `}`.
     ObjNext {
         /// The loop head.
@@ -921,6 +987,11 @@ impl Program {
             Op::Call(f) | Op::Try { func: f, .. } => lt(*f, self.funcs.len()),
             Op::ObjBegin { table, .. } | Op::ObjEnd(table) => lt(*table, self.key_tables.len()),
             Op::Key(table) => lt(*table, self.key_tables.len()),
+            Op::KeyMatches { table, pattern, .. } => {
+                lt(*table, self.key_tables.len())
+                    && pattern
+                        .is_none_or(|p| lt(p, self.key_tables[*table as usize].patterns.len()))
+            }
             Op::SwitchField(_) => true,
             _ => true,
         }
@@ -943,6 +1014,7 @@ impl Op {
             Op::ArrBegin { empty } | Op::ObjBegin { empty, .. } => (&[], [Some(*empty), None]),
             Op::SwitchField(t) => (t, [None, None]),
             Op::ArrNext { next } | Op::ObjNext { next } => (&[], [Some(*next), None]),
+            Op::KeyMatches { miss, .. } => (&[], [Some(*miss), None]),
             _ => (&[], [None, None]),
         };
         list.iter().copied().chain(single.into_iter().flatten())
@@ -1082,6 +1154,18 @@ impl Program {
                 }
             }
             Op::SwitchField(t) => write!(f, "switch-field {}", labels(t)),
+            Op::KeyMatches {
+                table,
+                pattern,
+                miss,
+            } => {
+                let patterns = &self.key_tables[*table as usize].patterns;
+                match pattern {
+                    Some(p) => write!(f, "key-matches {:?}", patterns[*p as usize].source)?,
+                    None => write!(f, "key-matches any of {}", patterns.len())?,
+                }
+                write!(f, " else @{miss}")
+            }
             Op::ObjNext { next } => write!(f, "obj-next @{next}"),
             Op::ObjEnd(t) => {
                 let table = &self.key_tables[*t as usize];

@@ -132,9 +132,23 @@ impl<'a> Walk<'a> {
             (TypeDesc::Conditional(c), _) => self.outcome(*c, path, &at),
             (TypeDesc::OneOf(u), _) => self.first(&u.branches, path, &at, Some("oneOf")),
             (TypeDesc::Object(d), Some((Segment::Key(key), rest))) => {
-                if let Some(field) = d.fields.iter().find(|f| *f.name == **key) {
-                    let at = push(&push(&at, "properties"), &field.name);
-                    return self.node(field.ty, rest, at);
+                let field = d.fields.iter().find(|f| *f.name == **key);
+                if let Some(found) = field.and_then(|f| {
+                    let at = push(&push(&at, "properties"), &f.name);
+                    self.node(f.ty, rest, at)
+                }) {
+                    return Some(found);
+                }
+                let matching = d.patterns.iter().filter(|p| p.pattern.is_match(key));
+                let patterns: Vec<_> = matching.collect();
+                for p in &patterns {
+                    let at = push(&push(&at, "patternProperties"), p.pattern.source());
+                    if let Some(found) = self.node(p.ty, rest, at) {
+                        return Some(found);
+                    }
+                }
+                if field.is_some() || !patterns.is_empty() {
+                    return None;
                 }
                 let at = push(&at, "additionalProperties");
                 match d.unknown {
@@ -228,6 +242,8 @@ impl<'a> Walk<'a> {
     /// The keyword of the violation when `node` (a leaf of the walk) can report it.
     fn leaf(&self, node: &TypeDesc) -> Option<Keyword> {
         let keyword = match (self.violation, node) {
+            // Any value passes (a field that is only `required`, under patterns).
+            (_, TypeDesc::Any) => return None,
             (Violation::Type { .. }, _) => Keyword::Type,
             (Violation::Minimum, TypeDesc::Integer(IntegerDesc { minimum, .. }))
             | (Violation::Minimum, TypeDesc::Number(NumberDesc { minimum, .. })) => {
@@ -256,12 +272,14 @@ impl<'a> Walk<'a> {
             (Violation::MultipleOf, TypeDesc::Number(d)) if d.multiple_of.is_some() => {
                 Keyword::MultipleOf
             }
-            (
-                Violation::MinLength | Violation::MaxLength | Violation::Pattern,
-                TypeDesc::String(_),
-            )
-            | (Violation::MinItems | Violation::MaxItems, TypeDesc::Array(_))
-            | (Violation::UnknownField, TypeDesc::Object(_))
+            (Violation::MinLength, TypeDesc::String(d)) if d.min_length > 0 => Keyword::MinLength,
+            (Violation::MaxLength, TypeDesc::String(d)) if d.max_length.is_some() => {
+                Keyword::MaxLength
+            }
+            (Violation::Pattern, TypeDesc::String(d)) if d.pattern.is_some() => Keyword::Pattern,
+            (Violation::MinItems, TypeDesc::Array(a)) if a.min_items > 0 => Keyword::MinItems,
+            (Violation::MaxItems, TypeDesc::Array(a)) if a.max_items.is_some() => Keyword::MaxItems,
+            (Violation::UnknownField, TypeDesc::Object(_))
             | (Violation::Enum, TypeDesc::Enum(_))
             | (Violation::Not, TypeDesc::Not(_))
             | (Violation::Never, TypeDesc::Never) => Keyword::of(self.violation),

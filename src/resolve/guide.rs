@@ -20,7 +20,7 @@ pub fn walk_guide(schema: &Schema, layout: &Layout) -> WalkGuide {
     };
     let nodes = (0..schema.node_count())
         .map(|i| match schema.node(TypeId(i as u32)) {
-            TypeDesc::Object(o) => object(o, other),
+            TypeDesc::Object(o) => object(o, other, |t| layout.shape(t.0).shape == Shape::Raw),
             TypeDesc::Map(t) => GuideNode::Object {
                 table: KeyTable::new([]),
                 fields: Box::new([]),
@@ -60,9 +60,13 @@ pub fn walk_guide(schema: &Schema, layout: &Layout) -> WalkGuide {
 }
 
 /// An object's guide node: its fields' names and aliases as the program looks them up.
-fn object(o: &ObjectDesc, other: impl Fn(TypeId) -> Other) -> GuideNode {
+fn object(
+    o: &ObjectDesc,
+    other: impl Fn(TypeId) -> Other,
+    raw: impl Fn(TypeId) -> bool,
+) -> GuideNode {
     GuideNode::Object {
-        table: key_table(o),
+        table: key_table(o, raw),
         fields: o.fields.iter().map(|f| f.ty.0).collect(),
         other: match o.unknown {
             UnknownFields::Allow => Other::Unknown,

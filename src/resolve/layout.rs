@@ -160,8 +160,11 @@ impl Sizer<'_> {
                     fields.push((sid(f.ty), off));
                     off += self.slot(f.ty);
                 }
+                // Members a pattern matches are kept as raw JSON, and then so are all
+                // other members (one entry shape per object).
                 let (extra, entry) = match o.unknown {
                     UnknownFields::Allow => (raw, 2 * PAIR),
+                    _ if !o.patterns.is_empty() => (raw, 2 * PAIR),
                     UnknownFields::Deny => (never, PAIR),
                     UnknownFields::Extra(t) => (sid(t), PAIR + self.slot(t)),
                 };

@@ -49,11 +49,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use jitson_jit::ir::{
-    AsciiShape, BigInt, BigInts, Discriminator as IrDiscriminator, Func, FuncId, KeyTable, Kinds,
-    Label, Limit, NO_DST, NumCheck, NumRef, Number, Op, Program, RawPred, RawPredId, StrCheck,
-    StrEnum, Violation,
+    AsciiShape, BigInt, BigInts, Discriminator as IrDiscriminator, Func, FuncId, KeyPattern,
+    KeyTable, KeyTableId, Kinds, Label, Limit, NO_DST, NumCheck, NumRef, Number, Op, Program,
+    RawPred, RawPredId, StrCheck, StrEnum, Violation,
 };
-use jitson_jit::layout::{FuncLayout, Layout, PAIR, UNION_PAYLOAD};
+use jitson_jit::layout::{FuncLayout, Layout, PAIR, Shape, UNION_PAYLOAD};
 use serde_json::Value;
 
 use emit::Emit;
@@ -170,6 +170,7 @@ impl Resolver<'_> {
                     fields: Vec::new(),
                     unknown: UnknownFields::Extra(*values),
                     members: MemberRules::default(),
+                    patterns: Vec::new(),
                 };
                 self.object(&mut ops, id, &d);
             }
@@ -358,7 +359,9 @@ impl Resolver<'_> {
     }
 
     fn object(&mut self, ops: &mut Emit, id: TypeId, d: &ObjectDesc) {
-        self.prog.key_tables.push(key_table(d));
+        let shapes = &self.shapes.shapes;
+        let raw = |t: TypeId| shapes[t.index()].shape == Shape::Raw;
+        self.prog.key_tables.push(key_table(d, raw));
         let table = (self.prog.key_tables.len() - 1) as u32;
         let begin = ops.len();
         ops.push(Op::ObjBegin { empty: 0, table });
@@ -370,16 +373,35 @@ impl Resolver<'_> {
         let mut ends = Vec::new();
         for (i, field) in d.fields.iter().enumerate() {
             targets.push(ops.len() as Label);
-            ops.at = self.shapes.field_offset(id, i);
-            self.value(ops, field.ty);
+            let at = self.shapes.field_offset(id, i);
+            let patterns: Vec<TypeId> = d.pattern_types(&field.name).collect();
+            match patterns.is_empty() {
+                true => {
+                    ops.at = at;
+                    self.value(ops, field.ty);
+                }
+                false => self.checked_member(ops, at, Some(field.ty), &patterns),
+            }
             ends.push(self.jump(ops));
         }
         targets.push(ops.len() as Label);
-        ops.at = PAIR;
+        if !d.patterns.is_empty() {
+            ends.push(self.patterned_member(ops, table, d));
+        }
         match d.unknown {
-            UnknownFields::Allow => ops.push(Op::SkipValue),
+            UnknownFields::Allow => {
+                ops.at = PAIR;
+                ops.push(Op::SkipValue);
+            }
             UnknownFields::Deny => ops.push(Op::Fail(Violation::UnknownField)),
-            UnknownFields::Extra(ty) => self.value(ops, ty),
+            // With patterns, every other member is raw JSON (see the layout).
+            UnknownFields::Extra(ty) if !d.patterns.is_empty() => {
+                self.checked_member(ops, PAIR, None, &[ty]);
+            }
+            UnknownFields::Extra(ty) => {
+                ops.at = PAIR;
+                self.value(ops, ty);
+            }
         }
         ops[switch_at] = Op::SwitchField(targets.into());
         self.land(ops, ends);
@@ -390,6 +412,56 @@ impl Resolver<'_> {
             table,
         };
         ops.push(Op::ObjEnd(table));
+    }
+
+    /// A member's value decoded as `ty` at `at` (as raw JSON when `None`), then checked
+    /// (writing nothing) against each of `checks` from its start again: `r1 = pos; ty;
+    /// r2 = pos; (pos = r1; check)*; pos = r2`.
+    fn checked_member(&mut self, ops: &mut Emit, at: u32, ty: Option<TypeId>, checks: &[TypeId]) {
+        ops.push(Op::SavePos(1));
+        ops.at = at;
+        match ty {
+            Some(ty) => self.value(ops, ty),
+            None => ops.push(Op::SkipValue),
+        }
+        ops.push(Op::SavePos(2));
+        ops.at = NO_DST;
+        for &check in checks {
+            ops.push(Op::RestorePos(1));
+            self.value(ops, check);
+        }
+        ops.push(Op::RestorePos(2));
+    }
+
+    /// An object's other member (no field names it) when some of `d`'s patterns match its
+    /// name: its value checked against each of them, then kept as raw JSON; the jump that
+    /// ends it. Other members go on after it: `key-matches any else O; r1 = pos;
+    /// (key-matches p else N; p; pos = r1; N:)*; skip-value; jump; O:`.
+    fn patterned_member(&mut self, ops: &mut Emit, table: KeyTableId, d: &ObjectDesc) -> Patch {
+        let any_at = ops.len();
+        ops.push(Op::Return);
+        ops.push(Op::SavePos(1));
+        ops.at = NO_DST;
+        for (i, p) in d.patterns.iter().enumerate() {
+            let at = ops.len();
+            ops.push(Op::Return);
+            self.value(ops, p.ty);
+            ops.push(Op::RestorePos(1));
+            ops[at] = Op::KeyMatches {
+                table,
+                pattern: Some(i as u32),
+                miss: ops.len() as Label,
+            };
+        }
+        ops.at = PAIR;
+        ops.push(Op::SkipValue);
+        let end = self.jump(ops);
+        ops[any_at] = Op::KeyMatches {
+            table,
+            pattern: None,
+            miss: ops.len() as Label,
+        };
+        end
     }
 
     /// A `dispatch` over kind slots; an empty slot fails with a type error naming
@@ -706,11 +778,24 @@ fn ascii_shape(pattern: &Pattern, d: &StringDesc) -> Option<AsciiShape> {
 }
 
 /// The key table of an object's fields: each found by its name or an alias.
-fn key_table(d: &ObjectDesc) -> KeyTable {
+fn key_table(d: &ObjectDesc, raw: impl Fn(TypeId) -> bool) -> KeyTable {
     let aliases = (d.fields.iter().enumerate())
         .flat_map(|(i, f)| f.aliases.iter().map(move |a| (a.clone(), i as u32)));
+    let patterns = (d.patterns.iter())
+        .map(|p| {
+            let pattern = p.pattern.clone();
+            KeyPattern {
+                source: p.pattern.source().into(),
+                test: Arc::new(move |name: &str| pattern.is_match(name)),
+            }
+        })
+        .collect();
     KeyTable::with_aliases(
         d.fields.iter().map(|f| (f.name.clone(), f.required)),
         aliases,
+    )
+    .with_patterns(
+        patterns,
+        matches!(d.unknown, UnknownFields::Extra(t) if !raw(t)),
     )
 }

@@ -78,9 +78,15 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
             fields,
             unknown,
             members,
+            patterns,
         }) => {
-            // Member rules have their own tag, so objects without them keep their bytes.
-            out.push(if members.is_empty() { 8 } else { 19 });
+            // Member rules and patterns have their own tags, so objects without them keep
+            // their bytes; tag 20 is tag 19 with the patterns after it.
+            out.push(match (members.is_empty(), patterns.is_empty()) {
+                (true, true) => 8,
+                (_, true) => 19,
+                _ => 20,
+            });
             put_u64(out, fields.len() as u64);
             for field in fields {
                 put_str(out, &field.name);
@@ -98,7 +104,7 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
                     id(out, *c);
                 }
             }
-            if !members.is_empty() {
+            if !members.is_empty() || !patterns.is_empty() {
                 put_u64(out, members.min);
                 put_opt(out, members.max.as_ref(), |o, n| put_u64(o, *n));
                 put_u64(out, members.dependent_required.len() as u64);
@@ -108,6 +114,13 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
                     required.iter().for_each(|r| put_str(out, r));
                 }
                 put_opt(out, members.names.as_ref(), |o, c| id(o, *c));
+            }
+            if !patterns.is_empty() {
+                put_u64(out, patterns.len() as u64);
+                for p in patterns {
+                    put_str(out, p.pattern.source());
+                    id(out, p.ty);
+                }
             }
         }
         TypeDesc::Map(c) => {

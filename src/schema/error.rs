@@ -101,7 +101,7 @@ impl fmt::Display for SchemaErrorKind {
 }
 
 impl fmt::Display for SchemaError {
-    /// `unsupported keyword "patternProperties" at /properties/a/patternProperties`.
+    /// `unsupported keyword "dependentSchemas" at /properties/a/dependentSchemas`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (&self.kind, self.pointer.as_str()) {
             (SchemaErrorKind::Json(_), _) => write!(f, "{}", self.kind),

@@ -69,8 +69,8 @@ pub use key::TypeKey;
 pub use kind::{Kind, KindSet};
 pub use model::{
     ArrayDesc, Bound, ConditionalDesc, ContainsDesc, Discriminator, Field, IntegerDesc,
-    KindBranches, MemberRules, NumberDesc, ObjectDesc, Schema, StringDesc, TypeDesc, TypeId,
-    UnionDesc, UnknownFields,
+    KindBranches, MemberRules, NumberDesc, ObjectDesc, PatternProperty, Schema, StringDesc,
+    TypeDesc, TypeId, UnionDesc, UnknownFields,
 };
 pub use num::Num;
 pub use pattern::Pattern;

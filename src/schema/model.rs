@@ -200,6 +200,19 @@ pub struct ObjectDesc {
     /// Counts of members and members that require others (`minProperties`,
     /// `maxProperties`, `dependentRequired`).
     pub members: MemberRules,
+    /// `patternProperties`, in schema order: every member whose name a pattern matches
+    /// (a field's too) must match that pattern's type, and a member that is not a field and
+    /// that some pattern matches is not one of the other members `unknown` is about.
+    pub patterns: Vec<PatternProperty>,
+}
+
+/// One member of `patternProperties`: the members whose names it matches, and their type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternProperty {
+    /// The pattern (a search anywhere in the name, as `pattern`).
+    pub pattern: Pattern,
+    /// The type of every member whose name matches.
+    pub ty: TypeId,
 }
 
 /// The rules on an object's members as a whole, checked after its members are: how many
@@ -254,6 +267,13 @@ impl ObjectDesc {
     /// The index of the field read under `key` (its name or one of its aliases).
     pub fn field_index(&self, key: &str) -> Option<usize> {
         self.fields.iter().position(|f| f.names().any(|n| n == key))
+    }
+
+    /// The types of the patterns that match member name `key`, in schema order.
+    pub fn pattern_types<'s>(&'s self, key: &'s str) -> impl Iterator<Item = TypeId> + 's {
+        (self.patterns.iter())
+            .filter(move |p| p.pattern.is_match(key))
+            .map(|p| p.ty)
     }
 }
 
@@ -443,6 +463,7 @@ impl TypeDesc {
                 if let Some(c) = o.members.names {
                     f(c, Edge::Guarded);
                 }
+                o.patterns.iter().for_each(|p| f(p.ty, Edge::Guarded));
             }
             TypeDesc::Map(c) => f(*c, Edge::Guarded),
             TypeDesc::Nullable(c) | TypeDesc::Not(c) => f(*c, Edge::Unguarded),
@@ -485,6 +506,7 @@ impl TypeDesc {
                 if let Some(c) = &mut o.members.names {
                     f(c);
                 }
+                o.patterns.iter_mut().for_each(|p| f(&mut p.ty));
             }
             TypeDesc::Map(c) | TypeDesc::Nullable(c) | TypeDesc::Not(c) => f(c),
             TypeDesc::Kinds(k) => k.slots_mut().into_iter().flatten().for_each(f),

@@ -302,6 +302,87 @@ pub const WHOLE_VALUE_ITEMS: [(&str, &str); 26] = [
     ),
 ];
 
+/// `patternProperties`: patterns over named fields (`x-rate` must match its own schema and
+/// both patterns its name matches), over a name that is only `required` (its type is the
+/// pattern's, not `additionalProperties`'), beside `additionalProperties: false`, beside an
+/// `additionalProperties` schema, in an object that allows other members, and a non-ASCII
+/// pattern.
+pub const PATTERN_SCHEMA: &str = r#"{"type": "array", "items": {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "x-rate": {"type": "integer"},
+        "meta": {
+            "type": "object",
+            "required": ["x-id"],
+            "patternProperties": {
+                "^x-": {"type": "integer"},
+                "^[0-9]+$": {"type": "object", "properties": {"v": {"type": "integer"}}, "required": ["v"]}
+            },
+            "additionalProperties": {"type": "string"}
+        },
+        "open": {"type": "object", "patternProperties": {"^n": {"type": "null"}}}
+    },
+    "patternProperties": {
+        "^x-": {"type": "integer", "minimum": 0},
+        "rate$": {"type": "number", "maximum": 100},
+        "^s_": {"type": "string", "maxLength": 4},
+        "é": {"type": "boolean"}
+    },
+    "additionalProperties": false
+}}"#;
+
+/// Items for [`PATTERN_SCHEMA`]: the first 8 valid, then failures, each with the schema
+/// pointer of its keyword.
+pub const PATTERN_ITEMS: [(&str, &str); 22] = [
+    (r#"{"id": 1, "x-rate": 5}"#, ""),
+    (r#"{"x-a": 0, "s_k": "ab", "é": true, "café": false}"#, ""),
+    (
+        r#"{"meta": {"x-id": 3, "12": {"v": 1}, "other": "s", "x-y": 4}}"#,
+        "",
+    ),
+    (
+        r#"{"open": {"nx": null, "zzz": [1, {"a": 2}], "n": null}}"#,
+        "",
+    ),
+    (r#"{"x-a": 1, "s_": "abcd"}"#, ""),
+    (r#"{"meta": {"x-id": 1}, "rate": 99.5, "x-rate": 100}"#, ""),
+    (r#"{}"#, ""),
+    (r#"{"x-": 7, "x-a": 1, "x-a": 2}"#, ""),
+    (
+        r#"{"x-rate": 101}"#,
+        "/items/patternProperties/rate$/maximum",
+    ),
+    (r#"{"x-rate": -1}"#, "/items/patternProperties/^x-/minimum"),
+    (r#"{"x-rate": 1.5}"#, "/items/properties/x-rate/type"),
+    (r#"{"x-b": "s"}"#, "/items/patternProperties/^x-/type"),
+    (
+        r#"{"s_k": "abcde"}"#,
+        "/items/patternProperties/^s_/maxLength",
+    ),
+    (r#"{"zz": 1}"#, "/items/additionalProperties"),
+    (r#"{"é": 1}"#, "/items/patternProperties/é/type"),
+    (
+        r#"{"meta": {"x-id": "1"}}"#,
+        "/items/properties/meta/patternProperties/^x-/type",
+    ),
+    (r#"{"meta": {}}"#, "/items/properties/meta/required"),
+    (
+        r#"{"meta": {"x-id": 1, "12": {}}}"#,
+        "/items/properties/meta/patternProperties/^[0-9]+$/required",
+    ),
+    (
+        r#"{"meta": {"x-id": 1, "k": 1}}"#,
+        "/items/properties/meta/additionalProperties/type",
+    ),
+    (
+        r#"{"open": {"n": 0}}"#,
+        "/items/properties/open/patternProperties/^n/type",
+    ),
+    (r#"{"x-a": -1}"#, "/items/patternProperties/^x-/minimum"),
+    (r#"{"rate": "high"}"#, "/items/patternProperties/rate$/type"),
+];
+
 /// A string enumeration too large to compare in place (native code looks it up through
 /// the enumeration's hash switch): values sharing a length and their first 8 bytes, short
 /// ones, the empty string, non-ASCII text.

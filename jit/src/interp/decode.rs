@@ -424,7 +424,13 @@ impl<'a> Sink<'a> for Decoder<'a, '_> {
         top.base = f.dst;
     }
 
-    fn key(&mut self, field: Option<u32>, text: Text<'a, '_>, _token: &'a [u8]) -> bool {
+    fn key(
+        &mut self,
+        field: Option<u32>,
+        _described: bool,
+        text: Text<'a, '_>,
+        _token: &'a [u8],
+    ) -> bool {
         let f = *self.top();
         if f.dst.is_none() {
             return true;

@@ -530,6 +530,15 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
                 let i = (field as usize).min(targets.len() - 1);
                 self.jump(targets[i]);
             }
+            Op::KeyMatches {
+                table,
+                pattern,
+                miss,
+            } => {
+                if !self.key_matches(*table, *pattern)? {
+                    self.jump(*miss);
+                }
+            }
             Op::ObjNext { next } => {
                 if self.separator(b'}', ErrorKind::ExpectedCommaOrEnd)? {
                     self.jump(*next);
@@ -774,7 +783,10 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             self.s.bits[word] |= bit;
         }
         let text = text_of(self.input, &self.s.text, span);
-        match self.sink.key(found, text, &self.input[key_at..=span.end]) {
+        let described = found.is_none()
+            && !table.patterns().is_empty()
+            && std::str::from_utf8(text.bytes()).is_ok_and(|k| table.describes_other(k));
+        match (self.sink).key(found, described, text, &self.input[key_at..=span.end]) {
             true => Ok(()),
             false => Err(Stop::violation(
                 Violation::UnknownField,
@@ -782,6 +794,24 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
                 Resume::Continue,
             )),
         }
+    }
+
+    /// Whether the name in the path top matches pattern `pattern` of `table` (any of its
+    /// patterns when `None`); `false` when the path top names a field (producers put the
+    /// op where it holds an unknown key).
+    fn key_matches(&mut self, table: KeyTableId, pattern: Option<u32>) -> Result<bool, Stop> {
+        let Some(&PathSeg::Key { start, end }) = self.s.path.last() else {
+            return Ok(false);
+        };
+        let span = StrSpan {
+            body: start,
+            end,
+            escapes: self.input[start..end].contains(&b'\\'),
+        };
+        let table = &self.prog.key_tables[table as usize];
+        // A key's text is UTF-8 (the scan checked it, unescaping keeps it).
+        let key = std::str::from_utf8(self.text(span)?);
+        Ok(key.is_ok_and(|k| table.key_matches(pattern, k)))
     }
 
     fn first_missing(&self, table: KeyTableId, base: usize) -> Option<u32> {

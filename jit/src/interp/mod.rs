@@ -302,4 +302,83 @@ mod tests {
         );
         assert_eq!(all.len(), 1, "{all:?}");
     }
+
+    /// `key-matches` tests the unknown key in the path top (unescaped) against one pattern
+    /// of the table or any of them: `{"a": integer, patterns ^x (integer), ^y (string);
+    /// other members denied}`.
+    #[test]
+    fn key_matches_reads_the_unknown_key() {
+        use crate::ir::KeyPattern;
+        let prefix = |c: char| KeyPattern {
+            source: format!("^{c}").into(),
+            test: std::sync::Arc::new(move |k: &str| k.starts_with(c)),
+        };
+        let table = KeyTable::new([("a".into(), false)])
+            .with_patterns(vec![prefix('x'), prefix('y')], false);
+        let mut p = Program {
+            num_checks: vec![NumCheck {
+                integer: true,
+                ..NumCheck::default()
+            }],
+            str_checks: vec![StrCheck::default()],
+            key_tables: vec![table],
+            ..Program::default()
+        };
+        let matches = |pattern, miss| Op::KeyMatches {
+            table: 0,
+            pattern,
+            miss,
+        };
+        p.funcs.push(func(
+            "doc",
+            vec![
+                Op::ObjBegin {
+                    empty: 17,
+                    table: 0,
+                },
+                Op::Key(0),
+                Op::SwitchField(vec![3, 5].into()),
+                Op::Number(0),
+                Op::Jump(16),
+                matches(None, 15),
+                Op::SavePos(1),
+                matches(Some(0), 10),
+                Op::Number(0),
+                Op::RestorePos(1),
+                matches(Some(1), 13),
+                Op::String(0),
+                Op::RestorePos(1),
+                Op::SkipValue,
+                Op::Jump(16),
+                Op::Fail(Violation::UnknownField),
+                Op::ObjNext { next: 1 },
+                Op::ObjEnd(0),
+                Op::Eof,
+                Op::Return,
+            ],
+        ));
+        p.verify().expect("valid program");
+        assert_eq!(
+            check(&p, r#"{"a": 1, "x1": 2, "y": "s", "\u0078": 3}"#),
+            Ok(())
+        );
+        let e = check(&p, r#"{"x": "s"}"#).unwrap_err();
+        assert_eq!(
+            e.kind,
+            FailKind::Violation(Violation::Type {
+                expected: Kinds::INTEGER
+            })
+        );
+        assert_eq!(e.path, [PathSeg::Key { start: 2, end: 3 }]);
+        let e = check(&p, r#"{"\u0079": 1}"#).unwrap_err();
+        assert_eq!(
+            e.kind,
+            FailKind::Violation(Violation::Type {
+                expected: Kinds::STRING
+            })
+        );
+        let e = check(&p, r#"{"a": 1, "z": 1}"#).unwrap_err();
+        assert_eq!(e.kind, FailKind::Violation(Violation::UnknownField));
+        assert_eq!(e.offset, 14);
+    }
 }

@@ -15,6 +15,15 @@ pub(crate) enum Text<'a, 't> {
     Scratch(&'t [u8]),
 }
 
+impl<'a: 't, 't> Text<'a, 't> {
+    /// The text's bytes, wherever they are.
+    pub(crate) fn bytes(self) -> &'t [u8] {
+        match self {
+            Text::Input(t) | Text::Scratch(t) => t,
+        }
+    }
+}
+
 /// Hooks called by the machine after each successful step (see the IR's decode table).
 pub(crate) trait Sink<'a> {
     /// Whether string ops must produce the unescaped text even without checks needing it.
@@ -50,9 +59,17 @@ pub(crate) trait Sink<'a> {
     fn arr_end(&mut self, _count: u64) {}
     /// An object opened.
     fn obj_begin(&mut self) {}
-    /// A key was read: the named field it matched, or its text; `token` is the input's,
-    /// quotes and escapes included. `false` refuses the member (an `UnknownField` violation).
-    fn key(&mut self, _field: Option<u32>, _text: Text<'a, '_>, _token: &'a [u8]) -> bool {
+    /// A key was read: the named field it matched, or its text; `described` when no field
+    /// names it and [`KeyTable::describes_other`](crate::ir::KeyTable::describes_other)
+    /// says yes; `token` is the input's, quotes and escapes included. `false` refuses the
+    /// member (an `UnknownField` violation).
+    fn key(
+        &mut self,
+        _field: Option<u32>,
+        _described: bool,
+        _text: Text<'a, '_>,
+        _token: &'a [u8],
+    ) -> bool {
         true
     }
     /// The object closed with these presence bits.

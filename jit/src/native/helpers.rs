@@ -13,7 +13,7 @@ use super::decode as d;
 use super::fail::{self, CLASS_PANIC};
 use super::fast;
 use crate::interp::{kind_slot, run_discriminate, run_value_op, skip_checked};
-use crate::ir::{ErrorKind, FailKind, Kinds, NumCheck, Op, Violation};
+use crate::ir::{ErrorKind, FailKind, Kinds, NumCheck, Op, PathSeg, Violation};
 use jitson_kernels::number::scan_number;
 
 /// The field value of a key no named field matches.
@@ -198,16 +198,61 @@ pub(crate) unsafe extern "C" fn jitson_native_key_find(
         let (body, end) = (body as usize, end as usize);
         // SAFETY: the pointers come from borrows that live for the whole run.
         let (program, input, scratch) = unsafe { ctx.parts() };
-        let text = &mut scratch.text;
-        let mut key = &input[body..end];
-        if escapes != 0 {
-            text.clear();
-            unescape::unescape(key, text, Surrogates::Strict)
-                .map_err(|e| (FailKind::Syntax(e.kind), body + e.offset))?;
-            key = text;
-        }
+        let key = key_text(input, &mut scratch.text, body, end, escapes != 0)?;
         let found = program.key_tables[table as usize].find(key, hint as usize);
         Ok(found.map_or(NO_FIELD, u64::from))
+    })
+}
+
+/// The text of key `body..end` of `input`: its bytes, or unescaped into `text` when it
+/// holds `escapes`. Errors are the unescaping's.
+fn key_text<'t>(
+    input: &'t [u8],
+    text: &'t mut Vec<u8>,
+    body: usize,
+    end: usize,
+    escapes: bool,
+) -> Result<&'t [u8], (FailKind, usize)> {
+    let key = &input[body..end];
+    if !escapes {
+        return Ok(key);
+    }
+    text.clear();
+    unescape::unescape(key, text, Surrogates::Strict)
+        .map_err(|e| (FailKind::Syntax(e.kind), body + e.offset))?;
+    Ok(text)
+}
+
+/// Whether the name in the path top, an unknown member's key, matches pattern `pattern`
+/// of key table `table` (any of its patterns for `u64::MAX`): `value` 1 or 0 (0 when the
+/// path top holds no key).
+///
+/// # Safety
+/// `ctx` is the context of the running call, inside an object; `table` names a key table
+/// of its program and `pattern` one of its patterns or `u64::MAX`.
+pub(crate) unsafe extern "C" fn jitson_native_key_matches(
+    ctx: *mut Ctx,
+    table: u64,
+    pattern: u64,
+) -> FfiResult {
+    guarded(ctx, |ctx| {
+        let Some(top) = ctx.depth.checked_sub(1) else {
+            return Ok(0);
+        };
+        // SAFETY: `path[..depth]` holds the open containers' segments (see `Ctx`).
+        let seg = unsafe { *ctx.path.add(top as usize) };
+        let PathSeg::Key { start, end } = seg.to_path_seg() else {
+            return Ok(0);
+        };
+        // SAFETY: the pointers come from borrows that live for the whole run.
+        let (program, input, scratch) = unsafe { ctx.parts() };
+        let escapes = input[start..end].contains(&b'\\');
+        let key = key_text(input, &mut scratch.text, start, end, escapes)?;
+        let table = &program.key_tables[table as usize];
+        let pattern = u32::try_from(pattern).ok();
+        // A key's text is UTF-8 (the scan checked it, unescaping keeps it).
+        let key = std::str::from_utf8(key);
+        Ok(u64::from(key.is_ok_and(|k| table.key_matches(pattern, k))))
     })
 }
 
@@ -250,6 +295,11 @@ pub(crate) fn callee(c: Callee) -> Helper {
             "jitson_native_key_find",
             6,
             jitson_native_key_find as *const u8,
+        ),
+        Callee::KeyMatches => (
+            "jitson_native_key_matches",
+            3,
+            jitson_native_key_matches as *const u8,
         ),
         Callee::PathGrow => (
             "jitson_native_path_grow",
@@ -327,6 +377,8 @@ pub(crate) enum Callee {
     Number,
     /// [`jitson_native_key_find`].
     KeyFind,
+    /// [`jitson_native_key_matches`].
+    KeyMatches,
     /// [`jitson_native_path_grow`].
     PathGrow,
     /// [`d::jitson_native_acquire`].
@@ -367,10 +419,11 @@ pub(crate) enum Callee {
 
 impl Callee {
     /// Every callee.
-    pub const ALL: [Callee; 21] = [
+    pub const ALL: [Callee; 22] = [
         Callee::ValueOp,
         Callee::Number,
         Callee::KeyFind,
+        Callee::KeyMatches,
         Callee::PathGrow,
         Callee::Acquire,
         Callee::Grow,

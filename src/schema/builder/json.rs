@@ -247,6 +247,10 @@ fn object(o: &ObjectExpr) -> Doc {
             .collect();
         key(&mut m, "properties", Doc::Object(properties));
     }
+    if !o.patterns.is_empty() {
+        let patterns = o.patterns.iter().map(|(p, ty)| (p.clone(), expr(ty)));
+        key(&mut m, "patternProperties", Doc::Object(patterns.collect()));
+    }
     let required: Vec<Doc> = o
         .fields
         .iter()

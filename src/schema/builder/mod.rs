@@ -29,8 +29,8 @@
 mod json;
 
 use crate::schema::model::{
-    ArrayDesc, ConditionalDesc, ContainsDesc, Field, Graph, MemberRules, ObjectDesc, UnionDesc,
-    UnknownFields,
+    ArrayDesc, ConditionalDesc, ContainsDesc, Field, Graph, MemberRules, ObjectDesc,
+    PatternProperty, UnionDesc, UnknownFields,
 };
 use crate::schema::{
     Bound, IntegerDesc, Num, NumberDesc, Pattern, Schema, SchemaError, SchemaErrorKind, StringDesc,
@@ -82,6 +82,8 @@ pub struct ObjectExpr {
     /// Member rules; their `names` is unset here (the names' type is `names`).
     members: MemberRules,
     names: Option<Box<TypeExpr>>,
+    /// `patternProperties`: `(pattern, type)` in the order given.
+    patterns: Vec<(String, TypeExpr)>,
     /// Aliases given for a field the object does not have, `(field, alias)`: an error at
     /// build.
     dangling: Vec<(String, String)>,
@@ -165,6 +167,7 @@ pub fn object() -> ObjectExpr {
         unknown: UnknownExpr::Allow,
         members: MemberRules::default(),
         names: None,
+        patterns: Vec::new(),
         dangling: Vec::new(),
     }
 }
@@ -496,6 +499,20 @@ impl ObjectExpr {
         self
     }
 
+    /// Members whose names `pattern` (an ECMA-262 regular expression, searched anywhere in
+    /// the name) matches must have type `ty`, fields included (`patternProperties`); a
+    /// member that no field names and a pattern matches is not one of the other members
+    /// [`ObjectExpr::deny_unknown`] and [`ObjectExpr::extras`] are about. An invalid pattern,
+    /// or one given twice, is an error at build.
+    pub fn pattern_property(
+        mut self,
+        pattern: impl Into<String>,
+        ty: impl Into<TypeExpr>,
+    ) -> ObjectExpr {
+        self.patterns.push((pattern.into(), ty.into()));
+        self
+    }
+
     /// Members that no field names must have type `ty` (`additionalProperties: {…}`).
     pub fn extras(mut self, ty: impl Into<TypeExpr>) -> ObjectExpr {
         self.unknown = UnknownExpr::Extra(Box::new(ty.into()));
@@ -787,6 +804,19 @@ impl Compiler {
             Some(ty) => Some(self.compile(ty, &pointer::push(at, "propertyNames"))?),
             None => None,
         };
+        let within = pointer::push(at, "patternProperties");
+        let mut patterns: Vec<PatternProperty> = Vec::with_capacity(o.patterns.len());
+        for (source, ty) in &o.patterns {
+            let at = pointer::push(&within, source);
+            if patterns.iter().any(|p| p.pattern.source() == source) {
+                let kind = SchemaErrorKind::DuplicateKey(source.clone());
+                return Err(SchemaError::new(kind, within));
+            }
+            patterns.push(PatternProperty {
+                pattern: Pattern::new(source).map_err(|e| e.at(at.clone()))?,
+                ty: self.compile(ty, &at)?,
+            });
+        }
         Ok(TypeDesc::Object(ObjectDesc {
             fields,
             unknown,
@@ -794,6 +824,7 @@ impl Compiler {
                 names,
                 ..o.members.clone()
             },
+            patterns,
         }))
     }
 }

@@ -190,6 +190,14 @@ mod tests {
                 put(&mut s, "propertyNames", schema(rng, depth - 1));
             }
             if rng.chance(8) {
+                let pattern = rng.pick(&["^a", "[bc]", "^(a|d)$"]);
+                put(
+                    &mut s,
+                    "patternProperties",
+                    json!({pattern: schema(rng, depth - 1)}),
+                );
+            }
+            if rng.chance(8) {
                 put(&mut s, "contains", schema(rng, depth - 1));
             }
             for k in ["anyOf", "oneOf", "allOf"] {

@@ -189,6 +189,7 @@ fn open_object(unknown: UnknownFields) -> TypeDesc {
         fields: Vec::new(),
         unknown,
         members: MemberRules::default(),
+        patterns: Vec::new(),
     })
 }
 
@@ -211,8 +212,12 @@ fn object(graph: &Graph, o: &ObjectDesc) -> Step {
     };
     // Every name is a string, so names of any string (`true`) say nothing.
     let names = o.members.names.filter(|&t| !accepts_any_string(graph, t));
+    // Patterns stay, even of any value: the members they match are described (transcode
+    // keeps them where it drops other members).
     match unknown {
-        UnknownFields::Extra(t) if o.fields.is_empty() && o.members.is_empty() => {
+        UnknownFields::Extra(t)
+            if o.fields.is_empty() && o.members.is_empty() && o.patterns.is_empty() =>
+        {
             Step::Replace(TypeDesc::Map(t))
         }
         _ if unknown != o.unknown || names != o.members.names => {
@@ -223,6 +228,7 @@ fn object(graph: &Graph, o: &ObjectDesc) -> Step {
                     names,
                     ..o.members.clone()
                 },
+                patterns: o.patterns.clone(),
             }))
         }
         _ => Step::Keep,
@@ -264,7 +270,10 @@ fn unconstrained(graph: &Graph, id: TypeId) -> bool {
                 && a.contains.is_none()
         }
         TypeDesc::Object(o) => {
-            o.fields.is_empty() && o.unknown == UnknownFields::Allow && o.members.is_empty()
+            o.fields.is_empty()
+                && o.unknown == UnknownFields::Allow
+                && o.members.is_empty()
+                && o.patterns.is_empty()
         }
         _ => false,
     }

@@ -4,8 +4,8 @@
 use super::index::{Index, LocationSchema, invalid};
 use crate::schema::doc::Doc;
 use crate::schema::model::{
-    ArrayDesc, ConditionalDesc, ContainsDesc, Field, Graph, MemberRules, ObjectDesc, UnionDesc,
-    UnknownFields,
+    ArrayDesc, ConditionalDesc, ContainsDesc, Field, Graph, MemberRules, ObjectDesc,
+    PatternProperty, UnionDesc, UnknownFields,
 };
 use crate::schema::value::{canonical, canonical_set};
 use crate::schema::{
@@ -35,8 +35,9 @@ const ARRAY_KEYWORDS: [&str; 8] = [
     "maxContains",
 ];
 /// Keywords that constrain objects.
-const OBJECT_KEYWORDS: [&str; 7] = [
+const OBJECT_KEYWORDS: [&str; 8] = [
     "properties",
+    "patternProperties",
     "required",
     "additionalProperties",
     "minProperties",
@@ -414,11 +415,15 @@ impl SchemaObject<'_> {
             .filter(|r| !fields.iter().any(|f| f.name == **r))
             .collect();
         only_required.sort();
+        let patterns = self.pattern_properties(index)?;
         for name in only_required {
+            // `additionalProperties` is about names neither `properties` nor a pattern
+            // match; the patterns apply to every field by the model's rule.
+            let other = extra.filter(|_| !patterns.iter().any(|p| p.pattern.is_match(name)));
             fields.push(Field {
                 name: name.clone(),
                 aliases: Vec::new(),
-                ty: extra.unwrap_or_else(|| graph.add(TypeDesc::Any, self.at)),
+                ty: other.unwrap_or_else(|| graph.add(TypeDesc::Any, self.at)),
                 required: true,
                 default: None,
             });
@@ -434,7 +439,25 @@ impl SchemaObject<'_> {
                     .has("propertyNames")
                     .then(|| self.child(index, "propertyNames", None)),
             },
+            patterns,
         })
+    }
+
+    /// `patternProperties`: each member's pattern compiled (an invalid one is an error at
+    /// its member) with its schema's node.
+    fn pattern_properties(&self, index: &Index<'_>) -> Result<Vec<PatternProperty>, SchemaError> {
+        let Some(Doc::Object(members)) = self.get("patternProperties") else {
+            return Ok(Vec::new());
+        };
+        let at = self.ptr("patternProperties");
+        (members.iter())
+            .map(|(source, _)| {
+                Ok(PatternProperty {
+                    pattern: Pattern::new(source).map_err(|e| e.at(pointer::push(&at, source)))?,
+                    ty: self.child(index, "patternProperties", Some(source)),
+                })
+            })
+            .collect()
     }
 
     /// `required`: an array of unique strings; empty when absent.

@@ -56,7 +56,7 @@ fn role(keyword: &str) -> Option<Role> {
         | "if"
         | "then"
         | "else" => Role::Subschema,
-        "properties" | "$defs" | "definitions" => Role::SubschemaMap,
+        "properties" | "patternProperties" | "$defs" | "definitions" => Role::SubschemaMap,
         "prefixItems" | "allOf" | "anyOf" | "oneOf" => Role::SubschemaList,
         _ => return None,
     })

@@ -5,7 +5,8 @@
 //! then the graph is put in canonical form. Supported: `type`, `enum`, `const`, numeric bounds
 //! and `multipleOf`, string lengths and `pattern`, `items`, `prefixItems`, item counts,
 //! `uniqueItems`, `contains` (with `minContains`, `maxContains`), `properties`, `required`,
-//! `additionalProperties`, member counts (`minProperties`, `maxProperties`),
+//! `patternProperties`, `additionalProperties`, member counts (`minProperties`,
+//! `maxProperties`),
 //! `dependentRequired`, `propertyNames`, `anyOf`, `oneOf`, `allOf`, `not`,
 //! `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources, `$anchor`s within the
 //! document), `$defs` / `definitions`; annotations `$schema`, `$id`, `$anchor`, `$comment`,

@@ -288,8 +288,10 @@ fn check_contains(nodes: &[TypeDesc], c: ContainsDesc, items: &[Value]) -> Check
 
 /// An object: each field's member, under its name or an alias, checked against its type
 /// (a value holding several names of one field is an input with a repeated key: each is
-/// checked, and the codec's duplicate-key policy decides the rest); required fields
-/// present under one of their names; other members by the unknown-member policy.
+/// checked, and the codec's duplicate-key policy decides the rest) and the patterns that
+/// match the name; required fields present under one of their names; other members
+/// against the patterns that match their names, or when none does by the unknown-member
+/// policy.
 fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
     let Value::Object(members) = value else {
         return expect_kind(value, KindSet::only(Kind::Object));
@@ -305,6 +307,7 @@ fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
                 let location = pointer::push("/properties", &field.name);
                 e.under(PathSegment::Key(name.to_owned()), &location)
             })?;
+            check_patterns(nodes, d, name, member)?;
         }
         if !present && field.required {
             return fail(ValidationErrorKind::Required {
@@ -313,7 +316,7 @@ fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
         }
     }
     for (name, member) in members {
-        if d.field_index(name).is_some() {
+        if d.field_index(name).is_some() || check_patterns(nodes, d, name, member)? {
             continue;
         }
         match d.unknown {
@@ -326,6 +329,25 @@ fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
         }
     }
     check_members(nodes, &d.members, members)
+}
+
+/// Member `name`'s value against every pattern that matches the name, in schema order;
+/// whether one did.
+fn check_patterns(
+    nodes: &[TypeDesc],
+    d: &ObjectDesc,
+    name: &str,
+    member: &Value,
+) -> Result<bool, ValidationError> {
+    let mut matched = false;
+    for p in d.patterns.iter().filter(|p| p.pattern.is_match(name)) {
+        matched = true;
+        check(nodes, p.ty, member).map_err(|e| {
+            let location = pointer::push("/patternProperties", p.pattern.source());
+            e.under(PathSegment::Key(name.to_owned()), &location)
+        })?;
+    }
+    Ok(matched)
 }
 
 /// An object's member rules: its count of members, `dependentRequired` in schema order,

@@ -29,7 +29,9 @@ pub use walk::{GuideNode, OPEN, Other, Tags, Unwalkable, WalkGuide};
 pub const MAX_POINTERS: usize = 64;
 
 /// What transcode does with object members the schema does not name, where it allows any
-/// value (`additionalProperties` absent or `true`); maps and typed extras are always kept.
+/// value (`additionalProperties` absent or `true`); maps and typed extras are always kept,
+/// and so are members a `patternProperties` pattern matches (whole, as raw JSON: members
+/// inside them are not dropped).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Unknown {
     /// Written out.
@@ -441,12 +443,6 @@ impl IndexText {
 }
 
 /// The bytes of a text.
-fn bytes<'t>(text: Text<'t, 't>) -> &'t [u8] {
-    match text {
-        Text::Input(t) | Text::Scratch(t) => t,
-    }
-}
-
 impl<'a> Sink<'a> for Transcoder<'_, '_> {
     const TEXT: bool = true;
 
@@ -488,7 +484,7 @@ impl<'a> Sink<'a> for Transcoder<'_, '_> {
     }
 
     fn string(&mut self, at: At, text: Text<'a, '_>, token: &'a [u8]) {
-        let text = std::str::from_utf8(bytes(text)).unwrap_or("");
+        let text = std::str::from_utf8(text.bytes()).unwrap_or("");
         self.token(at, token, |out, mode| escape_str(text, mode, out));
     }
 
@@ -530,11 +526,18 @@ impl<'a> Sink<'a> for Transcoder<'_, '_> {
         }
     }
 
-    fn key(&mut self, field: Option<u32>, text: Text<'a, '_>, token: &'a [u8]) -> bool {
+    fn key(
+        &mut self,
+        field: Option<u32>,
+        described: bool,
+        text: Text<'a, '_>,
+        token: &'a [u8],
+    ) -> bool {
         if !self.live() {
             return true;
         }
         let unknown = field.is_none()
+            && !described
             && match &self.layout.shape(self.top().shape).shape {
                 Shape::Object { extra, .. } => {
                     matches!(self.layout.shape(*extra).shape, Shape::Raw)
@@ -544,7 +547,7 @@ impl<'a> Sink<'a> for Transcoder<'_, '_> {
         if unknown && self.spec.unknown == Unknown::Deny {
             return false;
         }
-        let key = bytes(text);
+        let key = text.bytes();
         self.member(
             key,
             Some((key, token)),

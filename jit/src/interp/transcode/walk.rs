@@ -430,6 +430,10 @@ impl Transcoder<'_, '_> {
                     level.hint = field as usize + 1;
                     (fields[field as usize], false)
                 }
+                // Kept whole, as the program keeps it (raw JSON).
+                None if std::str::from_utf8(text).is_ok_and(|k| table.describes_other(k)) => {
+                    (OPEN, false)
+                }
                 None => match other {
                     Other::Extra(extra) => (*extra, false),
                     Other::Unknown if self.spec.unknown == Unknown::Deny => {

@@ -67,6 +67,7 @@ fn edges(op: &Op, pc: usize, at: bool) -> Vec<(usize, bool)> {
         // Jumps that leave the cursor where it is.
         Op::SwitchField(targets) => targets.iter().map(|l| (to(l), at)).collect(),
         Op::Jump(l) => vec![(to(l), at)],
+        Op::KeyMatches { miss, .. } => vec![(pc + 1, at), (to(miss), at)],
         // After the opening bracket and whitespace: on the first item or key (the close
         // bracket, consumed, jumps to `empty`).
         Op::ArrBegin { empty } | Op::ObjBegin { empty, .. } => {

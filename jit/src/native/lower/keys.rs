@@ -379,6 +379,18 @@ impl Lower<'_> {
         same.expect("at least one chunk")
     }
 
+    /// `KeyMatches`: the helper's answer; a miss jumps to `miss`.
+    pub(super) fn key_matches(&mut self, table: KeyTableId, pattern: Option<u32>, miss: Label) {
+        let t = self.iconst(i64::from(table));
+        let p = self.iconst(pattern.map_or(-1, i64::from));
+        let ctx = self.ctx;
+        let matched = self.call_checked(Callee::KeyMatches, &[ctx, t, p]);
+        let [hit] = self.blocks();
+        let miss = self.label(miss);
+        self.b.ins().brif(matched, hit, &[], miss, &[]);
+        self.b.switch_to_block(hit);
+    }
+
     /// Skips whitespace and the `:` after a key.
     fn colon(&mut self) {
         let [ok, bad] = self.blocks();

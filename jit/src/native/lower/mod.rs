@@ -467,6 +467,11 @@ impl<'a> Lower<'a> {
             Op::ObjBegin { empty, table } => self.obj_begin(*empty, *table),
             Op::Key(table) => self.key(pc, *table),
             Op::SwitchField(targets) => return self.switch(self.field, targets),
+            Op::KeyMatches {
+                table,
+                pattern,
+                miss,
+            } => self.key_matches(*table, *pattern, *miss),
             Op::ObjNext { next } => self.obj_next(*next),
             Op::ObjEnd(table) => self.obj_end(*table),
         }
