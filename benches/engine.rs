@@ -16,8 +16,8 @@
 //! default branch (`tagged_union`), and externally tagged ones (`tagged_union_external`);
 //! value checks beyond the corpus: a 40-value enumeration (`large_enum`), `multipleOf`
 //! (`multiple_of`), `if`/`then`/`else` (`conditional`), `uniqueItems` (`unique_items`),
-//! `contains` (`contains`), member counts and `dependentRequired` (`member_rules`). MB/s of
-//! the input document.
+//! `contains` (`contains`), member counts and `dependentRequired` (`member_rules`),
+//! `patternProperties` (`pattern_properties`). MB/s of the input document.
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
@@ -578,8 +578,8 @@ const CURRENCIES: [&str; 40] = [
 /// a currency from a 40-value enumeration (group `large_enum`), an amount under
 /// `multipleOf: 0.01` (group `multiple_of`), `if`/`then`/`else` (`conditional`), five
 /// tags under `uniqueItems` (`unique_items`), six scores under `contains` (`contains`), a
-/// map under member counts and an object under `dependentRequired` (`member_rules`); 4 000
-/// records each.
+/// map under member counts and an object under `dependentRequired` (`member_rules`),
+/// extension members under `patternProperties` (`pattern_properties`); 4 000 records each.
 fn value_checks(c: &mut Criterion) {
     let records = |record: &dyn Fn(usize) -> String| -> Vec<u8> {
         let items: Vec<String> = (0..4000).map(record).collect();
@@ -646,6 +646,22 @@ fn value_checks(c: &mut Criterion) {
             "card": {"type": "string"}, "billing": {"type": "string"}},
         "dependentRequired": {"card": ["billing"]}});
     checked_group(c, "member_rules", &labelled, item);
+    let extended = records(&|i| {
+        let extension = match i % 2 {
+            0 => format!(r#", "x-trace": "t{i}", "x-rate": {}"#, i % 100),
+            _ => String::new(),
+        };
+        format!(
+            r#"{{"id": {i}, "name": "n{i}"{extension}, "s{}": {i}}}"#,
+            i % 7
+        )
+    });
+    let item = serde_json::json!({"type": "object",
+        "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+        "patternProperties": {"^x-": {"type": ["string", "integer"]},
+            "^s[0-9]$": {"type": "integer", "minimum": 0}},
+        "additionalProperties": false});
+    checked_group(c, "pattern_properties", &extended, item);
 }
 
 /// Group `name`: jitson's validate of `bytes` under an array of `item`, on native code and

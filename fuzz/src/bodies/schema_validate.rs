@@ -81,6 +81,13 @@ const SCHEMAS: &[(&str, &str)] = &[
             "additionalProperties": {"type": "string", "pattern": "^[a-z]+\\d?$"}}"#,
     ),
     (
+        "pattern_members",
+        r#"{"type": "object", "properties": {"id": {"type": "integer"}},
+            "patternProperties": {"^i": {"minimum": 0}, "é|\\d": {"type": ["array", "null"]},
+                "^o": {"type": "object", "patternProperties": {"": {"type": "string"}}}},
+            "additionalProperties": false}"#,
+    ),
+    (
         "logic",
         r#"{"type": ["object", "null"], "required": ["n"], "properties": {
             "n": {"type": ["integer", "null"]},

@@ -45,6 +45,9 @@ const DIVISORS: &[f64] = &[1.0, 2.0, 3.0, 7.0, 0.5, 0.1, 0.25, 2.5, 0.01, 1e-8, 
 /// Property names (also used in documents).
 pub const NAMES: &[&str] = &["a", "b", "id", "kind", "é", "x y", "", "\"q\"", "\\", "n0"];
 
+/// `patternProperties` patterns: each matches some of [`NAMES`] (several match `id`).
+const NAME_PATTERNS: &[&str] = &["^a", "d$", "^[a-z]+$", "é", "\\d", "^$", "i", "^x "];
+
 /// Discriminator tags.
 const TAGS: &[&str] = &["circle", "square", "dot", "é", ""];
 
@@ -285,8 +288,8 @@ impl Gen<'_, '_> {
     }
 
     /// An object schema: properties, `required` (possibly naming absent properties),
-    /// `additionalProperties` (absent, a boolean or a schema), member counts,
-    /// `dependentRequired` (naming any names) and `propertyNames`.
+    /// `patternProperties`, `additionalProperties` (absent, a boolean or a schema), member
+    /// counts, `dependentRequired` (naming any names) and `propertyNames`.
     fn object(&mut self, depth: usize) -> Result<Json> {
         let mut s = json!({"type": "object"});
         self.object_keywords(&mut s, depth)?;
@@ -310,6 +313,13 @@ impl Gen<'_, '_> {
         }
         if !required.is_empty() {
             s["required"] = json!(required);
+        }
+        if self.u.ratio(1, 4)? {
+            let mut patterns = Map::new();
+            for _ in 0..self.u.int_in_range(1..=2)? {
+                patterns.insert((*self.u.choose(NAME_PATTERNS)?).into(), self.node(depth)?);
+            }
+            s["patternProperties"] = Json::Object(patterns);
         }
         match self.u.choose_index(4)? {
             0 => s["additionalProperties"] = json!(false),
