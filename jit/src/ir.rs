@@ -278,6 +278,20 @@ pub struct KeyTable {
     others_described: bool,
 }
 
+/// Which patterns of a key table matched the last key asked about
+/// ([`KeyTable::key_matches_memo`]); one per run (a key's offset names it within the run).
+/// Native code reads it in place (`repr(C)`, words).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KeyMemo {
+    /// The key's offset + 1 (0: none yet).
+    pub(crate) key: u64,
+    /// The key table.
+    pub(crate) table: u64,
+    /// Bit `i`: pattern `i` matched.
+    pub(crate) mask: u64,
+}
+
 /// A pattern of member names (`patternProperties`): its text, for listings, and its test
 /// on a decoded name.
 #[derive(Clone)]
@@ -355,6 +369,35 @@ impl KeyTable {
         self.patterns = patterns;
         self.others_described = others_described;
         self
+    }
+
+    /// Whether the name of the key at input offset `start` matches pattern `pattern` (any
+    /// when `None`), through `memo`: the first question about a key (of this table) reads
+    /// its name with `name` (`None`: not UTF-8, matching nothing) and answers for every
+    /// pattern, so the checks of one member match its name once.
+    pub(crate) fn key_matches_memo<'t, E>(
+        &self,
+        memo: &mut KeyMemo,
+        table: KeyTableId,
+        start: usize,
+        pattern: Option<u32>,
+        name: impl FnOnce() -> Result<Option<&'t str>, E>,
+    ) -> Result<bool, E> {
+        if self.patterns.len() > 64 {
+            return Ok(name()?.is_some_and(|k| self.key_matches(pattern, k)));
+        }
+        let (key, table) = (start as u64 + 1, u64::from(table));
+        if (memo.key, memo.table) != (key, table) {
+            let mask = name()?.map_or(0, |k| {
+                let bits = self.patterns.iter().enumerate();
+                bits.fold(0, |m, (i, p)| m | u64::from((p.test)(k)) << i)
+            });
+            *memo = KeyMemo { key, table, mask };
+        }
+        Ok(match pattern {
+            None => memo.mask != 0,
+            Some(i) => memo.mask >> i & 1 == 1,
+        })
     }
 
     /// For a table with patterns, whether the schema describes member `key`, one no field

@@ -386,7 +386,7 @@ impl Resolver<'_> {
         }
         targets.push(ops.len() as Label);
         if !d.patterns.is_empty() {
-            ends.push(self.patterned_member(ops, table, d));
+            ends.extend(self.patterned_member(ops, table, d));
         }
         match d.unknown {
             UnknownFields::Allow => {
@@ -435,24 +435,41 @@ impl Resolver<'_> {
 
     /// An object's other member (no field names it) when some of `d`'s patterns match its
     /// name: its value checked against each of them, then kept as raw JSON; the jump that
-    /// ends it. Other members go on after it: `key-matches any else O; r1 = pos;
-    /// (key-matches p else N; p; pos = r1; N:)*; skip-value; jump; O:`.
-    fn patterned_member(&mut self, ops: &mut Emit, table: KeyTableId, d: &ObjectDesc) -> Patch {
-        let any_at = ops.len();
-        ops.push(Op::Return);
+    /// ends it, if any. Other members go on after it: `key-matches any else O; r1 = pos;
+    /// (key-matches p else N; p; pos = r1; N:)*; skip-value; jump; O:`. With one pattern,
+    /// the first test is the only one; where other members may be anything (also raw JSON),
+    /// no test of any pattern: the patterns' checks fall through to the other members'
+    /// `skip-value`.
+    fn patterned_member(
+        &mut self,
+        ops: &mut Emit,
+        table: KeyTableId,
+        d: &ObjectDesc,
+    ) -> Option<Patch> {
+        let open = d.unknown == UnknownFields::Allow;
+        let single = d.patterns.len() == 1;
+        let any_at = (!open).then(|| {
+            ops.push(Op::Return);
+            ops.len() - 1
+        });
         ops.push(Op::SavePos(1));
         ops.at = NO_DST;
         for (i, p) in d.patterns.iter().enumerate() {
-            let at = ops.len();
-            ops.push(Op::Return);
+            let test_at = (open || !single).then(|| {
+                ops.push(Op::Return);
+                ops.len() - 1
+            });
             self.value(ops, p.ty);
             ops.push(Op::RestorePos(1));
-            ops[at] = Op::KeyMatches {
-                table,
-                pattern: Some(i as u32),
-                miss: ops.len() as Label,
-            };
+            if let Some(at) = test_at {
+                ops[at] = Op::KeyMatches {
+                    table,
+                    pattern: Some(i as u32),
+                    miss: ops.len() as Label,
+                };
+            }
         }
+        let any_at = any_at?;
         ops.at = PAIR;
         ops.push(Op::SkipValue);
         let end = self.jump(ops);
@@ -461,7 +478,7 @@ impl Resolver<'_> {
             pattern: None,
             miss: ops.len() as Label,
         };
-        end
+        Some(end)
     }
 
     /// A `dispatch` over kind slots; an empty slot fails with a type error naming

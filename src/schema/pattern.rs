@@ -13,9 +13,11 @@
 //! byte matcher ([`anchored`]) that agrees with `regex` on them, without its per-call setup.
 
 mod anchored;
+mod literal;
 
 use crate::schema::{SchemaError, SchemaErrorKind};
 use anchored::Anchored;
+use literal::Literal;
 use regex::Regex;
 use std::fmt;
 
@@ -26,6 +28,8 @@ pub struct Pattern {
     regex: Regex,
     /// The byte matcher, when the pattern has its shape (boxed: schema nodes hold patterns).
     anchored: Option<Box<Anchored>>,
+    /// The text comparison, when the pattern is a plain text (and not the byte matcher's).
+    literal: Option<Literal>,
 }
 
 impl Pattern {
@@ -33,11 +37,15 @@ impl Pattern {
     /// [`SchemaErrorKind::InvalidPattern`] error (at the root pointer: loaders re-point it).
     pub fn new(source: &str) -> Result<Pattern, SchemaError> {
         match Regex::new(&translate(source)) {
-            Ok(regex) => Ok(Pattern {
-                source: source.to_owned(),
-                regex,
-                anchored: Anchored::new(source).map(Box::new),
-            }),
+            Ok(regex) => {
+                let anchored = Anchored::new(source).map(Box::new);
+                Ok(Pattern {
+                    source: source.to_owned(),
+                    regex,
+                    literal: anchored.is_none().then(|| Literal::new(source)).flatten(),
+                    anchored,
+                })
+            }
             Err(e) => Err(SchemaError::new(
                 SchemaErrorKind::InvalidPattern {
                     pattern: source.to_owned(),
@@ -69,9 +77,10 @@ impl Pattern {
 
     /// Whether the pattern matches somewhere in `text`.
     pub fn is_match(&self, text: &str) -> bool {
-        match &self.anchored {
-            Some(a) => a.is_match(text),
-            None => self.regex.is_match(text),
+        match (&self.anchored, &self.literal) {
+            (Some(a), _) => a.is_match(text),
+            (None, Some(l)) => l.is_match(text),
+            (None, None) => self.regex.is_match(text),
         }
     }
 }
@@ -224,6 +233,63 @@ mod tests {
                 assert_eq!(
                     fast.is_match(text),
                     regex.is_match(text),
+                    "{source} {text:?}"
+                );
+            }
+        }
+    }
+
+    /// Literal patterns, and some that only look like one, against `regex` on texts made of
+    /// their characters and others.
+    #[test]
+    fn literal_matcher_agrees_with_regex() {
+        let sources = [
+            ("^x-", true),
+            ("_id$", true),
+            ("^é$", true),
+            ("@", true),
+            ("^", true),
+            ("", true),
+            ("$", true),
+            ("^a b/c:d$", true),
+            ("日本", true),
+            ("^x.", false),
+            ("a|b", false),
+            ("^a+", false),
+            ("\\-", false),
+            ("^(x)", false),
+            ("a$b", false),
+        ];
+        let alphabet: Vec<char> = "x-_idéa b/c:d日本.|+$^".chars().collect();
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let rounds = if cfg!(miri) { 50 } else { 5_000 };
+        for (source, taken) in sources {
+            let literal = Literal::new(source);
+            assert_eq!(literal.is_some(), taken, "{source}");
+            let Some(literal) = literal else { continue };
+            let regex = Regex::new(&translate(source)).expect("compiles");
+            let core = source.trim_start_matches('^').trim_end_matches('$');
+            for i in 0..rounds {
+                let mut random = |n: usize| -> String {
+                    (0..n).map(|_| alphabet[next(alphabet.len())]).collect()
+                };
+                let text = match i % 3 {
+                    // The pattern's own text, with something around it.
+                    0 => {
+                        let (before, after) = (random(i / 3 % 3), random(i / 9 % 3));
+                        format!("{before}{core}{after}")
+                    }
+                    _ => random(i % 8),
+                };
+                assert_eq!(
+                    literal.is_match(&text),
+                    regex.is_match(&text),
                     "{source} {text:?}"
                 );
             }

@@ -3,8 +3,8 @@
 use jitson_kernels::{ErrorKind, number_bounds, skip, string_scan, unescape, whitespace};
 
 use crate::ir::{
-    BigInts, ExecOptions, FailKind, Failure, FuncId, KeyTableId, Kinds, Label, Op, PathSeg,
-    Program, REGS, StrCheck, Violation,
+    BigInts, ExecOptions, FailKind, Failure, FuncId, KeyMemo, KeyTableId, Kinds, Label, Op,
+    PathSeg, Program, REGS, StrCheck, Violation,
 };
 use crate::number::{check_skipped_numbers, f64_bounds, read_number};
 
@@ -160,6 +160,8 @@ pub(crate) struct Machine<'a, 'c, S> {
     tries: u32,
     cap: usize,
     s: &'c mut Core,
+    /// The patterns the last unknown key matched.
+    memo: KeyMemo,
     pub(crate) sink: S,
 }
 
@@ -187,6 +189,7 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             tries: 0,
             cap,
             s,
+            memo: KeyMemo::default(),
             sink,
         }
     }
@@ -808,10 +811,18 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             end,
             escapes: self.input[start..end].contains(&b'\\'),
         };
-        let table = &self.prog.key_tables[table as usize];
+        let prog = self.prog;
+        let keys = &prog.key_tables[table as usize];
+        let mut memo = self.memo;
+        let this = &mut *self;
         // A key's text is UTF-8 (the scan checked it, unescaping keeps it).
-        let key = std::str::from_utf8(self.text(span)?);
-        Ok(key.is_ok_and(|k| table.key_matches(pattern, k)))
+        let name = move || {
+            let this = this;
+            Ok(std::str::from_utf8(this.text(span)?).ok())
+        };
+        let matched = keys.key_matches_memo(&mut memo, table, start, pattern, name);
+        self.memo = memo;
+        matched
     }
 
     fn first_missing(&self, table: KeyTableId, base: usize) -> Option<u32> {

@@ -9,7 +9,7 @@ use std::mem::offset_of;
 use bumpalo::Bump;
 
 use crate::interp;
-use crate::ir::{ExecOptions, PathSeg, Program};
+use crate::ir::{ExecOptions, KeyMemo, PathSeg, Program};
 
 /// One path segment as generated code stores it: `b == 0` is `Index(a)`; `b == 1` is
 /// `Field { table: a >> 32, field: a as u32 }`; `b >= 2` is `Key { start: a, end: b - 2 }`.
@@ -87,6 +87,8 @@ pub(crate) struct Ctx {
     pub options: ExecOptions,
     pub scratch: *mut Scratch,
     pub panic: Option<Box<dyn Any + Send>>,
+    /// The patterns the last unknown key matched (`key-matches`).
+    pub key_memo: KeyMemo,
 }
 
 /// Byte offsets of the [`Ctx`] fields generated code touches.
@@ -111,6 +113,9 @@ pub(crate) mod off {
     pub const BUMP_END: i32 = offset_of!(Ctx, bump_end) as i32;
     pub const VIEWS: i32 = offset_of!(Ctx, views) as i32;
     pub const VIEWS_LEN: i32 = offset_of!(Ctx, views_len) as i32;
+    pub const KEY_MEMO_KEY: i32 = (offset_of!(Ctx, key_memo) + offset_of!(KeyMemo, key)) as i32;
+    pub const KEY_MEMO_TABLE: i32 = (offset_of!(Ctx, key_memo) + offset_of!(KeyMemo, table)) as i32;
+    pub const KEY_MEMO_MASK: i32 = (offset_of!(Ctx, key_memo) + offset_of!(KeyMemo, mask)) as i32;
     pub const VIEW_ADDR: i32 = offset_of!(BufView, addr) as i32;
     pub const VIEW_LEN: i32 = offset_of!(BufView, len) as i32;
 }
@@ -196,6 +201,7 @@ impl Ctx {
             options: *options,
             scratch,
             panic: None,
+            key_memo: KeyMemo::default(),
         }
     }
 

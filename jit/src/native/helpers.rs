@@ -244,15 +244,22 @@ pub(crate) unsafe extern "C" fn jitson_native_key_matches(
         let PathSeg::Key { start, end } = seg.to_path_seg() else {
             return Ok(0);
         };
+        let mut memo = ctx.key_memo;
         // SAFETY: the pointers come from borrows that live for the whole run.
         let (program, input, scratch) = unsafe { ctx.parts() };
-        let escapes = input[start..end].contains(&b'\\');
-        let key = key_text(input, &mut scratch.text, start, end, escapes)?;
-        let table = &program.key_tables[table as usize];
-        let pattern = u32::try_from(pattern).ok();
-        // A key's text is UTF-8 (the scan checked it, unescaping keeps it).
-        let key = std::str::from_utf8(key);
-        Ok(u64::from(key.is_ok_and(|k| table.key_matches(pattern, k))))
+        let text = &mut scratch.text;
+        let name = move || {
+            let text = text;
+            let escapes = input[start..end].contains(&b'\\');
+            let key = key_text(input, text, start, end, escapes)?;
+            // A key's text is UTF-8 (the scan checked it, unescaping keeps it).
+            Ok(std::str::from_utf8(key).ok())
+        };
+        let keys = &program.key_tables[table as usize];
+        let (table, pattern) = (table as u32, u32::try_from(pattern).ok());
+        let matched = keys.key_matches_memo(&mut memo, table, start, pattern, name)?;
+        ctx.key_memo = memo;
+        Ok(u64::from(matched))
     })
 }
 

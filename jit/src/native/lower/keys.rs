@@ -20,7 +20,7 @@ use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Type, Value};
 
 use jitson_kernels::string_scan::stands_for_itself;
 
-use super::{First, Lower, flow, input_flags};
+use super::{First, Lower, flow, input_flags, trusted};
 use crate::ir::{ErrorKind, FailKind, KeyTableId, Label, Op, Violation};
 use crate::native::ctx::off;
 use crate::native::helpers::{Callee, NO_FIELD};
@@ -379,16 +379,69 @@ impl Lower<'_> {
         same.expect("at least one chunk")
     }
 
-    /// `KeyMatches`: the helper's answer; a miss jumps to `miss`.
+    /// `KeyMatches`: a miss jumps to `miss`. When the context's memo holds the answers for
+    /// the key in the path top (the member's first test asked the helper, which matched its
+    /// name once against every pattern), the answer is a bit of it, read inline; else the
+    /// helper's (tables of more than 64 patterns always ask it).
     pub(super) fn key_matches(&mut self, table: KeyTableId, pattern: Option<u32>, miss: Label) {
+        let [answered, hit] = self.blocks();
+        let matched = self.b.append_block_param(answered, I64);
+        if self.program.key_tables[table as usize].patterns().len() <= 64 {
+            self.memo_answer(table, pattern, answered);
+        }
         let t = self.iconst(i64::from(table));
         let p = self.iconst(pattern.map_or(-1, i64::from));
         let ctx = self.ctx;
-        let matched = self.call_checked(Callee::KeyMatches, &[ctx, t, p]);
-        let [hit] = self.blocks();
+        let asked = self.call_checked(Callee::KeyMatches, &[ctx, t, p]);
+        self.b.ins().jump(answered, &[BlockArg::Value(asked)]);
+        self.b.switch_to_block(answered);
         let miss = self.label(miss);
         self.b.ins().brif(matched, hit, &[], miss, &[]);
         self.b.switch_to_block(hit);
+    }
+
+    /// When the memo is the path top's key's for `table` (the top is a key segment, `b >=
+    /// 2`, whose start + 1 is the memo's key), jumps to `answered` with pattern `pattern`'s
+    /// bit (any bit for `None`); else stays in a new current block.
+    fn memo_answer(&mut self, table: KeyTableId, pattern: Option<u32>, answered: Block) {
+        let [top, memo, other] = self.blocks();
+        let depth = self.load_ctx(off::DEPTH);
+        self.b.ins().brif(depth, top, &[], other, &[]);
+        self.b.switch_to_block(top);
+        let ptr = self.load_ctx(off::PATH);
+        let at = self.b.ins().imul_imm_s(depth, 16);
+        let addr = self.b.ins().iadd(ptr, at);
+        let a = self.b.ins().load(I64, trusted(), addr, -16);
+        let b = self.b.ins().load(I64, trusted(), addr, -8);
+        let key = self.b.ins().iadd_imm_s(a, 1);
+        let memo_key = self.load_ctx(off::KEY_MEMO_KEY);
+        let memo_table = self.load_ctx(off::KEY_MEMO_TABLE);
+        let is_key = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, b, 2);
+        let same_key = self.b.ins().icmp(IntCC::Equal, key, memo_key);
+        let same_table = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, memo_table, i64::from(table));
+        let same = self.b.ins().band(same_key, same_table);
+        let same = self.b.ins().band(same, is_key);
+        self.b.ins().brif(same, memo, &[], other, &[]);
+        self.b.switch_to_block(memo);
+        let mask = self.load_ctx(off::KEY_MEMO_MASK);
+        let bit = match pattern {
+            Some(i) => {
+                let shifted = self.b.ins().ushr_imm_s(mask, i64::from(i));
+                self.b.ins().band_imm_s(shifted, 1)
+            }
+            None => {
+                let any = self.b.ins().icmp_imm_s(IntCC::NotEqual, mask, 0);
+                self.b.ins().uextend(I64, any)
+            }
+        };
+        self.b.ins().jump(answered, &[BlockArg::Value(bit)]);
+        self.b.switch_to_block(other);
     }
 
     /// Skips whitespace and the `:` after a key.
