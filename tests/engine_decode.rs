@@ -7,8 +7,8 @@ mod engine_support;
 mod value_support;
 
 use engine_support::{
-    CORPUS, PATTERN_ITEMS, PATTERN_SCHEMA, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, corpus_schema,
-    suite_tests, testdata,
+    CORPUS, PATTERN_ITEMS, PATTERN_SCHEMA, UNEVALUATED_ITEMS, UNEVALUATED_SCHEMA,
+    WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, corpus_schema, suite_tests, testdata,
 };
 use jitson::engine::{Backend, Options};
 use jitson::{Codec, Schema};
@@ -295,6 +295,14 @@ fn pattern_properties_decode_on_both_backends() {
     // One per failing item, and two for `{"x-rate": 1.5}`: the field's `type` and the
     // pattern `^x-`'s, each checked.
     assert_eq!(errors, PATTERN_ITEMS.len() - 8 + 1);
+}
+
+/// Documents under `unevaluatedProperties` decode to serde_json's values on both backends
+/// and fail where validate fails; collected errors are the same on both.
+#[test]
+fn unevaluated_properties_decode_on_both_backends() {
+    let errors = items_decode_on_both_backends(UNEVALUATED_SCHEMA, &UNEVALUATED_ITEMS, 5);
+    assert_eq!(errors, UNEVALUATED_ITEMS.len() - 5);
 }
 
 /// Documents under rules on whole arrays and objects (`uniqueItems`, member counts,

@@ -11,8 +11,8 @@ mod native_support;
 use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, DEFAULT_BRANCH_ITEMS,
     DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA, MULTIPLE_OF_NUMBERS,
-    MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA,
-    multiple_of_documents, testdata,
+    MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, UNEVALUATED_ITEMS, UNEVALUATED_SCHEMA,
+    WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, multiple_of_documents, testdata,
 };
 use jitson::Schema;
 use jitson::document::Document;
@@ -217,6 +217,14 @@ fn whole_value_rules() {
 #[test]
 fn pattern_properties() {
     items_agree_on_both_backends(PATTERN_SCHEMA, &PATTERN_ITEMS, 8, 0x9a77);
+}
+
+/// `unevaluatedProperties` (an object node of the evaluated members beside the schema's
+/// other parts), each item alone and the valid ones together, on both backends, and
+/// mutations of them.
+#[test]
+fn unevaluated_properties() {
+    items_agree_on_both_backends(UNEVALUATED_SCHEMA, &UNEVALUATED_ITEMS, 5, 0x0e7a);
 }
 
 /// Each of `items` (item, pointer) alone in an array under `schema`, then the first

@@ -9,8 +9,9 @@ mod rng;
 use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, CORPUS,
     DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA,
-    MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA,
-    corpus_schema, multiple_of_documents, suite_support, testdata,
+    MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, UNEVALUATED_ITEMS, UNEVALUATED_SCHEMA,
+    WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, corpus_schema, multiple_of_documents, suite_support,
+    testdata,
 };
 
 use rng::Rng;
@@ -198,7 +199,7 @@ fn json_schema_test_suite() {
         failures.len(),
         failures.join("\n")
     );
-    assert_eq!(run, 986, "suite tests run (compact and pretty)");
+    assert_eq!(run, 988, "suite tests run (compact and pretty)");
 }
 
 #[test]
@@ -505,6 +506,27 @@ fn pattern_properties_agree_with_the_reference() {
     assert_eq!(
         e.to_string(),
         "number below the minimum at line 1 column 10, path $[0][\"x-b\"], keyword minimum"
+    );
+}
+
+/// `unevaluatedProperties` against the reference validator, with each failure's keyword
+/// pointer and an exact message.
+#[test]
+fn unevaluated_properties_agree_with_the_reference() {
+    let codec = pointed_items_agree(UNEVALUATED_SCHEMA, &UNEVALUATED_ITEMS, 5);
+    let e = codec
+        .validate(br#"[{"size": 1, "meta": {"extra": 2}}]"#)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unknown field at line 1 column 32, path $[0].meta.extra, keyword unevaluatedProperties"
+    );
+    let schema = Schema::from_json_str(UNEVALUATED_SCHEMA).unwrap();
+    let value = serde_json::json!([{"size": 1, "meta": {"extra": 2}}]);
+    let reference = schema.validate_value(&value).unwrap_err();
+    assert_eq!(
+        reference.to_string(),
+        "$[0].meta: unevaluated member \"extra\" (schema #/items/properties/meta/unevaluatedProperties)"
     );
 }
 

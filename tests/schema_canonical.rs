@@ -180,6 +180,11 @@ fn distinct_schemas_have_distinct_keys() {
         r#"{"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1}"#,
         r#"{"type": "object", "additionalProperties": {"type": "string"}}"#,
     );
+    // `unevaluatedProperties` names its keyword in errors: not `additionalProperties`.
+    different(
+        r#"{"type": "object", "unevaluatedProperties": false}"#,
+        r#"{"type": "object", "additionalProperties": false}"#,
+    );
     // Patterns: their own tag; a pattern of any value still describes the members it
     // matches (transcode keeps them), so it stays.
     different(

@@ -40,8 +40,8 @@ fn duplicate_keys() {
 #[test]
 fn unsupported_keywords_anywhere() {
     assert_eq!(
-        error(r#"{"properties": {"a": {"unevaluatedProperties": {}}}}"#),
-        r#"unsupported keyword "unevaluatedProperties" at /properties/a/unevaluatedProperties"#
+        error(r#"{"properties": {"a": {"unevaluatedItems": {}}}}"#),
+        r#"unsupported keyword "unevaluatedItems" at /properties/a/unevaluatedItems"#
     );
     assert_eq!(
         error(r#"{"foo": 1}"#),
@@ -60,8 +60,38 @@ fn unsupported_keywords_anywhere() {
         error(r#"{"a~b/c": 1}"#),
         r#"unsupported keyword "a~b/c" at /a~0b~1c"#
     );
+    // `unevaluatedProperties` whose evaluated members would depend on a branch.
+    let branch =
+        "unsupported \"unevaluatedProperties\": the members it takes would depend on this branch";
+    for (schema, at) in [
+        (
+            r#"{"anyOf": [{"properties": {"a": {}}}], "unevaluatedProperties": false}"#,
+            "/anyOf/0",
+        ),
+        (
+            r#"{"if": {"properties": {"a": {}}}, "unevaluatedProperties": false}"#,
+            "/if",
+        ),
+        (
+            r#"{"allOf": [{"oneOf": [true, {"patternProperties": {"^b": {}}}]}], "unevaluatedProperties": {}}"#,
+            "/allOf/0/oneOf/1",
+        ),
+        (
+            r#"{"properties": {"a": {}}, "then": {"additionalProperties": false}, "unevaluatedProperties": false}"#,
+            "/then",
+        ),
+    ] {
+        assert_eq!(error(schema), format!("{branch} at {at}"), "{schema}");
+    }
+    // Branches that evaluate only what the schema's other keywords do are fine.
+    for schema in [
+        r#"{"properties": {"a": {}}, "anyOf": [{"properties": {"a": {}}}, {"required": ["b"]}], "unevaluatedProperties": false}"#,
+        r#"{"additionalProperties": {}, "oneOf": [{"properties": {"a": {}}}], "unevaluatedProperties": false}"#,
+    ] {
+        assert!(Schema::from_json_str(schema).is_ok(), "{schema}");
+    }
     // Keywords inside `const` / `enum` values are data, not keywords.
-    assert!(Schema::from_json_str(r#"{"const": {"unevaluatedProperties": 1}}"#).is_ok());
+    assert!(Schema::from_json_str(r#"{"const": {"unevaluatedItems": 1}}"#).is_ok());
 }
 
 #[test]

@@ -150,11 +150,15 @@ impl<'a> Walk<'a> {
                 if field.is_some() || !patterns.is_empty() {
                     return None;
                 }
-                let at = push(&at, "additionalProperties");
+                let (keyword, token) = match d.unevaluated {
+                    true => (Keyword::UnevaluatedProperties, "unevaluatedProperties"),
+                    false => (Keyword::AdditionalProperties, "additionalProperties"),
+                };
+                let at = push(&at, token);
                 match d.unknown {
                     UnknownFields::Extra(ty) => self.node(ty, rest, at),
                     UnknownFields::Deny if self.violation == Violation::UnknownField => {
-                        Some((Keyword::AdditionalProperties, at))
+                        Some((keyword, at))
                     }
                     _ => None,
                 }
@@ -279,6 +283,9 @@ impl<'a> Walk<'a> {
             (Violation::Pattern, TypeDesc::String(d)) if d.pattern.is_some() => Keyword::Pattern,
             (Violation::MinItems, TypeDesc::Array(a)) if a.min_items > 0 => Keyword::MinItems,
             (Violation::MaxItems, TypeDesc::Array(a)) if a.max_items.is_some() => Keyword::MaxItems,
+            (Violation::UnknownField, TypeDesc::Object(o)) if o.unevaluated => {
+                Keyword::UnevaluatedProperties
+            }
             (Violation::UnknownField, TypeDesc::Object(_))
             | (Violation::Enum, TypeDesc::Enum(_))
             | (Violation::Not, TypeDesc::Not(_))

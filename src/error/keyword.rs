@@ -55,6 +55,9 @@ pub enum Keyword {
     Required,
     /// `additionalProperties`: a member the schema does not allow.
     AdditionalProperties,
+    /// `unevaluatedProperties`: a member no other keyword of the schema evaluated, and
+    /// that the schema does not allow.
+    UnevaluatedProperties,
     /// `enum` (or `const`): not one of the allowed values.
     Enum,
     /// `anyOf`: no branch matches.
@@ -92,6 +95,7 @@ impl Keyword {
             Keyword::PropertyNames => "propertyNames",
             Keyword::Required => "required",
             Keyword::AdditionalProperties => "additionalProperties",
+            Keyword::UnevaluatedProperties => "unevaluatedProperties",
             Keyword::Enum => "enum",
             Keyword::AnyOf => "anyOf",
             Keyword::OneOf => "oneOf",

@@ -171,6 +171,7 @@ impl Resolver<'_> {
                     unknown: UnknownFields::Extra(*values),
                     members: MemberRules::default(),
                     patterns: Vec::new(),
+                    unevaluated: false,
                 };
                 self.object(&mut ops, id, &d);
             }

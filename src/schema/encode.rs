@@ -79,13 +79,16 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
             unknown,
             members,
             patterns,
+            unevaluated,
         }) => {
-            // Member rules and patterns have their own tags, so objects without them keep
-            // their bytes; tag 20 is tag 19 with the patterns after it.
-            out.push(match (members.is_empty(), patterns.is_empty()) {
-                (true, true) => 8,
-                (_, true) => 19,
-                _ => 20,
+            // Member rules, patterns and `unevaluatedProperties` have their own tags, so
+            // objects without them keep their bytes; tag 20 is tag 19 with the patterns and
+            // the flag after it.
+            let tag20 = !patterns.is_empty() || *unevaluated;
+            out.push(match (members.is_empty(), tag20) {
+                (true, false) => 8,
+                (false, false) => 19,
+                (_, true) => 20,
             });
             put_u64(out, fields.len() as u64);
             for field in fields {
@@ -104,7 +107,7 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
                     id(out, *c);
                 }
             }
-            if !members.is_empty() || !patterns.is_empty() {
+            if !members.is_empty() || tag20 {
                 put_u64(out, members.min);
                 put_opt(out, members.max.as_ref(), |o, n| put_u64(o, *n));
                 put_u64(out, members.dependent_required.len() as u64);
@@ -115,12 +118,13 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
                 }
                 put_opt(out, members.names.as_ref(), |o, c| id(o, *c));
             }
-            if !patterns.is_empty() {
+            if tag20 {
                 put_u64(out, patterns.len() as u64);
                 for p in patterns {
                     put_str(out, p.pattern.source());
                     id(out, p.ty);
                 }
+                out.push(u8::from(*unevaluated));
             }
         }
         TypeDesc::Map(c) => {

@@ -45,6 +45,10 @@ pub enum SchemaErrorKind {
     UnresolvedRef(String),
     /// A cycle of references and combinators that never reaches a value, e.g. `{"$ref": "#"}`.
     InfiniteRecursion,
+    /// A subschema applied only sometimes (an `anyOf` / `oneOf` branch, `if` / `then` /
+    /// `else`) evaluates members for an `unevaluatedProperties` that the schema's other
+    /// keywords do not: which members are evaluated would depend on the instance.
+    UnevaluatedByBranch,
 }
 
 impl SchemaError {
@@ -75,6 +79,10 @@ impl fmt::Display for SchemaErrorKind {
             SchemaErrorKind::Json(message) => write!(f, "invalid JSON: {message}"),
             SchemaErrorKind::DuplicateKey(key) => write!(f, "duplicate key {key:?}"),
             SchemaErrorKind::UnsupportedKeyword(k) => write!(f, "unsupported keyword {k:?}"),
+            SchemaErrorKind::UnevaluatedByBranch => f.write_str(
+                "unsupported \"unevaluatedProperties\": the members it takes would depend on \
+                 this branch",
+            ),
             SchemaErrorKind::UnsupportedDialect(uri) => {
                 write!(
                     f,

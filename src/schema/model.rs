@@ -204,6 +204,11 @@ pub struct ObjectDesc {
     /// (a field's too) must match that pattern's type, and a member that is not a field and
     /// that some pattern matches is not one of the other members `unknown` is about.
     pub patterns: Vec<PatternProperty>,
+    /// Whether the other members are `unevaluatedProperties`' rather than
+    /// `additionalProperties`': the node the loader adds beside a schema's other keywords,
+    /// whose fields and patterns (each of any value) are the members those keywords evaluate.
+    /// It decides how errors name the keyword.
+    pub unevaluated: bool,
 }
 
 /// One member of `patternProperties`: the members whose names it matches, and their type.

@@ -383,6 +383,57 @@ pub const PATTERN_ITEMS: [(&str, &str); 22] = [
     (r#"{"rate": "high"}"#, "/items/patternProperties/rate$/type"),
 ];
 
+/// `unevaluatedProperties`: members evaluated by `properties` beside it, by a `$ref`
+/// target's and an `allOf` part's `properties` and `patternProperties`, not by `oneOf`
+/// branches that only require; a referenced schema closed by `unevaluatedProperties:
+/// false`; one whose `additionalProperties` evaluates every member.
+pub const UNEVALUATED_SCHEMA: &str = r##"{"type": "array",
+    "$defs": {
+        "base": {"properties": {"name": {"type": "string"}}},
+        "closed": {"properties": {"id": {"type": "integer"}}, "unevaluatedProperties": false},
+        "open": {"additionalProperties": true, "unevaluatedProperties": false}
+    },
+    "items": {
+        "$ref": "#/$defs/base",
+        "properties": {
+            "kind": {"enum": ["a", "b"]},
+            "meta": {"$ref": "#/$defs/closed"},
+            "any": {"$ref": "#/$defs/open"}
+        },
+        "allOf": [{"properties": {"size": {"type": "integer"}}, "patternProperties": {"^x-": {"type": "string"}}}],
+        "oneOf": [{"required": ["size"]}, {"required": ["name"]}],
+        "unevaluatedProperties": {"type": "boolean"}
+    }
+}"##;
+
+/// Items for [`UNEVALUATED_SCHEMA`]: the first 5 valid, then failures, each with the
+/// schema pointer of its keyword.
+pub const UNEVALUATED_ITEMS: [(&str, &str); 11] = [
+    (r#"{"size": 1, "kind": "a"}"#, ""),
+    (r#"{"name": "n", "flag": true}"#, ""),
+    (r#"{"size": 2, "x-a": "s", "meta": {"id": 1}}"#, ""),
+    (r#"{"name": "n", "any": {"z": [1]}}"#, ""),
+    (
+        r#"{"size": 1, "flag": false, "other": true, "\u0078-b": "t"}"#,
+        "",
+    ),
+    (
+        r#"{"size": 1, "flag": 1}"#,
+        "/items/unevaluatedProperties/type",
+    ),
+    (
+        r#"{"size": 1, "meta": {"id": 1, "extra": 2}}"#,
+        "/items/properties/meta/unevaluatedProperties",
+    ),
+    (r#"{"size": "1"}"#, "/items/properties/size/type"),
+    (
+        r#"{"size": 1, "x-b": 2}"#,
+        "/items/patternProperties/^x-/type",
+    ),
+    (r#"{"name": 1}"#, "/items/properties/name/type"),
+    (r#"{"flag": true}"#, "/items/oneOf"),
+];
+
 /// A string enumeration too large to compare in place (native code looks it up through
 /// the enumeration's hash switch): values sharing a length and their first 8 bytes, short
 /// ones, the empty string, non-ASCII text.

@@ -825,6 +825,7 @@ impl Compiler {
                 ..o.members.clone()
             },
             patterns,
+            unevaluated: false,
         }))
     }
 }

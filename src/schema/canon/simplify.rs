@@ -190,6 +190,7 @@ fn open_object(unknown: UnknownFields) -> TypeDesc {
         unknown,
         members: MemberRules::default(),
         patterns: Vec::new(),
+        unevaluated: false,
     })
 }
 
@@ -216,7 +217,10 @@ fn object(graph: &Graph, o: &ObjectDesc) -> Step {
     // keeps them where it drops other members).
     match unknown {
         UnknownFields::Extra(t)
-            if o.fields.is_empty() && o.members.is_empty() && o.patterns.is_empty() =>
+            if o.fields.is_empty()
+                && o.members.is_empty()
+                && o.patterns.is_empty()
+                && !o.unevaluated =>
         {
             Step::Replace(TypeDesc::Map(t))
         }
@@ -229,6 +233,7 @@ fn object(graph: &Graph, o: &ObjectDesc) -> Step {
                     ..o.members.clone()
                 },
                 patterns: o.patterns.clone(),
+                unevaluated: o.unevaluated,
             }))
         }
         _ => Step::Keep,

@@ -2,6 +2,7 @@
 //! its keywords: the typed part, `const` / `enum`, `$ref`, and the combinators.
 
 use super::index::{Index, LocationSchema, invalid};
+use super::unevaluated;
 use crate::schema::doc::Doc;
 use crate::schema::model::{
     ArrayDesc, ConditionalDesc, ContainsDesc, Field, Graph, MemberRules, ObjectDesc,
@@ -161,6 +162,9 @@ impl SchemaObject<'_> {
         if let Some(conditional) = self.conditional(index, graph) {
             parts.push(conditional);
         }
+        if self.has("unevaluatedProperties") {
+            parts.extend(self.unevaluated_part(index, graph)?);
+        }
         Ok(match parts.is_empty() {
             true => TypeDesc::Any,
             false => TypeDesc::AllOf(parts),
@@ -183,6 +187,59 @@ impl SchemaObject<'_> {
             otherwise: otherwise.unwrap_or_else(&mut any),
         };
         Some(graph.add(TypeDesc::Conditional(desc), self.at))
+    }
+
+    /// `unevaluatedProperties`: objects whose members the other keywords do not evaluate
+    /// must match it (any other value passes); `None` when they evaluate every member.
+    fn unevaluated_part(
+        &self,
+        index: &Index<'_>,
+        graph: &mut Graph,
+    ) -> Result<Option<TypeId>, SchemaError> {
+        let evaluated = unevaluated::evaluated(index, index.id(self.at))?;
+        if evaluated.all {
+            return Ok(None);
+        }
+        let mut any = || graph.add(TypeDesc::Any, self.at);
+        let fields = (evaluated.names.into_iter())
+            .map(|name| Field {
+                name,
+                aliases: Vec::new(),
+                ty: any(),
+                required: false,
+                default: None,
+            })
+            .collect();
+        let mut patterns = Vec::new();
+        for source in evaluated.patterns {
+            let pattern = Pattern::new(&source).map_err(|e| e.at(self.at.to_owned()))?;
+            patterns.push(PatternProperty { pattern, ty: any() });
+        }
+        let object = ObjectDesc {
+            fields,
+            unknown: UnknownFields::Extra(self.child(index, "unevaluatedProperties", None)),
+            members: MemberRules::default(),
+            patterns,
+            unevaluated: true,
+        };
+        let items = any();
+        let array = ArrayDesc {
+            prefix_items: Vec::new(),
+            items,
+            min_items: 0,
+            max_items: None,
+            unique_items: false,
+            contains: None,
+        };
+        let branches = KindBranches {
+            null: Some(graph.add(TypeDesc::Null, self.at)),
+            boolean: Some(graph.add(TypeDesc::Bool, self.at)),
+            number: Some(graph.add(TypeDesc::Number(NumberDesc::default()), self.at)),
+            string: Some(graph.add(TypeDesc::String(StringDesc::default()), self.at)),
+            array: Some(graph.add(TypeDesc::Array(array), self.at)),
+            object: Some(graph.add(TypeDesc::Object(object), self.at)),
+        };
+        Ok(Some(graph.add(TypeDesc::Kinds(branches), self.at)))
     }
 
     /// `type` and the per-kind keywords, as a `Kinds` node; `None` when none is present.
@@ -440,6 +497,7 @@ impl SchemaObject<'_> {
                     .then(|| self.child(index, "propertyNames", None)),
             },
             patterns,
+            unevaluated: false,
         })
     }
 

@@ -52,6 +52,7 @@ fn role(keyword: &str) -> Option<Role> {
         | "contains"
         | "additionalProperties"
         | "propertyNames"
+        | "unevaluatedProperties"
         | "not"
         | "if"
         | "then"

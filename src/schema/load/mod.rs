@@ -5,8 +5,9 @@
 //! then the graph is put in canonical form. Supported: `type`, `enum`, `const`, numeric bounds
 //! and `multipleOf`, string lengths and `pattern`, `items`, `prefixItems`, item counts,
 //! `uniqueItems`, `contains` (with `minContains`, `maxContains`), `properties`, `required`,
-//! `patternProperties`, `additionalProperties`, member counts (`minProperties`,
-//! `maxProperties`),
+//! `patternProperties`, `additionalProperties`, `unevaluatedProperties` (when the members
+//! it takes do not depend on `anyOf` / `oneOf` / `if` branches: see [`unevaluated`]),
+//! member counts (`minProperties`, `maxProperties`),
 //! `dependentRequired`, `propertyNames`, `anyOf`, `oneOf`, `allOf`, `not`,
 //! `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources, `$anchor`s within the
 //! document), `$defs` / `definitions`; annotations `$schema`, `$id`, `$anchor`, `$comment`,
@@ -15,6 +16,7 @@
 
 mod build;
 mod index;
+mod unevaluated;
 
 use crate::schema::doc::Doc;
 use crate::schema::model::Graph;

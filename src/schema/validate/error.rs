@@ -115,6 +115,12 @@ pub enum ValidationErrorKind {
         /// The member name.
         name: String,
     },
+    /// A member no other keyword evaluated, which the schema does not allow
+    /// (`unevaluatedProperties: false`).
+    Unevaluated {
+        /// The member name.
+        name: String,
+    },
     /// The value is not one of the allowed values (`const` / `enum`).
     Enum,
     /// No value is allowed here (the `false` schema).
@@ -162,6 +168,7 @@ impl ValidationErrorKind {
             ValidationErrorKind::DependentRequired { .. } => "dependentRequired",
             ValidationErrorKind::Required { .. } => "required",
             ValidationErrorKind::UnknownField { .. } => "additionalProperties",
+            ValidationErrorKind::Unevaluated { .. } => "unevaluatedProperties",
             ValidationErrorKind::Enum => "enum",
             ValidationErrorKind::False => "",
             ValidationErrorKind::AnyOf => "anyOf",
@@ -223,6 +230,7 @@ impl fmt::Display for ValidationErrorKind {
             }
             ValidationErrorKind::Required { name } => write!(f, "missing required field {name:?}"),
             ValidationErrorKind::UnknownField { name } => write!(f, "unknown field {name:?}"),
+            ValidationErrorKind::Unevaluated { name } => write!(f, "unevaluated member {name:?}"),
             ValidationErrorKind::Enum => f.write_str("not one of the allowed values"),
             ValidationErrorKind::False => f.write_str("no value is allowed here"),
             ValidationErrorKind::AnyOf => f.write_str("matches none of the anyOf branches"),

@@ -319,13 +319,20 @@ fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
         if d.field_index(name).is_some() || check_patterns(nodes, d, name, member)? {
             continue;
         }
-        match d.unknown {
-            UnknownFields::Allow => {}
-            UnknownFields::Deny => {
-                return fail(ValidationErrorKind::UnknownField { name: name.clone() });
+        let name = name.clone();
+        match (d.unknown, d.unevaluated) {
+            (UnknownFields::Allow, _) => {}
+            (UnknownFields::Deny, false) => {
+                return fail(ValidationErrorKind::UnknownField { name });
             }
-            UnknownFields::Extra(ty) => check(nodes, ty, member)
-                .map_err(|e| e.under(PathSegment::Key(name.clone()), "/additionalProperties"))?,
+            (UnknownFields::Deny, true) => return fail(ValidationErrorKind::Unevaluated { name }),
+            (UnknownFields::Extra(ty), unevaluated) => {
+                let location = match unevaluated {
+                    true => "/unevaluatedProperties",
+                    false => "/additionalProperties",
+                };
+                check(nodes, ty, member).map_err(|e| e.under(PathSegment::Key(name), location))?;
+            }
         }
     }
     check_members(nodes, &d.members, members)
