@@ -88,6 +88,14 @@ const SCHEMAS: &[(&str, &str)] = &[
             "additionalProperties": false}"#,
     ),
     (
+        "unevaluated",
+        r##"{"$defs": {"b": {"properties": {"b": {"type": "integer"}}}},
+            "$ref": "#/$defs/b", "properties": {"a": {}},
+            "allOf": [{"patternProperties": {"^x": {"type": "string"}}}],
+            "oneOf": [{"required": ["a"]}, {"required": ["b"]}],
+            "unevaluatedProperties": {"type": "boolean"}}"##,
+    ),
+    (
         "logic",
         r#"{"type": ["object", "null"], "required": ["n"], "properties": {
             "n": {"type": ["integer", "null"]},

@@ -288,7 +288,8 @@ impl Gen<'_, '_> {
     }
 
     /// An object schema: properties, `required` (possibly naming absent properties),
-    /// `patternProperties`, `additionalProperties` (absent, a boolean or a schema), member
+    /// `patternProperties`, `unevaluatedProperties` (a load error when a branch would decide
+    /// it), `additionalProperties` (absent, a boolean or a schema), member
     /// counts, `dependentRequired` (naming any names) and `propertyNames`.
     fn object(&mut self, depth: usize) -> Result<Json> {
         let mut s = json!({"type": "object"});
@@ -320,6 +321,12 @@ impl Gen<'_, '_> {
                 patterns.insert((*self.u.choose(NAME_PATTERNS)?).into(), self.node(depth)?);
             }
             s["patternProperties"] = Json::Object(patterns);
+        }
+        if self.u.ratio(1, 6)? {
+            s["unevaluatedProperties"] = match self.maybe()? {
+                true => json!(false),
+                false => self.node(depth)?,
+            };
         }
         match self.u.choose_index(4)? {
             0 => s["additionalProperties"] = json!(false),
