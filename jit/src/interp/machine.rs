@@ -802,6 +802,7 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     /// Whether the name in the path top matches pattern `pattern` of `table` (any of its
     /// patterns when `None`); `false` when the path top names a field (producers put the
     /// op where it holds an unknown key).
+    #[inline(never)]
     fn key_matches(&mut self, table: KeyTableId, pattern: Option<u32>) -> Result<bool, Stop> {
         let Some(&PathSeg::Key { start, end }) = self.s.path.last() else {
             return Ok(false);
