@@ -17,7 +17,8 @@
 //! value checks beyond the corpus: a 40-value enumeration (`large_enum`), `multipleOf`
 //! (`multiple_of`), `if`/`then`/`else` (`conditional`), `uniqueItems` (`unique_items`),
 //! `contains` (`contains`), member counts and `dependentRequired` (`member_rules`),
-//! `patternProperties` (`pattern_properties`). MB/s of the input document.
+//! `patternProperties` (`pattern_properties`), `unevaluatedProperties` (`unevaluated`). MB/s
+//! of the input document.
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
@@ -579,7 +580,8 @@ const CURRENCIES: [&str; 40] = [
 /// `multipleOf: 0.01` (group `multiple_of`), `if`/`then`/`else` (`conditional`), five
 /// tags under `uniqueItems` (`unique_items`), six scores under `contains` (`contains`), a
 /// map under member counts and an object under `dependentRequired` (`member_rules`),
-/// extension members under `patternProperties` (`pattern_properties`); 4 000 records each.
+/// extension members under `patternProperties` (`pattern_properties`), an object composed
+/// by `allOf` and closed by `unevaluatedProperties` (`unevaluated`); 4 000 records each.
 fn value_checks(c: &mut Criterion) {
     let records = |record: &dyn Fn(usize) -> String| -> Vec<u8> {
         let items: Vec<String> = (0..4000).map(record).collect();
@@ -662,6 +664,17 @@ fn value_checks(c: &mut Criterion) {
             "^s[0-9]$": {"type": "integer", "minimum": 0}},
         "additionalProperties": false});
     checked_group(c, "pattern_properties", &extended, item);
+    let composed = records(&|i| {
+        format!(
+            r#"{{"id": {i}, "name": "n{i}", "tags": ["t{}", "u"], "active": true}}"#,
+            i % 9
+        )
+    });
+    let item = serde_json::json!({
+        "allOf": [{"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}],
+        "properties": {"tags": {"type": "array", "items": {"type": "string"}}},
+        "unevaluatedProperties": {"type": "boolean"}});
+    checked_group(c, "unevaluated", &composed, item);
 }
 
 /// Group `name`: jitson's validate of `bytes` under an array of `item`, on native code and
