@@ -411,4 +411,16 @@ fn builder_errors() {
     )
     .unwrap_err();
     assert_eq!(e.to_string(), r#"duplicate key "^a" at /patternProperties"#);
+    let e = Schema::build(
+        object()
+            .field("id", integer())
+            .alias("id", "x-id")
+            .pattern_property("^x-", string()),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "\"patternProperties\" must be patterns that match all of a field's names and aliases \
+         or none at /patternProperties/^x-"
+    );
 }

@@ -202,7 +202,8 @@ pub struct ObjectDesc {
     pub members: MemberRules,
     /// `patternProperties`, in schema order: every member whose name a pattern matches
     /// (a field's too) must match that pattern's type, and a member that is not a field and
-    /// that some pattern matches is not one of the other members `unknown` is about.
+    /// that some pattern matches is not one of the other members `unknown` is about. A
+    /// pattern matches all of a field's names (its name and aliases) or none.
     pub patterns: Vec<PatternProperty>,
     /// Whether the other members are `unevaluatedProperties`' rather than
     /// `additionalProperties`': the node the loader adds beside a schema's other keywords,

@@ -503,7 +503,8 @@ impl ObjectExpr {
     /// the name) matches must have type `ty`, fields included (`patternProperties`); a
     /// member that no field names and a pattern matches is not one of the other members
     /// [`ObjectExpr::deny_unknown`] and [`ObjectExpr::extras`] are about. An invalid pattern,
-    /// or one given twice, is an error at build.
+    /// one given twice, or one that matches some of a field's names and aliases but not all
+    /// is an error at build.
     pub fn pattern_property(
         mut self,
         pattern: impl Into<String>,
@@ -812,8 +813,22 @@ impl Compiler {
                 let kind = SchemaErrorKind::DuplicateKey(source.clone());
                 return Err(SchemaError::new(kind, within));
             }
+            let pattern = Pattern::new(source).map_err(|e| e.at(at.clone()))?;
+            // A field is one slot whichever name it comes under: a pattern must take all
+            // of its names or none (the model's rule).
+            let splits = |f: &Field| {
+                f.names()
+                    .any(|n| pattern.is_match(n) != pattern.is_match(&f.name))
+            };
+            if fields.iter().any(splits) {
+                let kind = SchemaErrorKind::InvalidValue {
+                    keyword: "patternProperties".to_owned(),
+                    expected: "patterns that match all of a field's names and aliases or none",
+                };
+                return Err(SchemaError::new(kind, at));
+            }
             patterns.push(PatternProperty {
-                pattern: Pattern::new(source).map_err(|e| e.at(at.clone()))?,
+                pattern,
                 ty: self.compile(ty, &at)?,
             });
         }
