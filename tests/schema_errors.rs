@@ -292,6 +292,12 @@ fn invalid_pattern() {
         matches!(e.kind(), SchemaErrorKind::InvalidPattern { pattern, .. } if pattern == "a/(")
     );
     assert_eq!(e.pointer(), "/patternProperties/a~1(");
+    // Also when an `unevaluatedProperties` elsewhere takes the pattern in first.
+    let schema = r##"{"$ref": "#/$defs/p", "unevaluatedProperties": false,
+        "$defs": {"p": {"patternProperties": {"(": {}}}}}"##;
+    let e = Schema::from_json_str(schema).unwrap_err();
+    assert!(matches!(e.kind(), SchemaErrorKind::InvalidPattern { .. }));
+    assert_eq!(e.pointer(), "/$defs/p/patternProperties/(");
 }
 
 #[test]

@@ -211,8 +211,8 @@ impl SchemaObject<'_> {
             })
             .collect();
         let mut patterns = Vec::new();
-        for source in evaluated.patterns {
-            let pattern = Pattern::new(&source).map_err(|e| e.at(self.at.to_owned()))?;
+        for (source, at) in evaluated.patterns {
+            let pattern = Pattern::new(&source).map_err(|e| e.at(at))?;
             patterns.push(PatternProperty { pattern, ty: any() });
         }
         let object = ObjectDesc {

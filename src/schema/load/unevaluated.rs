@@ -20,8 +20,9 @@ use crate::schema::{SchemaError, SchemaErrorKind, TypeId, pointer};
 pub(super) struct Evaluated {
     /// Names from `properties`, without repeats.
     pub(super) names: Vec<String>,
-    /// Patterns from `patternProperties`, without repeats.
-    pub(super) patterns: Vec<String>,
+    /// Patterns from `patternProperties`, without repeats, each with its pointer (where an
+    /// invalid one is reported).
+    pub(super) patterns: Vec<(String, String)>,
     /// Every member (`additionalProperties` or `unevaluatedProperties` seen).
     pub(super) all: bool,
 }
@@ -34,9 +35,9 @@ impl Evaluated {
                 self.names.push(name);
             }
         }
-        for pattern in other.patterns {
-            if !self.patterns.contains(&pattern) {
-                self.patterns.push(pattern);
+        for (pattern, at) in other.patterns {
+            if !self.patterns.iter().any(|(p, _)| *p == pattern) {
+                self.patterns.push((pattern, at));
             }
         }
     }
@@ -46,7 +47,7 @@ impl Evaluated {
         self.all
             || (!other.all
                 && other.names.iter().all(|n| self.names.contains(n))
-                && other.patterns.iter().all(|p| self.patterns.contains(p)))
+                && (other.patterns.iter()).all(|(p, _)| self.patterns.iter().any(|(q, _)| q == p)))
     }
 }
 
@@ -106,9 +107,16 @@ fn in_place(
         Some(Doc::Object(members)) => members.iter().map(|(name, _)| name.clone()).collect(),
         _ => Vec::new(),
     };
+    let within = pointer::push(&location.pointer, "patternProperties");
+    let patterns = (keys("patternProperties").into_iter())
+        .map(|p| {
+            let at = pointer::push(&within, &p);
+            (p, at)
+        })
+        .collect();
     evaluated.join(Evaluated {
         names: keys("properties"),
-        patterns: keys("patternProperties"),
+        patterns,
         all: get("additionalProperties").is_some()
             || (own_unevaluated && get("unevaluatedProperties").is_some()),
     });
