@@ -56,11 +56,11 @@ impl Evaluated {
 pub(super) fn evaluated(index: &Index<'_>, at: TypeId) -> Result<Evaluated, SchemaError> {
     let mut always = Evaluated::default();
     let mut sometimes = Vec::new();
-    let mut seen = vec![at];
+    let mut seen = vec![false; index.locations.len()];
+    seen[at.index()] = true;
     let mut next = in_place(index, at, &mut always, &mut sometimes, false);
     while let Some(id) = next.pop() {
-        if !seen.contains(&id) {
-            seen.push(id);
+        if !std::mem::replace(&mut seen[id.index()], true) {
             next.extend(in_place(index, id, &mut always, &mut sometimes, true));
         }
     }
@@ -77,10 +77,9 @@ pub(super) fn evaluated(index: &Index<'_>, at: TypeId) -> Result<Evaluated, Sche
 fn everything_below(index: &Index<'_>, id: TypeId) -> Evaluated {
     let mut all = Evaluated::default();
     let mut branches = Vec::new();
-    let (mut seen, mut next) = (Vec::new(), vec![id]);
+    let (mut seen, mut next) = (vec![false; index.locations.len()], vec![id]);
     while let Some(id) = next.pop() {
-        if !seen.contains(&id) {
-            seen.push(id);
+        if !std::mem::replace(&mut seen[id.index()], true) {
             next.extend(in_place(index, id, &mut all, &mut branches, true));
             next.append(&mut branches);
         }
