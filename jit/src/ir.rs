@@ -400,12 +400,19 @@ impl KeyTable {
         })
     }
 
-    /// For a table with patterns, whether the schema describes member `key`, one no field
-    /// names: a pattern matches it, or other members have a schema of their own. Such a
-    /// member is kept whole, as raw JSON, where transcode drops or denies unknown members.
-    /// Without patterns, `false` (the object's layout tells).
-    pub fn describes_other(&self, key: &str) -> bool {
-        !self.patterns.is_empty() && (self.others_described || self.key_matches(None, key))
+    /// For a table with patterns, whether the schema describes a member no field names:
+    /// other members have a schema of their own, or a pattern matches its name (what
+    /// `any_pattern` answers, asked only then). Such a member is kept whole, as raw JSON,
+    /// where transcode drops or denies unknown members. Without patterns, `false` (the
+    /// object's layout tells).
+    pub fn describes_other<E>(
+        &self,
+        any_pattern: impl FnOnce() -> Result<bool, E>,
+    ) -> Result<bool, E> {
+        match self.patterns.is_empty() {
+            true => Ok(false),
+            false => Ok(self.others_described || any_pattern()?),
+        }
     }
 
     /// The patterns of member names, in schema order.

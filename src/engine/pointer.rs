@@ -139,15 +139,15 @@ impl<'a> Walk<'a> {
                 }) {
                     return Some(found);
                 }
-                let matching = d.patterns.iter().filter(|p| p.pattern.is_match(key));
-                let patterns: Vec<_> = matching.collect();
-                for p in &patterns {
+                let mut matched = false;
+                for p in d.matching_patterns(key) {
+                    matched = true;
                     let at = push(&push(&at, "patternProperties"), p.pattern.source());
                     if let Some(found) = self.node(p.ty, rest, at) {
                         return Some(found);
                     }
                 }
-                if field.is_some() || !patterns.is_empty() {
+                if field.is_some() || matched {
                     return None;
                 }
                 let (keyword, token) = match d.unevaluated {

@@ -375,7 +375,7 @@ impl Resolver<'_> {
         for (i, field) in d.fields.iter().enumerate() {
             targets.push(ops.len() as Label);
             let at = self.shapes.field_offset(id, i);
-            let patterns: Vec<TypeId> = d.pattern_types(&field.name).collect();
+            let patterns: Vec<TypeId> = d.matching_patterns(&field.name).map(|p| p.ty).collect();
             match patterns.is_empty() {
                 true => {
                     ops.at = at;

@@ -275,11 +275,12 @@ impl ObjectDesc {
         self.fields.iter().position(|f| f.names().any(|n| n == key))
     }
 
-    /// The types of the patterns that match member name `key`, in schema order.
-    pub fn pattern_types<'s>(&'s self, key: &'s str) -> impl Iterator<Item = TypeId> + 's {
-        (self.patterns.iter())
-            .filter(move |p| p.pattern.is_match(key))
-            .map(|p| p.ty)
+    /// The patterns that match member name `key`, in schema order.
+    pub fn matching_patterns<'s>(
+        &'s self,
+        key: &'s str,
+    ) -> impl Iterator<Item = &'s PatternProperty> + 's {
+        (self.patterns.iter()).filter(move |p| p.pattern.is_match(key))
     }
 }
 

@@ -785,10 +785,11 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             }
             self.s.bits[word] |= bit;
         }
+        // Before the text is taken: a pattern's test reads the key (the path top) again.
+        let described = S::DESCRIBED
+            && found.is_none()
+            && table.describes_other(|| self.key_matches(table_id, None))?;
         let text = text_of(self.input, &self.s.text, span);
-        let described = found.is_none()
-            && !table.patterns().is_empty()
-            && std::str::from_utf8(text.bytes()).is_ok_and(|k| table.describes_other(k));
         match (self.sink).key(found, described, text, &self.input[key_at..=span.end]) {
             true => Ok(()),
             false => Err(Stop::violation(

@@ -31,6 +31,9 @@ pub(crate) trait Sink<'a> {
     /// Whether number ops must produce the value: without, a number that certainly passes its
     /// checks is stepped over by the bounds kernel, its value not always read.
     const NUMBERS: bool = true;
+    /// Whether [`Sink::key`] needs its `described` answer; without, it gets `false` and no
+    /// pattern is asked.
+    const DESCRIBED: bool = false;
     /// A frame was pushed by `Call` / `Try` at `at`.
     fn enter(&mut self, _at: At, _callee: FuncId) {}
     /// The current frame returns.
@@ -59,9 +62,9 @@ pub(crate) trait Sink<'a> {
     fn arr_end(&mut self, _count: u64) {}
     /// An object opened.
     fn obj_begin(&mut self) {}
-    /// A key was read: the named field it matched, or its text; `described` when no field
-    /// names it and [`KeyTable::describes_other`](crate::ir::KeyTable::describes_other)
-    /// says yes; `token` is the input's, quotes and escapes included. `false` refuses the
+    /// A key was read: the named field it matched, or its text; with
+    /// [`Sink::DESCRIBED`], `described` when no field names it and
+    /// [`KeyTable::describes_other`](crate::ir::KeyTable::describes_other) says yes; `token` is the input's, quotes and escapes included. `false` refuses the
     /// member (an `UnknownField` violation).
     fn key(
         &mut self,

@@ -215,31 +215,27 @@ impl SchemaObject<'_> {
             let pattern = Pattern::new(&source).map_err(|e| e.at(at))?;
             patterns.push(PatternProperty { pattern, ty: any() });
         }
-        let object = ObjectDesc {
-            fields,
-            unknown: UnknownFields::Extra(self.child(index, "unevaluatedProperties", None)),
-            members: MemberRules::default(),
-            patterns,
-            unevaluated: true,
+        let descs = KindDescs {
+            integer: IntegerDesc::default(),
+            number: NumberDesc::default(),
+            string: StringDesc::default(),
+            array: ArrayDesc {
+                prefix_items: Vec::new(),
+                items: any(),
+                min_items: 0,
+                max_items: None,
+                unique_items: false,
+                contains: None,
+            },
+            object: ObjectDesc {
+                fields,
+                unknown: UnknownFields::Extra(self.child(index, "unevaluatedProperties", None)),
+                members: MemberRules::default(),
+                patterns,
+                unevaluated: true,
+            },
         };
-        let items = any();
-        let array = ArrayDesc {
-            prefix_items: Vec::new(),
-            items,
-            min_items: 0,
-            max_items: None,
-            unique_items: false,
-            contains: None,
-        };
-        let branches = KindBranches {
-            null: Some(graph.add(TypeDesc::Null, self.at)),
-            boolean: Some(graph.add(TypeDesc::Bool, self.at)),
-            number: Some(graph.add(TypeDesc::Number(NumberDesc::default()), self.at)),
-            string: Some(graph.add(TypeDesc::String(StringDesc::default()), self.at)),
-            array: Some(graph.add(TypeDesc::Array(array), self.at)),
-            object: Some(graph.add(TypeDesc::Object(object), self.at)),
-        };
-        Ok(Some(graph.add(TypeDesc::Kinds(branches), self.at)))
+        Ok(Some(self.kinds(graph, every_kind(), descs)))
     }
 
     /// `type` and the per-kind keywords, as a `Kinds` node; `None` when none is present.
@@ -249,11 +245,13 @@ impl SchemaObject<'_> {
         graph: &mut Graph,
     ) -> Result<Option<TypeId>, SchemaError> {
         let types = self.types()?;
-        let integer = self.integer_desc()?;
-        let number = self.number_desc()?;
-        let string = self.string_desc()?;
-        let array = self.array_desc(index, graph)?;
-        let object = self.object_desc(index, graph)?;
+        let descs = KindDescs {
+            integer: self.integer_desc()?,
+            number: self.number_desc()?,
+            string: self.string_desc()?,
+            array: self.array_desc(index, graph)?,
+            object: self.object_desc(index, graph)?,
+        };
         let constrained = [
             &NUMBER_KEYWORDS[..],
             &STRING_KEYWORDS,
@@ -267,22 +265,27 @@ impl SchemaObject<'_> {
         if types.is_none() && !constrained {
             return Ok(None);
         }
-        let allowed =
-            types.unwrap_or_else(|| Kind::SLOTS.into_iter().fold(KindSet::EMPTY, KindSet::with));
+        let allowed = types.unwrap_or_else(every_kind);
+        Ok(Some(self.kinds(graph, allowed, descs)))
+    }
+
+    /// A `Kinds` node of the `allowed` kinds, each with its part of `descs` (numbers are
+    /// `integer`'s when only integers are allowed).
+    fn kinds(&self, graph: &mut Graph, allowed: KindSet, descs: KindDescs) -> TypeId {
         let mut slot =
             |kind: Kind, desc: TypeDesc| allowed.contains(kind).then(|| graph.add(desc, self.at));
         let mut branches = KindBranches {
             null: slot(Kind::Null, TypeDesc::Null),
             boolean: slot(Kind::Boolean, TypeDesc::Bool),
-            number: slot(Kind::Number, TypeDesc::Number(number)),
-            string: slot(Kind::String, TypeDesc::String(string)),
-            array: slot(Kind::Array, TypeDesc::Array(array)),
-            object: slot(Kind::Object, TypeDesc::Object(object)),
+            number: slot(Kind::Number, TypeDesc::Number(descs.number)),
+            string: slot(Kind::String, TypeDesc::String(descs.string)),
+            array: slot(Kind::Array, TypeDesc::Array(descs.array)),
+            object: slot(Kind::Object, TypeDesc::Object(descs.object)),
         };
         if branches.number.is_none() {
-            branches.number = slot(Kind::Integer, TypeDesc::Integer(integer));
+            branches.number = slot(Kind::Integer, TypeDesc::Integer(descs.integer));
         }
-        Ok(Some(graph.add(TypeDesc::Kinds(branches), self.at)))
+        graph.add(TypeDesc::Kinds(branches), self.at)
     }
 
     /// The `type` keyword as a set; `None` when absent.
@@ -556,6 +559,20 @@ impl SchemaObject<'_> {
         }
         Ok(out)
     }
+}
+
+/// The per-kind parts of a schema object's typed node.
+struct KindDescs {
+    integer: IntegerDesc,
+    number: NumberDesc,
+    string: StringDesc,
+    array: ArrayDesc,
+    object: ObjectDesc,
+}
+
+/// Every JSON kind (no `type` keyword).
+fn every_kind() -> KindSet {
+    Kind::SLOTS.into_iter().fold(KindSet::EMPTY, KindSet::with)
 }
 
 /// The strings of `doc` when it is an array of unique strings.

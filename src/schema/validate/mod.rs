@@ -347,7 +347,7 @@ fn check_patterns(
     member: &Value,
 ) -> Result<bool, ValidationError> {
     let mut matched = false;
-    for p in d.patterns.iter().filter(|p| p.pattern.is_match(name)) {
+    for p in d.matching_patterns(name) {
         matched = true;
         check(nodes, p.ty, member).map_err(|e| {
             let location = pointer::push("/patternProperties", p.pattern.source());

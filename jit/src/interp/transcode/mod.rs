@@ -442,9 +442,9 @@ impl IndexText {
     }
 }
 
-/// The bytes of a text.
 impl<'a> Sink<'a> for Transcoder<'_, '_> {
     const TEXT: bool = true;
+    const DESCRIBED: bool = true;
 
     fn enter(&mut self, at: At, callee: FuncId) {
         let muted = !self.writes(at);

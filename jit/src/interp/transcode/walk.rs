@@ -121,6 +121,16 @@ impl Tags {
     }
 }
 
+/// Whether `table` describes the member no field names whose (unescaped) name is `text`
+/// ([`KeyTable::describes_other`]): kept whole, as the program keeps it.
+fn described(table: &KeyTable, text: &[u8]) -> bool {
+    let any_pattern = || {
+        let name = std::str::from_utf8(text);
+        Ok::<_, std::convert::Infallible>(name.is_ok_and(|k| table.key_matches(None, k)))
+    };
+    matches!(table.describes_other(any_pattern), Ok(true))
+}
+
 /// The text of the string token at `i` (unescaped into `scratch` when it has escapes) and
 /// the index past it.
 fn string_at<'t>(input: &'t [u8], i: usize, scratch: &'t mut Vec<u8>) -> Option<(&'t [u8], usize)> {
@@ -431,9 +441,7 @@ impl Transcoder<'_, '_> {
                     (fields[field as usize], false)
                 }
                 // Kept whole, as the program keeps it (raw JSON).
-                None if std::str::from_utf8(text).is_ok_and(|k| table.describes_other(k)) => {
-                    (OPEN, false)
-                }
+                None if described(table, text) => (OPEN, false),
                 None => match other {
                     Other::Extra(extra) => (*extra, false),
                     Other::Unknown if self.spec.unknown == Unknown::Deny => {
