@@ -7,8 +7,9 @@ mod engine_support;
 mod value_support;
 
 use engine_support::{
-    CORPUS, PATTERN_ITEMS, PATTERN_SCHEMA, UNEVALUATED_ITEMS, UNEVALUATED_SCHEMA,
-    WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, corpus_schema, suite_tests, testdata,
+    CORPUS, DEPENDENT_ITEMS, DEPENDENT_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, UNEVALUATED_ITEMS,
+    UNEVALUATED_ITEMS_ITEMS, UNEVALUATED_ITEMS_SCHEMA, UNEVALUATED_SCHEMA, WHOLE_VALUE_ITEMS,
+    WHOLE_VALUE_SCHEMA, corpus_schema, suite_tests, testdata,
 };
 use jitson::engine::{Backend, Options};
 use jitson::{Codec, Schema};
@@ -303,6 +304,27 @@ fn pattern_properties_decode_on_both_backends() {
 fn unevaluated_properties_decode_on_both_backends() {
     let errors = items_decode_on_both_backends(UNEVALUATED_SCHEMA, &UNEVALUATED_ITEMS, 5);
     assert_eq!(errors, UNEVALUATED_ITEMS.len() - 5);
+}
+
+/// Documents under `dependentSchemas` decode to serde_json's values on both backends and
+/// fail where validate fails; collected errors are the same on both.
+#[test]
+fn dependent_schemas_decode_on_both_backends() {
+    let errors = items_decode_on_both_backends(DEPENDENT_SCHEMA, &DEPENDENT_ITEMS, 6);
+    // One per failing item, and two each for `{"gift": 1}` (`false`, then not evaluated)
+    // and `{"price": "x", "card": "1"}` (the type, then `billing` required).
+    assert_eq!(errors, DEPENDENT_ITEMS.len() - 6 + 2);
+}
+
+/// Documents under `unevaluatedItems` decode to serde_json's values on both backends and
+/// fail where validate fails; collected errors are the same on both.
+#[test]
+fn unevaluated_items_decode_on_both_backends() {
+    let errors =
+        items_decode_on_both_backends(UNEVALUATED_ITEMS_SCHEMA, &UNEVALUATED_ITEMS_ITEMS, 7);
+    // One per failing item, and two for the pair with a third item: `false` at the item,
+    // then the item count (a closed tuple's canonical `maxItems`), as for `items: false`.
+    assert_eq!(errors, UNEVALUATED_ITEMS_ITEMS.len() - 7 + 1);
 }
 
 /// Documents under rules on whole arrays and objects (`uniqueItems`, member counts,

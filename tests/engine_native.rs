@@ -10,9 +10,10 @@ mod native_support;
 
 use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, DEFAULT_BRANCH_ITEMS,
-    DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA, MULTIPLE_OF_NUMBERS,
-    MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, UNEVALUATED_ITEMS, UNEVALUATED_SCHEMA,
-    WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, multiple_of_documents, testdata,
+    DEFAULT_BRANCH_SCHEMA, DEPENDENT_ITEMS, DEPENDENT_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA,
+    MULTIPLE_OF_NUMBERS, MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, UNEVALUATED_ITEMS,
+    UNEVALUATED_ITEMS_ITEMS, UNEVALUATED_ITEMS_SCHEMA, UNEVALUATED_SCHEMA, WHOLE_VALUE_ITEMS,
+    WHOLE_VALUE_SCHEMA, multiple_of_documents, testdata,
 };
 use jitson::Schema;
 use jitson::document::Document;
@@ -225,6 +226,26 @@ fn pattern_properties() {
 #[test]
 fn unevaluated_properties() {
     items_agree_on_both_backends(UNEVALUATED_SCHEMA, &UNEVALUATED_ITEMS, 5, 0x0e7a);
+}
+
+/// `dependentSchemas` (a conditional per member whose condition is the member's presence),
+/// each item alone and the valid ones together, on both backends, and mutations of them.
+#[test]
+fn dependent_schemas() {
+    items_agree_on_both_backends(DEPENDENT_SCHEMA, &DEPENDENT_ITEMS, 6, 0xde9e);
+}
+
+/// `unevaluatedItems` (an array node of the evaluated prefix beside the schema's other
+/// parts), each item alone and the valid ones together, on both backends, and mutations of
+/// them.
+#[test]
+fn unevaluated_items() {
+    items_agree_on_both_backends(
+        UNEVALUATED_ITEMS_SCHEMA,
+        &UNEVALUATED_ITEMS_ITEMS,
+        7,
+        0x17e5,
+    );
 }
 
 /// Each of `items` (item, pointer) alone in an array under `schema`, then the first

@@ -800,5 +800,5 @@ fn native_transcode_writes_the_interpreters_bytes() {
             }
         }
     }
-    assert_eq!(run, 988, "suite tests run (compact and pretty)");
+    assert_eq!(run, 994, "suite tests run (compact and pretty)");
 }

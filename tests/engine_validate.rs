@@ -8,8 +8,9 @@ mod rng;
 
 use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, CORPUS,
-    DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA,
-    MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, UNEVALUATED_ITEMS, UNEVALUATED_SCHEMA,
+    DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, DEPENDENT_ITEMS, DEPENDENT_SCHEMA,
+    LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA, MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA,
+    UNEVALUATED_ITEMS, UNEVALUATED_ITEMS_ITEMS, UNEVALUATED_ITEMS_SCHEMA, UNEVALUATED_SCHEMA,
     WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, corpus_schema, multiple_of_documents, suite_support,
     testdata,
 };
@@ -199,7 +200,7 @@ fn json_schema_test_suite() {
         failures.len(),
         failures.join("\n")
     );
-    assert_eq!(run, 988, "suite tests run (compact and pretty)");
+    assert_eq!(run, 994, "suite tests run (compact and pretty)");
 }
 
 #[test]
@@ -523,6 +524,35 @@ fn unevaluated_properties_agree_with_the_reference() {
     assert_eq!(
         reference.to_string(),
         "$[0].meta: unevaluated member \"extra\" (schema #/items/properties/meta/unevaluatedProperties)"
+    );
+}
+
+/// `dependentSchemas` against the reference validator, with each failure's keyword pointer
+/// (below `/dependentSchemas/<name>`, never `/then`) and an exact message.
+#[test]
+fn dependent_schemas_agree_with_the_reference() {
+    let codec = pointed_items_agree(DEPENDENT_SCHEMA, &DEPENDENT_ITEMS, 6);
+    assert_eq!(
+        message(&codec, br#"[{"card": "4111"}]"#),
+        "missing required field \"billing\" at line 1 column 17, path $[0], keyword required"
+    );
+    let schema = Schema::from_json_str(DEPENDENT_SCHEMA).unwrap();
+    let value = serde_json::json!([{"discount": 5, "price": 3}]);
+    let reference = schema.validate_value(&value).unwrap_err();
+    assert_eq!(
+        reference.to_string(),
+        "$[0].price: must be >= 10 (schema #/items/dependentSchemas/discount/properties/price/minimum)"
+    );
+}
+
+/// `unevaluatedItems` against the reference validator, with each failure's keyword pointer
+/// and an exact message.
+#[test]
+fn unevaluated_items_agree_with_the_reference() {
+    let codec = pointed_items_agree(UNEVALUATED_ITEMS_SCHEMA, &UNEVALUATED_ITEMS_ITEMS, 7);
+    assert_eq!(
+        message(&codec, br#"[[1, 2, "s", 4]]"#),
+        "expected boolean, found number at line 1 column 14, path $[0][3], keyword type"
     );
 }
 

@@ -3,8 +3,8 @@
 //! expression corresponds to.
 
 use jitson::schema::builder::{
-    all_of, any, any_of, array, boolean, constant, enumeration, if_then_else, integer, map, never,
-    not, null, nullable, number, object, one_of, reference, string, tuple,
+    all_of, any, any_of, array, boolean, constant, dependent_schema, enumeration, if_then_else,
+    integer, map, never, not, null, nullable, number, object, one_of, reference, string, tuple,
 };
 use jitson::schema::{Num, SchemaBuilder, TypeDesc};
 use jitson::{Schema, TypeKey};
@@ -185,6 +185,16 @@ fn every_constructor_matches_its_keyword() {
         (
             Schema::build(if_then_else(integer(), any(), string())),
             r#"{"if": {"type": "integer"}, "else": {"type": "string"}}"#,
+        ),
+        (
+            Schema::build(all_of::<jitson::schema::TypeExpr>([
+                object().optional("a", integer()).into(),
+                dependent_schema("a", object().field("b", string())),
+                dependent_schema("c/d", never()),
+            ])),
+            r#"{"type": "object", "properties": {"a": {"type": "integer"}},
+                "dependentSchemas": {"a": {"type": "object", "required": ["b"],
+                    "properties": {"b": {"type": "string"}}}, "c/d": false}}"#,
         ),
         (
             // "Any type, but if a number then at least 5."
@@ -372,6 +382,11 @@ fn written_documents_load_back() {
             object().field("a", integer()),
             any(),
         ),
+        all_of::<jitson::schema::TypeExpr>([
+            object().optional("a", integer()).into(),
+            dependent_schema("a", object().field("b", string())),
+            dependent_schema("c~/", never()),
+        ]),
     ];
     for expr in exprs {
         assert_written_loads_back(SchemaBuilder::new(), expr);

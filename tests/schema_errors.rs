@@ -40,8 +40,8 @@ fn duplicate_keys() {
 #[test]
 fn unsupported_keywords_anywhere() {
     assert_eq!(
-        error(r#"{"properties": {"a": {"unevaluatedItems": {}}}}"#),
-        r#"unsupported keyword "unevaluatedItems" at /properties/a/unevaluatedItems"#
+        error(r#"{"properties": {"a": {"$dynamicAnchor": "a"}}}"#),
+        r#"unsupported keyword "$dynamicAnchor" at /properties/a/$dynamicAnchor"#
     );
     assert_eq!(
         error(r#"{"foo": 1}"#),
@@ -49,8 +49,8 @@ fn unsupported_keywords_anywhere() {
     );
     // Unreferenced definitions are checked too.
     assert_eq!(
-        error(r#"{"$defs": {"x": {"dependentSchemas": {}}}}"#),
-        r#"unsupported keyword "dependentSchemas" at /$defs/x/dependentSchemas"#
+        error(r#"{"$defs": {"x": {"$dynamicRef": "x"}}}"#),
+        r#"unsupported keyword "$dynamicRef" at /$defs/x/$dynamicRef"#
     );
     assert_eq!(
         error(r##"{"items": {"anyOf": [{"$dynamicRef": "#a"}]}}"##),
@@ -80,13 +80,52 @@ fn unsupported_keywords_anywhere() {
             r#"{"properties": {"a": {}}, "then": {"additionalProperties": false}, "unevaluatedProperties": false}"#,
             "/then",
         ),
+        (
+            r#"{"dependentSchemas": {"a": {"properties": {"b": {}}}}, "unevaluatedProperties": false}"#,
+            "/dependentSchemas/a",
+        ),
     ] {
         assert_eq!(error(schema), format!("{branch} at {at}"), "{schema}");
+    }
+    // The same for `unevaluatedItems`, and `contains`, which evaluates the items matching it.
+    let branch = "unsupported \"unevaluatedItems\": the items it takes would depend on this branch";
+    for (schema, at) in [
+        (
+            r#"{"anyOf": [{"prefixItems": [{}]}], "unevaluatedItems": false}"#,
+            "/anyOf/0",
+        ),
+        (
+            r#"{"prefixItems": [{}], "else": {"prefixItems": [{}, {}]}, "unevaluatedItems": false}"#,
+            "/else",
+        ),
+        (
+            r#"{"oneOf": [{"items": true}], "unevaluatedItems": {}}"#,
+            "/oneOf/0",
+        ),
+        (
+            r#"{"allOf": [{"contains": {"type": "string"}}], "unevaluatedItems": false}"#,
+            "/allOf/0/contains",
+        ),
+        (
+            r#"{"anyOf": [{"contains": {}}], "unevaluatedItems": false}"#,
+            "/anyOf/0",
+        ),
+    ] {
+        assert_eq!(error(schema), format!("{branch} at {at}"), "{schema}");
+    }
+    // Branches that evaluate no more than the rest, and `contains` beside `items`, are fine.
+    for schema in [
+        r#"{"prefixItems": [{}, {}], "anyOf": [{"prefixItems": [{"type": "string"}]}, {"minItems": 1}], "unevaluatedItems": false}"#,
+        r#"{"items": {}, "contains": {}, "oneOf": [{"prefixItems": [{}]}], "unevaluatedItems": false}"#,
+        r#"{"allOf": [{"items": false}], "anyOf": [{"contains": {}}], "unevaluatedItems": false}"#,
+    ] {
+        assert!(Schema::from_json_str(schema).is_ok(), "{schema}");
     }
     // Branches that evaluate only what the schema's other keywords do are fine.
     for schema in [
         r#"{"properties": {"a": {}}, "anyOf": [{"properties": {"a": {}}}, {"required": ["b"]}], "unevaluatedProperties": false}"#,
         r#"{"additionalProperties": {}, "oneOf": [{"properties": {"a": {}}}], "unevaluatedProperties": false}"#,
+        r#"{"properties": {"b": {}}, "dependentSchemas": {"a": {"properties": {"b": {"type": "string"}}, "required": ["b"]}}, "unevaluatedProperties": false}"#,
     ] {
         assert!(Schema::from_json_str(schema).is_ok(), "{schema}");
     }
@@ -207,6 +246,14 @@ fn invalid_keyword_values() {
         (
             r#"{"patternProperties": ["^a"]}"#,
             r#""patternProperties" must be an object of schemas at /patternProperties"#,
+        ),
+        (
+            r#"{"dependentSchemas": {"a": 1}}"#,
+            "expected a schema (an object or a boolean) at /dependentSchemas/a",
+        ),
+        (
+            r#"{"dependentSchemas": ["a"]}"#,
+            r#""dependentSchemas" must be an object of schemas at /dependentSchemas"#,
         ),
         (
             r#"{"type": ["string", "string"]}"#,

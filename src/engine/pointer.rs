@@ -129,7 +129,7 @@ impl<'a> Walk<'a> {
                 Some((Keyword::OneOf, push(&at, "oneOf")))
             }
             (TypeDesc::AnyOf(u), _) => self.first(&u.branches, path, &at, Some("anyOf")),
-            (TypeDesc::Conditional(c), _) => self.outcome(*c, path, &at),
+            (TypeDesc::Conditional(c), _) => self.outcome(c, path, &at),
             (TypeDesc::OneOf(u), _) => self.first(&u.branches, path, &at, Some("oneOf")),
             (TypeDesc::Object(d), Some((Segment::Key(key), rest))) => {
                 let field = d.fields.iter().find(|f| *f.name == **key);
@@ -168,7 +168,7 @@ impl<'a> Walk<'a> {
             }
             (TypeDesc::Array(d), Some((Segment::Index(i), rest))) => match d.prefix_items.get(*i) {
                 Some(&ty) => self.node(ty, rest, push(&push(&at, "prefixItems"), &i.to_string())),
-                None => self.node(d.items, rest, push(&at, "items")),
+                None => self.node(d.items, rest, push(&at, d.items_keyword())),
             },
             (TypeDesc::Object(d), None) if self.violation == Violation::DependentRequired => {
                 let name = self.dependent_trigger(&d.members)?;
@@ -214,11 +214,11 @@ impl<'a> Walk<'a> {
     /// with `path` below it; both outcomes, `then` first, when the value cannot be read.
     fn outcome(
         &mut self,
-        c: ConditionalDesc,
+        c: &ConditionalDesc,
         path: &[Segment],
         at: &str,
     ) -> Option<(Keyword, String)> {
-        let then = (c.then, push(at, "then"));
+        let then = (c.then, c.then_pointer(at));
         let otherwise = (c.otherwise, push(at, "else"));
         let here = &self.path[..self.path.len() - path.len()];
         let outcomes = match self

@@ -56,10 +56,16 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
             max_items,
             unique_items,
             contains,
+            unevaluated,
         }) => {
-            // Whole-array rules have their own tag, so arrays without them keep their bytes.
-            let whole = *unique_items || contains.is_some();
-            out.push(if whole { 18 } else { 7 });
+            // Whole-array rules have their own tag, so arrays without them keep their bytes;
+            // tag 22 is tag 18 for `unevaluatedItems`' node.
+            let whole = *unique_items || contains.is_some() || *unevaluated;
+            out.push(match (whole, *unevaluated) {
+                (_, true) => 22,
+                (true, false) => 18,
+                (false, false) => 7,
+            });
             put_u64(out, prefix_items.len() as u64);
             prefix_items.iter().for_each(|&c| id(out, c));
             id(out, *items);
@@ -164,8 +170,12 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
             id(out, *c);
         }
         TypeDesc::Conditional(c) => {
-            out.push(17);
+            // A `dependentSchemas` member has its own tag, so `if` nodes keep their bytes.
+            out.push(if c.dependent.is_some() { 21 } else { 17 });
             c.parts().into_iter().for_each(|c| id(out, c));
+            if let Some(name) = &c.dependent {
+                put_str(out, name);
+            }
         }
     }
 }

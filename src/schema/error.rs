@@ -46,9 +46,13 @@ pub enum SchemaErrorKind {
     /// A cycle of references and combinators that never reaches a value, e.g. `{"$ref": "#"}`.
     InfiniteRecursion,
     /// A subschema applied only sometimes (an `anyOf` / `oneOf` branch, `if` / `then` /
-    /// `else`) evaluates members for an `unevaluatedProperties` that the schema's other
-    /// keywords do not: which members are evaluated would depend on the instance.
-    UnevaluatedByBranch,
+    /// `else`, a `dependentSchemas` member), or `contains`, evaluates members or items for
+    /// an `unevaluatedProperties` / `unevaluatedItems` that the schema's other keywords do
+    /// not: what is evaluated would depend on the instance.
+    UnevaluatedByBranch {
+        /// `unevaluatedProperties` or `unevaluatedItems`.
+        keyword: String,
+    },
 }
 
 impl SchemaError {
@@ -79,10 +83,16 @@ impl fmt::Display for SchemaErrorKind {
             SchemaErrorKind::Json(message) => write!(f, "invalid JSON: {message}"),
             SchemaErrorKind::DuplicateKey(key) => write!(f, "duplicate key {key:?}"),
             SchemaErrorKind::UnsupportedKeyword(k) => write!(f, "unsupported keyword {k:?}"),
-            SchemaErrorKind::UnevaluatedByBranch => f.write_str(
-                "unsupported \"unevaluatedProperties\": the members it takes would depend on \
-                 this branch",
-            ),
+            SchemaErrorKind::UnevaluatedByBranch { keyword } => {
+                let what = match keyword.as_str() {
+                    "unevaluatedItems" => "items",
+                    _ => "members",
+                };
+                write!(
+                    f,
+                    "unsupported {keyword:?}: the {what} it takes would depend on this branch"
+                )
+            }
             SchemaErrorKind::UnsupportedDialect(uri) => {
                 write!(
                     f,
@@ -109,7 +119,7 @@ impl fmt::Display for SchemaErrorKind {
 }
 
 impl fmt::Display for SchemaError {
-    /// `unsupported keyword "dependentSchemas" at /properties/a/dependentSchemas`.
+    /// `unsupported keyword "$dynamicRef" at /properties/a/$dynamicRef`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (&self.kind, self.pointer.as_str()) {
             (SchemaErrorKind::Json(_), _) => write!(f, "{}", self.kind),

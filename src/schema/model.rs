@@ -5,7 +5,7 @@
 //! constraints: [`TypeDesc::Kinds`]. A schema that names one `type` is a plain typed node
 //! (`Integer`, `Object`, …), which the engine decodes without dispatch.
 
-use crate::schema::{Kind, Num, Pattern};
+use crate::schema::{Kind, Num, Pattern, pointer};
 use serde_json::Value;
 
 /// The index of a node in a [`Schema`]'s arena. Recursive schemas are cycles of indices.
@@ -168,6 +168,19 @@ pub struct ArrayDesc {
     pub unique_items: bool,
     /// How many items must match a type (`contains`, `minContains`, `maxContains`).
     pub contains: Option<ContainsDesc>,
+    /// Whether the items after the prefix are `unevaluatedItems`' rather than `items`' (the
+    /// node a schema's `unevaluatedItems` adds: its errors point below `/unevaluatedItems`).
+    pub unevaluated: bool,
+}
+
+impl ArrayDesc {
+    /// The keyword of the items after the prefix: `items`, or `unevaluatedItems`.
+    pub fn items_keyword(&self) -> &'static str {
+        match self.unevaluated {
+            true => "unevaluatedItems",
+            false => "items",
+        }
+    }
 }
 
 /// `contains`: how many items of an array must match `ty`.
@@ -372,7 +385,8 @@ impl KindBranches {
 }
 
 /// The parts of an `if` / `then` / `else` node; an absent `then` or `else` is an `Any` node.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One member of `dependentSchemas` is a conditional too (see [`ConditionalDesc::dependent`]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct ConditionalDesc {
     /// The condition (`if`): only whether it matches counts, never its errors.
     pub condition: TypeId,
@@ -380,9 +394,23 @@ pub struct ConditionalDesc {
     pub then: TypeId,
     /// What any other value must match (`else`).
     pub otherwise: TypeId,
+    /// `Some(name)` when the node is the member `name` of `dependentSchemas`: the condition
+    /// takes the objects that have a member `name`, `then` is the member's schema (its
+    /// errors point below `/dependentSchemas/<name>`, not `/then`), `otherwise` takes any
+    /// value. `None` for `if` / `then` / `else`.
+    pub dependent: Option<String>,
 }
 
 impl ConditionalDesc {
+    /// The schema location of `then` below the node's location `at`: `at/then`, or
+    /// `at/dependentSchemas/<name>`.
+    pub fn then_pointer(&self, at: &str) -> String {
+        match &self.dependent {
+            None => pointer::push(at, "then"),
+            Some(name) => pointer::push(&pointer::push(at, "dependentSchemas"), name),
+        }
+    }
+
     /// The condition and the two outcomes, in schema order.
     pub fn parts(&self) -> [TypeId; 3] {
         [self.condition, self.then, self.otherwise]
@@ -545,6 +573,34 @@ impl Graph {
     /// The node `id`.
     pub(crate) fn node(&self, id: TypeId) -> &TypeDesc {
         &self.nodes[id.index()]
+    }
+
+    /// The conditional of one `dependentSchemas` member at `origin`: objects with a member
+    /// `name` must match `schema`; any other value passes.
+    pub(crate) fn dependent_schema(&mut self, name: &str, schema: TypeId, origin: &str) -> TypeId {
+        let any = self.add(TypeDesc::Any, origin);
+        let present = ObjectDesc {
+            fields: vec![Field {
+                name: name.to_owned(),
+                aliases: Vec::new(),
+                ty: any,
+                required: true,
+                default: None,
+            }],
+            unknown: UnknownFields::Allow,
+            members: MemberRules::default(),
+            patterns: Vec::new(),
+            unevaluated: false,
+        };
+        // An object node: other values do not match it.
+        let condition = self.add(TypeDesc::Object(present), origin);
+        let desc = ConditionalDesc {
+            condition,
+            then: schema,
+            otherwise: any,
+            dependent: Some(name.to_owned()),
+        };
+        self.add(TypeDesc::Conditional(desc), origin)
     }
 }
 

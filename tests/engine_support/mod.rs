@@ -434,6 +434,92 @@ pub const UNEVALUATED_ITEMS: [(&str, &str); 11] = [
     (r#"{"flag": true}"#, "/items/oneOf"),
 ];
 
+/// `unevaluatedItems` after a prefix from `$ref` and `allOf` parts, beside an `anyOf` whose
+/// branch evaluates no more, and a closed tuple of its own.
+pub const UNEVALUATED_ITEMS_SCHEMA: &str = r##"{"type": "array",
+    "$defs": {
+        "point": {"prefixItems": [{"type": "number"}, {"type": "number"}]},
+        "pair": {"prefixItems": [{"type": "string"}, {}], "unevaluatedItems": false}
+    },
+    "items": {
+        "$ref": "#/$defs/point",
+        "allOf": [{"prefixItems": [true, true, {"type": ["string", "array"], "items": {"$ref": "#/$defs/pair"}}]}],
+        "anyOf": [{"maxItems": 5}, {"prefixItems": [{"minimum": 100}]}],
+        "unevaluatedItems": {"type": "boolean"}
+    }
+}"##;
+
+/// Items for [`UNEVALUATED_ITEMS_SCHEMA`]: the first 7 valid, then failures, each with the
+/// schema pointer of its keyword.
+pub const UNEVALUATED_ITEMS_ITEMS: [(&str, &str); 13] = [
+    ("[1, 2]", ""),
+    (r#"[1, 2, "label"]"#, ""),
+    (r#"[1, 2.5, "label", true, false]"#, ""),
+    ("[]", ""),
+    (r#"{"a": [1, "x"]}"#, ""),
+    (r#"[100, 2, [["a", 1], ["b", {}]], true, true, false]"#, ""),
+    ("[1]", ""),
+    (r#"[1, 2, "l", 3]"#, "/items/unevaluatedItems/type"),
+    (r#"[1, "x"]"#, "/items/prefixItems/1/type"),
+    ("[1, 2, 3]", "/items/prefixItems/2/type"),
+    (r#"[1, 2, "s", "t"]"#, "/items/unevaluatedItems/type"),
+    (r#"[1, 2, "s", true, true, true]"#, "/items/anyOf"),
+    (
+        r#"[1, 2, [["a", 1, 2]]]"#,
+        "/items/prefixItems/2/items/unevaluatedItems",
+    ),
+];
+
+/// `dependentSchemas` beside `properties` and `unevaluatedProperties`: a schema that
+/// requires another member, one that bounds another member, and `false`.
+pub const DEPENDENT_SCHEMA: &str = r#"{"type": "array", "items": {
+    "properties": {
+        "name": {"type": "string"},
+        "card": {"type": "string"},
+        "billing": {"type": "string"},
+        "price": {"type": "number"},
+        "discount": {"type": "number"}
+    },
+    "dependentSchemas": {
+        "card": {"required": ["billing"]},
+        "discount": {"required": ["price"], "properties": {"price": {"minimum": 10}}},
+        "gift": false
+    },
+    "unevaluatedProperties": false
+}}"#;
+
+/// Items for [`DEPENDENT_SCHEMA`]: the first 6 valid, then failures, each with the schema
+/// pointer of its keyword.
+pub const DEPENDENT_ITEMS: [(&str, &str); 12] = [
+    (r#"{"name": "a"}"#, ""),
+    (r#"{"card": "4111", "billing": "x"}"#, ""),
+    (r#"{"discount": 5, "price": 20}"#, ""),
+    (r#"{"billing": "x", "price": 1}"#, ""),
+    (r#""card""#, ""),
+    (
+        r#"{"\u0063ard": "1", "billing": "x", "discount": 1, "price": 10}"#,
+        "",
+    ),
+    (
+        r#"{"card": "4111"}"#,
+        "/items/dependentSchemas/card/required",
+    ),
+    (
+        r#"{"discount": 5, "price": 3}"#,
+        "/items/dependentSchemas/discount/properties/price/minimum",
+    ),
+    (
+        r#"{"discount": 5}"#,
+        "/items/dependentSchemas/discount/required",
+    ),
+    (r#"{"gift": 1}"#, "/items/dependentSchemas/gift"),
+    (
+        r#"{"price": "x", "card": "1"}"#,
+        "/items/properties/price/type",
+    ),
+    (r#"{"other": 1}"#, "/items/unevaluatedProperties"),
+];
+
 /// A string enumeration too large to compare in place (native code looks it up through
 /// the enumeration's hash switch): values sharing a length and their first 8 bytes, short
 /// ones, the empty string, non-ASCII text.

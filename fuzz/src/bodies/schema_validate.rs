@@ -96,6 +96,22 @@ const SCHEMAS: &[(&str, &str)] = &[
             "unevaluatedProperties": {"type": "boolean"}}"##,
     ),
     (
+        "unevaluated_items",
+        r##"{"$defs": {"p": {"prefixItems": [{"type": "integer"}, {"type": "string"}]}},
+            "type": "array", "$ref": "#/$defs/p",
+            "allOf": [{"prefixItems": [{}, {}, {"type": "array", "prefixItems": [{}],
+                "unevaluatedItems": false}]}],
+            "anyOf": [{"maxItems": 4}, {"prefixItems": [{"minimum": 0}]}],
+            "unevaluatedItems": {"type": ["boolean", "null"]}}"##,
+    ),
+    (
+        "dependent",
+        r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {}},
+            "dependentSchemas": {"a": {"required": ["b"], "properties": {"b": {"maxLength": 2}}},
+                "c": {"properties": {"a": {"minimum": 3}}}, "é": false},
+            "unevaluatedProperties": {"type": ["string", "null"]}}"#,
+    ),
+    (
         "logic",
         r#"{"type": ["object", "null"], "required": ["n"], "properties": {
             "n": {"type": ["integer", "null"]},

@@ -101,6 +101,10 @@ fn expr(e: &TypeExpr) -> Doc {
                 ("else".to_owned(), expr(otherwise)),
             ])
         }
+        Expr::Dependent(name, schema) => {
+            let member = Doc::Object(vec![(name.clone(), expr(schema))]);
+            Doc::Object(vec![("dependentSchemas".to_owned(), member)])
+        }
         Expr::Ref(name) => Doc::Object(vec![("$ref".to_owned(), Doc::String(reference(name)))]),
     }
 }

@@ -57,6 +57,8 @@ enum Expr {
     Not(Box<TypeExpr>),
     /// `if`, `then`, `else`.
     Conditional(Box<[TypeExpr; 3]>),
+    /// One member of `dependentSchemas`: its name and schema.
+    Dependent(String, Box<TypeExpr>),
     Ref(String),
 }
 
@@ -211,6 +213,12 @@ pub fn if_then_else(
 ) -> TypeExpr {
     let parts = [condition.into(), then.into(), otherwise.into()];
     TypeExpr(Expr::Conditional(Box::new(parts)))
+}
+
+/// Objects with a member `name` must match `schema`; any other value passes (one member of
+/// `dependentSchemas`; [`all_of`] joins several, and joins them to the object's type).
+pub fn dependent_schema(name: impl Into<String>, schema: impl Into<TypeExpr>) -> TypeExpr {
+    TypeExpr(Expr::Dependent(name.into(), Box::new(schema.into())))
 }
 
 /// Exactly this value (`const`).
@@ -712,6 +720,7 @@ impl Compiler {
                         }),
                         None => None,
                     },
+                    unevaluated: false,
                 })
             }
             Expr::Object(o) => self.object(o, at)?,
@@ -742,7 +751,13 @@ impl Compiler {
                     condition: self.compile(condition, &pointer::push(at, "if"))?,
                     then: self.compile(then, &pointer::push(at, "then"))?,
                     otherwise: self.compile(otherwise, &pointer::push(at, "else"))?,
+                    dependent: None,
                 })
+            }
+            Expr::Dependent(name, schema) => {
+                let within = pointer::push(&pointer::push(at, "dependentSchemas"), name);
+                let schema = self.compile(schema, &within)?;
+                return Ok(self.graph.dependent_schema(name, schema, at));
             }
         };
         Ok(self.graph.add(desc, at))

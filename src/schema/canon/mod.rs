@@ -200,6 +200,16 @@ mod tests {
             if rng.chance(8) {
                 put(&mut s, "contains", schema(rng, depth - 1));
             }
+            if rng.chance(6) {
+                put(&mut s, "unevaluatedItems", schema(rng, depth - 1));
+            }
+            if rng.chance(6) {
+                put(
+                    &mut s,
+                    "dependentSchemas",
+                    json!({*rng.pick(&KEYS): schema(rng, depth - 1)}),
+                );
+            }
             for k in ["anyOf", "oneOf", "allOf"] {
                 if rng.chance(8) {
                     let n = 1 + rng.below(3);
@@ -244,6 +254,9 @@ mod tests {
             "allOf",
             "not",
             "if",
+            "dependentSchemas",
+            "unevaluatedItems",
+            "unevaluatedProperties",
             "$ref",
             "$id",
             "$anchor",

@@ -162,8 +162,12 @@ impl SchemaObject<'_> {
         if let Some(conditional) = self.conditional(index, graph) {
             parts.push(conditional);
         }
+        parts.extend(self.dependent_schemas(index, graph));
         if self.has("unevaluatedProperties") {
-            parts.extend(self.unevaluated_part(index, graph)?);
+            parts.extend(self.unevaluated_properties(index, graph)?);
+        }
+        if self.has("unevaluatedItems") {
+            parts.extend(self.unevaluated_items(index, graph)?);
         }
         Ok(match parts.is_empty() {
             true => TypeDesc::Any,
@@ -185,18 +189,33 @@ impl SchemaObject<'_> {
             condition,
             then: then.unwrap_or_else(&mut any),
             otherwise: otherwise.unwrap_or_else(&mut any),
+            dependent: None,
         };
         Some(graph.add(TypeDesc::Conditional(desc), self.at))
     }
 
+    /// `dependentSchemas`: one conditional per member, in schema order (see
+    /// [`Graph::dependent_schema`]).
+    fn dependent_schemas(&self, index: &Index<'_>, graph: &mut Graph) -> Vec<TypeId> {
+        let Some(Doc::Object(members)) = self.get("dependentSchemas") else {
+            return Vec::new();
+        };
+        (members.iter())
+            .map(|(name, _)| {
+                let schema = self.child(index, "dependentSchemas", Some(name));
+                graph.dependent_schema(name, schema, self.at)
+            })
+            .collect()
+    }
+
     /// `unevaluatedProperties`: objects whose members the other keywords do not evaluate
     /// must match it (any other value passes); `None` when they evaluate every member.
-    fn unevaluated_part(
+    fn unevaluated_properties(
         &self,
         index: &Index<'_>,
         graph: &mut Graph,
     ) -> Result<Option<TypeId>, SchemaError> {
-        let evaluated = unevaluated::evaluated(index, index.id(self.at))?;
+        let evaluated: unevaluated::Members = unevaluated::evaluated(index, index.id(self.at))?;
         if evaluated.all {
             return Ok(None);
         }
@@ -215,27 +234,63 @@ impl SchemaObject<'_> {
             let pattern = Pattern::new(&source).map_err(|e| e.at(at))?;
             patterns.push(PatternProperty { pattern, ty: any() });
         }
-        let descs = KindDescs {
+        let mut descs = self.open_descs(graph);
+        descs.object = ObjectDesc {
+            fields,
+            unknown: UnknownFields::Extra(self.child(index, "unevaluatedProperties", None)),
+            members: MemberRules::default(),
+            patterns,
+            unevaluated: true,
+        };
+        Ok(Some(self.kinds(graph, every_kind(), descs)))
+    }
+
+    /// `unevaluatedItems`: arrays' items after those the other keywords evaluate (a prefix)
+    /// must match it (any other value passes); `None` when they evaluate every item.
+    fn unevaluated_items(
+        &self,
+        index: &Index<'_>,
+        graph: &mut Graph,
+    ) -> Result<Option<TypeId>, SchemaError> {
+        let evaluated: unevaluated::Items = unevaluated::evaluated(index, index.id(self.at))?;
+        if evaluated.all {
+            return Ok(None);
+        }
+        let mut descs = self.open_descs(graph);
+        descs.array = ArrayDesc {
+            prefix_items: (0..evaluated.prefix)
+                .map(|_| graph.add(TypeDesc::Any, self.at))
+                .collect(),
+            items: self.child(index, "unevaluatedItems", None),
+            unevaluated: true,
+            ..descs.array
+        };
+        Ok(Some(self.kinds(graph, every_kind(), descs)))
+    }
+
+    /// Per-kind parts that take every value of their kind.
+    fn open_descs(&self, graph: &mut Graph) -> KindDescs {
+        KindDescs {
             integer: IntegerDesc::default(),
             number: NumberDesc::default(),
             string: StringDesc::default(),
             array: ArrayDesc {
                 prefix_items: Vec::new(),
-                items: any(),
+                items: graph.add(TypeDesc::Any, self.at),
                 min_items: 0,
                 max_items: None,
                 unique_items: false,
                 contains: None,
+                unevaluated: false,
             },
             object: ObjectDesc {
-                fields,
-                unknown: UnknownFields::Extra(self.child(index, "unevaluatedProperties", None)),
+                fields: Vec::new(),
+                unknown: UnknownFields::Allow,
                 members: MemberRules::default(),
-                patterns,
-                unevaluated: true,
+                patterns: Vec::new(),
+                unevaluated: false,
             },
-        };
-        Ok(Some(self.kinds(graph, every_kind(), descs)))
+        }
     }
 
     /// `type` and the per-kind keywords, as a `Kinds` node; `None` when none is present.
@@ -450,6 +505,7 @@ impl SchemaObject<'_> {
                 }),
                 false => None,
             },
+            unevaluated: false,
         })
     }
 

@@ -53,11 +53,14 @@ fn role(keyword: &str) -> Option<Role> {
         | "additionalProperties"
         | "propertyNames"
         | "unevaluatedProperties"
+        | "unevaluatedItems"
         | "not"
         | "if"
         | "then"
         | "else" => Role::Subschema,
-        "properties" | "patternProperties" | "$defs" | "definitions" => Role::SubschemaMap,
+        "properties" | "patternProperties" | "dependentSchemas" | "$defs" | "definitions" => {
+            Role::SubschemaMap
+        }
         "prefixItems" | "allOf" | "anyOf" | "oneOf" => Role::SubschemaList,
         _ => return None,
     })

@@ -6,9 +6,9 @@
 //! and `multipleOf`, string lengths and `pattern`, `items`, `prefixItems`, item counts,
 //! `uniqueItems`, `contains` (with `minContains`, `maxContains`), `properties`, `required`,
 //! `patternProperties`, `additionalProperties`, `unevaluatedProperties` (when the members
-//! it takes do not depend on `anyOf` / `oneOf` / `if` branches: see [`unevaluated`]),
-//! member counts (`minProperties`, `maxProperties`),
-//! `dependentRequired`, `propertyNames`, `anyOf`, `oneOf`, `allOf`, `not`,
+//! it takes do not depend on `anyOf` / `oneOf` / `if` / `dependentSchemas` branches: see
+//! [`unevaluated`]), member counts (`minProperties`, `maxProperties`),
+//! `dependentRequired`, `dependentSchemas`, `propertyNames`, `anyOf`, `oneOf`, `allOf`, `not`,
 //! `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources, `$anchor`s within the
 //! document), `$defs` / `definitions`; annotations `$schema`, `$id`, `$anchor`, `$comment`,
 //! `title`, `description`, `examples`, `default`, `deprecated`, `readOnly`, `writeOnly`,

@@ -106,11 +106,11 @@ pub(crate) fn check(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
             Err(_) => Ok(()),
         },
         TypeDesc::Conditional(c) => {
-            let (outcome, keyword) = match check(nodes, c.condition, value) {
-                Ok(()) => (c.then, "/then"),
-                Err(_) => (c.otherwise, "/else"),
+            let (outcome, location) = match check(nodes, c.condition, value) {
+                Ok(()) => (c.then, c.then_pointer("")),
+                Err(_) => (c.otherwise, "/else".to_owned()),
             };
-            check(nodes, outcome, value).map_err(|e| e.within(keyword))
+            check(nodes, outcome, value).map_err(|e| e.within(&location))
         }
     }
 }
@@ -249,7 +249,7 @@ fn check_array(nodes: &[TypeDesc], d: &ArrayDesc, value: &Value) -> Check {
     for (i, item) in items.iter().enumerate() {
         let (ty, location) = match d.prefix_items.get(i) {
             Some(&ty) => (ty, format!("/prefixItems/{i}")),
-            None => (d.items, "/items".to_owned()),
+            None => (d.items, pointer::push("", d.items_keyword())),
         };
         check(nodes, ty, item).map_err(|e| e.under(PathSegment::Index(i), &location))?;
     }

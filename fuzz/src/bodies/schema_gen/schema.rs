@@ -246,7 +246,8 @@ impl Gen<'_, '_> {
     }
 
     /// An array schema: `items` (a schema or `false`), `prefixItems`, item counts,
-    /// `uniqueItems`, `contains` with its counts.
+    /// `uniqueItems`, `contains` with its counts, `unevaluatedItems` (a load error when
+    /// `contains` or a branch would decide it).
     fn array(&mut self, depth: usize) -> Result<Json> {
         let mut s = json!({"type": "array"});
         self.array_keywords(&mut s, depth)?;
@@ -284,13 +285,20 @@ impl Gen<'_, '_> {
                 s["maxContains"] = json!(self.u.int_in_range(0..=3)?);
             }
         }
+        if self.u.ratio(1, 6)? {
+            s["unevaluatedItems"] = match self.maybe()? {
+                true => json!(false),
+                false => self.node(depth)?,
+            };
+        }
         Ok(())
     }
 
     /// An object schema: properties, `required` (possibly naming absent properties),
     /// `patternProperties`, `unevaluatedProperties` (a load error when a branch would decide
     /// it), `additionalProperties` (absent, a boolean or a schema), member
-    /// counts, `dependentRequired` (naming any names) and `propertyNames`.
+    /// counts, `dependentRequired` (naming any names), `dependentSchemas` and
+    /// `propertyNames`.
     fn object(&mut self, depth: usize) -> Result<Json> {
         let mut s = json!({"type": "object"});
         self.object_keywords(&mut s, depth)?;
@@ -352,6 +360,13 @@ impl Gen<'_, '_> {
                 rules.insert((*self.u.choose(NAMES)?).into(), json!(names));
             }
             s["dependentRequired"] = Json::Object(rules);
+        }
+        if self.u.ratio(1, 6)? {
+            let mut schemas = Map::new();
+            for _ in 0..self.u.int_in_range(1..=2)? {
+                schemas.insert((*self.u.choose(NAMES)?).into(), self.node(depth)?);
+            }
+            s["dependentSchemas"] = Json::Object(schemas);
         }
         if self.u.ratio(1, 5)? {
             s["propertyNames"] = self.node(depth)?;
