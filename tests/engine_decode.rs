@@ -7,7 +7,8 @@ mod engine_support;
 mod value_support;
 
 use engine_support::{
-    CORPUS, DEPENDENT_ITEMS, DEPENDENT_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, UNEVALUATED_ITEMS,
+    CORPUS, DEPENDENT_ITEMS, DEPENDENT_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA,
+    UNEVALUATED_BRANCH_ITEMS, UNEVALUATED_BRANCH_SCHEMA, UNEVALUATED_ITEMS,
     UNEVALUATED_ITEMS_ITEMS, UNEVALUATED_ITEMS_SCHEMA, UNEVALUATED_SCHEMA, WHOLE_VALUE_ITEMS,
     WHOLE_VALUE_SCHEMA, corpus_schema, suite_tests, testdata,
 };
@@ -314,6 +315,15 @@ fn dependent_schemas_decode_on_both_backends() {
     // One per failing item, and two each for `{"gift": 1}` (`false`, then not evaluated)
     // and `{"price": "x", "card": "1"}` (the type, then `billing` required).
     assert_eq!(errors, DEPENDENT_ITEMS.len() - 6 + 2);
+}
+
+/// Documents under `unevaluatedProperties` beside branches decode to serde_json's values on
+/// both backends and fail where validate fails; collected errors are the same on both.
+#[test]
+fn unevaluated_beside_branches_decode_on_both_backends() {
+    let errors =
+        items_decode_on_both_backends(UNEVALUATED_BRANCH_SCHEMA, &UNEVALUATED_BRANCH_ITEMS, 5);
+    assert_eq!(errors, UNEVALUATED_BRANCH_ITEMS.len() - 5);
 }
 
 /// Documents under `unevaluatedItems` decode to serde_json's values on both backends and

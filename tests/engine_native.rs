@@ -11,7 +11,8 @@ mod native_support;
 use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, DEFAULT_BRANCH_ITEMS,
     DEFAULT_BRANCH_SCHEMA, DEPENDENT_ITEMS, DEPENDENT_SCHEMA, LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA,
-    MULTIPLE_OF_NUMBERS, MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA, UNEVALUATED_ITEMS,
+    MULTIPLE_OF_NUMBERS, MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA,
+    UNEVALUATED_BRANCH_ITEMS, UNEVALUATED_BRANCH_SCHEMA, UNEVALUATED_ITEMS,
     UNEVALUATED_ITEMS_ITEMS, UNEVALUATED_ITEMS_SCHEMA, UNEVALUATED_SCHEMA, WHOLE_VALUE_ITEMS,
     WHOLE_VALUE_SCHEMA, multiple_of_documents, testdata,
 };
@@ -233,6 +234,18 @@ fn unevaluated_properties() {
 #[test]
 fn dependent_schemas() {
     items_agree_on_both_backends(DEPENDENT_SCHEMA, &DEPENDENT_ITEMS, 6, 0xde9e);
+}
+
+/// `unevaluatedProperties` beside branches (a chain of conditionals, one per case), each
+/// item alone and the valid ones together, on both backends, and mutations of them.
+#[test]
+fn unevaluated_beside_branches() {
+    items_agree_on_both_backends(
+        UNEVALUATED_BRANCH_SCHEMA,
+        &UNEVALUATED_BRANCH_ITEMS,
+        5,
+        0xb4a7,
+    );
 }
 
 /// `unevaluatedItems` (an array node of the evaluated prefix beside the schema's other

@@ -10,9 +10,9 @@ use engine_support::{
     BY_NAME_ITEMS, BY_NAME_SCHEMA, CONDITIONAL_ITEMS, CONDITIONAL_SCHEMA, CORPUS,
     DEFAULT_BRANCH_ITEMS, DEFAULT_BRANCH_SCHEMA, DEPENDENT_ITEMS, DEPENDENT_SCHEMA,
     LARGE_ENUM_ITEMS, LARGE_ENUM_SCHEMA, MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA,
-    UNEVALUATED_ITEMS, UNEVALUATED_ITEMS_ITEMS, UNEVALUATED_ITEMS_SCHEMA, UNEVALUATED_SCHEMA,
-    WHOLE_VALUE_ITEMS, WHOLE_VALUE_SCHEMA, corpus_schema, multiple_of_documents, suite_support,
-    testdata,
+    UNEVALUATED_BRANCH_ITEMS, UNEVALUATED_BRANCH_SCHEMA, UNEVALUATED_ITEMS,
+    UNEVALUATED_ITEMS_ITEMS, UNEVALUATED_ITEMS_SCHEMA, UNEVALUATED_SCHEMA, WHOLE_VALUE_ITEMS,
+    WHOLE_VALUE_SCHEMA, corpus_schema, multiple_of_documents, suite_support, testdata,
 };
 
 use rng::Rng;
@@ -542,6 +542,18 @@ fn dependent_schemas_agree_with_the_reference() {
     assert_eq!(
         reference.to_string(),
         "$[0].price: must be >= 10 (schema #/items/dependentSchemas/discount/properties/price/minimum)"
+    );
+}
+
+/// `unevaluatedProperties` beside `oneOf`, `if` and `dependentSchemas` (a chain of cases)
+/// against the reference validator, with each failure's keyword pointer and an exact
+/// message.
+#[test]
+fn unevaluated_beside_branches_agree_with_the_reference() {
+    let codec = pointed_items_agree(UNEVALUATED_BRANCH_SCHEMA, &UNEVALUATED_BRANCH_ITEMS, 5);
+    assert_eq!(
+        message(&codec, br#"[{"id": 1, "kind": "cat", "good": true}]"#),
+        "unknown field at line 1 column 35, path $[0].good, keyword unevaluatedProperties"
     );
 }
 

@@ -60,7 +60,8 @@ fn unsupported_keywords_anywhere() {
         error(r#"{"a~b/c": 1}"#),
         r#"unsupported keyword "a~b/c" at /a~0b~1c"#
     );
-    // `unevaluatedProperties` whose evaluated members would depend on a branch.
+    // `unevaluatedProperties` whose evaluated members would depend on more than which
+    // `oneOf` branch, `if` outcome or `dependentSchemas` member applies.
     let branch =
         "unsupported \"unevaluatedProperties\": the members it takes would depend on this branch";
     for (schema, at) in [
@@ -69,23 +70,40 @@ fn unsupported_keywords_anywhere() {
             "/anyOf/0",
         ),
         (
-            r#"{"if": {"properties": {"a": {}}}, "unevaluatedProperties": false}"#,
-            "/if",
+            r#"{"oneOf": [{"anyOf": [{"properties": {"b": {}}}]}], "unevaluatedProperties": false}"#,
+            "/oneOf/0/anyOf/0",
         ),
         (
-            r#"{"allOf": [{"oneOf": [true, {"patternProperties": {"^b": {}}}]}], "unevaluatedProperties": {}}"#,
-            "/allOf/0/oneOf/1",
+            r#"{"if": {"oneOf": [{"properties": {"b": {}}}]}, "then": {}, "unevaluatedProperties": false}"#,
+            "/if/oneOf/0",
         ),
         (
-            r#"{"properties": {"a": {}}, "then": {"additionalProperties": false}, "unevaluatedProperties": false}"#,
-            "/then",
-        ),
-        (
-            r#"{"dependentSchemas": {"a": {"properties": {"b": {}}}}, "unevaluatedProperties": false}"#,
-            "/dependentSchemas/a",
+            // 2^5 cases, more than a plan takes.
+            r#"{"allOf": [
+                {"oneOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}]},
+                {"oneOf": [{"properties": {"c": {}}}, {"properties": {"d": {}}}]},
+                {"oneOf": [{"properties": {"e": {}}}, {"properties": {"f": {}}}]},
+                {"oneOf": [{"properties": {"g": {}}}, {"properties": {"h": {}}}]},
+                {"dependentSchemas": {"i": {"properties": {"j": {}}}}}
+            ], "unevaluatedProperties": false}"#,
+            "/allOf/0/oneOf/0",
         ),
     ] {
         assert_eq!(error(schema), format!("{branch} at {at}"), "{schema}");
+    }
+    // Branches that evaluate only what the schema's other keywords do, and branches whose
+    // outcome decides what is evaluated, are fine (`then` / `else` without `if` apply
+    // nowhere).
+    for schema in [
+        r#"{"properties": {"a": {}}, "anyOf": [{"properties": {"a": {}}}, {"required": ["b"]}], "unevaluatedProperties": false}"#,
+        r#"{"additionalProperties": {}, "oneOf": [{"properties": {"a": {}}}], "unevaluatedProperties": false}"#,
+        r#"{"properties": {"b": {}}, "dependentSchemas": {"a": {"properties": {"b": {"type": "string"}}, "required": ["b"]}}, "unevaluatedProperties": false}"#,
+        r#"{"if": {"properties": {"a": {}}}, "unevaluatedProperties": false}"#,
+        r#"{"allOf": [{"oneOf": [true, {"patternProperties": {"^b": {}}}]}], "unevaluatedProperties": {}}"#,
+        r#"{"properties": {"a": {}}, "then": {"additionalProperties": false}, "unevaluatedProperties": false}"#,
+        r#"{"dependentSchemas": {"a": {"properties": {"b": {}}}}, "unevaluatedProperties": false}"#,
+    ] {
+        assert!(Schema::from_json_str(schema).is_ok(), "{schema}");
     }
     // The same for `unevaluatedItems`, and `contains`, which evaluates the items matching it.
     let branch = "unsupported \"unevaluatedItems\": the items it takes would depend on this branch";
@@ -95,14 +113,6 @@ fn unsupported_keywords_anywhere() {
             "/anyOf/0",
         ),
         (
-            r#"{"prefixItems": [{}], "else": {"prefixItems": [{}, {}]}, "unevaluatedItems": false}"#,
-            "/else",
-        ),
-        (
-            r#"{"oneOf": [{"items": true}], "unevaluatedItems": {}}"#,
-            "/oneOf/0",
-        ),
-        (
             r#"{"allOf": [{"contains": {"type": "string"}}], "unevaluatedItems": false}"#,
             "/allOf/0/contains",
         ),
@@ -110,22 +120,19 @@ fn unsupported_keywords_anywhere() {
             r#"{"anyOf": [{"contains": {}}], "unevaluatedItems": false}"#,
             "/anyOf/0",
         ),
+        (
+            r#"{"oneOf": [{"contains": {}}, {"items": true}], "unevaluatedItems": false}"#,
+            "/oneOf/0/contains",
+        ),
     ] {
         assert_eq!(error(schema), format!("{branch} at {at}"), "{schema}");
     }
-    // Branches that evaluate no more than the rest, and `contains` beside `items`, are fine.
     for schema in [
         r#"{"prefixItems": [{}, {}], "anyOf": [{"prefixItems": [{"type": "string"}]}, {"minItems": 1}], "unevaluatedItems": false}"#,
         r#"{"items": {}, "contains": {}, "oneOf": [{"prefixItems": [{}]}], "unevaluatedItems": false}"#,
         r#"{"allOf": [{"items": false}], "anyOf": [{"contains": {}}], "unevaluatedItems": false}"#,
-    ] {
-        assert!(Schema::from_json_str(schema).is_ok(), "{schema}");
-    }
-    // Branches that evaluate only what the schema's other keywords do are fine.
-    for schema in [
-        r#"{"properties": {"a": {}}, "anyOf": [{"properties": {"a": {}}}, {"required": ["b"]}], "unevaluatedProperties": false}"#,
-        r#"{"additionalProperties": {}, "oneOf": [{"properties": {"a": {}}}], "unevaluatedProperties": false}"#,
-        r#"{"properties": {"b": {}}, "dependentSchemas": {"a": {"properties": {"b": {"type": "string"}}, "required": ["b"]}}, "unevaluatedProperties": false}"#,
+        r#"{"prefixItems": [{}], "else": {"prefixItems": [{}, {}]}, "unevaluatedItems": false}"#,
+        r#"{"oneOf": [{"items": true}], "unevaluatedItems": {}}"#,
     ] {
         assert!(Schema::from_json_str(schema).is_ok(), "{schema}");
     }

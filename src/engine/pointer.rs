@@ -218,8 +218,8 @@ impl<'a> Walk<'a> {
         path: &[Segment],
         at: &str,
     ) -> Option<(Keyword, String)> {
-        let then = (c.then, c.then_pointer(at));
-        let otherwise = (c.otherwise, push(at, "else"));
+        let [then_at, otherwise_at] = c.outcome_pointers(at);
+        let (then, otherwise) = ((c.then, then_at), (c.otherwise, otherwise_at));
         let here = &self.path[..self.path.len() - path.len()];
         let outcomes = match self
             .value_at(here)

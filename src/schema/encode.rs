@@ -2,7 +2,7 @@
 //! and what node merging compares. Every field of a node is written, tagged and
 //! length-prefixed, little-endian; object members of JSON values in sorted key order.
 
-use crate::schema::model::{ArrayDesc, ObjectDesc, UnionDesc, UnknownFields};
+use crate::schema::model::{ArrayDesc, ConditionalForm, ObjectDesc, UnionDesc, UnknownFields};
 use crate::schema::{Bound, Num, Schema, TypeDesc, TypeId};
 use serde_json::Value;
 
@@ -170,10 +170,14 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
             id(out, *c);
         }
         TypeDesc::Conditional(c) => {
-            // A `dependentSchemas` member has its own tag, so `if` nodes keep their bytes.
-            out.push(if c.dependent.is_some() { 21 } else { 17 });
+            // The other forms have their own tags, so `if` nodes keep their bytes.
+            out.push(match c.form {
+                ConditionalForm::IfThenElse => 17,
+                ConditionalForm::Dependent(_) => 21,
+                ConditionalForm::Unevaluated => 23,
+            });
             c.parts().into_iter().for_each(|c| id(out, c));
-            if let Some(name) = &c.dependent {
+            if let ConditionalForm::Dependent(name) = &c.form {
                 put_str(out, name);
             }
         }

@@ -45,10 +45,10 @@ pub enum SchemaErrorKind {
     UnresolvedRef(String),
     /// A cycle of references and combinators that never reaches a value, e.g. `{"$ref": "#"}`.
     InfiniteRecursion,
-    /// A subschema applied only sometimes (an `anyOf` / `oneOf` branch, `if` / `then` /
-    /// `else`, a `dependentSchemas` member), or `contains`, evaluates members or items for
-    /// an `unevaluatedProperties` / `unevaluatedItems` that the schema's other keywords do
-    /// not: what is evaluated would depend on the instance.
+    /// What an `unevaluatedProperties` / `unevaluatedItems` takes would depend on the
+    /// instance beyond which `oneOf` branch, `if` outcome and `dependentSchemas` members
+    /// apply: an `anyOf` branch, a branch's own branch or `contains` evaluates members or
+    /// items the rest does not, or the outcomes make more than 16 cases.
     UnevaluatedByBranch {
         /// `unevaluatedProperties` or `unevaluatedItems`.
         keyword: String,

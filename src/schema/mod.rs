@@ -68,9 +68,9 @@ pub use error::{SchemaError, SchemaErrorKind};
 pub use key::TypeKey;
 pub use kind::{Kind, KindSet};
 pub use model::{
-    ArrayDesc, Bound, ConditionalDesc, ContainsDesc, Discriminator, Field, IntegerDesc,
-    KindBranches, MemberRules, NumberDesc, ObjectDesc, PatternProperty, Schema, StringDesc,
-    TypeDesc, TypeId, UnionDesc, UnknownFields,
+    ArrayDesc, Bound, ConditionalDesc, ConditionalForm, ContainsDesc, Discriminator, Field,
+    IntegerDesc, KindBranches, MemberRules, NumberDesc, ObjectDesc, PatternProperty, Schema,
+    StringDesc, TypeDesc, TypeId, UnionDesc, UnknownFields,
 };
 pub use num::Num;
 pub use pattern::Pattern;

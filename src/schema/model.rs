@@ -385,7 +385,8 @@ impl KindBranches {
 }
 
 /// The parts of an `if` / `then` / `else` node; an absent `then` or `else` is an `Any` node.
-/// One member of `dependentSchemas` is a conditional too (see [`ConditionalDesc::dependent`]).
+/// A `dependentSchemas` member, and a case of an `unevaluated*` keyword beside branches, are
+/// conditionals too (see [`ConditionalForm`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConditionalDesc {
     /// The condition (`if`): only whether it matches counts, never its errors.
@@ -394,20 +395,36 @@ pub struct ConditionalDesc {
     pub then: TypeId,
     /// What any other value must match (`else`).
     pub otherwise: TypeId,
-    /// `Some(name)` when the node is the member `name` of `dependentSchemas`: the condition
-    /// takes the objects that have a member `name`, `then` is the member's schema (its
-    /// errors point below `/dependentSchemas/<name>`, not `/then`), `otherwise` takes any
-    /// value. `None` for `if` / `then` / `else`.
-    pub dependent: Option<String>,
+    /// Which keyword the node stands for: where its outcomes' errors point.
+    pub form: ConditionalForm,
+}
+
+/// The keyword a [`ConditionalDesc`] stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConditionalForm {
+    /// `if` / `then` / `else`: outcomes at `/then` and `/else`.
+    IfThenElse,
+    /// The member of `dependentSchemas` of this name: the condition takes the objects that
+    /// have a member of the name, `then` is the member's schema (at
+    /// `/dependentSchemas/<name>`), `otherwise` takes any value.
+    Dependent(String),
+    /// A case of `unevaluatedProperties` / `unevaluatedItems` beside branches: the condition
+    /// selects the branches that matched, `then` is the keyword's check of what those leave
+    /// unevaluated (its errors point at the keyword itself: no token for either outcome),
+    /// `otherwise` the next case.
+    Unevaluated,
 }
 
 impl ConditionalDesc {
-    /// The schema location of `then` below the node's location `at`: `at/then`, or
-    /// `at/dependentSchemas/<name>`.
-    pub fn then_pointer(&self, at: &str) -> String {
-        match &self.dependent {
-            None => pointer::push(at, "then"),
-            Some(name) => pointer::push(&pointer::push(at, "dependentSchemas"), name),
+    /// The schema locations of `then` and `otherwise` below the node's location `at`.
+    pub fn outcome_pointers(&self, at: &str) -> [String; 2] {
+        match &self.form {
+            ConditionalForm::IfThenElse => [pointer::push(at, "then"), pointer::push(at, "else")],
+            ConditionalForm::Dependent(name) => [
+                pointer::push(&pointer::push(at, "dependentSchemas"), name),
+                pointer::push(at, "else"),
+            ],
+            ConditionalForm::Unevaluated => [at.to_owned(), at.to_owned()],
         }
     }
 
@@ -578,6 +595,18 @@ impl Graph {
     /// The conditional of one `dependentSchemas` member at `origin`: objects with a member
     /// `name` must match `schema`; any other value passes.
     pub(crate) fn dependent_schema(&mut self, name: &str, schema: TypeId, origin: &str) -> TypeId {
+        let condition = self.has_member(name, origin);
+        let desc = ConditionalDesc {
+            condition,
+            then: schema,
+            otherwise: self.add(TypeDesc::Any, origin),
+            form: ConditionalForm::Dependent(name.to_owned()),
+        };
+        self.add(TypeDesc::Conditional(desc), origin)
+    }
+
+    /// A node at `origin` matching the objects with a member `name` (of any value).
+    pub(crate) fn has_member(&mut self, name: &str, origin: &str) -> TypeId {
         let any = self.add(TypeDesc::Any, origin);
         let present = ObjectDesc {
             fields: vec![Field {
@@ -593,14 +622,7 @@ impl Graph {
             unevaluated: false,
         };
         // An object node: other values do not match it.
-        let condition = self.add(TypeDesc::Object(present), origin);
-        let desc = ConditionalDesc {
-            condition,
-            then: schema,
-            otherwise: any,
-            dependent: Some(name.to_owned()),
-        };
-        self.add(TypeDesc::Conditional(desc), origin)
+        self.add(TypeDesc::Object(present), origin)
     }
 }
 

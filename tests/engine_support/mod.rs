@@ -434,6 +434,65 @@ pub const UNEVALUATED_ITEMS: [(&str, &str); 11] = [
     (r#"{"flag": true}"#, "/items/oneOf"),
 ];
 
+/// `unevaluatedProperties` beside branches that decide what is evaluated: a `oneOf` of two
+/// referenced shapes, `if` / `then`, and a `dependentSchemas` member (eight cases).
+pub const UNEVALUATED_BRANCH_SCHEMA: &str = r##"{"type": "array",
+    "$defs": {
+        "base": {"properties": {"id": {"type": "integer"}}, "required": ["id"]},
+        "cat": {"properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}}, "required": ["kind"]},
+        "dog": {"properties": {"kind": {"const": "dog"}, "breed": {"type": "string"}}, "required": ["kind"]}
+    },
+    "items": {
+        "$ref": "#/$defs/base",
+        "oneOf": [{"$ref": "#/$defs/cat"}, {"$ref": "#/$defs/dog"}],
+        "if": {"properties": {"kind": {"const": "dog"}}, "required": ["kind"]},
+        "then": {"properties": {"good": {"type": "boolean"}}},
+        "dependentSchemas": {"owner": {"properties": {"owner": {"type": "string"}, "since": {"type": "integer"}}}},
+        "unevaluatedProperties": false
+    }
+}"##;
+
+/// Items for [`UNEVALUATED_BRANCH_SCHEMA`]: the first 5 valid, then failures, each with the
+/// schema pointer of its keyword.
+pub const UNEVALUATED_BRANCH_ITEMS: [(&str, &str); 12] = [
+    (r#"{"id": 1, "kind": "cat", "lives": 9}"#, ""),
+    (
+        r#"{"id": 2, "kind": "dog", "breed": "lab", "good": true}"#,
+        "",
+    ),
+    (
+        r#"{"id": 3, "kind": "cat", "owner": "ann", "since": 2020}"#,
+        "",
+    ),
+    (r#"{"id": 4, "kind": "dog"}"#, ""),
+    (
+        r#"{"\u006bind": "dog", "owner": "bob", "id": 5, "good": false}"#,
+        "",
+    ),
+    (
+        r#"{"id": 1, "kind": "cat", "breed": "x"}"#,
+        "/items/unevaluatedProperties",
+    ),
+    (
+        r#"{"id": 1, "kind": "cat", "good": true}"#,
+        "/items/unevaluatedProperties",
+    ),
+    (
+        r#"{"id": 1, "kind": "dog", "since": 1}"#,
+        "/items/unevaluatedProperties",
+    ),
+    (r#"{"id": 1, "kind": "bird"}"#, "/items/oneOf"),
+    (r#"{"id": "1", "kind": "cat"}"#, "/items/properties/id/type"),
+    (
+        r#"{"id": 1, "kind": "dog", "good": 1}"#,
+        "/items/then/properties/good/type",
+    ),
+    (
+        r#"{"id": 1, "kind": "cat", "owner": 1}"#,
+        "/items/dependentSchemas/owner/properties/owner/type",
+    ),
+];
+
 /// `unevaluatedItems` after a prefix from `$ref` and `allOf` parts, beside an `anyOf` whose
 /// branch evaluates no more, and a closed tuple of its own.
 pub const UNEVALUATED_ITEMS_SCHEMA: &str = r##"{"type": "array",

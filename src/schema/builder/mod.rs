@@ -29,8 +29,8 @@
 mod json;
 
 use crate::schema::model::{
-    ArrayDesc, ConditionalDesc, ContainsDesc, Field, Graph, MemberRules, ObjectDesc,
-    PatternProperty, UnionDesc, UnknownFields,
+    ArrayDesc, ConditionalDesc, ConditionalForm, ContainsDesc, Field, Graph, MemberRules,
+    ObjectDesc, PatternProperty, UnionDesc, UnknownFields,
 };
 use crate::schema::{
     Bound, IntegerDesc, Num, NumberDesc, Pattern, Schema, SchemaError, SchemaErrorKind, StringDesc,
@@ -751,7 +751,7 @@ impl Compiler {
                     condition: self.compile(condition, &pointer::push(at, "if"))?,
                     then: self.compile(then, &pointer::push(at, "then"))?,
                     otherwise: self.compile(otherwise, &pointer::push(at, "else"))?,
-                    dependent: None,
+                    form: ConditionalForm::IfThenElse,
                 })
             }
             Expr::Dependent(name, schema) => {

@@ -2,11 +2,11 @@
 //! its keywords: the typed part, `const` / `enum`, `$ref`, and the combinators.
 
 use super::index::{Index, LocationSchema, invalid};
-use super::unevaluated;
+use super::unevaluated::{self, Selector};
 use crate::schema::doc::Doc;
 use crate::schema::model::{
-    ArrayDesc, ConditionalDesc, ContainsDesc, Field, Graph, MemberRules, ObjectDesc,
-    PatternProperty, UnionDesc, UnknownFields,
+    ArrayDesc, ConditionalDesc, ConditionalForm, ContainsDesc, Field, Graph, MemberRules,
+    ObjectDesc, PatternProperty, UnionDesc, UnknownFields,
 };
 use crate::schema::value::{canonical, canonical_set};
 use crate::schema::{
@@ -189,7 +189,7 @@ impl SchemaObject<'_> {
             condition,
             then: then.unwrap_or_else(&mut any),
             otherwise: otherwise.unwrap_or_else(&mut any),
-            dependent: None,
+            form: ConditionalForm::IfThenElse,
         };
         Some(graph.add(TypeDesc::Conditional(desc), self.at))
     }
@@ -208,14 +208,104 @@ impl SchemaObject<'_> {
             .collect()
     }
 
-    /// `unevaluatedProperties`: objects whose members the other keywords do not evaluate
+    /// `unevaluatedProperties`: objects' members that the other keywords do not evaluate
     /// must match it (any other value passes); `None` when they evaluate every member.
     fn unevaluated_properties(
         &self,
         index: &Index<'_>,
         graph: &mut Graph,
     ) -> Result<Option<TypeId>, SchemaError> {
-        let evaluated: unevaluated::Members = unevaluated::evaluated(index, index.id(self.at))?;
+        let plan = unevaluated::plan(index, index.id(self.at))?;
+        self.unevaluated_cases(graph, plan, |graph, evaluated| {
+            self.unevaluated_members(index, graph, evaluated)
+        })
+    }
+
+    /// `unevaluatedItems`: arrays' items after those the other keywords evaluate (a prefix)
+    /// must match it (any other value passes); `None` when they evaluate every item.
+    fn unevaluated_items(
+        &self,
+        index: &Index<'_>,
+        graph: &mut Graph,
+    ) -> Result<Option<TypeId>, SchemaError> {
+        let plan = unevaluated::plan(index, index.id(self.at))?;
+        self.unevaluated_cases(graph, plan, |graph, evaluated: unevaluated::Items| {
+            if evaluated.all {
+                return Ok(None);
+            }
+            let mut descs = self.open_descs(graph);
+            descs.array = ArrayDesc {
+                prefix_items: (0..evaluated.prefix)
+                    .map(|_| graph.add(TypeDesc::Any, self.at))
+                    .collect(),
+                items: self.child(index, "unevaluatedItems", None),
+                unevaluated: true,
+                ..descs.array
+            };
+            Ok(Some(self.kinds(graph, every_kind(), descs)))
+        })
+    }
+
+    /// The node that checks an `unevaluated*` keyword by its plan: `check` of what is
+    /// always evaluated, or a chain of conditionals, one per case, each checking what its
+    /// case evaluates (a value no case selects is invalid anyway: any value passes).
+    fn unevaluated_cases<E>(
+        &self,
+        graph: &mut Graph,
+        plan: unevaluated::Plan<E>,
+        check: impl Fn(&mut Graph, E) -> Result<Option<TypeId>, SchemaError>,
+    ) -> Result<Option<TypeId>, SchemaError> {
+        if plan.cases.is_empty() {
+            return check(graph, plan.always);
+        }
+        let mut next = graph.add(TypeDesc::Any, self.at);
+        for case in plan.cases.into_iter().rev() {
+            let then = match check(graph, case.evaluated)? {
+                Some(then) => then,
+                None => graph.add(TypeDesc::Any, self.at),
+            };
+            let condition = self.selection(graph, &case.when);
+            let desc = ConditionalDesc {
+                condition,
+                then,
+                otherwise: next,
+                form: ConditionalForm::Unevaluated,
+            };
+            next = graph.add(TypeDesc::Conditional(desc), self.at);
+        }
+        Ok(Some(next))
+    }
+
+    /// The node matching the values of which every selector holds.
+    fn selection(&self, graph: &mut Graph, when: &[Selector]) -> TypeId {
+        let mut parts = Vec::new();
+        for selector in when {
+            parts.push(match selector {
+                Selector::Matches(id) => *id,
+                Selector::Fails(id) => graph.add(TypeDesc::Not(*id), self.at),
+                Selector::Has(name) => graph.has_member(name, self.at),
+                Selector::Lacks(name) => {
+                    let has = graph.has_member(name, self.at);
+                    graph.add(TypeDesc::Not(has), self.at)
+                }
+            });
+        }
+        match parts[..] {
+            [one] => one,
+            _ => graph.add(TypeDesc::AllOf(parts), self.at),
+        }
+    }
+
+    /// The check of `unevaluatedProperties` when `evaluated` is what the other keywords
+    /// evaluate: an object node whose fields and patterns, of any value, are those members,
+    /// and whose other members must match the keyword; `None` when they evaluate every
+    /// member.
+    fn unevaluated_members(
+        &self,
+        index: &Index<'_>,
+        graph: &mut Graph,
+        evaluated: unevaluated::Members,
+    ) -> Result<Option<TypeId>, SchemaError> {
         if evaluated.all {
             return Ok(None);
         }
@@ -241,29 +331,6 @@ impl SchemaObject<'_> {
             members: MemberRules::default(),
             patterns,
             unevaluated: true,
-        };
-        Ok(Some(self.kinds(graph, every_kind(), descs)))
-    }
-
-    /// `unevaluatedItems`: arrays' items after those the other keywords evaluate (a prefix)
-    /// must match it (any other value passes); `None` when they evaluate every item.
-    fn unevaluated_items(
-        &self,
-        index: &Index<'_>,
-        graph: &mut Graph,
-    ) -> Result<Option<TypeId>, SchemaError> {
-        let evaluated: unevaluated::Items = unevaluated::evaluated(index, index.id(self.at))?;
-        if evaluated.all {
-            return Ok(None);
-        }
-        let mut descs = self.open_descs(graph);
-        descs.array = ArrayDesc {
-            prefix_items: (0..evaluated.prefix)
-                .map(|_| graph.add(TypeDesc::Any, self.at))
-                .collect(),
-            items: self.child(index, "unevaluatedItems", None),
-            unevaluated: true,
-            ..descs.array
         };
         Ok(Some(self.kinds(graph, every_kind(), descs)))
     }

@@ -5,9 +5,10 @@
 //! then the graph is put in canonical form. Supported: `type`, `enum`, `const`, numeric bounds
 //! and `multipleOf`, string lengths and `pattern`, `items`, `prefixItems`, item counts,
 //! `uniqueItems`, `contains` (with `minContains`, `maxContains`), `properties`, `required`,
-//! `patternProperties`, `additionalProperties`, `unevaluatedProperties` (when the members
-//! it takes do not depend on `anyOf` / `oneOf` / `if` / `dependentSchemas` branches: see
-//! [`unevaluated`]), member counts (`minProperties`, `maxProperties`),
+//! `patternProperties`, `additionalProperties`, `unevaluatedProperties` and
+//! `unevaluatedItems` (when what they take is decided by the schema and by which `oneOf`
+//! branch, `if` outcome and `dependentSchemas` members apply — not by `anyOf` branches or
+//! `contains`: see [`unevaluated`]), member counts (`minProperties`, `maxProperties`),
 //! `dependentRequired`, `dependentSchemas`, `propertyNames`, `anyOf`, `oneOf`, `allOf`, `not`,
 //! `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources, `$anchor`s within the
 //! document), `$defs` / `definitions`; annotations `$schema`, `$id`, `$anchor`, `$comment`,

@@ -5,19 +5,24 @@
 //! it, or `additionalProperties` / a nested `unevaluatedProperties` takes it; an item when
 //! `prefixItems` reaches its index, or `items` / a nested `unevaluatedItems` takes it. That
 //! holds in the schema object itself and in every subschema that applies in place wherever
-//! it does (`allOf` parts, `$ref` targets, recursively). Those sets are static; the keyword
-//! then checks the rest, as one more node beside the schema's other parts (see the loader's
-//! `unevaluated_part`). Subschemas that apply only sometimes (`anyOf` / `oneOf` branches,
-//! `if` / `then` / `else`, `dependentSchemas` members), and `contains` (which evaluates the
-//! items that match it), would make the set depend on the instance: one that evaluates
-//! something the static set does not is a load error, never a silently different answer.
+//! it does (`allOf` parts, `$ref` targets, recursively): what is always evaluated.
+//!
+//! Subschemas that apply only sometimes evaluate more only in some instances. For a `oneOf`
+//! branch (exactly one matches a valid instance), `if` with `then` when it matches and
+//! `else` when it does not, and a `dependentSchemas` member when its member is present, what
+//! each outcome evaluates is static too: the [`Plan`] lists every combination of outcomes
+//! as a [`Case`], with its [`Selector`]s and what is evaluated then, and the loader checks
+//! the keyword per case (a conditional chain). An `anyOf` branch (any number may match),
+//! a branch whose own branches would add more, more than [`MAX_CASES`] cases, and
+//! `contains` (which evaluates the items that match it) would make the set depend on the
+//! instance beyond that: a load error, never a silently different answer.
 
 use super::index::{Index, LocationSchema};
 use crate::schema::doc::Doc;
 use crate::schema::{SchemaError, SchemaErrorKind, TypeId, pointer};
 
 /// What one `unevaluated*` keyword needs to know of the keywords beside it.
-pub(super) trait Evaluation: Default {
+pub(super) trait Evaluation: Clone + Default {
     /// The keyword this evaluation is for.
     const KEYWORD: &'static str;
     /// What the schema object at `location` (of `members`) evaluates by its own keywords,
@@ -32,7 +37,7 @@ pub(super) trait Evaluation: Default {
 }
 
 /// The members some keywords evaluate.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Members {
     /// Names from `properties`, without repeats.
     pub(super) names: Vec<String>,
@@ -94,7 +99,7 @@ impl Evaluation for Members {
 }
 
 /// The items some keywords evaluate.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Items {
     /// How many leading items `prefixItems` evaluates (the longest one seen).
     pub(super) prefix: usize,
@@ -134,43 +139,213 @@ impl Evaluation for Items {
     }
 }
 
-/// What is evaluated beside the `unevaluated*` keyword of the schema object at `at`; an
-/// error when a subschema applied only sometimes, or `contains`, evaluates more.
-pub(super) fn evaluated<E: Evaluation>(index: &Index<'_>, at: TypeId) -> Result<E, SchemaError> {
-    let mut always = E::default();
-    let mut sometimes = Vec::new();
+/// Most cases one `unevaluated*` keyword is checked in (each a conditional of the chain).
+pub(super) const MAX_CASES: usize = 16;
+
+/// What decides one `unevaluated*` keyword.
+pub(super) struct Plan<E> {
+    /// What the schema's other keywords evaluate in every instance.
+    pub(super) always: E,
+    /// Every combination of branch outcomes that evaluates more, each with all it
+    /// evaluates; empty when no branch evaluates more than `always`.
+    pub(super) cases: Vec<Case<E>>,
+}
+
+/// One combination of branch outcomes (exactly one holds of a valid instance).
+pub(super) struct Case<E> {
+    /// What holds of the instance in this case: all of these.
+    pub(super) when: Vec<Selector>,
+    /// What is evaluated then (`always` included).
+    pub(super) evaluated: E,
+}
+
+/// One branch outcome, as a test of the instance.
+#[derive(Clone, Debug)]
+pub(super) enum Selector {
+    /// The subschema matches.
+    Matches(TypeId),
+    /// The subschema does not match.
+    Fails(TypeId),
+    /// The instance is an object with a member of this name.
+    Has(String),
+    /// The instance is not an object with a member of this name.
+    Lacks(String),
+}
+
+/// Subschemas applied only sometimes, as one keyword groups them.
+enum Source {
+    /// `anyOf`: any number of branches may match.
+    AnyOf(Vec<TypeId>),
+    /// `oneOf`: exactly one branch matches a valid instance.
+    OneOf(Vec<TypeId>),
+    /// `if` and what applies when it matches (`then`) and when not (`else`).
+    If {
+        condition: TypeId,
+        then: Option<TypeId>,
+        otherwise: Option<TypeId>,
+    },
+    /// A `dependentSchemas` member: its name and schema.
+    Dependent(String, TypeId),
+}
+
+impl Source {
+    /// Every subschema of the source.
+    fn subschemas(&self) -> Vec<TypeId> {
+        match self {
+            Source::AnyOf(branches) | Source::OneOf(branches) => branches.clone(),
+            Source::If {
+                condition,
+                then,
+                otherwise,
+            } => [Some(*condition), *then, *otherwise]
+                .into_iter()
+                .flatten()
+                .collect(),
+            Source::Dependent(_, id) => vec![*id],
+        }
+    }
+}
+
+/// The plan of the `unevaluated*` keyword of the schema object at `at`; an error when what
+/// is evaluated would depend on the instance beyond what a plan can say.
+pub(super) fn plan<E: Evaluation>(index: &Index<'_>, at: TypeId) -> Result<Plan<E>, SchemaError> {
+    let (always, sources) = closure::<E>(index, at, &[]);
+    if let Some(contains) = always.undecided() {
+        return Err(by_branch::<E>(contains.to_owned()));
+    }
+    let mut choices = Vec::new();
+    for source in sources {
+        let at = pointer_of(index, source.subschemas()[0]);
+        let outcomes = match source {
+            Source::AnyOf(branches) => {
+                for branch in branches {
+                    if !always.covers(&everything_below(index, branch)) {
+                        return Err(by_branch::<E>(pointer_of(index, branch)));
+                    }
+                }
+                continue;
+            }
+            Source::OneOf(branches) => (branches.iter())
+                .map(|&b| Ok((Selector::Matches(b), outcome(index, &[b], &always)?)))
+                .collect::<Result<Vec<_>, SchemaError>>()?,
+            Source::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                let matched: Vec<TypeId> = [Some(condition), then].into_iter().flatten().collect();
+                let other: Vec<TypeId> = otherwise.into_iter().collect();
+                vec![
+                    (
+                        Selector::Matches(condition),
+                        outcome(index, &matched, &always)?,
+                    ),
+                    (Selector::Fails(condition), outcome(index, &other, &always)?),
+                ]
+            }
+            Source::Dependent(name, id) => vec![
+                (Selector::Has(name.clone()), outcome(index, &[id], &always)?),
+                (Selector::Lacks(name), E::default()),
+            ],
+        };
+        if outcomes.iter().any(|(_, e)| !always.covers(e)) {
+            choices.push((at, outcomes));
+        }
+    }
+    let mut cases = Vec::new();
+    if !choices.is_empty() {
+        cases.push(Case {
+            when: Vec::new(),
+            evaluated: always.clone(),
+        });
+    }
+    for (at, outcomes) in choices {
+        if cases.len() * outcomes.len() > MAX_CASES {
+            return Err(by_branch::<E>(at));
+        }
+        cases = (cases.iter())
+            .flat_map(|case| {
+                outcomes.iter().map(move |(selector, evaluated)| {
+                    let mut both = case.evaluated.clone();
+                    both.join(evaluated.clone());
+                    let mut when = case.when.clone();
+                    when.push(selector.clone());
+                    Case {
+                        when,
+                        evaluated: both,
+                    }
+                })
+            })
+            .collect();
+    }
+    Ok(Plan { always, cases })
+}
+
+/// What the subschemas `ids` (one branch outcome) evaluate in place; an error when their
+/// own branches, or `contains`, would evaluate more than they and `always` do.
+fn outcome<E: Evaluation>(index: &Index<'_>, ids: &[TypeId], always: &E) -> Result<E, SchemaError> {
+    let mut evaluated = E::default();
+    let mut sources = Vec::new();
+    for &id in ids {
+        let (own, more) = closure::<E>(index, id, &[id]);
+        evaluated.join(own);
+        sources.extend(more);
+    }
+    if let Some(contains) = evaluated.undecided() {
+        return Err(by_branch::<E>(contains.to_owned()));
+    }
+    let mut both = always.clone();
+    both.join(evaluated.clone());
+    for branch in sources.iter().flat_map(Source::subschemas) {
+        if !both.covers(&everything_below(index, branch)) {
+            return Err(by_branch::<E>(pointer_of(index, branch)));
+        }
+    }
+    Ok(evaluated)
+}
+
+/// What the schema object at `root` and everything applied in place with it evaluate, and
+/// the sources of what applies only sometimes. The `unevaluated*` keyword of `root` counts
+/// only when `root` is in `own_counts` (a branch's, not the schema's own).
+fn closure<E: Evaluation>(
+    index: &Index<'_>,
+    root: TypeId,
+    own_counts: &[TypeId],
+) -> (E, Vec<Source>) {
+    let mut evaluated = E::default();
+    let mut sources = Vec::new();
     let mut seen = vec![false; index.locations.len()];
-    seen[at.index()] = true;
-    let mut next = in_place(index, at, &mut always, &mut sometimes, false);
+    seen[root.index()] = true;
+    let own = own_counts.contains(&root);
+    let mut next = in_place(index, root, &mut evaluated, &mut sources, own);
     while let Some(id) = next.pop() {
         if !std::mem::replace(&mut seen[id.index()], true) {
-            next.extend(in_place(index, id, &mut always, &mut sometimes, true));
+            next.extend(in_place(index, id, &mut evaluated, &mut sources, true));
         }
     }
-    let by_branch = |at: String| {
-        let keyword = E::KEYWORD.to_owned();
-        SchemaError::new(SchemaErrorKind::UnevaluatedByBranch { keyword }, at)
-    };
-    if let Some(contains) = always.undecided() {
-        return Err(by_branch(contains.to_owned()));
-    }
-    for branch in sometimes {
-        if !always.covers(&everything_below::<E>(index, branch)) {
-            return Err(by_branch(index.locations[branch.index()].pointer.clone()));
-        }
-    }
-    Ok(always)
+    (evaluated, sources)
+}
+
+/// The load error of a keyword whose evaluated set would depend on the subschema at `at`.
+fn by_branch<E: Evaluation>(at: String) -> SchemaError {
+    let keyword = E::KEYWORD.to_owned();
+    SchemaError::new(SchemaErrorKind::UnevaluatedByBranch { keyword }, at)
+}
+
+/// The pointer of the subschema `id`.
+fn pointer_of(index: &Index<'_>, id: TypeId) -> String {
+    index.locations[id.index()].pointer.clone()
 }
 
 /// Everything the subschema at `id` may evaluate, whichever of its branches apply.
 fn everything_below<E: Evaluation>(index: &Index<'_>, id: TypeId) -> E {
     let mut all = E::default();
-    let mut branches = Vec::new();
+    let mut sources = Vec::new();
     let (mut seen, mut next) = (vec![false; index.locations.len()], vec![id]);
     while let Some(id) = next.pop() {
         if !std::mem::replace(&mut seen[id.index()], true) {
-            next.extend(in_place(index, id, &mut all, &mut branches, true));
-            next.append(&mut branches);
+            next.extend(in_place(index, id, &mut all, &mut sources, true));
+            next.extend(sources.drain(..).flat_map(|s| s.subschemas()));
         }
     }
     all
@@ -178,12 +353,12 @@ fn everything_below<E: Evaluation>(index: &Index<'_>, id: TypeId) -> E {
 
 /// What the schema object at `id` evaluates by its own keywords, joined into `evaluated`
 /// (its `unevaluated*` keyword counting when `own_unevaluated`); its subschemas applied
-/// sometimes pushed on `sometimes`; returns those applied always.
+/// sometimes pushed on `sources`; returns those applied always.
 fn in_place<E: Evaluation>(
     index: &Index<'_>,
     id: TypeId,
     evaluated: &mut E,
-    sometimes: &mut Vec<TypeId>,
+    sources: &mut Vec<Source>,
     own_unevaluated: bool,
 ) -> Vec<TypeId> {
     let location = &index.locations[id.index()];
@@ -206,13 +381,26 @@ fn in_place<E: Evaluation>(
             .map(|t| index.id(&pointer::push(&at, t)))
             .collect()
     };
-    for keyword in ["anyOf", "oneOf", "dependentSchemas"] {
-        sometimes.extend(children(keyword));
+    if get("anyOf").is_some() {
+        sources.push(Source::AnyOf(children("anyOf")));
     }
-    for keyword in ["if", "then", "else"] {
-        if get(keyword).is_some() {
-            sometimes.push(index.id(&within(keyword)));
-        }
+    if get("oneOf").is_some() {
+        sources.push(Source::OneOf(children("oneOf")));
+    }
+    // `then` and `else` without `if` apply nowhere.
+    if get("if").is_some() {
+        let child = |k: &str| get(k).map(|_| index.id(&within(k)));
+        sources.push(Source::If {
+            condition: index.id(&within("if")),
+            then: child("then"),
+            otherwise: child("else"),
+        });
+    }
+    for (name, id) in tokens("dependentSchemas")
+        .into_iter()
+        .zip(children("dependentSchemas"))
+    {
+        sources.push(Source::Dependent(name, id));
     }
     let mut always = children("allOf");
     if let Some(Doc::String(reference)) = get("$ref") {

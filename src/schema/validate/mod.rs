@@ -106,9 +106,10 @@ pub(crate) fn check(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
             Err(_) => Ok(()),
         },
         TypeDesc::Conditional(c) => {
+            let [then, otherwise] = c.outcome_pointers("");
             let (outcome, location) = match check(nodes, c.condition, value) {
-                Ok(()) => (c.then, c.then_pointer("")),
-                Err(_) => (c.otherwise, "/else".to_owned()),
+                Ok(()) => (c.then, then),
+                Err(_) => (c.otherwise, otherwise),
             };
             check(nodes, outcome, value).map_err(|e| e.within(&location))
         }
