@@ -17,8 +17,8 @@
 //! value checks beyond the corpus: a 40-value enumeration (`large_enum`), `multipleOf`
 //! (`multiple_of`), `if`/`then`/`else` (`conditional`), `uniqueItems` (`unique_items`),
 //! `contains` (`contains`), member counts and `dependentRequired` (`member_rules`),
-//! `patternProperties` (`pattern_properties`), `unevaluatedProperties` (`unevaluated`). MB/s
-//! of the input document.
+//! `patternProperties` (`pattern_properties`), `unevaluatedProperties` (`unevaluated`), and
+//! beside a `oneOf` (`unevaluated_one_of`). MB/s of the input document.
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
@@ -581,7 +581,8 @@ const CURRENCIES: [&str; 40] = [
 /// tags under `uniqueItems` (`unique_items`), six scores under `contains` (`contains`), a
 /// map under member counts and an object under `dependentRequired` (`member_rules`),
 /// extension members under `patternProperties` (`pattern_properties`), an object composed
-/// by `allOf` and closed by `unevaluatedProperties` (`unevaluated`); 4 000 records each.
+/// by `allOf` and closed by `unevaluatedProperties` (`unevaluated`), a `oneOf` of two shapes
+/// closed by `unevaluatedProperties` (`unevaluated_one_of`); 4 000 records each.
 fn value_checks(c: &mut Criterion) {
     let records = |record: &dyn Fn(usize) -> String| -> Vec<u8> {
         let items: Vec<String> = (0..4000).map(record).collect();
@@ -675,6 +676,20 @@ fn value_checks(c: &mut Criterion) {
         "properties": {"tags": {"type": "array", "items": {"type": "string"}}},
         "unevaluatedProperties": {"type": "boolean"}});
     checked_group(c, "unevaluated", &composed, item);
+    let animals = records(&|i| match i % 2 {
+        0 => format!(r#"{{"id": {i}, "kind": "cat", "lives": {}}}"#, i % 9),
+        _ => format!(r#"{{"id": {i}, "kind": "dog", "breed": "b{}", "good": true}}"#, i % 5),
+    });
+    let item = serde_json::json!({
+        "$defs": {
+            "cat": {"properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}}, "required": ["kind"]},
+            "dog": {"properties": {"kind": {"const": "dog"}, "breed": {"type": "string"},
+                "good": {"type": "boolean"}}, "required": ["kind"]}
+        },
+        "properties": {"id": {"type": "integer"}},
+        "oneOf": [{"$ref": "#/$defs/cat"}, {"$ref": "#/$defs/dog"}],
+        "unevaluatedProperties": false});
+    checked_group(c, "unevaluated_one_of", &animals, item);
 }
 
 /// Group `name`: jitson's validate of `bytes` under an array of `item`, on native code and

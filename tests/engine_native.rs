@@ -256,7 +256,7 @@ fn unevaluated_items() {
     items_agree_on_both_backends(
         UNEVALUATED_ITEMS_SCHEMA,
         &UNEVALUATED_ITEMS_ITEMS,
-        7,
+        9,
         0x17e5,
     );
 }

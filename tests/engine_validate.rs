@@ -561,7 +561,7 @@ fn unevaluated_beside_branches_agree_with_the_reference() {
 /// and an exact message.
 #[test]
 fn unevaluated_items_agree_with_the_reference() {
-    let codec = pointed_items_agree(UNEVALUATED_ITEMS_SCHEMA, &UNEVALUATED_ITEMS_ITEMS, 7);
+    let codec = pointed_items_agree(UNEVALUATED_ITEMS_SCHEMA, &UNEVALUATED_ITEMS_ITEMS, 9);
     assert_eq!(
         message(&codec, br#"[[1, 2, "s", 4]]"#),
         "expected boolean, found number at line 1 column 14, path $[0][3], keyword type"

@@ -61,14 +61,10 @@ fn unsupported_keywords_anywhere() {
         r#"unsupported keyword "a~b/c" at /a~0b~1c"#
     );
     // `unevaluatedProperties` whose evaluated members would depend on more than which
-    // `oneOf` branch, `if` outcome or `dependentSchemas` member applies.
+    // `anyOf` / `oneOf` branches, `if` outcome and `dependentSchemas` members apply.
     let branch =
         "unsupported \"unevaluatedProperties\": the members it takes would depend on this branch";
     for (schema, at) in [
-        (
-            r#"{"anyOf": [{"properties": {"a": {}}}], "unevaluatedProperties": false}"#,
-            "/anyOf/0",
-        ),
         (
             r#"{"oneOf": [{"anyOf": [{"properties": {"b": {}}}]}], "unevaluatedProperties": false}"#,
             "/oneOf/0/anyOf/0",
@@ -95,6 +91,7 @@ fn unsupported_keywords_anywhere() {
     // outcome decides what is evaluated, are fine (`then` / `else` without `if` apply
     // nowhere).
     for schema in [
+        r#"{"anyOf": [{"properties": {"a": {}}}], "unevaluatedProperties": false}"#,
         r#"{"properties": {"a": {}}, "anyOf": [{"properties": {"a": {}}}, {"required": ["b"]}], "unevaluatedProperties": false}"#,
         r#"{"additionalProperties": {}, "oneOf": [{"properties": {"a": {}}}], "unevaluatedProperties": false}"#,
         r#"{"properties": {"b": {}}, "dependentSchemas": {"a": {"properties": {"b": {"type": "string"}}, "required": ["b"]}}, "unevaluatedProperties": false}"#,
@@ -105,24 +102,16 @@ fn unsupported_keywords_anywhere() {
     ] {
         assert!(Schema::from_json_str(schema).is_ok(), "{schema}");
     }
-    // The same for `unevaluatedItems`, and `contains`, which evaluates the items matching it.
+    // The same for `unevaluatedItems`; `contains` evaluates the items matching it.
     let branch = "unsupported \"unevaluatedItems\": the items it takes would depend on this branch";
     for (schema, at) in [
         (
-            r#"{"anyOf": [{"prefixItems": [{}]}], "unevaluatedItems": false}"#,
-            "/anyOf/0",
+            r#"{"oneOf": [{"anyOf": [{"prefixItems": [{}]}]}], "unevaluatedItems": false}"#,
+            "/oneOf/0/anyOf/0",
         ),
         (
-            r#"{"allOf": [{"contains": {"type": "string"}}], "unevaluatedItems": false}"#,
-            "/allOf/0/contains",
-        ),
-        (
-            r#"{"anyOf": [{"contains": {}}], "unevaluatedItems": false}"#,
-            "/anyOf/0",
-        ),
-        (
-            r#"{"oneOf": [{"contains": {}}, {"items": true}], "unevaluatedItems": false}"#,
-            "/oneOf/0/contains",
+            r#"{"if": {"dependentSchemas": {"a": {"contains": {}}}}, "unevaluatedItems": false}"#,
+            "/if/dependentSchemas/a",
         ),
     ] {
         assert_eq!(error(schema), format!("{branch} at {at}"), "{schema}");
@@ -133,6 +122,10 @@ fn unsupported_keywords_anywhere() {
         r#"{"allOf": [{"items": false}], "anyOf": [{"contains": {}}], "unevaluatedItems": false}"#,
         r#"{"prefixItems": [{}], "else": {"prefixItems": [{}, {}]}, "unevaluatedItems": false}"#,
         r#"{"oneOf": [{"items": true}], "unevaluatedItems": {}}"#,
+        r#"{"anyOf": [{"prefixItems": [{}]}], "unevaluatedItems": false}"#,
+        r#"{"allOf": [{"contains": {"type": "string"}}], "unevaluatedItems": false}"#,
+        r#"{"anyOf": [{"contains": {}}], "contains": {"type": "null"}, "unevaluatedItems": false}"#,
+        r#"{"oneOf": [{"contains": {}}, {"items": true}], "unevaluatedItems": false}"#,
     ] {
         assert!(Schema::from_json_str(schema).is_ok(), "{schema}");
     }

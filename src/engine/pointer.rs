@@ -192,8 +192,9 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// The first of `ids` that holds the keyword; `token` (`anyOf`, `oneOf`) adds the
-    /// branch's index to the pointer.
+    /// The first of `ids` that holds the keyword, trying first those that reject the value
+    /// with `path` below it (the one that failed is among them, when the value can be
+    /// read); `token` (`anyOf`, `oneOf`) adds the branch's index to the pointer.
     fn first(
         &mut self,
         ids: &[TypeId],
@@ -201,7 +202,19 @@ impl<'a> Walk<'a> {
         at: &str,
         token: Option<&str>,
     ) -> Option<(Keyword, String)> {
-        ids.iter().enumerate().find_map(|(i, &id)| {
+        let here = &self.path[..self.path.len() - path.len()];
+        let rejects: Vec<bool> = match self.value_at(here) {
+            Some(value) if ids.len() > 1 => (ids.iter())
+                .map(|&id| !self.schema.node_accepts(id, value))
+                .collect(),
+            _ => vec![true; ids.len()],
+        };
+        let rejecting = (0..ids.len()).filter(|&i| rejects[i]);
+        let order: Vec<usize> = rejecting
+            .chain((0..ids.len()).filter(|&i| !rejects[i]))
+            .collect();
+        order.into_iter().find_map(|i| {
+            let id = ids[i];
             let at = match token {
                 Some(token) => push(&push(at, token), &i.to_string()),
                 None => at.to_owned(),

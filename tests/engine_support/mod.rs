@@ -493,8 +493,9 @@ pub const UNEVALUATED_BRANCH_ITEMS: [(&str, &str); 12] = [
     ),
 ];
 
-/// `unevaluatedItems` after a prefix from `$ref` and `allOf` parts, beside an `anyOf` whose
-/// branch evaluates no more, and a closed tuple of its own.
+/// `unevaluatedItems` after a prefix from `$ref` and `allOf` parts, items a `contains`
+/// matches, an `anyOf` whose second branch evaluates a longer prefix when it matches (two
+/// cases), and a closed tuple of its own.
 pub const UNEVALUATED_ITEMS_SCHEMA: &str = r##"{"type": "array",
     "$defs": {
         "point": {"prefixItems": [{"type": "number"}, {"type": "number"}]},
@@ -502,22 +503,29 @@ pub const UNEVALUATED_ITEMS_SCHEMA: &str = r##"{"type": "array",
     },
     "items": {
         "$ref": "#/$defs/point",
-        "allOf": [{"prefixItems": [true, true, {"type": ["string", "array"], "items": {"$ref": "#/$defs/pair"}}]}],
-        "anyOf": [{"maxItems": 5}, {"prefixItems": [{"minimum": 100}]}],
+        "allOf": [{
+            "prefixItems": [true, true, {"type": ["string", "array"], "items": {"$ref": "#/$defs/pair"}}],
+            "contains": {"type": "null"}, "minContains": 0
+        }],
+        "anyOf": [{"maxItems": 5}, {"prefixItems": [{"minimum": 100}, true, true, {"type": "string"}]}],
         "unevaluatedItems": {"type": "boolean"}
     }
 }"##;
 
-/// Items for [`UNEVALUATED_ITEMS_SCHEMA`]: the first 7 valid, then failures, each with the
+/// Items for [`UNEVALUATED_ITEMS_SCHEMA`]: the first 9 valid, then failures, each with the
 /// schema pointer of its keyword.
-pub const UNEVALUATED_ITEMS_ITEMS: [(&str, &str); 13] = [
+pub const UNEVALUATED_ITEMS_ITEMS: [(&str, &str); 17] = [
     ("[1, 2]", ""),
     (r#"[1, 2, "label"]"#, ""),
     (r#"[1, 2.5, "label", true, false]"#, ""),
     ("[]", ""),
     (r#"{"a": [1, "x"]}"#, ""),
-    (r#"[100, 2, [["a", 1], ["b", {}]], true, true, false]"#, ""),
+    (r#"[100, 2, [["a", 1], ["b", {}]], "t", true, false]"#, ""),
     ("[1]", ""),
+    (r#"[100, 2, "s", "t"]"#, ""),
+    (r#"[1, 2, "s", null, true]"#, ""),
+    (r#"[100, 2, "s", 4]"#, "/items/unevaluatedItems/type"),
+    (r#"[1, 2, "s", null, "n"]"#, "/items/unevaluatedItems/type"),
     (r#"[1, 2, "l", 3]"#, "/items/unevaluatedItems/type"),
     (r#"[1, "x"]"#, "/items/prefixItems/1/type"),
     ("[1, 2, 3]", "/items/prefixItems/2/type"),

@@ -233,12 +233,26 @@ impl SchemaObject<'_> {
             if evaluated.all {
                 return Ok(None);
             }
+            // An item that a `contains` matches is evaluated; the others must match.
+            let unevaluated = self.child(index, "unevaluatedItems", None);
+            let items = match evaluated.contains[..] {
+                [] => unevaluated,
+                [one] => self.unless_contained(graph, one, unevaluated),
+                _ => {
+                    let union = UnionDesc {
+                        branches: evaluated.contains,
+                        discriminator: None,
+                    };
+                    let any_contains = graph.add(TypeDesc::AnyOf(union), self.at);
+                    self.unless_contained(graph, any_contains, unevaluated)
+                }
+            };
             let mut descs = self.open_descs(graph);
             descs.array = ArrayDesc {
                 prefix_items: (0..evaluated.prefix)
                     .map(|_| graph.add(TypeDesc::Any, self.at))
                     .collect(),
-                items: self.child(index, "unevaluatedItems", None),
+                items,
                 unevaluated: true,
                 ..descs.array
             };
@@ -274,6 +288,23 @@ impl SchemaObject<'_> {
             next = graph.add(TypeDesc::Conditional(desc), self.at);
         }
         Ok(Some(next))
+    }
+
+    /// An item's check under `unevaluatedItems` beside `contains`: `unevaluated` unless the
+    /// item matches `contained` (its errors at the keyword: no outcome token).
+    fn unless_contained(
+        &self,
+        graph: &mut Graph,
+        contained: TypeId,
+        unevaluated: TypeId,
+    ) -> TypeId {
+        let desc = ConditionalDesc {
+            condition: contained,
+            then: graph.add(TypeDesc::Any, self.at),
+            otherwise: unevaluated,
+            form: ConditionalForm::Unevaluated,
+        };
+        graph.add(TypeDesc::Conditional(desc), self.at)
     }
 
     /// The node matching the values of which every selector holds.

@@ -3,18 +3,19 @@
 //!
 //! A member is evaluated when `properties` names it, a `patternProperties` pattern matches
 //! it, or `additionalProperties` / a nested `unevaluatedProperties` takes it; an item when
-//! `prefixItems` reaches its index, or `items` / a nested `unevaluatedItems` takes it. That
-//! holds in the schema object itself and in every subschema that applies in place wherever
-//! it does (`allOf` parts, `$ref` targets, recursively): what is always evaluated.
+//! `prefixItems` reaches its index, `contains` matches it, or `items` / a nested
+//! `unevaluatedItems` takes it. That holds in the schema object itself and in every
+//! subschema that applies in place wherever it does (`allOf` parts, `$ref` targets,
+//! recursively): what is always evaluated.
 //!
 //! Subschemas that apply only sometimes evaluate more only in some instances. For a `oneOf`
-//! branch (exactly one matches a valid instance), `if` with `then` when it matches and
-//! `else` when it does not, and a `dependentSchemas` member when its member is present, what
-//! each outcome evaluates is static too: the [`Plan`] lists every combination of outcomes
-//! as a [`Case`], with its [`Selector`]s and what is evaluated then, and the loader checks
-//! the keyword per case (a conditional chain). An `anyOf` branch (any number may match),
-//! a branch whose own branches would add more, more than [`MAX_CASES`] cases, and
-//! `contains` (which evaluates the items that match it) would make the set depend on the
+//! branch (exactly one matches a valid instance), an `anyOf` branch (each matches or not),
+//! `if` with `then` when it matches and `else` when it does not, and a `dependentSchemas`
+//! member when its member is present, what each outcome evaluates is static too: the
+//! [`Plan`] lists every combination of outcomes as a [`Case`], with its [`Selector`]s and
+//! what is evaluated then, and the loader checks the keyword per case (a conditional
+//! chain; `contains` is checked item by item within a case). A branch whose own branches
+//! would add more, and more than [`MAX_CASES`] cases, would make the set depend on the
 //! instance beyond that: a load error, never a silently different answer.
 
 use super::index::{Index, LocationSchema};
@@ -27,13 +28,16 @@ pub(super) trait Evaluation: Clone + Default {
     const KEYWORD: &'static str;
     /// What the schema object at `location` (of `members`) evaluates by its own keywords,
     /// its own `unevaluated*` keyword counting when `own_unevaluated`.
-    fn own(location: &str, members: &[(String, Doc)], own_unevaluated: bool) -> Self;
+    fn own(
+        index: &Index<'_>,
+        location: &str,
+        members: &[(String, Doc)],
+        own_unevaluated: bool,
+    ) -> Self;
     /// Adds what `other` evaluates.
     fn join(&mut self, other: Self);
     /// Whether everything `other` evaluates, this does.
     fn covers(&self, other: &Self) -> bool;
-    /// Where this set would depend on the instance by itself (`contains`), if anywhere.
-    fn undecided(&self) -> Option<&str>;
 }
 
 /// The members some keywords evaluate.
@@ -51,7 +55,12 @@ pub(super) struct Members {
 impl Evaluation for Members {
     const KEYWORD: &'static str = "unevaluatedProperties";
 
-    fn own(location: &str, members: &[(String, Doc)], own_unevaluated: bool) -> Self {
+    fn own(
+        _: &Index<'_>,
+        location: &str,
+        members: &[(String, Doc)],
+        own_unevaluated: bool,
+    ) -> Self {
         let get = |k: &str| get(members, k);
         let keys = |k: &str| match get(k) {
             Some(Doc::Object(members)) => members.iter().map(|(name, _)| name.clone()).collect(),
@@ -92,10 +101,6 @@ impl Evaluation for Members {
                 && other.names.iter().all(|n| self.names.contains(n))
                 && (other.patterns.iter()).all(|(p, _)| self.patterns.iter().any(|(q, _)| q == p)))
     }
-
-    fn undecided(&self) -> Option<&str> {
-        None
-    }
 }
 
 /// The items some keywords evaluate.
@@ -105,14 +110,19 @@ pub(super) struct Items {
     pub(super) prefix: usize,
     /// Every item (`items` or `unevaluatedItems` seen).
     pub(super) all: bool,
-    /// The pointer of a `contains` seen first, which evaluates the items matching it.
-    contains: Option<String>,
+    /// The `contains` subschemas, without repeats: each evaluates the items matching it.
+    pub(super) contains: Vec<TypeId>,
 }
 
 impl Evaluation for Items {
     const KEYWORD: &'static str = "unevaluatedItems";
 
-    fn own(location: &str, members: &[(String, Doc)], own_unevaluated: bool) -> Self {
+    fn own(
+        index: &Index<'_>,
+        location: &str,
+        members: &[(String, Doc)],
+        own_unevaluated: bool,
+    ) -> Self {
         let get = |k: &str| get(members, k);
         Items {
             prefix: match get("prefixItems") {
@@ -120,22 +130,27 @@ impl Evaluation for Items {
                 _ => 0,
             },
             all: get("items").is_some() || (own_unevaluated && get(Self::KEYWORD).is_some()),
-            contains: get("contains").map(|_| pointer::push(location, "contains")),
+            contains: (get("contains").into_iter())
+                .map(|_| index.id(&pointer::push(location, "contains")))
+                .collect(),
         }
     }
 
     fn join(&mut self, other: Items) {
         self.prefix = self.prefix.max(other.prefix);
         self.all |= other.all;
-        self.contains = self.contains.take().or(other.contains);
+        for id in other.contains {
+            if !self.contains.contains(&id) {
+                self.contains.push(id);
+            }
+        }
     }
 
     fn covers(&self, other: &Items) -> bool {
-        self.all || (!other.all && other.contains.is_none() && other.prefix <= self.prefix)
-    }
-
-    fn undecided(&self) -> Option<&str> {
-        self.contains.as_deref().filter(|_| !self.all)
+        self.all
+            || (!other.all
+                && other.prefix <= self.prefix
+                && other.contains.iter().all(|c| self.contains.contains(c)))
     }
 }
 
@@ -174,7 +189,7 @@ pub(super) enum Selector {
 
 /// Subschemas applied only sometimes, as one keyword groups them.
 enum Source {
-    /// `anyOf`: any number of branches may match.
+    /// `anyOf`: each branch matches or not.
     AnyOf(Vec<TypeId>),
     /// `oneOf`: exactly one branch matches a valid instance.
     OneOf(Vec<TypeId>),
@@ -210,24 +225,27 @@ impl Source {
 /// is evaluated would depend on the instance beyond what a plan can say.
 pub(super) fn plan<E: Evaluation>(index: &Index<'_>, at: TypeId) -> Result<Plan<E>, SchemaError> {
     let (always, sources) = closure::<E>(index, at, &[]);
-    if let Some(contains) = always.undecided() {
-        return Err(by_branch::<E>(contains.to_owned()));
-    }
     let mut choices = Vec::new();
     for source in sources {
-        let at = pointer_of(index, source.subschemas()[0]);
-        let outcomes = match source {
-            Source::AnyOf(branches) => {
-                for branch in branches {
-                    if !always.covers(&everything_below(index, branch)) {
-                        return Err(by_branch::<E>(pointer_of(index, branch)));
-                    }
-                }
-                continue;
-            }
-            Source::OneOf(branches) => (branches.iter())
-                .map(|&b| Ok((Selector::Matches(b), outcome(index, &[b], &always)?)))
+        // Each group: outcomes of which exactly one holds, with the pointer of its first
+        // subschema.
+        let groups = match source {
+            // Each branch matches or not, whatever the others do.
+            Source::AnyOf(branches) => (branches.iter())
+                .map(|&b| {
+                    let outcomes = vec![
+                        (Selector::Matches(b), outcome(index, &[b], &always)?),
+                        (Selector::Fails(b), E::default()),
+                    ];
+                    Ok((b, outcomes))
+                })
                 .collect::<Result<Vec<_>, SchemaError>>()?,
+            Source::OneOf(branches) => {
+                let outcomes = (branches.iter())
+                    .map(|&b| Ok((Selector::Matches(b), outcome(index, &[b], &always)?)))
+                    .collect::<Result<Vec<_>, SchemaError>>()?;
+                vec![(branches[0], outcomes)]
+            }
             Source::If {
                 condition,
                 then,
@@ -235,21 +253,27 @@ pub(super) fn plan<E: Evaluation>(index: &Index<'_>, at: TypeId) -> Result<Plan<
             } => {
                 let matched: Vec<TypeId> = [Some(condition), then].into_iter().flatten().collect();
                 let other: Vec<TypeId> = otherwise.into_iter().collect();
-                vec![
+                let outcomes = vec![
                     (
                         Selector::Matches(condition),
                         outcome(index, &matched, &always)?,
                     ),
                     (Selector::Fails(condition), outcome(index, &other, &always)?),
-                ]
+                ];
+                vec![(condition, outcomes)]
             }
-            Source::Dependent(name, id) => vec![
-                (Selector::Has(name.clone()), outcome(index, &[id], &always)?),
-                (Selector::Lacks(name), E::default()),
-            ],
+            Source::Dependent(name, id) => {
+                let outcomes = vec![
+                    (Selector::Has(name.clone()), outcome(index, &[id], &always)?),
+                    (Selector::Lacks(name), E::default()),
+                ];
+                vec![(id, outcomes)]
+            }
         };
-        if outcomes.iter().any(|(_, e)| !always.covers(e)) {
-            choices.push((at, outcomes));
+        for (first, outcomes) in groups {
+            if outcomes.iter().any(|(_, e)| !always.covers(e)) {
+                choices.push((pointer_of(index, first), outcomes));
+            }
         }
     }
     let mut cases = Vec::new();
@@ -282,7 +306,7 @@ pub(super) fn plan<E: Evaluation>(index: &Index<'_>, at: TypeId) -> Result<Plan<
 }
 
 /// What the subschemas `ids` (one branch outcome) evaluate in place; an error when their
-/// own branches, or `contains`, would evaluate more than they and `always` do.
+/// own branches would evaluate more than they and `always` do.
 fn outcome<E: Evaluation>(index: &Index<'_>, ids: &[TypeId], always: &E) -> Result<E, SchemaError> {
     let mut evaluated = E::default();
     let mut sources = Vec::new();
@@ -290,9 +314,6 @@ fn outcome<E: Evaluation>(index: &Index<'_>, ids: &[TypeId], always: &E) -> Resu
         let (own, more) = closure::<E>(index, id, &[id]);
         evaluated.join(own);
         sources.extend(more);
-    }
-    if let Some(contains) = evaluated.undecided() {
-        return Err(by_branch::<E>(contains.to_owned()));
     }
     let mut both = always.clone();
     both.join(evaluated.clone());
@@ -366,7 +387,7 @@ fn in_place<E: Evaluation>(
         return Vec::new();
     };
     let get = |k: &str| get(members, k);
-    evaluated.join(E::own(&location.pointer, members, own_unevaluated));
+    evaluated.join(E::own(index, &location.pointer, members, own_unevaluated));
     let within = |k: &str| pointer::push(&location.pointer, k);
     let tokens = |k: &str| -> Vec<String> {
         match get(k) {
