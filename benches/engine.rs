@@ -687,7 +687,7 @@ fn value_checks(c: &mut Criterion) {
                 "good": {"type": "boolean"}}, "required": ["kind"]}
         },
         "properties": {"id": {"type": "integer"}},
-        "oneOf": [{"$ref": "#/$defs/cat"}, {"$ref": "#/$defs/dog"}],
+        "oneOf": [{"$ref": "#/items/$defs/cat"}, {"$ref": "#/items/$defs/dog"}],
         "unevaluatedProperties": false});
     checked_group(c, "unevaluated_one_of", &animals, item);
 }
