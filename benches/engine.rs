@@ -678,7 +678,10 @@ fn value_checks(c: &mut Criterion) {
     checked_group(c, "unevaluated", &composed, item);
     let animals = records(&|i| match i % 2 {
         0 => format!(r#"{{"id": {i}, "kind": "cat", "lives": {}}}"#, i % 9),
-        _ => format!(r#"{{"id": {i}, "kind": "dog", "breed": "b{}", "good": true}}"#, i % 5),
+        _ => format!(
+            r#"{{"id": {i}, "kind": "dog", "breed": "b{}", "good": true}}"#,
+            i % 5
+        ),
     });
     let item = serde_json::json!({
         "$defs": {

@@ -1,43 +1,23 @@
 //! The loader's rewrites of keywords against an independent implementation: random schemas
 //! built from the keywords the loader turns into other nodes (`unevaluatedProperties`,
 //! `unevaluatedItems` and their cases beside `oneOf` / `if` / `dependentSchemas`,
-//! `dependentSchemas`, `patternProperties`) and the ones they interact with, random
-//! instances, and the `jsonschema` crate's verdict, which must be jitson's reference
-//! validator's and the interpreter's on every instance of every schema jitson loads.
+//! `dependentSchemas`, `patternProperties`) and the ones they interact with (through `$ref`
+//! to definitions too), random instances, and the `jsonschema` crate's verdict, which must
+//! be jitson's reference validator's and the interpreter's on every instance of every schema
+//! jitson loads.
+
+#[path = "../kernels/tests/common/rng.rs"]
+mod rng;
 
 use jitson::schema::SchemaErrorKind;
 use jitson::{Codec, Schema};
+use rng::Rng;
 use serde_json::{Map, Value, json};
 
 /// Member names the schemas and instances share.
 const NAMES: [&str; 4] = ["a", "b", "c", "ab"];
 /// Patterns over [`NAMES`] (`^a` matches two of them).
 const PATTERNS: [&str; 2] = ["^a", "b$"];
-
-/// A small xorshift generator: the same schemas on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    /// True `percent` times in a hundred.
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-}
 
 /// A leaf schema: what members and items are checked against.
 fn leaf(rng: &mut Rng) -> Value {
@@ -50,7 +30,6 @@ fn leaf(rng: &mut Rng) -> Value {
         json!({"const": 1}),
         json!({"type": ["boolean", "null"]}),
     ])
-    .clone()
 }
 
 /// A schema of `depth` more levels of subschemas.
@@ -75,7 +54,7 @@ fn schema(rng: &mut Rng, depth: u32) -> Value {
     if rng.chance(20) {
         s.insert(
             "patternProperties".into(),
-            json!({*rng.pick(&PATTERNS): sub(rng)}),
+            json!({rng.pick(&PATTERNS): sub(rng)}),
         );
     }
     if rng.chance(15) {
@@ -88,7 +67,7 @@ fn schema(rng: &mut Rng, depth: u32) -> Value {
     if rng.chance(20) {
         s.insert(
             "dependentSchemas".into(),
-            json!({*rng.pick(&NAMES): sub(rng)}),
+            json!({rng.pick(&NAMES): sub(rng)}),
         );
     }
     if rng.chance(30) {
@@ -101,6 +80,24 @@ fn schema(rng: &mut Rng, depth: u32) -> Value {
     }
     if rng.chance(8) {
         s.insert("contains".into(), sub(rng));
+        if rng.chance(30) {
+            s.insert("minContains".into(), json!(rng.below(2)));
+        }
+        if rng.chance(20) {
+            s.insert("maxContains".into(), json!(1 + rng.below(2)));
+        }
+    }
+    if rng.chance(6) {
+        s.insert("propertyNames".into(), json!({"maxLength": 1}));
+    }
+    if rng.chance(6) {
+        s.insert("maxProperties".into(), json!(1 + rng.below(2)));
+    }
+    if rng.chance(10) {
+        s.insert(
+            "$ref".into(),
+            json!(rng.pick(&["#/$defs/d0", "#/$defs/d1"])),
+        );
     }
     for keyword in ["allOf", "oneOf", "anyOf"] {
         if rng.chance(20) {
@@ -141,7 +138,6 @@ fn instance(rng: &mut Rng, depth: u32) -> Value {
             json!(true),
             json!(null),
         ])
-        .clone()
     };
     match rng.below(if depth == 0 { 1 } else { 5 }) {
         0 => scalar(rng),
@@ -171,7 +167,7 @@ fn rewrites(schema: &Value) -> bool {
 
 #[test]
 fn rewritten_keywords_agree_with_jsonschema() {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let (mut loaded, mut with_cases, mut rejected, mut valid) = (0, 0, 0, 0);
     for _ in 0..4000 {
         let mut root = schema(&mut rng, 3);
@@ -183,6 +179,8 @@ fn rewritten_keywords_agree_with_jsonschema() {
                 "$schema".into(),
                 json!("https://json-schema.org/draft/2020-12/schema"),
             );
+            let defs = json!({"d0": schema(&mut rng, 2), "d1": schema(&mut rng, 2)});
+            members.insert("$defs".into(), defs);
         }
         let ours = match Schema::from_value(&root) {
             Ok(schema) => schema,
@@ -190,6 +188,8 @@ fn rewritten_keywords_agree_with_jsonschema() {
                 rejected += 1;
                 continue;
             }
+            // A definition that applies itself in place: not a schema either validator runs.
+            Err(e) if matches!(e.kind(), SchemaErrorKind::InfiniteRecursion) => continue,
             Err(e) => panic!("{e}: {root}"),
         };
         loaded += 1;
@@ -214,10 +214,10 @@ fn rewritten_keywords_agree_with_jsonschema() {
     eprintln!("loaded {loaded}, with cases {with_cases}, rejected {rejected}, valid {valid}");
     // The test compares what it claims to: many schemas load, some of them with cases, and
     // many instances pass.
-    assert!(loaded > 2500, "{loaded} loaded");
+    assert!(loaded > 2000, "{loaded} loaded");
     assert!(with_cases > 500, "{with_cases} with cases");
     assert!(
-        rejected < loaded / 10,
+        rejected < loaded / 5,
         "{rejected} rejected, {loaded} loaded"
     );
     assert!(valid > loaded * 3, "{valid} valid of {loaded} × 20");
