@@ -6,9 +6,10 @@
 //! reference validator ([`crate::ValidationError::schema_pointer`]): `$ref` targets,
 //! `allOf` parts, nullable and per-kind wrappers add no token. Where several nodes could hold
 //! the path (`allOf` parts, union branches reached through a discriminator), the first one
-//! that has the failing keyword wins. An `if` / `then` / `else` reports the outcome the
-//! condition picks for the value at that place: the reference validator decides the
-//! condition on the document as `serde_json` reads it (the caller's, parsed on first need).
+//! that has the failing keyword and rejects the value there wins (the first that has the
+//! keyword when the document cannot be read). An `if` / `then` / `else` reports the outcome
+//! the condition picks for the value at that place. Both questions go to the reference
+//! validator, on the document as `serde_json` reads it (the caller's, parsed on first need).
 
 use jitson_jit::ir::Violation;
 
@@ -192,9 +193,10 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// The first of `ids` that holds the keyword, trying first those that reject the value
-    /// with `path` below it (the one that failed is among them, when the value can be
-    /// read); `token` (`anyOf`, `oneOf`) adds the branch's index to the pointer.
+    /// The first of `ids` that holds the keyword and rejects the value with `path` below it
+    /// (the one that failed is among them); the first that holds the keyword when none
+    /// rejects it or the value cannot be read. `token` (`anyOf`, `oneOf`) adds the branch's
+    /// index to the pointer.
     fn first(
         &mut self,
         ids: &[TypeId],
@@ -203,24 +205,29 @@ impl<'a> Walk<'a> {
         token: Option<&str>,
     ) -> Option<(Keyword, String)> {
         let here = &self.path[..self.path.len() - path.len()];
-        let rejects: Vec<bool> = match self.value_at(here) {
-            Some(value) if ids.len() > 1 => (ids.iter())
-                .map(|&id| !self.schema.node_accepts(id, value))
-                .collect(),
-            _ => vec![true; ids.len()],
-        };
-        let rejecting = (0..ids.len()).filter(|&i| rejects[i]);
-        let order: Vec<usize> = rejecting
-            .chain((0..ids.len()).filter(|&i| !rejects[i]))
-            .collect();
-        order.into_iter().find_map(|i| {
-            let id = ids[i];
+        let value = self.value_at(here).filter(|_| ids.len() > 1);
+        let (nullable, mut fallback) = (self.nullable, None);
+        for (i, &id) in ids.iter().enumerate() {
             let at = match token {
                 Some(token) => push(&push(at, token), &i.to_string()),
                 None => at.to_owned(),
             };
-            self.node(id, path, at)
-        })
+            let Some(found) = self.node(id, path, at) else {
+                continue;
+            };
+            // Only a part that holds the keyword is checked against the value (a walk of it).
+            match value {
+                Some(value) if self.schema.node_accepts(id, value) => {
+                    // Passed over: what its walk noted goes with it.
+                    let noted = std::mem::replace(&mut self.nullable, nullable);
+                    fallback.get_or_insert((found, noted));
+                }
+                _ => return Some(found),
+            }
+        }
+        let (found, noted) = fallback?;
+        self.nullable = noted;
+        Some(found)
     }
 
     /// The keyword in the outcome of conditional `c` that the condition picks for the value
