@@ -4,11 +4,12 @@
 //! `dependentSchemas`, `patternProperties`) and the ones they interact with (through `$ref`
 //! to definitions too), random instances, and the `jsonschema` crate's verdict, which must
 //! be jitson's reference validator's and the interpreter's on every instance of every schema
-//! jitson loads.
+//! jitson loads, and native code's on every eighth schema.
 
 #[path = "../kernels/tests/common/rng.rs"]
 mod rng;
 
+use jitson::engine::{Backend, BackendStatus, Options};
 use jitson::schema::SchemaErrorKind;
 use jitson::{Codec, Schema};
 use rng::Rng;
@@ -197,6 +198,12 @@ fn rewritten_keywords_agree_with_jsonschema() {
         with_cases += usize::from(text.contains("Unevaluated }"));
         let theirs = jsonschema::validator_for(&root).expect("jsonschema compiles");
         let codec = Codec::new(&ours);
+        // Native code for every eighth schema (each compiles a module).
+        let native = (loaded % 8 == 0)
+            .then(|| Codec::with_options(&ours, Options::new().backend(Backend::Native)));
+        if let Some(native) = &native {
+            assert_eq!(native.backend(), &BackendStatus::Native, "{root}");
+        }
         for _ in 0..20 {
             let value = instance(&mut rng, 3);
             let want = theirs.is_valid(&value);
@@ -209,6 +216,10 @@ fn rewritten_keywords_agree_with_jsonschema() {
             );
             let bytes = serde_json::to_vec(&value).unwrap();
             assert_eq!(codec.validate(&bytes).is_ok(), want, "{value} under {root}");
+            if let Some(native) = &native {
+                let got = native.validate(&bytes).is_ok();
+                assert_eq!(got, want, "native: {value} under {root}");
+            }
         }
     }
     eprintln!("loaded {loaded}, with cases {with_cases}, rejected {rejected}, valid {valid}");
