@@ -262,17 +262,22 @@ impl SchemaObject<'_> {
 
     /// The node that checks an `unevaluated*` keyword by its plan: `check` of what is
     /// always evaluated, or a chain of conditionals, one per case, each checking what its
-    /// case evaluates (a value no case selects is invalid anyway: any value passes).
-    fn unevaluated_cases<E>(
+    /// case evaluates. A value no case selects (no `oneOf` branch matched: invalid anyway)
+    /// gets the check of what is always evaluated, as the branches' annotations are dropped.
+    fn unevaluated_cases<E: Clone>(
         &self,
         graph: &mut Graph,
         plan: unevaluated::Plan<E>,
         check: impl Fn(&mut Graph, E) -> Result<Option<TypeId>, SchemaError>,
     ) -> Result<Option<TypeId>, SchemaError> {
+        let always = check(graph, plan.always.clone())?;
         if plan.cases.is_empty() {
-            return check(graph, plan.always);
+            return Ok(always);
         }
-        let mut next = graph.add(TypeDesc::Any, self.at);
+        let mut next = match always {
+            Some(always) => always,
+            None => graph.add(TypeDesc::Any, self.at),
+        };
         for case in plan.cases.into_iter().rev() {
             let then = match check(graph, case.evaluated)? {
                 Some(then) => then,
