@@ -5,6 +5,8 @@
 
 #[path = "../engine_support/mod.rs"]
 mod engine_support;
+#[path = "../../kernels/tests/common/rng.rs"]
+mod rng;
 #[path = "../typed_support/mod.rs"]
 mod typed_support;
 

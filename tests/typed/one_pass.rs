@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
+use crate::rng::Rng;
 use crate::typed_support::{book::Book, canada::Canada, citm::CitmCatalog, twitter::Twitter};
 use jitson::engine::{EngineOptions, Options, Tiering, TypedDecode};
 use jitson::jit::ir::ExecOptions;
@@ -56,22 +57,6 @@ fn the_reader_takes_the_corpus_documents() {
     check::<Book>("book.json");
 }
 
-/// A small xorshift generator: the mutations are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Bytes that change what a JSON text means.
 const SPECIAL: &[u8] = b"\"\\{}[],:0-1.e+ntf \n\x00\x1f\x7f\xc3\xa9\xff";
 
@@ -102,7 +87,7 @@ where
     T: JsonType + for<'a> JsonDecode<'a> + for<'a> Deserialize<'a> + PartialEq + Debug,
 {
     let (reference, engine) = (two_pass(), one_pass());
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut taken = 0;
     for _ in 0..count {
         let input = mutate(input, &mut rng);
