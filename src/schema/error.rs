@@ -45,10 +45,10 @@ pub enum SchemaErrorKind {
     UnresolvedRef(String),
     /// A cycle of references and combinators that never reaches a value, e.g. `{"$ref": "#"}`.
     InfiniteRecursion,
-    /// What an `unevaluatedProperties` / `unevaluatedItems` takes would depend on the
-    /// instance beyond which `oneOf` branch, `if` outcome and `dependentSchemas` members
-    /// apply: an `anyOf` branch, a branch's own branch or `contains` evaluates members or
-    /// items the rest does not, or the outcomes make more than 16 cases.
+    /// What an `unevaluatedProperties` / `unevaluatedItems` takes depends on more outcomes
+    /// of `anyOf` / `oneOf` branches, `if` and `dependentSchemas` members than a plan of 16
+    /// cases holds, or on branches nested more than 8 deep (a branch that applies itself in
+    /// place).
     UnevaluatedByBranch {
         /// `unevaluatedProperties` or `unevaluatedItems`.
         keyword: String,

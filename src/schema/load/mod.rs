@@ -6,9 +6,9 @@
 //! and `multipleOf`, string lengths and `pattern`, `items`, `prefixItems`, item counts,
 //! `uniqueItems`, `contains` (with `minContains`, `maxContains`), `properties`, `required`,
 //! `patternProperties`, `additionalProperties`, `unevaluatedProperties` and
-//! `unevaluatedItems` (when what they take is decided by the schema and by which `oneOf`
-//! branch, `if` outcome and `dependentSchemas` members apply — not by `anyOf` branches or
-//! `contains`: see [`unevaluated`]), member counts (`minProperties`, `maxProperties`),
+//! `unevaluatedItems` (beside branches: checked per case of `anyOf` / `oneOf` branches, `if`
+//! outcomes and `dependentSchemas` members, at most 16 cases; see [`unevaluated`]), member
+//! counts (`minProperties`, `maxProperties`),
 //! `dependentRequired`, `dependentSchemas`, `propertyNames`, `anyOf`, `oneOf`, `allOf`, `not`,
 //! `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources, `$anchor`s within the
 //! document), `$defs` / `definitions`; annotations `$schema`, `$id`, `$anchor`, `$comment`,

@@ -14,9 +14,10 @@
 //! member when its member is present, what each outcome evaluates is static too: the
 //! [`Plan`] lists every combination of outcomes as a [`Case`], with its [`Selector`]s and
 //! what is evaluated then, and the loader checks the keyword per case (a conditional
-//! chain; `contains` is checked item by item within a case). A branch whose own branches
-//! would add more, and more than [`MAX_CASES`] cases, would make the set depend on the
-//! instance beyond that: a load error, never a silently different answer.
+//! chain; `contains` is checked item by item within a case). A branch's own branches add
+//! their outcomes to the branch's (up to [`MAX_NESTING`] deep). More than [`MAX_CASES`]
+//! cases would make the plan too long: a load error at the branch that passes the limit,
+//! never a silently different answer.
 
 use super::index::{Index, LocationSchema};
 use crate::schema::doc::Doc;
@@ -203,48 +204,57 @@ enum Source {
     Dependent(String, TypeId),
 }
 
-impl Source {
-    /// Every subschema of the source.
-    fn subschemas(&self) -> Vec<TypeId> {
-        match self {
-            Source::AnyOf(branches) | Source::OneOf(branches) => branches.clone(),
-            Source::If {
-                condition,
-                then,
-                otherwise,
-            } => [Some(*condition), *then, *otherwise]
-                .into_iter()
-                .flatten()
-                .collect(),
-            Source::Dependent(_, id) => vec![*id],
-        }
-    }
-}
+/// How deep branches inside branches may go before a plan gives up (a branch that reaches
+/// itself in place through `$ref` would go on for ever).
+const MAX_NESTING: usize = 8;
 
 /// The plan of the `unevaluated*` keyword of the schema object at `at`; an error when what
 /// is evaluated would depend on the instance beyond what a plan can say.
 pub(super) fn plan<E: Evaluation>(index: &Index<'_>, at: TypeId) -> Result<Plan<E>, SchemaError> {
     let (always, sources) = closure::<E>(index, at, &[]);
+    let cases = cases(index, always.clone(), sources, &E::default(), 0)?;
+    Ok(match cases[..] {
+        [ref only] if only.when.is_empty() => Plan {
+            always,
+            cases: Vec::new(),
+        },
+        _ => Plan { always, cases },
+    })
+}
+
+/// The cases of subschemas that always evaluate `evaluated` and apply `sources` sometimes,
+/// beside others that evaluate `beside` (outcomes that add nothing to both are not told
+/// apart): every combination of the sources' outcomes, each with what it evaluates
+/// (`evaluated` included, `beside` not). One case without selectors when no source adds.
+fn cases<E: Evaluation>(
+    index: &Index<'_>,
+    evaluated: E,
+    sources: Vec<Source>,
+    beside: &E,
+    nesting: usize,
+) -> Result<Vec<Case<E>>, SchemaError> {
+    let mut base = beside.clone();
+    base.join(evaluated.clone());
     let mut choices = Vec::new();
     for source in sources {
-        // Each group: outcomes of which exactly one holds, with the pointer of its first
-        // subschema.
-        let groups = match source {
+        // Each group: outcomes of which exactly one holds, each a conjunction of selectors
+        // (a branch's own cases inside it), with the group's first subschema.
+        let mut groups = Vec::new();
+        match source {
             // Each branch matches or not, whatever the others do.
-            Source::AnyOf(branches) => (branches.iter())
-                .map(|&b| {
-                    let outcomes = vec![
-                        (Selector::Matches(b), outcome(index, &[b], &always)?),
-                        (Selector::Fails(b), E::default()),
-                    ];
-                    Ok((b, outcomes))
-                })
-                .collect::<Result<Vec<_>, SchemaError>>()?,
+            Source::AnyOf(branches) => {
+                for b in branches {
+                    let mut outcomes = within(index, &[b], &base, Selector::Matches(b), nesting)?;
+                    outcomes.push((vec![Selector::Fails(b)], E::default()));
+                    groups.push((b, outcomes));
+                }
+            }
             Source::OneOf(branches) => {
-                let outcomes = (branches.iter())
-                    .map(|&b| Ok((Selector::Matches(b), outcome(index, &[b], &always)?)))
-                    .collect::<Result<Vec<_>, SchemaError>>()?;
-                vec![(branches[0], outcomes)]
+                let mut outcomes = Vec::new();
+                for &b in &branches {
+                    outcomes.extend(within(index, &[b], &base, Selector::Matches(b), nesting)?);
+                }
+                groups.push((branches[0], outcomes));
             }
             Source::If {
                 condition,
@@ -253,47 +263,40 @@ pub(super) fn plan<E: Evaluation>(index: &Index<'_>, at: TypeId) -> Result<Plan<
             } => {
                 let matched: Vec<TypeId> = [Some(condition), then].into_iter().flatten().collect();
                 let other: Vec<TypeId> = otherwise.into_iter().collect();
-                let outcomes = vec![
-                    (
-                        Selector::Matches(condition),
-                        outcome(index, &matched, &always)?,
-                    ),
-                    (Selector::Fails(condition), outcome(index, &other, &always)?),
-                ];
-                vec![(condition, outcomes)]
+                let yes = Selector::Matches(condition);
+                let mut outcomes = within(index, &matched, &base, yes, nesting)?;
+                let no = Selector::Fails(condition);
+                outcomes.extend(within(index, &other, &base, no, nesting)?);
+                groups.push((condition, outcomes));
             }
             Source::Dependent(name, id) => {
-                let outcomes = vec![
-                    (Selector::Has(name.clone()), outcome(index, &[id], &always)?),
-                    (Selector::Lacks(name), E::default()),
-                ];
-                vec![(id, outcomes)]
+                let has = Selector::Has(name.clone());
+                let mut outcomes = within(index, &[id], &base, has, nesting)?;
+                outcomes.push((vec![Selector::Lacks(name)], E::default()));
+                groups.push((id, outcomes));
             }
-        };
+        }
         for (first, outcomes) in groups {
-            if outcomes.iter().any(|(_, e)| !always.covers(e)) {
+            if outcomes.iter().any(|(_, e)| !base.covers(e)) {
                 choices.push((pointer_of(index, first), outcomes));
             }
         }
     }
-    let mut cases = Vec::new();
-    if !choices.is_empty() {
-        cases.push(Case {
-            when: Vec::new(),
-            evaluated: always.clone(),
-        });
-    }
+    let mut cases = vec![Case {
+        when: Vec::new(),
+        evaluated,
+    }];
     for (at, outcomes) in choices {
         if cases.len() * outcomes.len() > MAX_CASES {
             return Err(by_branch::<E>(at));
         }
         cases = (cases.iter())
             .flat_map(|case| {
-                outcomes.iter().map(move |(selector, evaluated)| {
+                outcomes.iter().map(move |(selectors, evaluated)| {
                     let mut both = case.evaluated.clone();
                     both.join(evaluated.clone());
                     let mut when = case.when.clone();
-                    when.push(selector.clone());
+                    when.extend(selectors.iter().cloned());
                     Case {
                         when,
                         evaluated: both,
@@ -302,12 +305,25 @@ pub(super) fn plan<E: Evaluation>(index: &Index<'_>, at: TypeId) -> Result<Plan<
             })
             .collect();
     }
-    Ok(Plan { always, cases })
+    Ok(cases)
 }
 
-/// What the subschemas `ids` (one branch outcome) evaluate in place; an error when their
-/// own branches would evaluate more than they and `always` do.
-fn outcome<E: Evaluation>(index: &Index<'_>, ids: &[TypeId], always: &E) -> Result<E, SchemaError> {
+/// The outcomes of one branch outcome, the subschemas `ids` applying when `selector` holds:
+/// one per case of their own branches, each `selector` and that case's selectors, with
+/// what it evaluates.
+fn within<E: Evaluation>(
+    index: &Index<'_>,
+    ids: &[TypeId],
+    beside: &E,
+    selector: Selector,
+    nesting: usize,
+) -> Result<Vec<(Vec<Selector>, E)>, SchemaError> {
+    if nesting == MAX_NESTING {
+        let at = ids
+            .first()
+            .map_or_else(String::new, |&id| pointer_of(index, id));
+        return Err(by_branch::<E>(at));
+    }
     let mut evaluated = E::default();
     let mut sources = Vec::new();
     for &id in ids {
@@ -315,14 +331,15 @@ fn outcome<E: Evaluation>(index: &Index<'_>, ids: &[TypeId], always: &E) -> Resu
         evaluated.join(own);
         sources.extend(more);
     }
-    let mut both = always.clone();
-    both.join(evaluated.clone());
-    for branch in sources.iter().flat_map(Source::subschemas) {
-        if !both.covers(&everything_below(index, branch)) {
-            return Err(by_branch::<E>(pointer_of(index, branch)));
-        }
-    }
-    Ok(evaluated)
+    let cases = cases(index, evaluated, sources, beside, nesting + 1)?;
+    Ok(cases
+        .into_iter()
+        .map(|case| {
+            let mut when = vec![selector.clone()];
+            when.extend(case.when);
+            (when, case.evaluated)
+        })
+        .collect())
 }
 
 /// What the schema object at `root` and everything applied in place with it evaluate, and
@@ -356,20 +373,6 @@ fn by_branch<E: Evaluation>(at: String) -> SchemaError {
 /// The pointer of the subschema `id`.
 fn pointer_of(index: &Index<'_>, id: TypeId) -> String {
     index.locations[id.index()].pointer.clone()
-}
-
-/// Everything the subschema at `id` may evaluate, whichever of its branches apply.
-fn everything_below<E: Evaluation>(index: &Index<'_>, id: TypeId) -> E {
-    let mut all = E::default();
-    let mut sources = Vec::new();
-    let (mut seen, mut next) = (vec![false; index.locations.len()], vec![id]);
-    while let Some(id) = next.pop() {
-        if !std::mem::replace(&mut seen[id.index()], true) {
-            next.extend(in_place(index, id, &mut all, &mut sources, true));
-            next.extend(sources.drain(..).flat_map(|s| s.subschemas()));
-        }
-    }
-    all
 }
 
 /// What the schema object at `id` evaluates by its own keywords, joined into `evaluated`
