@@ -151,11 +151,11 @@ impl<'a> Walk<'a> {
                 if field.is_some() || matched {
                     return None;
                 }
-                let (keyword, token) = match d.unevaluated {
-                    true => (Keyword::UnevaluatedProperties, "unevaluatedProperties"),
-                    false => (Keyword::AdditionalProperties, "additionalProperties"),
+                let keyword = match d.unevaluated {
+                    true => Keyword::UnevaluatedProperties,
+                    false => Keyword::AdditionalProperties,
                 };
-                let at = push(&at, token);
+                let at = push(&at, d.others_keyword());
                 match d.unknown {
                     UnknownFields::Extra(ty) => self.node(ty, rest, at),
                     UnknownFields::Deny if self.violation == Violation::UnknownField => {

@@ -62,8 +62,8 @@ use selection::{Unmatched, select};
 
 use crate::schema::num::{Divisor, is_big_multiple_of, number_is_multiple_of};
 use crate::schema::{
-    Bound, ConditionalDesc, ContainsDesc, IntegerDesc, MemberRules, Num, NumberDesc, ObjectDesc,
-    Pattern, Schema, StringDesc, TypeDesc, TypeId, UnionDesc, UnknownFields,
+    Bound, ConditionalDesc, ContainsDesc, IntegerDesc, Num, NumberDesc, ObjectDesc, Pattern,
+    Schema, StringDesc, TypeDesc, TypeId, UnionDesc, UnknownFields,
 };
 
 /// Lowers `schema` to a program whose entry checks (and decodes) one whole document, with
@@ -166,13 +166,7 @@ impl Resolver<'_> {
                 self.whole(&mut ops, check, None, |r, ops| r.object(ops, id, d));
             }
             TypeDesc::Map(values) => {
-                let d = ObjectDesc {
-                    fields: Vec::new(),
-                    unknown: UnknownFields::Extra(*values),
-                    members: MemberRules::default(),
-                    patterns: Vec::new(),
-                    unevaluated: false,
-                };
+                let d = ObjectDesc::open(UnknownFields::Extra(*values));
                 self.object(&mut ops, id, &d);
             }
             TypeDesc::Nullable(inner) => {

@@ -76,7 +76,7 @@ impl Doc {
     /// The first member named `key`, if this is an object.
     pub(crate) fn get(&self, key: &str) -> Option<&Doc> {
         match self {
-            Doc::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Doc::Object(members) => member(members, key),
             _ => None,
         }
     }
@@ -206,4 +206,9 @@ impl<'de> Visitor<'de> for DocVisitor {
         }
         Ok(Doc::Object(members))
     }
+}
+
+/// The first of an object's `members` named `key`.
+pub(crate) fn member<'d>(members: &'d [(String, Doc)], key: &str) -> Option<&'d Doc> {
+    members.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }

@@ -283,6 +283,27 @@ impl Field {
 }
 
 impl ObjectDesc {
+    /// An object node with no fields, no member rules and no patterns, whose other members
+    /// are `unknown`.
+    pub fn open(unknown: UnknownFields) -> ObjectDesc {
+        ObjectDesc {
+            fields: Vec::new(),
+            unknown,
+            members: MemberRules::default(),
+            patterns: Vec::new(),
+            unevaluated: false,
+        }
+    }
+
+    /// The keyword of the other members: `additionalProperties`, or
+    /// `unevaluatedProperties`.
+    pub fn others_keyword(&self) -> &'static str {
+        match self.unevaluated {
+            true => "unevaluatedProperties",
+            false => "additionalProperties",
+        }
+    }
+
     /// The index of the field read under `key` (its name or one of its aliases).
     pub fn field_index(&self, key: &str) -> Option<usize> {
         self.fields.iter().position(|f| f.names().any(|n| n == key))
@@ -616,10 +637,7 @@ impl Graph {
                 required: true,
                 default: None,
             }],
-            unknown: UnknownFields::Allow,
-            members: MemberRules::default(),
-            patterns: Vec::new(),
-            unevaluated: false,
+            ..ObjectDesc::open(UnknownFields::Allow)
         };
         // An object node: other values do not match it.
         self.add(TypeDesc::Object(present), origin)

@@ -185,13 +185,7 @@ fn union(branches: Vec<TypeId>) -> UnionDesc {
 
 /// An object with no named fields.
 fn open_object(unknown: UnknownFields) -> TypeDesc {
-    TypeDesc::Object(ObjectDesc {
-        fields: Vec::new(),
-        unknown,
-        members: MemberRules::default(),
-        patterns: Vec::new(),
-        unevaluated: false,
-    })
+    TypeDesc::Object(ObjectDesc::open(unknown))
 }
 
 /// `ids` without repeats, first occurrence kept.

@@ -3,7 +3,7 @@
 
 use super::index::{Index, LocationSchema, invalid};
 use super::unevaluated::{self, Selector};
-use crate::schema::doc::Doc;
+use crate::schema::doc::{Doc, member};
 use crate::schema::model::{
     ArrayDesc, ConditionalDesc, ConditionalForm, ContainsDesc, Field, Graph, MemberRules,
     ObjectDesc, PatternProperty, UnionDesc, UnknownFields,
@@ -79,10 +79,7 @@ struct SchemaObject<'a> {
 
 impl SchemaObject<'_> {
     fn get(&self, keyword: &str) -> Option<&Doc> {
-        self.members
-            .iter()
-            .find(|(k, _)| k == keyword)
-            .map(|(_, v)| v)
+        member(self.members, keyword)
     }
 
     fn has(&self, keyword: &str) -> bool {
@@ -235,16 +232,22 @@ impl SchemaObject<'_> {
             }
             // An item that a `contains` matches is evaluated; the others must match.
             let unevaluated = self.child(index, "unevaluatedItems", None);
-            let items = match evaluated.contains[..] {
-                [] => unevaluated,
-                [one] => self.unless_contained(graph, one, unevaluated),
+            let contained = match evaluated.contains[..] {
+                [] => None,
+                [one] => Some(one),
                 _ => {
                     let union = UnionDesc {
                         branches: evaluated.contains,
                         discriminator: None,
                     };
-                    let any_contains = graph.add(TypeDesc::AnyOf(union), self.at);
-                    self.unless_contained(graph, any_contains, unevaluated)
+                    Some(graph.add(TypeDesc::AnyOf(union), self.at))
+                }
+            };
+            let items = match contained {
+                None => unevaluated,
+                Some(contained) => {
+                    let any = graph.add(TypeDesc::Any, self.at);
+                    self.case(graph, contained, any, unevaluated)
                 }
             };
             let mut descs = self.open_descs(graph);
@@ -284,29 +287,24 @@ impl SchemaObject<'_> {
                 None => graph.add(TypeDesc::Any, self.at),
             };
             let condition = self.selection(graph, &case.when);
-            let desc = ConditionalDesc {
-                condition,
-                then,
-                otherwise: next,
-                form: ConditionalForm::Unevaluated,
-            };
-            next = graph.add(TypeDesc::Conditional(desc), self.at);
+            next = self.case(graph, condition, then, next);
         }
         Ok(Some(next))
     }
 
-    /// An item's check under `unevaluatedItems` beside `contains`: `unevaluated` unless the
-    /// item matches `contained` (its errors at the keyword: no outcome token).
-    fn unless_contained(
+    /// A conditional of an `unevaluated*` keyword (a case of its chain, or an item that
+    /// `contains` may have evaluated): its errors point at the keyword, no outcome token.
+    fn case(
         &self,
         graph: &mut Graph,
-        contained: TypeId,
-        unevaluated: TypeId,
+        condition: TypeId,
+        then: TypeId,
+        otherwise: TypeId,
     ) -> TypeId {
         let desc = ConditionalDesc {
-            condition: contained,
-            then: graph.add(TypeDesc::Any, self.at),
-            otherwise: unevaluated,
+            condition,
+            then,
+            otherwise,
             form: ConditionalForm::Unevaluated,
         };
         graph.add(TypeDesc::Conditional(desc), self.at)
@@ -363,10 +361,13 @@ impl SchemaObject<'_> {
         let mut descs = self.open_descs(graph);
         descs.object = ObjectDesc {
             fields,
-            unknown: UnknownFields::Extra(self.child(index, "unevaluatedProperties", None)),
-            members: MemberRules::default(),
             patterns,
             unevaluated: true,
+            ..ObjectDesc::open(UnknownFields::Extra(self.child(
+                index,
+                "unevaluatedProperties",
+                None,
+            )))
         };
         Ok(Some(self.kinds(graph, every_kind(), descs)))
     }
@@ -386,13 +387,7 @@ impl SchemaObject<'_> {
                 contains: None,
                 unevaluated: false,
             },
-            object: ObjectDesc {
-                fields: Vec::new(),
-                unknown: UnknownFields::Allow,
-                members: MemberRules::default(),
-                patterns: Vec::new(),
-                unevaluated: false,
-            },
+            object: ObjectDesc::open(UnknownFields::Allow),
         }
     }
 

@@ -20,7 +20,7 @@
 //! never a silently different answer.
 
 use super::index::{Index, LocationSchema};
-use crate::schema::doc::Doc;
+use crate::schema::doc::{Doc, member};
 use crate::schema::{SchemaError, SchemaErrorKind, TypeId, pointer};
 
 /// What one `unevaluated*` keyword needs to know of the keywords beside it.
@@ -62,20 +62,16 @@ impl Evaluation for Members {
         members: &[(String, Doc)],
         own_unevaluated: bool,
     ) -> Self {
-        let get = |k: &str| get(members, k);
-        let keys = |k: &str| match get(k) {
-            Some(Doc::Object(members)) => members.iter().map(|(name, _)| name.clone()).collect(),
-            _ => Vec::new(),
-        };
+        let get = |k: &str| member(members, k);
         let within = pointer::push(location, "patternProperties");
-        let patterns = (keys("patternProperties").into_iter())
+        let patterns = (tokens(members, "patternProperties").into_iter())
             .map(|p| {
                 let at = pointer::push(&within, &p);
                 (p, at)
             })
             .collect();
         Members {
-            names: keys("properties"),
+            names: tokens(members, "properties"),
             patterns,
             all: get("additionalProperties").is_some()
                 || (own_unevaluated && get(Self::KEYWORD).is_some()),
@@ -124,7 +120,7 @@ impl Evaluation for Items {
         members: &[(String, Doc)],
         own_unevaluated: bool,
     ) -> Self {
-        let get = |k: &str| get(members, k);
+        let get = |k: &str| member(members, k);
         Items {
             prefix: match get("prefixItems") {
                 Some(Doc::Array(items)) => items.len(),
@@ -211,7 +207,7 @@ const MAX_NESTING: usize = 8;
 /// The plan of the `unevaluated*` keyword of the schema object at `at`; an error when what
 /// is evaluated would depend on the instance beyond what a plan can say.
 pub(super) fn plan<E: Evaluation>(index: &Index<'_>, at: TypeId) -> Result<Plan<E>, SchemaError> {
-    let (always, sources) = closure::<E>(index, at, &[]);
+    let (always, sources) = closure::<E>(index, at, false);
     let cases = cases(index, always.clone(), sources, &E::default(), 0)?;
     Ok(match cases[..] {
         [ref only] if only.when.is_empty() => Plan {
@@ -327,7 +323,7 @@ fn within<E: Evaluation>(
     let mut evaluated = E::default();
     let mut sources = Vec::new();
     for &id in ids {
-        let (own, more) = closure::<E>(index, id, &[id]);
+        let (own, more) = closure::<E>(index, id, true);
         evaluated.join(own);
         sources.extend(more);
     }
@@ -344,18 +340,17 @@ fn within<E: Evaluation>(
 
 /// What the schema object at `root` and everything applied in place with it evaluate, and
 /// the sources of what applies only sometimes. The `unevaluated*` keyword of `root` counts
-/// only when `root` is in `own_counts` (a branch's, not the schema's own).
+/// when `own_unevaluated` (a branch's, not the schema's own).
 fn closure<E: Evaluation>(
     index: &Index<'_>,
     root: TypeId,
-    own_counts: &[TypeId],
+    own_unevaluated: bool,
 ) -> (E, Vec<Source>) {
     let mut evaluated = E::default();
     let mut sources = Vec::new();
     let mut seen = vec![false; index.locations.len()];
     seen[root.index()] = true;
-    let own = own_counts.contains(&root);
-    let mut next = in_place(index, root, &mut evaluated, &mut sources, own);
+    let mut next = in_place(index, root, &mut evaluated, &mut sources, own_unevaluated);
     while let Some(id) = next.pop() {
         if !std::mem::replace(&mut seen[id.index()], true) {
             next.extend(in_place(index, id, &mut evaluated, &mut sources, true));
@@ -389,19 +384,12 @@ fn in_place<E: Evaluation>(
     let LocationSchema::Object(members) = location.schema else {
         return Vec::new();
     };
-    let get = |k: &str| get(members, k);
+    let get = |k: &str| member(members, k);
     evaluated.join(E::own(index, &location.pointer, members, own_unevaluated));
     let within = |k: &str| pointer::push(&location.pointer, k);
-    let tokens = |k: &str| -> Vec<String> {
-        match get(k) {
-            Some(Doc::Array(items)) => (0..items.len()).map(|i| i.to_string()).collect(),
-            Some(Doc::Object(members)) => members.iter().map(|(name, _)| name.clone()).collect(),
-            _ => Vec::new(),
-        }
-    };
     let children = |k: &str| -> Vec<TypeId> {
         let at = within(k);
-        (tokens(k).iter())
+        (tokens(members, k).iter())
             .map(|t| index.id(&pointer::push(&at, t)))
             .collect()
     };
@@ -420,7 +408,7 @@ fn in_place<E: Evaluation>(
             otherwise: child("else"),
         });
     }
-    for (name, id) in tokens("dependentSchemas")
+    for (name, id) in tokens(members, "dependentSchemas")
         .into_iter()
         .zip(children("dependentSchemas"))
     {
@@ -433,7 +421,12 @@ fn in_place<E: Evaluation>(
     always
 }
 
-/// The value of `keyword` among a schema object's `members`.
-fn get<'d>(members: &'d [(String, Doc)], keyword: &str) -> Option<&'d Doc> {
-    members.iter().find(|(m, _)| m == keyword).map(|(_, v)| v)
+/// The pointer tokens of the subschemas under `keyword` of a schema object's `members`:
+/// indices of an array, names of an object.
+fn tokens(members: &[(String, Doc)], keyword: &str) -> Vec<String> {
+    match member(members, keyword) {
+        Some(Doc::Array(items)) => (0..items.len()).map(|i| i.to_string()).collect(),
+        Some(Doc::Object(members)) => members.iter().map(|(name, _)| name.clone()).collect(),
+        _ => Vec::new(),
+    }
 }

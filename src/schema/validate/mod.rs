@@ -327,12 +327,9 @@ fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
                 return fail(ValidationErrorKind::UnknownField { name });
             }
             (UnknownFields::Deny, true) => return fail(ValidationErrorKind::Unevaluated { name }),
-            (UnknownFields::Extra(ty), unevaluated) => {
-                let location = match unevaluated {
-                    true => "/unevaluatedProperties",
-                    false => "/additionalProperties",
-                };
-                check(nodes, ty, member).map_err(|e| e.under(PathSegment::Key(name), location))?;
+            (UnknownFields::Extra(ty), _) => {
+                let location = pointer::push("", d.others_keyword());
+                check(nodes, ty, member).map_err(|e| e.under(PathSegment::Key(name), &location))?;
             }
         }
     }
