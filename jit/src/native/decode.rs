@@ -371,8 +371,10 @@ pub(crate) unsafe extern "C" fn jitson_native_decode_op(
         // SAFETY: the pointers come from borrows that live for the whole run.
         let (program, input, _) = unsafe { ctx.parts() };
         let op = &program.funcs[func as usize].ops[pc as usize];
-        let Some((passed, after)) = fast::string_op(program, op, input, p) else {
-            return decode_on_interpreter(ctx, p, func, pc, addr);
+        let (passed, after) = match fast::string_op(program, op, input, p) {
+            Some(Ok(passed)) => passed,
+            Some(Err(v)) => return Err((FailKind::Violation(v), p)),
+            None => return decode_on_interpreter(ctx, p, func, pc, addr),
         };
         if addr != 0 {
             match passed {

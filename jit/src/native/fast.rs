@@ -1,9 +1,12 @@
 //! Fast paths of the value ops generated code leaves to helpers: checked strings, string
-//! enumerations and numbers with checks, for the values that pass them. Each returns `None`
-//! whenever anything is unusual (escapes, a failed check, a syntax error); the helper then
-//! runs the op on the interpreter, which finds the exact error, so the interpreter stays
-//! the one definition of every error. The checks themselves are the interpreter's
-//! ([`number_violation`], [`text_violation`]).
+//! enumerations and numbers with checks, for values that read cleanly. A clean value either
+//! passes or fails its check, the failure reported as the interpreter reports it (the
+//! violation at the value's start); each returns `None` whenever anything is unusual
+//! (escapes, a syntax error, another kind of value), and the helper then runs the op on
+//! the interpreter, which finds the exact error, so the interpreter stays the one
+//! definition of every error it reports. The checks themselves are the interpreter's
+//! ([`number_violation`], [`text_violation`]), so failing a union branch or a condition
+//! on a clean string costs no run of the interpreter.
 
 use jitson_kernels::string_scan;
 
@@ -20,18 +23,19 @@ pub(crate) enum Passed {
 }
 
 /// The fast path of op `op` (a checked `String` or a `StrEnum`; any other op has none) at
-/// `pos`: what passed, and the cursor after it.
+/// `pos`, for a string without escapes that scans clean: `Ok` with what passed and the
+/// cursor after it, or the violation, which the interpreter reports at `pos`.
 pub(crate) fn string_op(
     program: &Program,
     op: &Op,
     input: &[u8],
     pos: usize,
-) -> Option<(Passed, usize)> {
+) -> Option<Result<(Passed, usize), Violation>> {
     match op {
         Op::String(check) => checked_string(&program.str_checks[*check as usize], input, pos)
-            .map(|(body, end)| (Passed::Str(body, end), end + 1)),
+            .map(|r| r.map(|(body, end)| (Passed::Str(body, end), end + 1))),
         Op::StrEnum(table) => enum_index(&program.str_enums[*table as usize], input, pos)
-            .map(|(index, after)| (Passed::Enum(index), after)),
+            .map(|r| r.map(|(index, after)| (Passed::Enum(index), after))),
         _ => None,
     }
 }
@@ -46,22 +50,36 @@ fn plain_string(input: &[u8], pos: usize) -> Option<(usize, usize)> {
     (!scan.has_escapes).then_some((pos + 1, scan.end))
 }
 
-/// The body of the string at `pos` when it passes `c` (see [`plain_string`]).
-fn checked_string(c: &StrCheck, input: &[u8], pos: usize) -> Option<(usize, usize)> {
+/// The body of the string at `pos` (see [`plain_string`]) if it passes `c`, else the
+/// violation.
+fn checked_string(
+    c: &StrCheck,
+    input: &[u8],
+    pos: usize,
+) -> Option<Result<(usize, usize), Violation>> {
     let (body, end) = plain_string(input, pos)?;
     // SAFETY: `scan_checked` validated the body as UTF-8 (it checks every body holding a
     // byte at or above 0x80; an all-ASCII body is UTF-8), so the unchecked view is sound
     // and the interpreter's second check (`from_utf8`) is not needed here.
     let text = unsafe { std::str::from_utf8_unchecked(&input[body..end]) };
-    text_violation(c, text).is_none().then_some((body, end))
+    Some(match text_violation(c, text) {
+        None => Ok((body, end)),
+        Some(v) => Err(v),
+    })
 }
 
-/// The index in `table` of the string at `pos`, and the cursor after it, when it is one of
-/// the table's strings and has no escapes.
-fn enum_index(table: &StrEnum, input: &[u8], pos: usize) -> Option<(u32, usize)> {
+/// The index in `table` of the string at `pos` (see [`plain_string`]) and the cursor after
+/// it, or `Enum` when the string is none of the table's.
+fn enum_index(
+    table: &StrEnum,
+    input: &[u8],
+    pos: usize,
+) -> Option<Result<(u32, usize), Violation>> {
     let (body, end) = plain_string(input, pos)?;
-    let index = table.find(&input[body..end])?;
-    Some((index, end + 1))
+    Some(match table.find(&input[body..end]) {
+        Some(index) => Ok((index, end + 1)),
+        None => Err(Violation::Enum),
+    })
 }
 
 /// The number whose token starts at `pos`, read under `big` and checked against `c` as the

@@ -77,7 +77,7 @@ pub(crate) unsafe extern "C" fn jitson_native_mismatch(
 /// Runs op `pc` of function `func` (a value op, or `Discriminate`) on the interpreter at
 /// `pos`: `value` is the cursor after it (for `Discriminate`, the label index taken). The
 /// interpreter's look-ahead and `SkipValue`'s skip run without a machine; a checked string
-/// or an enumeration that passes takes a fast path first ([`fast`]).
+/// or an enumeration without escapes is passed or failed by a fast path first ([`fast`]).
 ///
 /// # Safety
 /// `ctx` is the context of the running call; `func` and `pc` name an op of its program.
@@ -108,7 +108,8 @@ pub(crate) unsafe extern "C" fn jitson_native_value_op(
             _ => {}
         }
         match fast::string_op(program, op, input, pos) {
-            Some((_, after)) => Ok(after as u64),
+            Some(Ok((_, after))) => Ok(after as u64),
+            Some(Err(v)) => Err((FailKind::Violation(v), pos)),
             None => on_interpreter(ctx, pos, func, pc),
         }
     })

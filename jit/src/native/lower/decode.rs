@@ -7,9 +7,9 @@
 //!   span. Escaped strings are unescaped into the arena by a helper.
 //! - Numbers go through a helper (the interpreter's number reader and checks: one
 //!   `BigInts` policy); checked strings and enumerations go through a helper too, whose
-//!   fast path writes the values that pass (their checks are predicates and tables the
-//!   interpreter owns) and runs the interpreter's op through a slot-writing sink for the
-//!   rest.
+//!   fast path writes the clean strings that pass and reports those that fail (their
+//!   checks are predicates and tables the interpreter owns) and runs the interpreter's op
+//!   through a slot-writing sink for the rest.
 //! - Arrays reserve items inline in a context-owned buffer (a helper only when it must
 //!   grow) and copy them to the arena at `ArrEnd`; objects zero their record inline, copy
 //!   the presence bitmap from the stack, and keep extra members in a buffer through

@@ -12,8 +12,8 @@
 //! two inline `i8x16` windows): into a kernel entry point, or into [`super::helpers`] for
 //! the checks that are not inlined (numbers, checked strings, enumerations, raw
 //! predicates, skips, discriminators, and the exact error of a failed literal or string
-//! fast path), which run the interpreter's own code (values that pass take the helpers'
-//! fast paths). Errors jump to one block per function that writes the context's error
+//! fast path), which run the interpreter's own code (clean values take the helpers' fast
+//! paths, which pass or fail them with the interpreter's checks). Errors jump to one block per function that writes the context's error
 //! record and returns.
 
 mod containers;

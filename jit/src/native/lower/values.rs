@@ -207,7 +207,7 @@ impl Lower<'_> {
     }
 
     /// A checked string or an enumeration: whitespace inline, then the helper (whose fast
-    /// path takes the values that pass; the interpreter finds the errors).
+    /// path decides clean strings; the interpreter finds the other errors).
     pub(super) fn checked_value_op(&mut self, pc: usize) {
         self.ws_value();
         self.decode_value_op(pc);
