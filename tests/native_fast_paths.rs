@@ -1,11 +1,12 @@
 //! The native backend's fast paths against the interpreter, at their edges: short strings
 //! scanned inline (every special byte at every position of bodies around the 16-byte
 //! window, bodies ending at the end of the input), whitespace runs skipped inline, expected
-//! keys compared before any scan, numbers and strings checked by a shape of ASCII classes
-//! (one class run, or classes with fixed counts) read inline, string enumerations and a
-//! union's leading tag (a property's value or the first member's name) compared in place,
-//! and the helpers' fast paths for checked strings (lengths counted in code points, patterns), string enumerations
-//! (near misses) and bounded numbers (bounds at ±1, exclusive bounds, `multipleOf`).
+//! keys compared before any scan, scanned keys looked up inline by their length, numbers
+//! and strings checked by a shape of ASCII classes (one class run, or classes with fixed
+//! counts) read inline, string enumerations and a union's leading tag (a property's value
+//! or the first member's name) compared in place, and the helpers' fast paths for checked
+//! strings (lengths counted in code points, patterns), string enumerations (near misses)
+//! and bounded numbers (bounds at ±1, exclusive bounds, `multipleOf`).
 //! Validate and decode must give exactly the interpreter's results. Native code reads each
 //! input from an allocation of its own size (see `native_support`), so CI's valgrind run
 //! sees any read past the input's end.
@@ -547,6 +548,57 @@ fn unknown_keys_of_every_length() {
             for doc in &docs {
                 agree(&program, &code, doc.as_bytes());
             }
+        }
+    }
+}
+
+/// An object whose names can all be compared inline, several of one length (and one of
+/// none): a scanned key is looked up by its length, then among the names of that length.
+const SAME_LENGTHS: &str = r#"{
+    "type": "object",
+    "properties": {
+        "ab": {"type": "integer"},
+        "cd": {"type": "string"},
+        "ef": {"type": "boolean"},
+        "": {"type": "null"},
+        "\u00e9t\u00e9": {"type": "string"},
+        "abcdefgh": {"type": "integer"},
+        "abcdefgi": {"type": "integer"},
+        "a_name_of_exactly_sixty_four_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxx": {"type": "integer"}
+    },
+    "required": ["ab"]
+}"#;
+
+/// Members in another order than the table's (the order a schema read from a
+/// `serde_json::Value` has), so the names compared before the scan miss and the scanned
+/// key is looked up inline: names sharing a length, the empty name, a non-ASCII name,
+/// unknown keys one byte off a name or longer than every name, names spelled with an
+/// escape (the helper's), cut at every byte; unknown members allowed and denied.
+#[test]
+fn keys_in_another_order_looked_up_by_length() {
+    let closed = SAME_LENGTHS.replacen(
+        r#""required""#,
+        r#""additionalProperties": false, "required""#,
+        1,
+    );
+    for (program, code) in [compiled(SAME_LENGTHS), compiled(&closed)] {
+        let docs = [
+            r#"{"a_name_of_exactly_sixty_four_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxx":1,"abcdefgi":2,"abcdefgh":3,"été":"e","":null,"ef":true,"cd":"c","ab":1}"#,
+            r#"{"ef":false,"cd":"c","ab":1}"#,
+            r#"{"cd":"c","ab":1,"ac":2}"#,
+            r#"{"ef":true,"ab":"wrong kind"}"#,
+            r#"{"abcdefgi":2,"abcdefgj":3,"ab":1}"#,
+            r#"{"é":1,"ab":1,"ét":2,"été":3}"#,
+            r#"{"cd":"c","a_name_of_exactly_sixty_four_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx":1,"ab":1}"#,
+            r#"{"cd":"c","a_name_of_exactly_sixty_four_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxy":1,"ab":1}"#,
+            r#"{"e\u0066":true,"\u0061b":1,"\u00e9t\u00e9":"e"}"#,
+            r#"{"ef":true,"":1,"ab":1}"#,
+            r#"{"cd" :"c","ab" : 1}"#,
+            r#"{"ef":true,"cd":"c"}"#,
+            r#"{"ef":true,"ef":false,"ab":1,"ab":2}"#,
+        ];
+        for doc in docs {
+            agree_around(&program, &code, doc.as_bytes(), 40);
         }
     }
 }

@@ -3,10 +3,13 @@
 //! and the colon, compared inline with 1- to 8-byte loads; any other key (an alias too:
 //! [`KeyTable::find`](crate::ir::KeyTable::find) maps it to its field, the same answer the
 //! interpreter gets), one with escapes, or one with whitespace before its colon, is scanned
-//! by the string scan and looked up by the key table's helper, then its colon is read; but
-//! where unknown members are not denied, a scanned key without escapes whose length is no
+//! by the string scan, then its colon is read. A scanned key without escapes is looked up
+//! inline when the table's names and aliases allow it (a jump table on its length, then
+//! the texts of that length compared in place: members in another order than the table's
+//! cost no helper call); else, where unknown members are not denied, one whose length is no
 //! name's or alias's is unknown without the helper (an object's other members: the keys of
-//! a part that checks a few of them). Then the path top, the field register and the
+//! a part that checks a few of them); the key table's helper looks up the rest (keys with
+//! escapes, which it unescapes). Then the path top, the field register and the
 //! presence bit (the field's, whichever of its names the key was), and the whitespace
 //! before the value. A name matched inline, when the field switch follows, records its
 //! field from constants and goes straight to the field's value (no switch). The `Jump` that
@@ -91,10 +94,14 @@ impl Lower<'_> {
         let denied = targets
             .and_then(|t| t.last())
             .is_some_and(|&l| func.ops[l as usize] == Op::Fail(Violation::UnknownField));
-        let looked = (!denied).then(|| {
+        let inline = self.inline_lookup(table);
+        let looked = (inline.is_some() || !denied).then(|| {
             let looked = self.b.create_block();
             self.b.append_block_param(looked, I64);
-            self.unknown_by_length(table, body, quote, scanned, looked);
+            match &inline {
+                Some(texts) => self.lookup_by_length(texts, body, quote, scanned, looked),
+                None => self.unknown_by_length(table, body, quote, scanned, looked),
+            }
             looked
         });
         let t = self.iconst(i64::from(table));
@@ -123,6 +130,84 @@ impl Lower<'_> {
         self.b.switch_to_block(valued);
         // The member's value starts after this (see `flow`: its own skip is left out).
         self.ws_value();
+    }
+
+    /// The names and aliases of `table` with their fields, when a scanned key can be looked
+    /// up among them inline ([`Lower::lookup_by_length`]): at most [`MAX_INLINE_FIELDS`]
+    /// texts, each compared inline (see [`Lower::name_compare`]), none twice (so
+    /// [`KeyTable::find`](crate::ir::KeyTable::find) gives each its one field whatever the
+    /// hint).
+    fn inline_lookup(&self, table: KeyTableId) -> Option<Vec<(Box<str>, u32)>> {
+        let keys = &self.program.key_tables[table as usize];
+        let names = keys.names().iter().cloned().zip(0..);
+        let texts: Vec<(Box<str>, u32)> = names.chain(keys.aliases().iter().cloned()).collect();
+        let inline = |t: &str| t.len() <= MAX_INLINE_NAME && t.bytes().all(stands_for_itself);
+        let mut sorted: Vec<&str> = texts.iter().map(|(t, _)| &**t).collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let usable = !texts.is_empty()
+            && texts.len() <= MAX_INLINE_FIELDS
+            && sorted.len() == texts.len()
+            && sorted.iter().all(|t| inline(t));
+        usable.then_some(texts)
+    }
+
+    /// After the scan of key `body..quote` (scan flags `scanned`): a key without escapes is
+    /// looked up among `texts` ([`Lower::inline_lookup`]) inline, by a jump table on its
+    /// length, then the texts of that length compared in place; its field, or
+    /// [`NO_FIELD`] when none is equal, goes to `looked`. A key with escapes stays in the
+    /// current block (for the helper, which unescapes it). This finds in a few compares the
+    /// members that come in another order than the table's (a schema read from a
+    /// `serde_json::Value`, whose objects sort their members, has its fields in name order),
+    /// where the names compared before the scan miss.
+    fn lookup_by_length(
+        &mut self,
+        texts: &[(Box<str>, u32)],
+        body: Value,
+        quote: Value,
+        scanned: Value,
+        looked: Block,
+    ) {
+        let longest = texts.iter().map(|(t, _)| t.len()).max().unwrap_or(0);
+        let [lookup, helper, none] = self.blocks();
+        let escaped = self.b.ins().icmp_imm_s(IntCC::NotEqual, scanned, 0);
+        self.b.ins().brif(escaped, helper, &[], lookup, &[]);
+        self.b.switch_to_block(none);
+        let unknown = self.iconst(NO_FIELD as i64);
+        self.b.ins().jump(looked, &[BlockArg::Value(unknown)]);
+
+        self.b.switch_to_block(lookup);
+        let len = self.b.ins().isub(quote, body);
+        // Longer keys than every text (at any length: the index stays below 2^32) take the
+        // jump table's default.
+        let beyond = self.iconst(longest as i64 + 1);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, len, beyond);
+        let len = self.b.ins().select(over, beyond, len);
+        let len = self.b.ins().ireduce(I32, len);
+        let buckets: Vec<Block> = (0..=longest)
+            .map(|n| match texts.iter().any(|(t, _)| t.len() == n) {
+                true => self.b.create_block(),
+                false => none,
+            })
+            .collect();
+        self.br_table(len, &buckets, none);
+        for (n, &bucket) in buckets.iter().enumerate() {
+            if bucket == none {
+                continue;
+            }
+            self.b.switch_to_block(bucket);
+            for (text, field) in texts.iter().filter(|(t, _)| t.len() == n) {
+                let [hit, miss] = self.blocks();
+                let same = self.same_bytes(body, text.as_bytes());
+                self.b.ins().brif(same, hit, &[], miss, &[]);
+                self.b.switch_to_block(hit);
+                let field = self.iconst(i64::from(*field));
+                self.b.ins().jump(looked, &[BlockArg::Value(field)]);
+                self.b.switch_to_block(miss);
+            }
+            self.b.ins().jump(none, &[]);
+        }
+        self.b.switch_to_block(helper);
     }
 
     /// After the scan of key `body..quote` (scan flags `scanned`): a key without escapes
