@@ -129,9 +129,11 @@ impl Lower<'_> {
 
     /// `StrEnum` of at most [`MAX_INLINE_ENUM`] values, each at most [`MAX_INLINE_VALUE`]
     /// bytes needing no escape: each value with its quotes compared in place, in table
-    /// order (the interpreter's first equal value; decode stores its index); any other
-    /// token (an escaped string, another string or kind: the errors) through the helper.
-    /// A larger enumeration goes to the helper at once.
+    /// order (the interpreter's first equal value; decode stores its index); another string
+    /// whose plain body closes inside one window fails with `Enum` inline (a union branch or
+    /// a condition that tests a tag fails so on every other value); any other token (an
+    /// escaped or longer string, another kind: the errors) through the helper. A larger
+    /// enumeration goes to the helper at once.
     pub(super) fn str_enum(&mut self, pc: usize, id: StrEnumId) {
         let values = self.program.str_enums[id as usize].values();
         let inline = values.len() <= MAX_INLINE_ENUM && values.iter().all(|v| inline_text(v));
@@ -153,7 +155,35 @@ impl Lower<'_> {
             }
             self.b.ins().jump(cont, &[]);
         }
-        self.decode_slow_path(slow, pc, cont);
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        let helper = self.b.create_block();
+        self.plain_string_fails(p, Violation::Enum, helper);
+        self.decode_slow_path(helper, pc, cont);
+    }
+
+    /// Fails with `violation` at `p` when a string whose plain body closes inside one window
+    /// ([`Lower::plain_body`]) starts there, as the helper's fast path reports a clean string
+    /// that fails its check; anything else jumps to `other`. Ends the block.
+    fn plain_string_fails(&mut self, p: Value, violation: Violation, other: Block) {
+        let [quoted, fails] = self.blocks();
+        let body = self.b.ins().iadd_imm_s(p, 1);
+        let (plain, _) = self.plain_body(body, other);
+        // In bounds: the window from `body` lies in the input.
+        let input = self.input();
+        let at = self.b.ins().iadd(input, p);
+        let first = self.b.ins().uload8(I32, input_flags(), at, 0);
+        let quote = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, first, i64::from(b'"'));
+        self.b.ins().brif(quote, quoted, &[], other, &[]);
+        self.b.set_cold_block(quoted);
+        self.b.set_cold_block(fails);
+        self.b.switch_to_block(quoted);
+        self.b.ins().brif(plain, fails, &[], other, &[]);
+        self.b.switch_to_block(fails);
+        self.fail_with(FailKind::Violation(violation), p);
     }
 
     /// Compares the input at `p` with each of `tokens` in turn: a match of token `i` jumps
