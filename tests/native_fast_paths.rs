@@ -466,14 +466,14 @@ const KEYED: &str = r#"{
     "required": ["id", "name"]
 }"#;
 
-/// [`KEYED`] compiled with unknown members allowed, then denied.
-fn keyed_open_and_closed() -> [(Program, NativeCode); 2] {
-    let closed = KEYED.replacen(
+/// `schema` (an object with `required`) compiled with unknown members allowed, then denied.
+fn open_and_closed(schema: &str) -> [(Program, NativeCode); 2] {
+    let closed = schema.replacen(
         r#""required""#,
         r#""additionalProperties": false, "required""#,
         1,
     );
-    [compiled(KEYED), compiled(&closed)]
+    [compiled(schema), compiled(&closed)]
 }
 
 /// Keys in and out of the schema's order, spelled with escapes, with whitespace before the
@@ -481,7 +481,7 @@ fn keyed_open_and_closed() -> [(Program, NativeCode); 2] {
 /// interpreter's, with and without unknown members allowed.
 #[test]
 fn expected_keys_compared_before_the_scan() {
-    for (program, code) in keyed_open_and_closed() {
+    for (program, code) in open_and_closed(KEYED) {
         let in_order = concat!(
             r#"{"id":1,"name":"n","na\"me":true,"tab\tkey":null,"back\\slash":2,"#,
             r#""été":"e","a_name_of_exactly_sixty_four_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxx":3,"#,
@@ -527,7 +527,7 @@ fn expected_keys_compared_before_the_scan() {
 /// and denied.
 #[test]
 fn unknown_keys_of_every_length() {
-    for (program, code) in keyed_open_and_closed() {
+    for (program, code) in open_and_closed(KEYED) {
         let mut keys: Vec<String> = Vec::new();
         for len in 0..=70 {
             keys.push("q".repeat(len));
@@ -576,12 +576,7 @@ const SAME_LENGTHS: &str = r#"{
 /// escape (the helper's), cut at every byte; unknown members allowed and denied.
 #[test]
 fn keys_in_another_order_looked_up_by_length() {
-    let closed = SAME_LENGTHS.replacen(
-        r#""required""#,
-        r#""additionalProperties": false, "required""#,
-        1,
-    );
-    for (program, code) in [compiled(SAME_LENGTHS), compiled(&closed)] {
+    for (program, code) in open_and_closed(SAME_LENGTHS) {
         let docs = [
             r#"{"a_name_of_exactly_sixty_four_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxx":1,"abcdefgi":2,"abcdefgh":3,"été":"e","":null,"ef":true,"cd":"c","ab":1}"#,
             r#"{"ef":false,"cd":"c","ab":1}"#,
