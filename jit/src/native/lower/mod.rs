@@ -13,8 +13,8 @@
 //! the checks that are not inlined (numbers, checked strings, enumerations, raw
 //! predicates, skips, discriminators, and the exact error of a failed literal or string
 //! fast path), which run the interpreter's own code (clean values take the helpers' fast
-//! paths, which pass or fail them with the interpreter's checks). Errors jump to one block per function that writes the context's error
-//! record and returns.
+//! paths, which pass or fail them with the interpreter's checks). Errors jump to one block
+//! per function that writes the context's error record and returns.
 
 mod containers;
 mod control;
