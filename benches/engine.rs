@@ -1,5 +1,6 @@
 //! The engine on the corpus, against its peers in the same run: jitson's interpreter and
-//! native (Cranelift) `validate` beside `serde_json` `Value` parsing, `serde_json` parsing +
+//! native (Cranelift) `validate` (native also under the schema read from a `serde_json::Value`,
+//! its fields in name order) beside `serde_json` `Value` parsing, `serde_json` parsing +
 //! `jsonschema` validation, and `sonic-rs` `Value` parsing; interpreter and native `decode`,
 //! `encode` (the plan's walk, and native code), interpreter and native `transcode`, tokens
 //! rewritten and verbatim (groups `DOC/decode`, `DOC/encode`, `DOC/transcode`) beside the
