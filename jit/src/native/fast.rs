@@ -62,10 +62,7 @@ fn checked_string(
     // byte at or above 0x80; an all-ASCII body is UTF-8), so the unchecked view is sound
     // and the interpreter's second check (`from_utf8`) is not needed here.
     let text = unsafe { std::str::from_utf8_unchecked(&input[body..end]) };
-    Some(match text_violation(c, text) {
-        None => Ok((body, end)),
-        Some(v) => Err(v),
-    })
+    Some(text_violation(c, text).map_or(Ok((body, end)), Err))
 }
 
 /// The index in `table` of the string at `pos` (see [`plain_string`]) and the cursor after
@@ -76,10 +73,12 @@ fn enum_index(
     pos: usize,
 ) -> Option<Result<(u32, usize), Violation>> {
     let (body, end) = plain_string(input, pos)?;
-    Some(match table.find(&input[body..end]) {
-        Some(index) => Ok((index, end + 1)),
-        None => Err(Violation::Enum),
-    })
+    Some(
+        table
+            .find(&input[body..end])
+            .map(|index| (index, end + 1))
+            .ok_or(Violation::Enum),
+    )
 }
 
 /// The number whose token starts at `pos`, read under `big` and checked against `c` as the
@@ -96,8 +95,5 @@ pub(crate) fn checked_number<'a>(
         return None;
     }
     let (n, end) = read_number(input, pos, big).ok()?;
-    Some(match number_violation(c, n) {
-        None => Ok((n, end)),
-        Some(v) => Err(v),
-    })
+    Some(number_violation(c, n).map_or(Ok((n, end)), Err))
 }

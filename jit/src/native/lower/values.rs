@@ -170,9 +170,7 @@ impl Lower<'_> {
         let body = self.b.ins().iadd_imm_s(p, 1);
         let (plain, _) = self.plain_body(body, other);
         // In bounds: the window from `body` lies in the input.
-        let input = self.input();
-        let at = self.b.ins().iadd(input, p);
-        let first = self.b.ins().uload8(I32, input_flags(), at, 0);
+        let first = self.byte_at(p);
         let quote = self
             .b
             .ins()
