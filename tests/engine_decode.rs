@@ -10,7 +10,7 @@ use engine_support::{
     CORPUS, DEPENDENT_ITEMS, DEPENDENT_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA,
     UNEVALUATED_BRANCH_ITEMS, UNEVALUATED_BRANCH_SCHEMA, UNEVALUATED_ITEMS,
     UNEVALUATED_ITEMS_ITEMS, UNEVALUATED_ITEMS_SCHEMA, UNEVALUATED_SCHEMA, WHOLE_VALUE_ITEMS,
-    WHOLE_VALUE_SCHEMA, corpus_schema, suite_tests, testdata,
+    WHOLE_VALUE_SCHEMA, corpus_schema, suite_support, suite_tests, testdata,
 };
 use jitson::engine::{Backend, Options};
 use jitson::{Codec, Schema};
@@ -66,8 +66,10 @@ fn corpus_mutations_decode_exactly_when_they_validate() {
 #[test]
 fn json_schema_test_suite_decodes_exactly_when_valid() {
     let mut failures = Vec::new();
+    let loader = suite_support::loader();
+    let mut run = 0;
     for test in suite_tests() {
-        let Ok(schema) = Schema::from_value(&test.schema) else {
+        let Ok(schema) = loader.load_value(&test.schema) else {
             continue;
         };
         let codec = Codec::new(&schema);
@@ -75,6 +77,7 @@ fn json_schema_test_suite_decodes_exactly_when_valid() {
             serde_json::to_vec(&test.data).unwrap(),
             serde_json::to_vec_pretty(&test.data).unwrap(),
         ] {
+            run += 1;
             if codec.decode(&bytes).is_ok() != test.valid {
                 failures.push(format!("{}: expected valid={}", test.name, test.valid));
             }
@@ -84,6 +87,7 @@ fn json_schema_test_suite_decodes_exactly_when_valid() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(run, 2488, "suite tests run (compact and pretty)");
 }
 
 /// JSONTestSuite through `{}`: every `y_` text decodes, every `n_` one is refused, and

@@ -14,7 +14,7 @@ use engine_support::{
     MULTIPLE_OF_NUMBERS, MULTIPLE_OF_SCHEMA, PATTERN_ITEMS, PATTERN_SCHEMA,
     UNEVALUATED_BRANCH_ITEMS, UNEVALUATED_BRANCH_SCHEMA, UNEVALUATED_ITEMS,
     UNEVALUATED_ITEMS_ITEMS, UNEVALUATED_ITEMS_SCHEMA, UNEVALUATED_SCHEMA, WHOLE_VALUE_ITEMS,
-    WHOLE_VALUE_SCHEMA, multiple_of_documents, testdata,
+    WHOLE_VALUE_SCHEMA, multiple_of_documents, suite_support, testdata,
 };
 use jitson::Schema;
 use jitson::document::Document;
@@ -23,7 +23,6 @@ use jitson::jit::ir::{DuplicateKeys, ExecOptions, Program};
 use jitson::jit::native::{self, NativeCode, Scratch};
 use jitson::resolve::resolve;
 use native_support::{Rng, assert_same, assert_same_decode, mutations};
-use serde_json::Value;
 use std::path::Path;
 
 const CORPUS: [&str; 4] = ["twitter", "citm_catalog", "canada", "book"];
@@ -126,28 +125,24 @@ fn json_test_suite_under_any_and_corpus_schemas() {
 
 #[test]
 fn json_schema_test_suite_cases() {
-    let files = json_files("json-schema-test-suite/draft2020-12");
+    let loader = suite_support::loader();
     let mut cases = 0;
-    for path in &files {
-        let groups: Vec<Value> =
-            serde_json::from_slice(&std::fs::read(path).expect("file")).expect("suite JSON");
-        for group in &groups {
-            let Ok(schema) = Schema::from_value(&group["schema"]) else {
-                continue;
-            };
-            let program = resolve(&schema);
-            let code = compile(&program);
-            for test in group["tests"].as_array().expect("tests") {
-                let compact = serde_json::to_vec(&test["data"]).expect("data");
-                let pretty = serde_json::to_vec_pretty(&test["data"]).expect("data");
-                for bytes in [compact, pretty] {
-                    cases += 1;
-                    assert_agree(&program, &code, &bytes, &ExecOptions::default());
-                }
+    for group in suite_support::groups() {
+        let Ok(schema) = suite_support::load(&loader, &group) else {
+            continue;
+        };
+        let program = resolve(&schema);
+        let code = compile(&program);
+        for test in &group.tests {
+            let compact = serde_json::to_vec(&test.data).expect("data");
+            let pretty = serde_json::to_vec_pretty(&test.data).expect("data");
+            for bytes in [compact, pretty] {
+                cases += 1;
+                assert_agree(&program, &code, &bytes, &ExecOptions::default());
             }
         }
     }
-    assert!(cases > 500, "{cases} cases");
+    assert_eq!(cases, 2488, "suite cases (compact and pretty)");
 }
 
 #[test]

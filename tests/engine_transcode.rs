@@ -786,8 +786,9 @@ fn native_transcode_writes_the_interpreters_bytes() {
         }
     }
     let mut run = 0;
+    let loader = suite_support::loader();
     for group in suite_support::groups() {
-        let Ok(schema) = Schema::from_value(&group.schema) else {
+        let Ok(schema) = suite_support::load(&loader, &group) else {
             continue;
         };
         let (interp, native) = backends(&schema, Options::new());
@@ -800,5 +801,5 @@ fn native_transcode_writes_the_interpreters_bytes() {
             }
         }
     }
-    assert_eq!(run, 994, "suite tests run (compact and pretty)");
+    assert_eq!(run, 2488, "suite tests run (compact and pretty)");
 }

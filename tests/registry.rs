@@ -38,12 +38,12 @@ fn a_schema_that_does_not_load_is_refused_and_the_old_one_keeps_serving() {
     let registry = Registry::new();
     let v1 = registry.publish_json("user", ID_SCHEMA).unwrap();
     let err = registry
-        .publish_json("user", r#"{"type": "object", "$dynamicRef": "x"}"#)
+        .publish_json("user", r#"{"type": "object", "$recursiveRef": "x"}"#)
         .unwrap_err();
     assert!(matches!(err, PublishError::Schema(_)), "{err}");
     assert_eq!(
         err.to_string(),
-        "schema rejected: unsupported keyword \"$dynamicRef\" at /$dynamicRef"
+        "schema rejected: unsupported keyword \"$recursiveRef\" at /$recursiveRef"
     );
     assert!(registry.publish_json("user", "{not json").is_err());
     assert_eq!(registry.version("user").unwrap().number(), v1.number());

@@ -40,8 +40,8 @@ fn duplicate_keys() {
 #[test]
 fn unsupported_keywords_anywhere() {
     assert_eq!(
-        error(r#"{"properties": {"a": {"$dynamicAnchor": "a"}}}"#),
-        r#"unsupported keyword "$dynamicAnchor" at /properties/a/$dynamicAnchor"#
+        error(r#"{"properties": {"a": {"$recursiveAnchor": true}}}"#),
+        r#"unsupported keyword "$recursiveAnchor" at /properties/a/$recursiveAnchor"#
     );
     assert_eq!(
         error(r#"{"foo": 1}"#),
@@ -49,12 +49,12 @@ fn unsupported_keywords_anywhere() {
     );
     // Unreferenced definitions are checked too.
     assert_eq!(
-        error(r#"{"$defs": {"x": {"$dynamicRef": "x"}}}"#),
-        r#"unsupported keyword "$dynamicRef" at /$defs/x/$dynamicRef"#
+        error(r#"{"$defs": {"x": {"$recursiveRef": "x"}}}"#),
+        r#"unsupported keyword "$recursiveRef" at /$defs/x/$recursiveRef"#
     );
     assert_eq!(
-        error(r##"{"items": {"anyOf": [{"$dynamicRef": "#a"}]}}"##),
-        r#"unsupported keyword "$dynamicRef" at /items/anyOf/0/$dynamicRef"#
+        error(r##"{"items": {"anyOf": [{"$vocabulary": {}}]}}"##),
+        r#"unsupported keyword "$vocabulary" at /items/anyOf/0/$vocabulary"#
     );
     assert_eq!(
         error(r#"{"a~b/c": 1}"#),

@@ -114,14 +114,14 @@ fn schema_and_input_trouble_exit_2() {
     let unsupported = write(
         &dir,
         "unsupported.json",
-        br#"{"properties": {"a": {"$dynamicRef": "x"}}}"#,
+        br#"{"properties": {"a": {"$recursiveRef": "x"}}}"#,
     );
     let out = jitson(&["validate", "--schema", &unsupported], b"{}");
     assert_eq!(status(&out), 2);
     assert_eq!(
         stderr(&out),
         format!(
-            "jitson: {unsupported}: schema error: unsupported keyword \"$dynamicRef\" at /properties/a/$dynamicRef\n"
+            "jitson: {unsupported}: schema error: unsupported keyword \"$recursiveRef\" at /properties/a/$recursiveRef\n"
         )
     );
     let out = jitson(&["explain", "--schema", &not_json], b"");

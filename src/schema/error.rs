@@ -41,8 +41,15 @@ pub enum SchemaErrorKind {
     },
     /// An `$id`, `$anchor` or builder definition name is defined twice.
     DuplicateId(String),
-    /// A `$ref` (or builder reference) whose target is not a schema in this document.
+    /// A `$ref` (or builder reference) whose target is not a schema in this document or in
+    /// a document the [`Loader`](crate::schema::Loader) was given.
     UnresolvedRef(String),
+    /// Resolving the `$dynamicRef`s by dynamic scope would copy the schema more than 16
+    /// times (once per combination of resources that declare its anchors on the way).
+    DynamicScopes,
+    /// A URI a [`Loader`](crate::schema::Loader) was asked to name a document by, which is
+    /// empty or has a fragment.
+    DocumentUri(String),
     /// A cycle of references and combinators that never reaches a value, e.g. `{"$ref": "#"}`.
     InfiniteRecursion,
     /// What an `unevaluatedProperties` / `unevaluatedItems` takes depends on more outcomes
@@ -71,7 +78,9 @@ impl SchemaError {
         &self.kind
     }
 
-    /// The JSON Pointer of the offending place in the schema document (`""` is the root).
+    /// The JSON Pointer of the offending place in the schema document (`""` is the root);
+    /// in a document a [`Loader`](crate::schema::Loader) was given, that document's URI, `#`,
+    /// and the pointer within it.
     pub fn pointer(&self) -> &str {
         &self.pointer
     }
@@ -111,6 +120,13 @@ impl fmt::Display for SchemaErrorKind {
             }
             SchemaErrorKind::DuplicateId(id) => write!(f, "{id:?} is defined twice"),
             SchemaErrorKind::UnresolvedRef(r) => write!(f, "unresolved reference {r:?}"),
+            SchemaErrorKind::DynamicScopes => f.write_str(
+                "resolving $dynamicRef by dynamic scope would copy the schema more than 16 times",
+            ),
+            SchemaErrorKind::DocumentUri(uri) => write!(
+                f,
+                "a document's URI must be non-empty and without a fragment, not {uri:?}"
+            ),
             SchemaErrorKind::InfiniteRecursion => {
                 f.write_str("references loop without ever reaching a value")
             }
@@ -119,10 +135,13 @@ impl fmt::Display for SchemaErrorKind {
 }
 
 impl fmt::Display for SchemaError {
-    /// `unsupported keyword "$dynamicRef" at /properties/a/$dynamicRef`.
+    /// `unsupported keyword "$recursiveRef" at /properties/a/$recursiveRef`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (&self.kind, self.pointer.as_str()) {
-            (SchemaErrorKind::Json(_), _) => write!(f, "{}", self.kind),
+            (SchemaErrorKind::Json(_) | SchemaErrorKind::DocumentUri(_), "") => {
+                write!(f, "{}", self.kind)
+            }
+            (SchemaErrorKind::Json(_), document) => write!(f, "{} in {document}", self.kind),
             (kind, "") => write!(f, "{kind} at the schema root"),
             (kind, pointer) => write!(f, "{kind} at {pointer}"),
         }

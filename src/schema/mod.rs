@@ -67,6 +67,7 @@ pub use builder::{ArrayExpr, ObjectExpr, SchemaBuilder, TypeExpr};
 pub use error::{SchemaError, SchemaErrorKind};
 pub use key::TypeKey;
 pub use kind::{Kind, KindSet};
+pub use load::Loader;
 pub use model::{
     ArrayDesc, Bound, ConditionalDesc, ConditionalForm, ContainsDesc, Discriminator, Field,
     IntegerDesc, KindBranches, MemberRules, NumberDesc, ObjectDesc, PatternProperty, Schema,

@@ -1,9 +1,53 @@
 //! The JSON-Schema-Test-Suite, draft 2020-12 (`testdata/json-schema-test-suite/draft2020-12`),
-//! as the tests read it: every group of every keyword file, in file-name order.
+//! as the tests read it: every group of every keyword file, in file-name order, and the
+//! suite's remote documents (`remotes/`) for the `$ref`s that name them.
 
-use std::path::Path;
+#![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
+
+use jitson::schema::{Loader, Schema, SchemaError};
 use serde_json::Value;
+
+/// The suite's directory.
+fn suite_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/json-schema-test-suite")
+}
+
+/// A loader that knows every document of the suite's `remotes/`, each under the URI the
+/// suite serves it at (`http://localhost:1234/` and its path).
+pub fn loader() -> Loader {
+    fn add(loader: &mut Loader, dir: &Path, prefix: &str) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("remotes directory")
+            .map(|e| e.expect("directory entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            let name = path.file_name().and_then(|n| n.to_str()).expect("name");
+            if path.is_dir() {
+                add(loader, &path, &format!("{prefix}{name}/"));
+            } else {
+                let text = std::fs::read(&path).expect("remote document");
+                loader
+                    .document_json(&format!("{prefix}{name}"), &text)
+                    .expect("remote document loads");
+            }
+        }
+    }
+    let mut loader = Loader::new();
+    add(
+        &mut loader,
+        &suite_dir().join("remotes"),
+        "http://localhost:1234/",
+    );
+    loader
+}
+
+/// A group's schema, loaded with the suite's remote documents (see [`loader`]).
+pub fn load(loader: &Loader, group: &Group) -> Result<Schema, SchemaError> {
+    loader.load_value(&group.schema)
+}
 
 /// One group: a schema and the documents it is tested on.
 pub struct Group {
@@ -29,8 +73,7 @@ pub struct Case {
 
 /// Every group of the suite, files in name order.
 pub fn groups() -> Vec<Group> {
-    let dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/json-schema-test-suite/draft2020-12");
+    let dir = suite_dir().join("draft2020-12");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("suite directory")
         .map(|e| e.expect("directory entry").path())

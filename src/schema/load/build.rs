@@ -47,12 +47,26 @@ const OBJECT_KEYWORDS: [&str; 8] = [
     "propertyNames",
 ];
 
+/// The raw graph of an indexed document, and what resolving its `$dynamicRef`s by dynamic
+/// scope needs.
+pub(crate) struct Built {
+    /// The graph: node `i` is location `i`; the nodes after them are parts of locations.
+    pub(crate) graph: Graph,
+    /// For each node, the location it was built for.
+    pub(crate) owners: Vec<usize>,
+    /// The `$dynamicRef`s that the dynamic scope resolves: each a node `AllOf([initial])`
+    /// and the anchor name (see [`DynamicTarget`](super::index::DynamicTarget)).
+    pub(crate) dynamic_refs: Vec<(TypeId, String)>,
+}
+
 /// Builds the raw graph of an indexed document.
-pub(crate) fn build(index: &Index<'_>) -> Result<Graph, SchemaError> {
+pub(crate) fn build(index: &Index<'_>) -> Result<Built, SchemaError> {
     let mut graph = Graph::default();
+    let mut dynamic_refs = Vec::new();
     for location in &index.locations {
         graph.add(TypeDesc::Any, &location.pointer);
     }
+    let mut owners: Vec<usize> = (0..index.locations.len()).collect();
     for (i, location) in index.locations.iter().enumerate() {
         graph.nodes[i] = match location.schema {
             LocationSchema::Bool(true) => TypeDesc::Any,
@@ -63,11 +77,16 @@ pub(crate) fn build(index: &Index<'_>) -> Result<Graph, SchemaError> {
                     at: &location.pointer,
                     base: &location.base,
                 };
-                object.build(index, &mut graph)?
+                object.build(index, &mut graph, &mut dynamic_refs)?
             }
         };
+        owners.resize(graph.nodes.len(), i);
     }
-    Ok(graph)
+    Ok(Built {
+        graph,
+        owners,
+        dynamic_refs,
+    })
 }
 
 /// One schema object being built.
@@ -111,7 +130,12 @@ impl SchemaObject<'_> {
     }
 
     /// The whole node: every part must hold.
-    fn build(&self, index: &Index<'_>, graph: &mut Graph) -> Result<TypeDesc, SchemaError> {
+    fn build(
+        &self,
+        index: &Index<'_>,
+        graph: &mut Graph,
+        dynamic_refs: &mut Vec<(TypeId, String)>,
+    ) -> Result<TypeDesc, SchemaError> {
         let mut parts = Vec::new();
         if let Some(local) = self.typed_part(index, graph)? {
             parts.push(local);
@@ -137,6 +161,32 @@ impl SchemaObject<'_> {
                 )
             })?;
             parts.push(target);
+        }
+        if let Some(reference) = self.get("$dynamicRef") {
+            let Doc::String(reference) = reference else {
+                return Err(invalid(
+                    "$dynamicRef",
+                    "a URI reference",
+                    self.ptr("$dynamicRef"),
+                ));
+            };
+            let target = index
+                .resolve_dynamic_ref(self.base, reference)
+                .ok_or_else(|| {
+                    SchemaError::new(
+                        SchemaErrorKind::UnresolvedRef(reference.clone()),
+                        self.ptr("$dynamicRef"),
+                    )
+                })?;
+            parts.push(match target.anchor {
+                None => target.initial,
+                Some(name) => {
+                    let node = TypeDesc::AllOf(vec![target.initial]);
+                    let id = graph.add(node, &self.ptr("$dynamicRef"));
+                    dynamic_refs.push((id, name));
+                    id
+                }
+            });
         }
         parts.extend(self.children(index, "allOf"));
         for (keyword, one) in [("anyOf", false), ("oneOf", true)] {

@@ -1,7 +1,10 @@
-//! Loader pass 1: find every subschema of the document, its base URI, and the targets `$ref`
-//! can name (`$id` resources, `$anchor`s); reject every keyword the engine does not implement.
+//! Loader pass 1: find every subschema of the document and of the documents its references
+//! name (a [`Loader`](super::Loader)'s), its base URI, and the targets `$ref` and
+//! `$dynamicRef` can name (`$id` resources, `$anchor`s, `$dynamicAnchor`s); reject every
+//! keyword the engine does not implement.
 
-use crate::schema::doc::Doc;
+use super::loader::Documents;
+use crate::schema::doc::{Doc, member};
 use crate::schema::{SchemaError, SchemaErrorKind, TypeId, pointer, uri};
 use std::collections::HashMap;
 
@@ -22,7 +25,7 @@ enum Role {
     SubschemaMap,
     /// A non-empty array of subschemas.
     SubschemaList,
-    /// `$schema`, `$id`, `$anchor`: read here.
+    /// `$schema`, `$id`, `$anchor`, `$dynamicAnchor`: read here.
     Identity,
 }
 
@@ -38,16 +41,16 @@ enum Shape {
 /// The role of every keyword the engine implements; `None` for the rest.
 fn role(keyword: &str) -> Option<Role> {
     Some(match keyword {
-        "$schema" | "$id" | "$anchor" => Role::Identity,
+        "$schema" | "$id" | "$anchor" | "$dynamicAnchor" => Role::Identity,
         "$comment" | "title" | "description" | "format" | "contentMediaType"
         | "contentEncoding" => Role::Annotation(Shape::String),
         "deprecated" | "readOnly" | "writeOnly" => Role::Annotation(Shape::Boolean),
         "examples" => Role::Annotation(Shape::Array),
         "default" => Role::Annotation(Shape::Any),
-        "$ref" | "type" | "enum" | "const" | "minimum" | "maximum" | "exclusiveMinimum"
-        | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength" | "pattern"
-        | "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains" | "required"
-        | "minProperties" | "maxProperties" | "dependentRequired" => Role::Assertion,
+        "$ref" | "$dynamicRef" | "type" | "enum" | "const" | "minimum" | "maximum"
+        | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength"
+        | "pattern" | "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains"
+        | "required" | "minProperties" | "maxProperties" | "dependentRequired" => Role::Assertion,
         "items"
         | "contains"
         | "additionalProperties"
@@ -55,6 +58,7 @@ fn role(keyword: &str) -> Option<Role> {
         | "unevaluatedProperties"
         | "unevaluatedItems"
         | "not"
+        | "contentSchema"
         | "if"
         | "then"
         | "else" => Role::Subschema,
@@ -91,21 +95,74 @@ pub(crate) struct Index<'d> {
     by_pointer: HashMap<String, usize>,
     /// Absolute URI (no fragment) of each resource → its root's pointer.
     resources: HashMap<String, String>,
-    /// `URI#anchor` → pointer.
+    /// `URI#anchor` → pointer (`$anchor`s and `$dynamicAnchor`s).
     anchors: HashMap<String, String>,
+    /// Absolute URI (no fragment) of each resource that has `$dynamicAnchor`s → their names
+    /// and pointers, in document order.
+    dynamic_anchors: HashMap<String, Vec<(String, String)>>,
+}
+
+/// What a `$dynamicRef` names: the subschema it resolves to as a `$ref` would, and the
+/// anchor name that the dynamic scope resolves instead when it can change the answer.
+pub(crate) struct DynamicTarget {
+    /// The subschema the reference names on its own.
+    pub(crate) initial: TypeId,
+    /// The `$dynamicAnchor` name the dynamic scope resolves: `Some` when the fragment is a
+    /// plain name, the initial target declares it as its `$dynamicAnchor` (the "bookend"),
+    /// and another resource declares it too (so the outermost such resource in scope may be
+    /// another target). `None`: the initial target is the target.
+    pub(crate) anchor: Option<String>,
 }
 
 impl<'d> Index<'d> {
-    /// Indexes the document rooted at `root`.
-    pub(crate) fn build(root: &'d Doc) -> Result<Index<'d>, SchemaError> {
+    /// Indexes the document rooted at `root`, then each of the `documents` that a `$ref` of
+    /// a document indexed names, until none is new.
+    pub(crate) fn build(root: &'d Doc, documents: &'d Documents) -> Result<Index<'d>, SchemaError> {
         let mut index = Index {
             locations: Vec::new(),
             by_pointer: HashMap::new(),
             resources: HashMap::new(),
             anchors: HashMap::new(),
+            dynamic_anchors: HashMap::new(),
         };
         index.walk(root, String::new(), "")?;
+        let mut read = vec![false; documents.list.len()];
+        let mut next = 0;
+        while let Some(location) = index.locations.get(next) {
+            next += 1;
+            let LocationSchema::Object(members) = location.schema else {
+                continue;
+            };
+            let base = location.base.clone();
+            for keyword in ["$ref", "$dynamicRef"] {
+                let Some(Doc::String(reference)) = member(members, keyword) else {
+                    continue;
+                };
+                let target = uri::resolve(&base, reference);
+                let (resource, _) = uri::split_fragment(&target);
+                if index.resources.contains_key(resource) {
+                    continue;
+                }
+                let Some(k) = documents.named(resource) else {
+                    continue;
+                };
+                if !std::mem::replace(&mut read[k], true) {
+                    let (uri, doc) = &documents.list[k];
+                    index.add_document(uri, doc)?;
+                }
+            }
+        }
         Ok(index)
+    }
+
+    /// Indexes the document `doc` given under `uri`: its pointers start with `uri#`, its
+    /// base URI is `uri` (or its `$id`), and `$ref`s may name it by `uri`.
+    fn add_document(&mut self, uri: &str, doc: &'d Doc) -> Result<(), SchemaError> {
+        let at = format!("{uri}#");
+        self.walk(doc, at.clone(), uri)?;
+        // A document whose `$id` is the URI it was given under is already named by it.
+        self.resources.entry(uri.to_owned()).or_insert(at);
+        Ok(())
     }
 
     /// The node of the subschema at `pointer`, which pass 1 found.
@@ -126,6 +183,41 @@ impl<'d> Index<'d> {
             Some(_) => self.anchors.get(&target)?.clone(),
         };
         self.by_pointer.get(&at).map(|&i| TypeId(i as u32))
+    }
+
+    /// What a `$dynamicRef` resolved against `base` names; `None` when its initial target
+    /// is not a subschema of this document.
+    pub(crate) fn resolve_dynamic_ref(&self, base: &str, reference: &str) -> Option<DynamicTarget> {
+        let initial = self.resolve_ref(base, reference)?;
+        let target = uri::resolve(base, reference);
+        let (resource, fragment) = uri::split_fragment(&target);
+        let initial_pointer = &self.locations[initial.index()].pointer;
+        let declares = |resource: &str, name: &str| {
+            (self.dynamic_anchors.get(resource))
+                .is_some_and(|list| list.iter().any(|(n, p)| n == name && p == initial_pointer))
+        };
+        let anchor = fragment
+            .filter(|name| is_anchor(name) && declares(resource, name))
+            .filter(|name| {
+                let declared = |list: &Vec<(String, String)>| list.iter().any(|(n, _)| n == name);
+                self.dynamic_anchors
+                    .values()
+                    .filter(|l| declared(l))
+                    .count()
+                    > 1
+            })
+            .map(str::to_owned);
+        Some(DynamicTarget { initial, anchor })
+    }
+
+    /// The `$dynamicAnchor`s of the resource whose base URI is `resource`: their names and
+    /// nodes, in document order.
+    pub(crate) fn dynamic_anchors(&self, resource: &str) -> impl Iterator<Item = (&str, TypeId)> {
+        let list = self
+            .dynamic_anchors
+            .get(resource)
+            .map_or(&[][..], Vec::as_slice);
+        list.iter().map(|(name, at)| (name.as_str(), self.id(at)))
     }
 
     fn walk(&mut self, doc: &'d Doc, at: String, parent_base: &str) -> Result<(), SchemaError> {
@@ -179,7 +271,8 @@ impl<'d> Index<'d> {
         });
     }
 
-    /// Reads `$schema`, `$id` and `$anchor` of the schema object at `at`; returns its base URI.
+    /// Reads `$schema`, `$id`, `$anchor` and `$dynamicAnchor` of the schema object at `at`;
+    /// returns its base URI.
     fn identify(&mut self, doc: &Doc, at: &str, parent_base: &str) -> Result<String, SchemaError> {
         if let Some(dialect) = doc.get("$schema") {
             let here = pointer::push(at, "$schema");
@@ -209,13 +302,21 @@ impl<'d> Index<'d> {
         } else if at.is_empty() {
             self.define(Name::Resource, base.clone(), at, String::new())?;
         }
-        if let Some(anchor) = doc.get("$anchor") {
-            let here = pointer::push(at, "$anchor");
-            match anchor {
-                Doc::String(name) if is_anchor(name) => {
-                    self.define(Name::Anchor, format!("{base}#{name}"), at, here)?;
-                }
-                _ => return Err(invalid("$anchor", "a plain-name fragment", here)),
+        for keyword in ["$anchor", "$dynamicAnchor"] {
+            let Some(anchor) = doc.get(keyword) else {
+                continue;
+            };
+            let here = pointer::push(at, keyword);
+            let Doc::String(name) = anchor else {
+                return Err(invalid(keyword, "a plain-name fragment", here));
+            };
+            if !is_anchor(name) {
+                return Err(invalid(keyword, "a plain-name fragment", here));
+            }
+            self.define(Name::Anchor, format!("{base}#{name}"), at, here)?;
+            if keyword == "$dynamicAnchor" {
+                let list = self.dynamic_anchors.entry(base.clone()).or_default();
+                list.push((name.clone(), at.to_owned()));
             }
         }
         Ok(base)

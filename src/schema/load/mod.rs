@@ -11,13 +11,19 @@
 //! counts (`minProperties`, `maxProperties`),
 //! `dependentRequired`, `dependentSchemas`, `propertyNames`, `anyOf`, `oneOf`, `allOf`, `not`,
 //! `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources, `$anchor`s within the
-//! document), `$defs` / `definitions`; annotations `$schema`, `$id`, `$anchor`, `$comment`,
-//! `title`, `description`, `examples`, `default`, `deprecated`, `readOnly`, `writeOnly`,
-//! `format`, `contentMediaType`, `contentEncoding`.
+//! document and within the documents a [`Loader`] was given), `$defs` / `definitions`;
+//! annotations `$schema`, `$id`, `$anchor`, `$comment`, `title`, `description`, `examples`,
+//! `default`, `deprecated`, `readOnly`, `writeOnly`, `format`, `contentMediaType`,
+//! `contentEncoding`, `contentSchema` (a schema, indexed for `$ref`s, never applied).
 
 mod build;
+mod dynamic;
 mod index;
+mod loader;
 mod unevaluated;
+
+use loader::Documents;
+pub use loader::Loader;
 
 use crate::schema::doc::Doc;
 use crate::schema::model::Graph;
@@ -54,12 +60,18 @@ impl std::str::FromStr for Schema {
 }
 
 fn load(doc: &Doc) -> Result<Schema, SchemaError> {
-    canon::finish(raw_graph(doc)?, TypeId(0))
+    load_with(doc, &Documents::default())
 }
 
-/// The document's raw graph, before canonicalization; the root is node 0.
-pub(crate) fn raw_graph(doc: &Doc) -> Result<Graph, SchemaError> {
+/// Loads the schema `doc`, whose `$ref`s may also name the `documents` (by URI).
+fn load_with(doc: &Doc, documents: &Documents) -> Result<Schema, SchemaError> {
+    canon::finish(raw_graph(doc, documents)?, TypeId(0))
+}
+
+/// The document's raw graph, before canonicalization (the root is node 0), with the
+/// `documents` its `$ref`s may name.
+pub(crate) fn raw_graph(doc: &Doc, documents: &Documents) -> Result<Graph, SchemaError> {
     doc.check_unique_keys("")?;
-    let index = index::Index::build(doc)?;
-    build::build(&index)
+    let index = index::Index::build(doc, documents)?;
+    dynamic::resolve(&index, build::build(&index)?)
 }

@@ -207,7 +207,7 @@ const MAX_NESTING: usize = 8;
 /// The plan of the `unevaluated*` keyword of the schema object at `at`; an error when what
 /// is evaluated would depend on the instance beyond what a plan can say.
 pub(super) fn plan<E: Evaluation>(index: &Index<'_>, at: TypeId) -> Result<Plan<E>, SchemaError> {
-    let (always, sources) = closure::<E>(index, at, false);
+    let (always, sources) = closure::<E>(index, at, false)?;
     let cases = cases(index, always.clone(), sources, &E::default(), 0)?;
     Ok(match cases[..] {
         [ref only] if only.when.is_empty() => Plan {
@@ -323,7 +323,7 @@ fn within<E: Evaluation>(
     let mut evaluated = E::default();
     let mut sources = Vec::new();
     for &id in ids {
-        let (own, more) = closure::<E>(index, id, true);
+        let (own, more) = closure::<E>(index, id, true)?;
         evaluated.join(own);
         sources.extend(more);
     }
@@ -345,18 +345,18 @@ fn closure<E: Evaluation>(
     index: &Index<'_>,
     root: TypeId,
     own_unevaluated: bool,
-) -> (E, Vec<Source>) {
+) -> Result<(E, Vec<Source>), SchemaError> {
     let mut evaluated = E::default();
     let mut sources = Vec::new();
     let mut seen = vec![false; index.locations.len()];
     seen[root.index()] = true;
-    let mut next = in_place(index, root, &mut evaluated, &mut sources, own_unevaluated);
+    let mut next = in_place(index, root, &mut evaluated, &mut sources, own_unevaluated)?;
     while let Some(id) = next.pop() {
         if !std::mem::replace(&mut seen[id.index()], true) {
-            next.extend(in_place(index, id, &mut evaluated, &mut sources, true));
+            next.extend(in_place(index, id, &mut evaluated, &mut sources, true)?);
         }
     }
-    (evaluated, sources)
+    Ok((evaluated, sources))
 }
 
 /// The load error of a keyword whose evaluated set would depend on the subschema at `at`.
@@ -372,17 +372,18 @@ fn pointer_of(index: &Index<'_>, id: TypeId) -> String {
 
 /// What the schema object at `id` evaluates by its own keywords, joined into `evaluated`
 /// (its `unevaluated*` keyword counting when `own_unevaluated`); its subschemas applied
-/// sometimes pushed on `sources`; returns those applied always.
+/// sometimes pushed on `sources`; returns those applied always. An error when one applied
+/// always is a `$dynamicRef` that the dynamic scope resolves.
 fn in_place<E: Evaluation>(
     index: &Index<'_>,
     id: TypeId,
     evaluated: &mut E,
     sources: &mut Vec<Source>,
     own_unevaluated: bool,
-) -> Vec<TypeId> {
+) -> Result<Vec<TypeId>, SchemaError> {
     let location = &index.locations[id.index()];
     let LocationSchema::Object(members) = location.schema else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let get = |k: &str| member(members, k);
     evaluated.join(E::own(index, &location.pointer, members, own_unevaluated));
@@ -418,7 +419,16 @@ fn in_place<E: Evaluation>(
     if let Some(Doc::String(reference)) = get("$ref") {
         always.extend(index.resolve_ref(&location.base, reference));
     }
-    always
+    if let Some(Doc::String(reference)) = get("$dynamicRef") {
+        match index.resolve_dynamic_ref(&location.base, reference) {
+            // What the target evaluates would depend on the scope the value is reached in.
+            Some(target) if target.anchor.is_some() => {
+                return Err(by_branch::<E>(within("$dynamicRef")));
+            }
+            target => always.extend(target.map(|t| t.initial)),
+        }
+    }
+    Ok(always)
 }
 
 /// The pointer tokens of the subschemas under `keyword` of a schema object's `members`:

@@ -1,0 +1,142 @@
+//! [`Loader`]: a JSON Schema loader that knows more documents than the schema's own, for the
+//! `$ref`s that name them (a schema split over several files, shared definitions).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::load_with;
+use crate::schema::doc::Doc;
+use crate::schema::{Schema, SchemaError, SchemaErrorKind, uri};
+
+/// Loads JSON Schemas (draft 2020-12) whose `$ref`s may name other documents, given to it by
+/// URI beforehand. jitson fetches nothing: a `$ref` to a document it was not given is
+/// [`SchemaErrorKind::UnresolvedRef`], as without a loader.
+///
+/// A document is read only when a `$ref` of the schema, or of a document already read,
+/// names it (by its URI or its root's `$id`, with or without a fragment), so unused
+/// documents may hold keywords the engine does not implement. A document's `$ref`s resolve
+/// against its root's `$id` when it has one, else against its URI. Load errors inside a
+/// document are placed at the document's URI, `#`, and the JSON Pointer within it.
+///
+/// ```
+/// use jitson::schema::Loader;
+///
+/// let mut loader = Loader::new();
+/// loader.document_json("https://example.com/common.json", br#"{
+///     "$defs": {"id": {"type": "integer", "minimum": 1}}
+/// }"#)?;
+/// let schema = loader.load_json(br#"{
+///     "$id": "https://example.com/user.json",
+///     "properties": {"id": {"$ref": "common.json#/$defs/id"}}
+/// }"#)?;
+/// assert!(schema.validate_value(&serde_json::json!({"id": 7})).is_ok());
+/// assert!(schema.validate_value(&serde_json::json!({"id": 0})).is_err());
+/// # Ok::<(), jitson::SchemaError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Loader {
+    documents: Documents,
+}
+
+/// The documents a [`Loader`] was given, and the names `$ref`s may use for them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Documents {
+    /// Each document with the URI it was given under.
+    pub(crate) list: Vec<(String, Doc)>,
+    /// Each document's URI and its root's `$id` (resolved, without fragment) → its index.
+    pub(crate) names: HashMap<String, usize>,
+}
+
+impl Documents {
+    /// The index of the document named `uri`.
+    pub(crate) fn named(&self, uri: &str) -> Option<usize> {
+        self.names.get(uri).copied()
+    }
+
+    /// Adds `doc` under `uri`, in place of the document given under `uri` before (whose
+    /// `$id` then names nothing).
+    fn add(&mut self, uri: String, doc: Doc) {
+        let id = match doc.get("$id") {
+            Some(Doc::String(id)) => match uri::resolve(&uri, id) {
+                resolved if uri::split_fragment(&resolved).1.is_none_or(str::is_empty) => {
+                    Some(uri::split_fragment(&resolved).0.to_owned())
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let at = match self.list.iter().position(|(given, _)| *given == uri) {
+            Some(at) => {
+                self.names.retain(|_, &mut i| i != at);
+                self.list[at].1 = doc;
+                at
+            }
+            None => {
+                self.list.push((uri.clone(), doc));
+                self.list.len() - 1
+            }
+        };
+        if let Some(id) = id {
+            self.names.insert(id, at);
+        }
+        // The URI it was given under wins over another document's `$id`.
+        self.names.insert(uri, at);
+    }
+}
+
+impl Loader {
+    /// A loader that knows no document beside the schema's own.
+    pub fn new() -> Loader {
+        Loader::default()
+    }
+
+    /// Adds the document in `text` under `uri` (absolute, or relative as a schema without
+    /// `$id` writes its `$ref`s; no fragment but an empty one). A document added again under
+    /// the same URI replaces the first.
+    ///
+    /// Errors: [`SchemaErrorKind::DocumentUri`] for an empty URI or one with a fragment;
+    /// [`SchemaErrorKind::Json`] and [`SchemaErrorKind::DuplicateKey`] for the text.
+    pub fn document_json(&mut self, uri: &str, text: &[u8]) -> Result<&mut Loader, SchemaError> {
+        let uri = document_uri(uri)?;
+        let doc = Doc::parse(text).map_err(|e| e.at(format!("{uri}#")))?;
+        self.add(uri, doc)
+    }
+
+    /// [`Loader::document_json`] for a parsed document (its members in the value's order).
+    pub fn document_value(&mut self, uri: &str, value: &Value) -> Result<&mut Loader, SchemaError> {
+        let uri = document_uri(uri)?;
+        self.add(uri, Doc::from_value(value))
+    }
+
+    /// Loads the schema in `text`, as [`Schema::from_json_slice`] does, with this loader's
+    /// documents.
+    pub fn load_json(&self, text: &[u8]) -> Result<Schema, SchemaError> {
+        load_with(&Doc::parse(text)?, &self.documents)
+    }
+
+    /// Loads the schema `value`, as [`Schema::from_value`] does, with this loader's
+    /// documents.
+    pub fn load_value(&self, value: &Value) -> Result<Schema, SchemaError> {
+        load_with(&Doc::from_value(value), &self.documents)
+    }
+
+    fn add(&mut self, uri: String, doc: Doc) -> Result<&mut Loader, SchemaError> {
+        doc.check_unique_keys(&format!("{uri}#"))?;
+        self.documents.add(uri, doc);
+        Ok(self)
+    }
+}
+
+/// `uri` as the loader keys it (dot segments removed), or the error for a URI no `$ref` can
+/// name as a whole document.
+fn document_uri(uri: &str) -> Result<String, SchemaError> {
+    let normal = uri::resolve("", uri);
+    match uri::split_fragment(&normal) {
+        (resource, None | Some("")) if !resource.is_empty() => Ok(resource.to_owned()),
+        _ => Err(SchemaError::new(
+            SchemaErrorKind::DocumentUri(uri.to_owned()),
+            String::new(),
+        )),
+    }
+}
