@@ -1,5 +1,5 @@
-//! The `--schema S.json` argument, shared by the subcommands that take a schema: reading and
-//! loading it, and compiling it to a codec.
+//! The `--schema S.json` argument (with the `--document` files its `$ref`s may name), shared
+//! by the subcommands that take a schema: reading and loading it, and compiling it to a codec.
 //!
 //! `--backend auto` takes the codec from a process-wide [`Engine`] with lazy tiering: a
 //! schema's first [`AUTO_AFTER`] documents run on the interpreter, and then a background
@@ -16,11 +16,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use clap::Args;
+use jitson::Codec;
 use jitson::engine::{
     Backend as EngineBackend, BackendStatus, BigInts as EngineBigInts, Engine, EngineOptions,
     Options, Tiering,
 };
-use jitson::{Codec, Schema};
+use jitson::schema::Loader;
 
 use crate::{Backend, BigInts, RunOptions};
 
@@ -32,6 +33,10 @@ pub struct SchemaArg {
     /// The JSON Schema (draft 2020-12) file.
     #[arg(long, value_name = "S.json")]
     schema: PathBuf,
+    /// A document the schema's `$ref`s may name, under URI (with `URI=FILE`) or under the
+    /// FILE's path as written (and, either way, under its root's `$id`). Repeatable.
+    #[arg(long = "document", value_name = "[URI=]FILE")]
+    documents: Vec<String>,
 }
 
 impl SchemaArg {
@@ -40,11 +45,13 @@ impl SchemaArg {
     /// code, says why on standard error (naming the keyword and its JSON Pointer for schema
     /// errors) and returns `None`.
     pub fn codec(&self, run: RunOptions) -> Option<Arc<Codec>> {
+        let loader = self.loader()?;
         let name = self.schema.display();
         let text = std::fs::read(&self.schema)
             .map_err(|e| trouble(&format!("{name}: {e}")))
             .ok()?;
-        let schema = Schema::from_json_slice(&text)
+        let schema = loader
+            .load_json(&text)
             .map_err(|e| trouble(&format!("{name}: schema error: {e}")))
             .ok()?;
         let big_ints = match run.big_ints {
@@ -64,6 +71,25 @@ impl SchemaArg {
             return None;
         }
         Some(Arc::new(codec))
+    }
+}
+
+impl SchemaArg {
+    /// A loader with the `--document` files; `None` (said on standard error) when one
+    /// cannot be read or is not a JSON document under a URI a `$ref` can name.
+    fn loader(&self) -> Option<Loader> {
+        let mut loader = Loader::new();
+        for document in &self.documents {
+            let (uri, path) = document.split_once('=').unwrap_or((document, document));
+            let text = std::fs::read(path)
+                .map_err(|e| trouble(&format!("{path}: {e}")))
+                .ok()?;
+            loader
+                .document_json(uri, &text)
+                .map_err(|e| trouble(&format!("{path}: schema error: {e}")))
+                .ok()?;
+        }
+        Some(loader)
     }
 }
 

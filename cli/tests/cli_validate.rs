@@ -279,3 +279,73 @@ fn hostile_inputs_never_crash() {
     }
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+#[test]
+fn documents_the_schema_refers_to() {
+    let dir = scratch("documents");
+    let defs = write(
+        &dir,
+        "defs.json",
+        br#"{"$id": "https://example.com/defs", "$defs": {"id": {"type": "integer", "minimum": 1}}}"#,
+    );
+    let schema = write(
+        &dir,
+        "user.json",
+        br#"{"properties": {"id": {"$ref": "common.json#/$defs/id"}}}"#,
+    );
+    // Under the URI the schema names it by.
+    let by_uri = format!("common.json={defs}");
+    let out = jitson(
+        &["validate", "--schema", &schema, "--document", &by_uri],
+        br#"{"id": 0}"#,
+    );
+    assert_eq!(status(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "-:1:8: $.id: number below the minimum (keyword minimum at /properties/id/minimum)\n"
+    );
+    // Under its path, and so under its `$id` too.
+    let by_id = write(
+        &dir,
+        "by-id.json",
+        br#"{"properties": {"id": {"$ref": "https://example.com/defs#/$defs/id"}}}"#,
+    );
+    let out = jitson(
+        &["validate", "--schema", &by_id, "--document", &defs],
+        br#"{"id": 3}"#,
+    );
+    assert_eq!((status(&out), stderr(&out)), (0, String::new()));
+    // Without it, or with a document that does not read, the command refuses.
+    let out = jitson(&["validate", "--schema", &schema], b"{}");
+    assert_eq!(status(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "jitson: {schema}: schema error: unresolved reference \"common.json#/$defs/id\" at /properties/id/$ref\n"
+        )
+    );
+    let missing = format!("{}/missing.json", dir.display());
+    let out = jitson(
+        &["validate", "--schema", &schema, "--document", &missing],
+        b"{}",
+    );
+    assert_eq!(status(&out), 2);
+    assert!(
+        stderr(&out).starts_with(&format!("jitson: {missing}: ")),
+        "{}",
+        stderr(&out)
+    );
+    let fragment = format!("common.json#x={defs}");
+    let out = jitson(
+        &["validate", "--schema", &schema, "--document", &fragment],
+        b"{}",
+    );
+    assert_eq!(status(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "jitson: {defs}: schema error: a document's URI must be non-empty and without a fragment, not \"common.json#x\"\n"
+        )
+    );
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
