@@ -4,7 +4,10 @@
 //! interesting ones (bounds at the 64-bit edges and at 2^53, fractional `multipleOf`, names
 //! with escapes and non-ASCII) so the fuzzer meets the boundaries quickly. Nesting is
 //! bounded; `$ref` may point at any definition or at the root, so recursion (guarded or not)
-//! is common.
+//! is common. In a quarter of the schemas with definitions, each definition is a resource of
+//! its own (`$id`) that may declare a `$dynamicAnchor` (as may the root), and references are
+//! `$ref`s to resources or `$dynamicRef`s to the anchor of the resource they are in, which
+//! the loader resolves by dynamic scope.
 
 use arbitrary::{Result, Unstructured};
 use serde_json::{Map, Value as Json, json};
@@ -78,17 +81,37 @@ const KINDS: &[&str] = &[
     "null", "boolean", "integer", "number", "string", "array", "object",
 ];
 
+/// The `$dynamicAnchor` names of schemas whose definitions are resources.
+const ANCHORS: &[&str] = &["n0", "n1"];
+
 /// A random schema with up to [`MAX_DEFS`] definitions under `$defs`.
 pub fn generate(u: &mut Unstructured<'_>) -> Result<Json> {
     let defs = u.int_in_range(0..=MAX_DEFS)?;
-    let mut g = Gen { u, defs };
+    let resources = defs > 0 && u.ratio(1, 4)?;
+    let mut g = Gen {
+        u,
+        defs,
+        resources,
+        anchor: None,
+    };
+    g.anchor = g.pick_anchor()?;
+    let root_anchor = g.anchor;
     let mut root = g.node(ROOT_DEPTH)?;
     if defs == 0 {
         return Ok(root);
     }
     let mut table = Map::new();
     for i in 0..defs {
-        table.insert(format!("d{i}"), g.node(ROOT_DEPTH - 1)?);
+        g.anchor = g.pick_anchor()?;
+        let mut def = g.node(ROOT_DEPTH - 1)?;
+        if resources {
+            def = g.resource(def, &format!("d{i}"));
+        }
+        table.insert(format!("d{i}"), def);
+    }
+    if resources {
+        g.anchor = root_anchor;
+        root = g.resource(root, "https://example.com/root");
     }
     match &mut root {
         Json::Object(members) => {
@@ -109,13 +132,37 @@ pub fn float_json(f: f64) -> Json {
     serde_json::Number::from_f64(f).map_or(Json::Null, Json::Number)
 }
 
-/// The generator state: the byte stream and how many definitions `$ref` may name.
+/// The generator state: the byte stream, how many definitions `$ref` may name, whether they
+/// are resources, and the `$dynamicAnchor` of the resource being generated.
 struct Gen<'u, 'd> {
     u: &'u mut Unstructured<'d>,
     defs: usize,
+    resources: bool,
+    anchor: Option<&'static str>,
 }
 
 impl Gen<'_, '_> {
+    /// The `$dynamicAnchor` of the next resource (none when definitions are not resources).
+    fn pick_anchor(&mut self) -> Result<Option<&'static str>> {
+        if !self.resources || self.u.ratio(1, 4)? {
+            return Ok(None);
+        }
+        Ok(Some(*self.u.choose(ANCHORS)?))
+    }
+
+    /// `schema` as the resource `id`, declaring the current anchor.
+    fn resource(&self, schema: Json, id: &str) -> Json {
+        let mut members = match schema {
+            Json::Object(members) if !members.contains_key("$id") => members,
+            other => Map::from_iter([("allOf".to_owned(), json!([other]))]),
+        };
+        members.insert("$id".into(), json!(id));
+        if let Some(anchor) = self.anchor {
+            members.insert("$dynamicAnchor".into(), json!(anchor));
+        }
+        Json::Object(members)
+    }
+
     /// One schema of at most `depth` levels.
     fn node(&mut self, depth: usize) -> Result<Json> {
         let leaves = 7;
@@ -236,9 +283,19 @@ impl Gen<'_, '_> {
         })
     }
 
-    /// `$ref` to a definition, or to the root.
+    /// `$ref` to a definition, or to the root; where definitions are resources, a `$ref` to
+    /// one of them or to the root, or a `$dynamicRef` to this resource's anchor.
     fn reference(&mut self) -> Result<Json> {
         let target = self.u.int_in_range(0..=self.defs)?;
+        if self.resources {
+            if let Some(anchor) = self.anchor.filter(|_| target % 2 == 0) {
+                return Ok(json!({"$dynamicRef": format!("#{anchor}")}));
+            }
+            return Ok(match target {
+                0 => json!({"$ref": "https://example.com/root"}),
+                k => json!({"$ref": format!("https://example.com/d{}", k - 1)}),
+            });
+        }
         Ok(match target {
             0 => json!({"$ref": "#"}),
             k => json!({"$ref": format!("#/$defs/d{}", k - 1)}),
