@@ -134,3 +134,77 @@ fn the_watch_thread_publishes_changes_and_reload_scans_now() {
     drop(watch);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn schemas_follow_the_files_they_refer_to() {
+    let dir = temp_dir("refs");
+    let registry = Arc::new(Registry::new());
+    let mut source = DirectorySource::new(registry.clone(), &dir);
+    let write = |file: &str, text: &str| std::fs::write(dir.join(file), text).unwrap();
+    let valid =
+        |name: &str, doc: &str| registry.get(name).unwrap().validate(doc.as_bytes()).is_ok();
+    // The referring file first: it waits for its document.
+    write(
+        "user.schema.json",
+        r##"{"properties": {"zip": {"$ref": "address.schema.json#/$defs/zip"}}}"##,
+    );
+    assert_eq!(kinds(&source.scan()), ["rejected user"]);
+    write(
+        "address.schema.json",
+        r#"{"$defs": {"zip": {"type": "string", "maxLength": 5}}}"#,
+    );
+    assert_eq!(
+        kinds(&source.scan()),
+        ["published address", "published user"]
+    );
+    assert!(valid("user", r#"{"zip": "12345"}"#));
+    assert!(!valid("user", r#"{"zip": "123456"}"#));
+    let v1 = registry.version("user").unwrap().number();
+
+    // A change of the document publishes the schema again; one that does not change what
+    // the schema means does not.
+    write(
+        "address.schema.json",
+        r#"{"$defs": {"zip": {"type": "string", "maxLength": 6}}}"#,
+    );
+    assert_eq!(
+        kinds(&source.scan()),
+        ["published address", "published user"]
+    );
+    assert!(valid("user", r#"{"zip": "123456"}"#));
+    write(
+        "address.schema.json",
+        r#"{"title": "addresses", "$defs": {"zip": {"maxLength": 6, "type": "string"}}}"#,
+    );
+    assert_eq!(kinds(&source.scan()), ["published address"]);
+    assert!(registry.version("user").unwrap().number() > v1);
+
+    // A document that breaks the schema: reported once, the previous version serves on.
+    write("address.schema.json", r#"{"$defs": {}}"#);
+    let events = source.scan();
+    assert_eq!(kinds(&events), ["published address", "rejected user"]);
+    assert_eq!(
+        events[1].to_string(),
+        format!(
+            "{}: user not published: schema rejected: unresolved reference \"address.schema.json#/$defs/zip\" at /properties/zip/$ref",
+            dir.join("user.schema.json").display()
+        )
+    );
+    write("other.schema.json", "{}");
+    assert_eq!(kinds(&source.scan()), ["published other"]);
+    assert!(!valid("user", r#"{"zip": "1234567"}"#));
+
+    // Its document gone: the same.
+    write(
+        "address.schema.json",
+        r#"{"$defs": {"zip": {"type": "string"}}}"#,
+    );
+    assert_eq!(
+        kinds(&source.scan()),
+        ["published address", "published user"]
+    );
+    std::fs::remove_file(dir.join("address.schema.json")).unwrap();
+    assert_eq!(kinds(&source.scan()), ["removed address", "rejected user"]);
+    assert!(valid("user", r#"{"zip": "1234567"}"#));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

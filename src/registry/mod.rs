@@ -44,7 +44,7 @@ use arc_swap::{ArcSwap, ArcSwapOption};
 
 use crate::Error;
 use crate::engine::{Codec, Options, Tiering, Worker};
-use crate::schema::{Schema, TypeKey};
+use crate::schema::{Loader, Schema, SchemaError, TypeKey};
 use stats::Counters;
 
 /// How a [`Registry`] compiles and what it keeps.
@@ -238,7 +238,28 @@ impl Registry {
         text: &str,
         samples: &[&[u8]],
     ) -> Result<Arc<Version>, PublishError> {
-        match Schema::from_json_str(text) {
+        self.publish_loaded(name, Schema::from_json_str(text), samples)
+    }
+
+    /// [`Registry::publish_json`] with the documents of `loader` for the schema's `$ref`s.
+    pub fn publish_json_with(
+        &self,
+        name: &str,
+        text: &str,
+        loader: &Loader,
+    ) -> Result<Arc<Version>, PublishError> {
+        self.publish_loaded(name, loader.load_json(text.as_bytes()), &[])
+    }
+
+    /// Publishes a loaded schema as [`Registry::publish_checked`] does; a load error is a
+    /// rejection.
+    fn publish_loaded(
+        &self,
+        name: &str,
+        loaded: Result<Schema, SchemaError>,
+        samples: &[&[u8]],
+    ) -> Result<Arc<Version>, PublishError> {
+        match loaded {
             Ok(schema) => self.publish_checked(name, schema, samples),
             Err(e) => {
                 self.slot(name).counters.rejected();

@@ -7,6 +7,14 @@
 //! so a file being written is not read half-way. A file that does not load is reported and
 //! skipped: the name's previous version keeps serving. Polling needs no platform watcher
 //! and sees every change within one interval plus the debounce.
+//!
+//! The files may refer to each other: each is a document the others' `$ref`s can name, by
+//! its file name (`{"$ref": "address.schema.json#/$defs/zip"}` from a schema without `$id`)
+//! or by its root's `$id` (see [`Loader`]). When a file changes or goes, every other name is
+//! loaded again with the directory's documents and published again when its schema
+//! changed, so a schema follows the documents it refers to; one that no longer loads is
+//! reported once (its previous version keeps serving), and one that could not load for
+//! want of a document is published once that document arrives.
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
@@ -19,6 +27,7 @@ use std::time::{Duration, Instant, SystemTime};
 use std::{fmt, fs, io};
 
 use super::{PublishError, Registry, lock};
+use crate::schema::Loader;
 
 /// The file name suffix of schema files; the name is what precedes it.
 pub const SUFFIX: &str = ".schema.json";
@@ -93,6 +102,11 @@ struct FileState {
     since: Instant,
     /// The content hash of the last version acted on (published or rejected), if any.
     handled: Option<u64>,
+    /// The text of that version: a document of the directory's loader.
+    text: Option<String>,
+    /// The error last reported for that text, so that loading it again for a document it
+    /// refers to does not report the same rejection twice.
+    rejection: Option<String>,
     /// Whether `seen` has been acted on.
     settled: bool,
 }
@@ -171,24 +185,28 @@ impl DirectorySource {
                 return vec![WatchEvent::Unreadable { path, error }];
             }
         };
+        let mut changed = Vec::new();
         for (path, seen) in &present {
             let state = self.files.entry(path.clone()).or_insert(FileState {
                 seen: *seen,
                 since: now,
                 handled: None,
+                text: None,
+                rejection: None,
                 settled: false,
             });
             if state.seen != *seen {
-                *state = FileState {
-                    seen: *seen,
-                    since: now,
-                    handled: state.handled,
-                    settled: false,
-                };
+                state.seen = *seen;
+                state.since = now;
+                state.settled = false;
             }
             if !state.settled && now.duration_since(state.since) >= debounce {
                 state.settled = true;
-                events.extend(publish_file(&self.registry, path, state));
+                match read_new(&self.registry, path, state) {
+                    Ok(true) => changed.push(path.clone()),
+                    Ok(false) => {}
+                    Err(event) => events.push(event),
+                }
             }
         }
         let gone: Vec<PathBuf> = self
@@ -197,10 +215,77 @@ impl DirectorySource {
             .filter(|p| !present.contains_key(*p))
             .cloned()
             .collect();
+        let removed = !gone.is_empty();
         for path in gone {
             events.extend(self.forget(path));
         }
+        if changed.is_empty() && !removed {
+            return events;
+        }
+        let loader = self.loader();
+        changed.sort();
+        for path in &changed {
+            events.extend(self.publish(path, &loader));
+        }
+        let mut others: Vec<PathBuf> = (self.files.keys())
+            .filter(|p| !changed.contains(p))
+            .cloned()
+            .collect();
+        others.sort();
+        for path in &others {
+            events.extend(self.follow_documents(path, &loader));
+        }
         events
+    }
+
+    /// A loader with every file's last text, each under its file name.
+    fn loader(&self) -> Loader {
+        let mut loader = Loader::new();
+        for (path, state) in &self.files {
+            let (Some(file), Some(text)) = (path.file_name().and_then(|f| f.to_str()), &state.text)
+            else {
+                continue;
+            };
+            // A file that is not JSON is no document; its own load reports it.
+            let _ = loader.document_json(file, text.as_bytes());
+        }
+        loader
+    }
+
+    /// Publishes the last text of the file at `path` with the directory's documents.
+    fn publish(&mut self, path: &Path, loader: &Loader) -> Option<WatchEvent> {
+        let state = self.files.get_mut(path)?;
+        let name = schema_name(path)?.to_string();
+        let text = state.text.as_deref()?;
+        let path = path.to_path_buf();
+        Some(match self.registry.publish_json_with(&name, text, loader) {
+            Ok(version) => {
+                state.rejection = None;
+                WatchEvent::Published {
+                    name,
+                    version: version.number(),
+                    path,
+                }
+            }
+            Err(error) => {
+                state.rejection = Some(error.to_string());
+                WatchEvent::Rejected { name, path, error }
+            }
+        })
+    }
+
+    /// Loads the unchanged file at `path` again after a document changed or went: publishes
+    /// it when its schema is not the one serving, reports it when it no longer loads (once
+    /// per error).
+    fn follow_documents(&mut self, path: &Path, loader: &Loader) -> Option<WatchEvent> {
+        let state = self.files.get(path)?;
+        let name = schema_name(path)?;
+        let serving = self.registry.version(name);
+        match loader.load_json(state.text.as_deref()?.as_bytes()) {
+            Ok(schema) if serving.is_some_and(|v| **v.schema() == schema) => None,
+            Err(e) if state.rejection == Some(PublishError::Schema(e.clone()).to_string()) => None,
+            _ => self.publish(path, loader),
+        }
     }
 
     /// The schema files of the directory with their fingerprints.
@@ -231,30 +316,21 @@ impl DirectorySource {
     }
 }
 
-/// Reads `path` and publishes it unless its content is what was last acted on.
-fn publish_file(registry: &Registry, path: &Path, state: &mut FileState) -> Option<WatchEvent> {
-    let name = schema_name(path)?.to_string();
-    let text = match fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(error) => {
-            let path = path.to_path_buf();
-            return Some(WatchEvent::Unreadable { path, error });
-        }
-    };
+/// Reads `path` into `state`: `Ok(true)` when its content is not what was last acted on
+/// (or its name is not serving), so it is to be published.
+fn read_new(registry: &Registry, path: &Path, state: &mut FileState) -> Result<bool, WatchEvent> {
+    let text = fs::read_to_string(path).map_err(|error| WatchEvent::Unreadable {
+        path: path.to_path_buf(),
+        error,
+    })?;
     let hash = content_hash(&text);
-    if state.handled == Some(hash) && registry.version(&name).is_some() {
-        return None;
+    let serving = schema_name(path).is_some_and(|name| registry.version(name).is_some());
+    if state.handled == Some(hash) && serving {
+        return Ok(false);
     }
     state.handled = Some(hash);
-    let path = path.to_path_buf();
-    Some(match registry.publish_json(&name, &text) {
-        Ok(version) => WatchEvent::Published {
-            name,
-            version: version.number(),
-            path,
-        },
-        Err(error) => WatchEvent::Rejected { name, path, error },
-    })
+    state.text = Some(text);
+    Ok(true)
 }
 
 /// The schema name of a `NAME.schema.json` path (`NAME` non-empty).
