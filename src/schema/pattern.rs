@@ -97,27 +97,74 @@ impl fmt::Debug for Pattern {
     }
 }
 
-/// Rewrites the ECMA-262 escapes whose meaning differs in `regex`. The bracketed forms work
-/// both outside and inside a character class (`regex` nests classes).
+/// ECMA-262's `\s`: its WhiteSpace and LineTerminator characters (U+FEFF among them, which
+/// `regex`'s `\s` lacks; not U+0085, which `regex`'s has).
+const ECMA_SPACE: &str = r"\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
+
+/// ECMA-262's line terminators, which its `.` does not match (`regex`'s `.` leaves out `\n`
+/// only).
+const ECMA_LINE_TERMINATORS: &str = r"\n\r\x{2028}\x{2029}";
+
+/// Rewrites an ECMA-262 pattern into `regex` syntax where the two read the same text
+/// differently: the classes `\d`, `\w`, `\s` and their negations (ASCII digits and word
+/// characters, ECMA-262's white space), `.` (no line terminator), `\b` / `\B` (ASCII word
+/// boundaries; `[\b]` is a backspace), `\cX` (a control character), and inside a class a
+/// `[` (a literal, where `regex` would nest a class) and `&`, `~` and a second `-` (literals,
+/// where `regex` would read the set operators `&&`, `~~`, `--`). `[]` matches nothing and
+/// `[^]` any character. The bracketed forms work inside a class too (`regex` nests classes).
 fn translate(source: &str) -> String {
     let mut out = String::with_capacity(source.len());
-    let mut chars = source.chars();
+    let mut chars = source.chars().peekable();
+    let mut in_class = false;
+    let mut previous = None;
     while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('d') => out.push_str("[0-9]"),
-            Some('D') => out.push_str("[^0-9]"),
-            Some('w') => out.push_str("[0-9A-Za-z_]"),
-            Some('W') => out.push_str("[^0-9A-Za-z_]"),
-            Some(other) => {
-                out.push('\\');
-                out.push(other);
+        match c {
+            '\\' => match chars.next() {
+                Some('d') => out.push_str("[0-9]"),
+                Some('D') => out.push_str("[^0-9]"),
+                Some('w') => out.push_str("[0-9A-Za-z_]"),
+                Some('W') => out.push_str("[^0-9A-Za-z_]"),
+                Some('s') => out.push_str(&format!("[{ECMA_SPACE}]")),
+                Some('S') => out.push_str(&format!("[^{ECMA_SPACE}]")),
+                Some('b') if in_class => out.push_str(r"\x08"),
+                Some('b') => out.push_str(r"(?-u:\b)"),
+                Some('B') if !in_class => out.push_str(r"(?-u:\B)"),
+                Some('c') if chars.peek().is_some_and(char::is_ascii_alphabetic) => {
+                    let letter = chars.next().map_or(0, u32::from);
+                    out.push_str(&format!(r"\x{:02X}", letter % 32));
+                }
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+                None => out.push('\\'),
+            },
+            '[' if !in_class => {
+                let negated = chars.next_if_eq(&'^').is_some();
+                if chars.next_if_eq(&']').is_some() {
+                    out.push_str(if negated {
+                        r"[\x{0}-\x{10FFFF}]"
+                    } else {
+                        r"[^\x{0}-\x{10FFFF}]"
+                    });
+                } else {
+                    in_class = true;
+                    out.push_str(if negated { "[^" } else { "[" });
+                }
             }
-            None => out.push('\\'),
+            ']' if in_class => {
+                in_class = false;
+                out.push(']');
+            }
+            '[' | '&' | '~' if in_class => {
+                out.push('\\');
+                out.push(c);
+            }
+            '-' if in_class && previous == Some('-') => out.push_str(r"\-"),
+            '.' if !in_class => out.push_str(&format!("[^{ECMA_LINE_TERMINATORS}]")),
+            c => out.push(c),
         }
+        previous = Some(c);
     }
     out
 }
@@ -139,6 +186,47 @@ mod tests {
         assert!(!p.is_match("ä@x"));
         let p = Pattern::new(r"^\\d$").unwrap();
         assert!(p.is_match(r"\d"));
+    }
+
+    /// The ECMA-262 readings `translate` keeps: each pattern with texts it matches and texts
+    /// it does not.
+    #[test]
+    fn ecma_readings() {
+        let cases: &[(&str, &[&str], &[&str])] = &[
+            (
+                r"^\s$",
+                &[" ", "\t", "\u{feff}", "\u{3000}", "\u{2028}"],
+                &["\u{85}", "a", ""],
+            ),
+            (r"^\S$", &["a", "\u{85}"], &["\u{feff}", " "]),
+            (
+                "^a.c$",
+                &["abc", "a\u{85}c", "aéc"],
+                &["a\nc", "a\rc", "a\u{2028}c", "a\u{2029}c"],
+            ),
+            ("^[.]$", &["."], &["a"]),
+            (r"^a\b", &["a", "a b", "aé"], &["ab", "a_"]),
+            (r"^a\B", &["ab"], &["a", "aé"]),
+            (r"^[\b]$", &["\u{8}"], &["b", "\\"]),
+            (r"^\cJ\cj$", &["\n\n"], &["cJcj"]),
+            (r"^[\cA-\cC]$", &["\u{2}"], &["\u{4}", "A"]),
+            ("^[]$", &[], &["", "]", "a"]),
+            ("^[^]$", &["a", "\n", "]"], &["", "ab"]),
+            ("^[[]$", &["["], &["]", ""]),
+            ("^[a&&b]+$", &["a&b", "&&"], &["c"]),
+            ("^[a~~b]$", &["~"], &["c"]),
+            ("^[+--]$", &["+", ",", "-"], &["a"]),
+            (r"^[\d\s]+$", &["1 2\u{feff}"], &["a"]),
+        ];
+        for (source, matches, misses) in cases {
+            let pattern = Pattern::new(source).unwrap_or_else(|e| panic!("{source}: {e}"));
+            for text in *matches {
+                assert!(pattern.is_match(text), "{source} on {text:?}");
+            }
+            for text in *misses {
+                assert!(!pattern.is_match(text), "{source} not on {text:?}");
+            }
+        }
     }
 
     #[test]
