@@ -73,7 +73,17 @@ pub struct Case {
 
 /// Every group of the suite, files in name order.
 pub fn groups() -> Vec<Group> {
-    let dir = suite_dir().join("draft2020-12");
+    groups_in("draft2020-12")
+}
+
+/// Every group of the optional files (`draft2020-12/optional`, not its `format/`).
+pub fn optional_groups() -> Vec<Group> {
+    groups_in("draft2020-12/optional")
+}
+
+/// Every group of every file of `dir` (under the suite's directory), files in name order.
+fn groups_in(dir: &str) -> Vec<Group> {
+    let dir = suite_dir().join(dir);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("suite directory")
         .map(|e| e.expect("directory entry").path())
