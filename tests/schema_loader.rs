@@ -382,3 +382,24 @@ fn scopes_beyond_the_limit_are_refused() {
         "resolving $dynamicRef by dynamic scope would copy the schema more than 16 times at /$defs/x9/items/$dynamicRef"
     );
 }
+
+#[test]
+fn a_uri_given_wins_over_an_id() {
+    // a.json says it is b.json; b.json is given too: `b.json` names b.json, whichever came
+    // first, and a.json is still named by its own URI.
+    let a = ("a.json", r#"{"$id": "b.json", "type": "string"}"#);
+    let b = ("b.json", r#"{"type": "integer"}"#);
+    for documents in [[a, b], [b, a]] {
+        let loader = loader(&documents);
+        let by_b = loader.load_json(br#"{"$ref": "b.json"}"#).unwrap();
+        assert_eq!(valid(&by_b, &[json!(1), json!("x")]), [true, false]);
+        // a.json read under its URI declares the resource b.json again.
+        let err = loader
+            .load_json(br#"{"anyOf": [{"$ref": "b.json"}, {"$ref": "a.json"}]}"#)
+            .unwrap_err();
+        assert!(
+            matches!(err.kind(), SchemaErrorKind::DuplicateId(_)),
+            "{err}"
+        );
+    }
+}

@@ -10,6 +10,7 @@
 //! each copy of the reference at its scope's target. Copies that turn out equal are merged
 //! with the rest by canonicalization. Schemas without such a reference are not copied.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
 use super::build::Built;
@@ -82,12 +83,13 @@ struct Copies {
 impl Copies {
     /// The copy of node `id` in `scope`, made (and its children left pending) on first use.
     fn of(&mut self, id: TypeId, scope: Scope, graph: &Graph) -> TypeId {
-        if let Some(&copy) = self.made.get(&(id, scope.clone())) {
-            return copy;
+        match self.made.entry((id, scope)) {
+            Entry::Occupied(made) => *made.get(),
+            Entry::Vacant(new) => {
+                let copy = self.graph.add(TypeDesc::Any, &graph.origins[id.index()]);
+                self.pending.push((id, new.key().1.clone(), copy));
+                *new.insert(copy)
+            }
         }
-        let copy = self.graph.add(TypeDesc::Any, &graph.origins[id.index()]);
-        self.made.insert((id, scope.clone()), copy);
-        self.pending.push((id, scope, copy));
-        copy
     }
 }

@@ -55,15 +55,11 @@ impl Documents {
     }
 
     /// Adds `doc` under `uri`, in place of the document given under `uri` before (whose
-    /// `$id` then names nothing).
+    /// `$id` then names nothing). A URI a document was given under names that document,
+    /// whatever another's `$id`; of two documents with one `$id`, the first keeps it.
     fn add(&mut self, uri: String, doc: Doc) {
         let id = match doc.get("$id") {
-            Some(Doc::String(id)) => match uri::resolve(&uri, id) {
-                resolved if uri::split_fragment(&resolved).1.is_none_or(str::is_empty) => {
-                    Some(uri::split_fragment(&resolved).0.to_owned())
-                }
-                _ => None,
-            },
+            Some(Doc::String(id)) => whole_document(&uri::resolve(&uri, id)),
             _ => None,
         };
         let at = match self.list.iter().position(|(given, _)| *given == uri) {
@@ -77,11 +73,10 @@ impl Documents {
                 self.list.len() - 1
             }
         };
-        if let Some(id) = id {
-            self.names.insert(id, at);
-        }
-        // The URI it was given under wins over another document's `$id`.
         self.names.insert(uri, at);
+        if let Some(id) = id.filter(|id| !self.list.iter().any(|(given, _)| given == id)) {
+            self.names.entry(id).or_insert(at);
+        }
     }
 }
 
@@ -131,12 +126,16 @@ impl Loader {
 /// `uri` as the loader keys it (dot segments removed), or the error for a URI no `$ref` can
 /// name as a whole document.
 fn document_uri(uri: &str) -> Result<String, SchemaError> {
-    let normal = uri::resolve("", uri);
-    match uri::split_fragment(&normal) {
-        (resource, None | Some("")) if !resource.is_empty() => Ok(resource.to_owned()),
-        _ => Err(SchemaError::new(
-            SchemaErrorKind::DocumentUri(uri.to_owned()),
-            String::new(),
-        )),
+    whole_document(&uri::resolve("", uri)).ok_or_else(|| {
+        SchemaError::new(SchemaErrorKind::DocumentUri(uri.to_owned()), String::new())
+    })
+}
+
+/// `uri` without its fragment, when the fragment is empty or absent and the rest is not
+/// empty: a URI that names a whole document.
+fn whole_document(uri: &str) -> Option<String> {
+    match uri::split_fragment(uri) {
+        (resource, None | Some("")) if !resource.is_empty() => Some(resource.to_owned()),
+        _ => None,
     }
 }
