@@ -346,20 +346,21 @@ fn dynamic_reference_errors() {
 
 #[test]
 fn scopes_beyond_the_limit_are_refused() {
-    // Ten levels, each entering one of two resources that declare one anchor of their own:
-    // 2^10 scopes reach the last `$dynamicRef`s, far beyond 16 copies of the schema.
+    // Ten levels, each entering one of two resources that declare the level's anchor, which
+    // a `$dynamicRef` of the level resolves: 2^10 scopes reach the last level, far beyond
+    // 16 copies of the schema.
     let mut defs = serde_json::Map::new();
     for level in 0..10 {
         for side in ["x", "y"] {
-            let next = if level == 9 {
-                json!({"$dynamicRef": "x0#n0"})
-            } else {
-                json!({"anyOf": [{"$ref": format!("x{}", level + 1)}, {"$ref": format!("y{}", level + 1)}]})
-            };
+            let mut branches = vec![json!({"$dynamicRef": format!("x{level}#n{level}")})];
+            if level < 9 {
+                branches.push(json!({"$ref": format!("x{}", level + 1)}));
+                branches.push(json!({"$ref": format!("y{}", level + 1)}));
+            }
             let mut resource = json!({
                 "$id": format!("{side}{level}"),
                 "$dynamicAnchor": format!("n{level}"),
-                "items": next
+                "items": {"anyOf": branches}
             });
             if side == "y" {
                 resource["type"] = json!("array");
@@ -379,7 +380,26 @@ fn scopes_beyond_the_limit_are_refused() {
     );
     assert_eq!(
         err.to_string(),
-        "resolving $dynamicRef by dynamic scope would copy the schema more than 16 times at /$defs/x9/items/$dynamicRef"
+        "resolving $dynamicRef by dynamic scope would copy the schema more than 16 times at /$defs/x0/items/anyOf/0/$dynamicRef"
+    );
+    // Five levels load: 2^5 scopes at most, each level's copies merged where they agree.
+    for level in 5..10 {
+        for side in ["x", "y"] {
+            defs.remove(&format!("{side}{level}"));
+        }
+    }
+    let x4 = defs.get_mut("x4").unwrap();
+    x4["items"] = json!({"$dynamicRef": "x4#n4"});
+    defs.get_mut("y4").unwrap()["items"] = json!({"$dynamicRef": "x4#n4"});
+    let five = json!({
+        "$id": "https://example.com/root",
+        "anyOf": [{"$ref": "x0"}, {"$ref": "y0"}],
+        "$defs": defs
+    });
+    let schema = Schema::from_value(&five).unwrap();
+    assert_eq!(
+        valid(&schema, &[json!([]), json!([[[[[[]]]]]])]),
+        [true, true]
     );
 }
 
