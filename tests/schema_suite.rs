@@ -1,9 +1,10 @@
 //! JSON-Schema-Test-Suite, draft 2020-12 (`testdata/json-schema-test-suite/draft2020-12`).
 //!
 //! Every group either loads (with the suite's remote documents, `remotes/`) and
-//! `validate_value` agrees with every test's `valid` verdict, or is rejected at load time; the rejected groups must be exactly `REJECTED`, with these exact
-//! errors — so a regression that starts rejecting a group, or silently accepts a keyword the
-//! engine does not implement, fails here.
+//! `validate_value` agrees with every test's `valid` verdict, or is rejected at load time;
+//! the rejected groups must be exactly `REJECTED` (`OPTIONAL_REJECTED` for the optional
+//! files), with these exact errors — so a regression that starts rejecting a group, or
+//! silently accepts a keyword the engine does not implement, fails here.
 
 mod suite_support;
 

@@ -6,9 +6,10 @@
 //! descending into a subschema with its own `$id`), or to its initial target when no
 //! resource on the way declares `N`. What is on the way is a property of the path through
 //! the schema, not of the value, so the loader copies each node once per *scope* it is
-//! reached in (for each anchor name that such a reference resolves, the outermost declaration
-//! so far) and points each copy of the reference at its scope's target. Copies that turn out equal are merged
-//! with the rest by canonicalization. Schemas without such a reference are not copied.
+//! reached in (for each anchor name that such a reference resolves, the outermost
+//! declaration so far) and points each copy of the reference at its scope's target. Copies
+//! that turn out equal are merged with the rest by canonicalization. Schemas without such a
+//! reference are not copied.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
