@@ -33,7 +33,7 @@ const ALPHABET = [
   "a", "b", "z", "A", "_", "0", "7", "-", ".", "[", "]", "&", "~", "\\", "{", "}",
   " ", "\t", "\n", "\r", "\u000b", "\u000c", "\u0085", "\u00a0", "\u1680", "\u2000",
   "\u2028", "\u2029", "\u202f", "\u3000", "\ufeff", "\u0001", "\u0008", "\u001f",
-  "é", "ß", "١", "😀",
+  "é", "ß", "١", "😀", "Ω", "λ", "/",
 ];
 
 // Atoms: the parts translate() rewrites, and plain ones.
@@ -42,10 +42,12 @@ const ATOMS = [
   ".", "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "\\b", "\\B",
   "\\cA", "\\cj", "\\cZ", "\\t", "\\n", "\\r", "\\x41", "\\u00e9", "\\u{1F600}",
   "\\.", "\\\\", "\\-", "\\[", "\\]", "\\{", "\\}", "\\/",
+  "\\p{L}", "\\P{L}", "\\p{Lu}", "\\p{Nd}", "\\p{Script=Greek}", "\\p{White_Space}", "/",
 ];
 const CLASS_ITEMS = [
   "a", "b", "z", "é", "😀", "0-9", "a-z", "\\d", "\\w", "\\s", "\\S", "\\W", "\\D", "\\b",
   "\\cA", "\\cj", ".", "[", "&", "&&", "~", "~~", "\\-", "\\]", "\\\\", "_", " ", "\\u00e9",
+  "\\p{L}", "\\P{Nd}",
 ];
 
 function klass() {
@@ -60,7 +62,7 @@ function atom(depth) {
   const r = random();
   if (r < 0.55) return pick(ATOMS);
   if (r < 0.85) return klass();
-  if (depth > 0) return (random() < 0.5 ? "(" : "(?:") + sequence(depth - 1) + ")";
+  if (depth > 0) return pick(["(", "(?:", "(?<g" + below(1000) + ">"]) + sequence(depth - 1) + ")";
   return pick(ATOMS);
 }
 
