@@ -423,3 +423,44 @@ fn a_uri_given_wins_over_an_id() {
         );
     }
 }
+
+#[test]
+fn draft7_dependencies() {
+    // Array members are `dependentRequired`, schema members `dependentSchemas`, beside both
+    // of those keywords; `unevaluatedProperties` sees what the schema members evaluate.
+    let schema = Schema::from_value(&json!({
+        "dependencies": {"a": ["b"], "c": {"properties": {"d": {"type": "integer"}}}},
+        "dependentRequired": {"e": ["f"]},
+        "unevaluatedProperties": false,
+        "properties": {"a": true, "b": true, "c": true, "e": true, "f": true}
+    }))
+    .unwrap();
+    let cases = [
+        json!({}),
+        json!({"a": 1, "b": 2}),
+        json!({"a": 1}),
+        json!({"c": 1, "d": 2}),
+        json!({"c": 1, "d": "x"}),
+        json!({"d": 2}),
+        json!({"e": 1}),
+        json!({"e": 1, "f": 1}),
+        json!(["a"]),
+    ];
+    assert_eq!(
+        valid(&schema, &cases),
+        [true, true, false, true, false, false, false, true, true]
+    );
+    let error = |schema: Value| Schema::from_value(&schema).unwrap_err().to_string();
+    assert_eq!(
+        error(json!({"dependencies": []})),
+        r#""dependencies" must be an object of schemas and arrays of unique strings at /dependencies"#
+    );
+    assert_eq!(
+        error(json!({"dependencies": {"a": ["b", "b"]}})),
+        r#""dependencies" must be an array of unique strings at /dependencies/a"#
+    );
+    assert_eq!(
+        error(json!({"dependencies": {"a": 1}})),
+        "expected a schema (an object or a boolean) at /dependencies/a"
+    );
+}

@@ -36,7 +36,7 @@ const ARRAY_KEYWORDS: [&str; 8] = [
     "maxContains",
 ];
 /// Keywords that constrain objects.
-const OBJECT_KEYWORDS: [&str; 8] = [
+const OBJECT_KEYWORDS: [&str; 9] = [
     "properties",
     "patternProperties",
     "required",
@@ -45,6 +45,7 @@ const OBJECT_KEYWORDS: [&str; 8] = [
     "maxProperties",
     "dependentRequired",
     "propertyNames",
+    "dependencies",
 ];
 
 /// The raw graph of an indexed document, and what resolving its `$dynamicRef`s by dynamic
@@ -241,15 +242,12 @@ impl SchemaObject<'_> {
         Some(graph.add(TypeDesc::Conditional(desc), self.at))
     }
 
-    /// `dependentSchemas`: one conditional per member, in schema order (see
-    /// [`Graph::dependent_schema`]).
+    /// `dependentSchemas`, and the schema members of `dependencies`: one conditional per
+    /// member, in schema order (see [`Graph::dependent_schema`]).
     fn dependent_schemas(&self, index: &Index<'_>, graph: &mut Graph) -> Vec<TypeId> {
-        let Some(Doc::Object(members)) = self.get("dependentSchemas") else {
-            return Vec::new();
-        };
-        (members.iter())
-            .map(|(name, _)| {
-                let schema = self.child(index, "dependentSchemas", Some(name));
+        (dependent_schema_members(self.members).into_iter())
+            .map(|(keyword, name)| {
+                let schema = self.child(index, keyword, Some(name));
                 graph.dependent_schema(name, schema, self.at)
             })
             .collect()
@@ -739,23 +737,34 @@ impl SchemaObject<'_> {
         }
     }
 
-    /// `dependentRequired`: an object whose members are arrays of unique strings; a member
-    /// with an empty array requires nothing and is dropped.
+    /// `dependentRequired`: an object whose members are arrays of unique strings, and the
+    /// array members of `dependencies`; a member with an empty array requires nothing and
+    /// is dropped.
     fn dependent_required(&self) -> Result<Vec<(String, Vec<String>)>, SchemaError> {
-        let at = self.ptr("dependentRequired");
-        let members = match self.get("dependentRequired") {
-            None => return Ok(Vec::new()),
-            Some(Doc::Object(members)) => members,
+        let mut members = match self.get("dependentRequired") {
+            None => Vec::new(),
+            Some(Doc::Object(members)) => {
+                let keyword = "dependentRequired";
+                members.iter().map(|(n, v)| (keyword, n, v)).collect()
+            }
             Some(_) => {
                 let expected = "an object of arrays of unique strings";
-                return Err(invalid("dependentRequired", expected, at));
+                return Err(invalid(
+                    "dependentRequired",
+                    expected,
+                    self.ptr("dependentRequired"),
+                ));
             }
         };
+        if let Some(Doc::Object(more)) = self.get("dependencies") {
+            let arrays = more.iter().filter(|(_, v)| matches!(v, Doc::Array(_)));
+            members.extend(arrays.map(|(n, v)| ("dependencies", n, v)));
+        }
         let mut out = Vec::new();
-        for (name, names) in members {
+        for (keyword, name, names) in members {
             let names = unique_strings(names).ok_or_else(|| {
-                let at = pointer::push(&at, name);
-                invalid("dependentRequired", "an array of unique strings", at)
+                let at = pointer::push(&self.ptr(keyword), name);
+                invalid(keyword, "an array of unique strings", at)
             })?;
             if !names.is_empty() {
                 out.push((name.clone(), names));
@@ -777,6 +786,19 @@ struct KindDescs {
 /// Every JSON kind (no `type` keyword).
 fn every_kind() -> KindSet {
     Kind::SLOTS.into_iter().fold(KindSet::EMPTY, KindSet::with)
+}
+
+/// The members of a schema object's `dependentSchemas` and the schema members of its
+/// `dependencies`, each with the keyword it is under, in schema order.
+pub(super) fn dependent_schema_members(members: &[(String, Doc)]) -> Vec<(&'static str, &str)> {
+    let mut out = Vec::new();
+    for keyword in ["dependentSchemas", "dependencies"] {
+        if let Some(Doc::Object(subs)) = member(members, keyword) {
+            let schemas = subs.iter().filter(|(_, s)| !matches!(s, Doc::Array(_)));
+            out.extend(schemas.map(|(name, _)| (keyword, name.as_str())));
+        }
+    }
+    out
 }
 
 /// The strings of `doc` when it is an array of unique strings.

@@ -25,6 +25,9 @@ enum Role {
     SubschemaMap,
     /// A non-empty array of subschemas.
     SubschemaList,
+    /// `dependencies` (draft 7, kept for compatibility): an object whose members are
+    /// subschemas (as `dependentSchemas`) or arrays of names (as `dependentRequired`).
+    Dependencies,
     /// `$schema`, `$id`, `$anchor`, `$dynamicAnchor`: read here.
     Identity,
 }
@@ -66,6 +69,7 @@ fn role(keyword: &str) -> Option<Role> {
             Role::SubschemaMap
         }
         "prefixItems" | "allOf" | "anyOf" | "oneOf" => Role::SubschemaList,
+        "dependencies" => Role::Dependencies,
         _ => return None,
     })
 }
@@ -246,6 +250,11 @@ impl<'d> Index<'d> {
                         self.walk(sub, pointer::push(&here, name), &base)?;
                     }
                 }
+                (Role::Dependencies, Doc::Object(subs)) => {
+                    for (name, sub) in subs.iter().filter(|(_, s)| !matches!(s, Doc::Array(_))) {
+                        self.walk(sub, pointer::push(&here, name), &base)?;
+                    }
+                }
                 (Role::SubschemaList, Doc::Array(subs)) if !subs.is_empty() => {
                     for (i, sub) in subs.iter().enumerate() {
                         self.walk(sub, pointer::push(&here, &i.to_string()), &base)?;
@@ -253,6 +262,10 @@ impl<'d> Index<'d> {
                 }
                 (Role::SubschemaMap, _) => {
                     return Err(invalid(keyword, "an object of schemas", here));
+                }
+                (Role::Dependencies, _) => {
+                    let expected = "an object of schemas and arrays of unique strings";
+                    return Err(invalid(keyword, expected, here));
                 }
                 (Role::SubschemaList, _) => {
                     return Err(invalid(keyword, "a non-empty array of schemas", here));

@@ -9,9 +9,12 @@
 //! `unevaluatedItems` (beside branches: checked per case of `anyOf` / `oneOf` branches, `if`
 //! outcomes and `dependentSchemas` members, at most 16 cases; see [`unevaluated`]), member
 //! counts (`minProperties`, `maxProperties`),
-//! `dependentRequired`, `dependentSchemas`, `propertyNames`, `anyOf`, `oneOf`, `allOf`, `not`,
+//! `dependentRequired`, `dependentSchemas` (and draft 7's `dependencies`, read as those two),
+//! `propertyNames`, `anyOf`, `oneOf`, `allOf`, `not`,
 //! `if`/`then`/`else`, `$ref` (JSON Pointers, `$id` resources, `$anchor`s within the
-//! document and within the documents a [`Loader`] was given), `$defs` / `definitions`;
+//! document and within the documents a [`Loader`] was given), `$dynamicRef` and
+//! `$dynamicAnchor` (resolved by dynamic scope at load time; see [`dynamic`]), `$defs` /
+//! `definitions`;
 //! annotations `$schema`, `$id`, `$anchor`, `$comment`, `title`, `description`, `examples`,
 //! `default`, `deprecated`, `readOnly`, `writeOnly`, `format`, `contentMediaType`,
 //! `contentEncoding`, `contentSchema` (a schema, indexed for `$ref`s, never applied).

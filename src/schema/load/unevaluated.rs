@@ -19,6 +19,7 @@
 //! cases would make the plan too long: a load error at the branch that passes the limit,
 //! never a silently different answer.
 
+use super::build::dependent_schema_members;
 use super::index::{Index, LocationSchema};
 use crate::schema::doc::{Doc, member};
 use crate::schema::{SchemaError, SchemaErrorKind, TypeId, pointer};
@@ -409,11 +410,9 @@ fn in_place<E: Evaluation>(
             otherwise: child("else"),
         });
     }
-    for (name, id) in tokens(members, "dependentSchemas")
-        .into_iter()
-        .zip(children("dependentSchemas"))
-    {
-        sources.push(Source::Dependent(name, id));
+    for (keyword, name) in dependent_schema_members(members) {
+        let id = index.id(&pointer::push(&within(keyword), name));
+        sources.push(Source::Dependent(name.to_owned(), id));
     }
     let mut always = children("allOf");
     if let Some(Doc::String(reference)) = get("$ref") {
