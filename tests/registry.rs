@@ -146,3 +146,27 @@ fn counters_count_compiles_documents_and_failures() {
     assert!(stats.compile_time > std::time::Duration::ZERO);
     assert!(registry.stats("nobody").is_none());
 }
+
+#[test]
+fn publish_json_with_a_loader_names_other_documents() {
+    let registry = Registry::new();
+    let mut loader = jitson::schema::Loader::new();
+    loader
+        .document_json("ids.json", br#"{"$defs": {"id": {"type": "integer"}}}"#)
+        .unwrap();
+    let schema = r#"{"properties": {"id": {"$ref": "ids.json#/$defs/id"}}}"#;
+    let v1 = registry.publish_json_with("user", schema, &loader).unwrap();
+    assert!(v1.validate(br#"{"id": 1}"#).is_ok());
+    assert!(v1.validate(br#"{"id": "1"}"#).is_err());
+    // Without the document: refused, counted, and the first version serves on.
+    let err = registry
+        .publish_json_with("user", schema, &jitson::schema::Loader::new())
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "schema rejected: unresolved reference \"ids.json#/$defs/id\" at /properties/id/$ref"
+    );
+    assert_eq!(registry.version("user").unwrap().number(), v1.number());
+    let stats = registry.stats("user").unwrap();
+    assert_eq!((stats.compiles, stats.rejected), (1, 1));
+}
