@@ -4,8 +4,8 @@
 //! random strings of white space, line terminators, control characters, ASCII and
 //! non-ASCII letters), with whether Node's `RegExp` (flag `u`) finds each pattern in each
 //! string. Every pattern must load, and find exactly what Node finds: as a `Pattern`, and as
-//! a schema's `pattern` on the interpreter and in native code (which compares some
-//! patterns inline).
+//! a schema's `pattern` (on string values) and `patternProperties` (on member names), on the
+//! interpreter and in native code (which compares some patterns inline).
 
 use jitson::engine::{Backend, BackendStatus, Options};
 use jitson::schema::Pattern;
@@ -30,20 +30,32 @@ fn patterns_find_what_ecma_262_finds() {
                 continue;
             }
         };
-        let schema = Schema::from_value(&json!({"pattern": source})).expect("schema");
-        let interp = Codec::new(&schema);
-        let native = Codec::with_options(&schema, Options::new().backend(Backend::Native));
-        assert_eq!(native.backend(), &BackendStatus::Native);
+        // The pattern on a string value, and on member names (`patternProperties` with a
+        // `false` schema: an object with a member the pattern finds is invalid).
+        let [on_values, on_names] = [
+            json!({"pattern": source}),
+            json!({"patternProperties": {source: false}}),
+        ]
+        .map(|schema| {
+            let schema = Schema::from_value(&schema).expect("schema");
+            let native = Options::new().backend(Backend::Native);
+            let codecs = (Codec::new(&schema), Codec::with_options(&schema, native));
+            assert_eq!(codecs.1.backend(), &BackendStatus::Native);
+            codecs
+        });
         for test in case["tests"].as_array().expect("tests") {
             let text = test["text"].as_str().expect("text");
             let want = test["matches"].as_bool().expect("matches");
             run += 1;
             found += usize::from(want);
-            let document = serde_json::to_vec(text).unwrap();
+            let value = serde_json::to_vec(text).unwrap();
+            let object = serde_json::to_vec(&json!({ text: 1 })).unwrap();
             for (who, got) in [
                 ("Pattern", pattern.is_match(text)),
-                ("interpreter", interp.validate(&document).is_ok()),
-                ("native", native.validate(&document).is_ok()),
+                ("interpreter", on_values.0.validate(&value).is_ok()),
+                ("native", on_values.1.validate(&value).is_ok()),
+                ("interpreter, names", on_names.0.validate(&object).is_err()),
+                ("native, names", on_names.1.validate(&object).is_err()),
             ] {
                 if got != want {
                     failures.push(format!(
