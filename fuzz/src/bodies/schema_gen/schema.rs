@@ -71,6 +71,12 @@ const PATTERNS: &[&str] = &[
     "^[0-9a-f]{2,6}$",
     "^[ -~]{0,3}$",
     "^\\d{2}-[a-f]$",
+    "^.$",
+    "\\s",
+    "[\\b]",
+    "^\\cJ",
+    "[^]",
+    "\\bé",
 ];
 
 /// Annotations the loader accepts and ignores (or keeps, for `format`).
@@ -354,8 +360,8 @@ impl Gen<'_, '_> {
     /// An object schema: properties, `required` (possibly naming absent properties),
     /// `patternProperties`, `unevaluatedProperties` (a load error when a branch would decide
     /// it), `additionalProperties` (absent, a boolean or a schema), member
-    /// counts, `dependentRequired` (naming any names), `dependentSchemas` and
-    /// `propertyNames`.
+    /// counts, `dependentRequired` (naming any names), `dependentSchemas` (the two now and
+    /// then as draft 7's `dependencies`) and `propertyNames`.
     fn object(&mut self, depth: usize) -> Result<Json> {
         let mut s = json!({"type": "object"});
         self.object_keywords(&mut s, depth)?;
@@ -424,6 +430,20 @@ impl Gen<'_, '_> {
                 schemas.insert((*self.u.choose(NAMES)?).into(), self.node(depth)?);
             }
             s["dependentSchemas"] = Json::Object(schemas);
+        }
+        // Now and then, both as draft 7's `dependencies` (arrays and schemas in one object).
+        if self.u.ratio(1, 8)? {
+            let mut dependencies = Map::new();
+            for keyword in ["dependentRequired", "dependentSchemas"] {
+                if let Some(Json::Object(members)) =
+                    s.as_object_mut().and_then(|o| o.remove(keyword))
+                {
+                    dependencies.extend(members);
+                }
+            }
+            if !dependencies.is_empty() {
+                s["dependencies"] = Json::Object(dependencies);
+            }
         }
         if self.u.ratio(1, 5)? {
             s["propertyNames"] = self.node(depth)?;
