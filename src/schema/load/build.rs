@@ -106,6 +106,21 @@ impl SchemaObject<'_> {
         self.get(keyword).is_some()
     }
 
+    /// The URI reference under `keyword` (`$ref`, `$dynamicRef`), if there is one.
+    fn reference(&self, keyword: &str) -> Result<Option<&str>, SchemaError> {
+        match self.get(keyword) {
+            None => Ok(None),
+            Some(Doc::String(reference)) => Ok(Some(reference)),
+            Some(_) => Err(invalid(keyword, "a URI reference", self.ptr(keyword))),
+        }
+    }
+
+    /// The error of the reference under `keyword` whose target is no subschema.
+    fn unresolved(&self, keyword: &str, reference: &str) -> SchemaError {
+        let kind = SchemaErrorKind::UnresolvedRef(reference.to_owned());
+        SchemaError::new(kind, self.ptr(keyword))
+    }
+
     /// The pointer of `keyword` in this object.
     fn ptr(&self, keyword: &str) -> String {
         pointer::push(self.at, keyword)
@@ -151,34 +166,13 @@ impl SchemaObject<'_> {
             let values: Vec<_> = values.iter().map(Doc::to_value).collect();
             parts.push(graph.add(TypeDesc::Enum(canonical_set(&values)), self.at));
         }
-        if let Some(reference) = self.get("$ref") {
-            let Doc::String(reference) = reference else {
-                return Err(invalid("$ref", "a URI reference", self.ptr("$ref")));
-            };
-            let target = index.resolve_ref(self.base, reference).ok_or_else(|| {
-                SchemaError::new(
-                    SchemaErrorKind::UnresolvedRef(reference.clone()),
-                    self.ptr("$ref"),
-                )
-            })?;
-            parts.push(target);
+        if let Some(reference) = self.reference("$ref")? {
+            let target = index.resolve_ref(self.base, reference);
+            parts.push(target.ok_or_else(|| self.unresolved("$ref", reference))?);
         }
-        if let Some(reference) = self.get("$dynamicRef") {
-            let Doc::String(reference) = reference else {
-                return Err(invalid(
-                    "$dynamicRef",
-                    "a URI reference",
-                    self.ptr("$dynamicRef"),
-                ));
-            };
-            let target = index
-                .resolve_dynamic_ref(self.base, reference)
-                .ok_or_else(|| {
-                    SchemaError::new(
-                        SchemaErrorKind::UnresolvedRef(reference.clone()),
-                        self.ptr("$dynamicRef"),
-                    )
-                })?;
+        if let Some(reference) = self.reference("$dynamicRef")? {
+            let target = index.resolve_dynamic_ref(self.base, reference);
+            let target = target.ok_or_else(|| self.unresolved("$dynamicRef", reference))?;
             parts.push(match target.anchor {
                 None => target.initial,
                 Some(name) => {
