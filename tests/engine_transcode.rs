@@ -788,7 +788,7 @@ fn native_transcode_writes_the_interpreters_bytes() {
     let mut run = 0;
     let loader = suite_support::loader();
     for group in suite_support::groups() {
-        let Ok(schema) = suite_support::load(&loader, &group) else {
+        let Ok(schema) = loader.load_value(&group.schema) else {
             continue;
         };
         let (interp, native) = backends(&schema, Options::new());

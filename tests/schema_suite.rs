@@ -96,7 +96,7 @@ fn run(groups: &[suite_support::Group], expected: &[(&str, &str, &str)], codecs:
     let mut passed = 0;
     for group in groups {
         let (file, description) = (&group.file, &group.description);
-        let schema = match suite_support::load(&loader, group) {
+        let schema = match loader.load_value(&group.schema) {
             Ok(schema) => schema,
             Err(e) => {
                 rejected.push((file.clone(), description.clone(), e.to_string()));

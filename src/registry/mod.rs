@@ -253,7 +253,7 @@ impl Registry {
 
     /// Publishes a loaded schema as [`Registry::publish_checked`] does; a load error is a
     /// rejection.
-    fn publish_loaded(
+    pub(crate) fn publish_loaded(
         &self,
         name: &str,
         loaded: Result<Schema, SchemaError>,

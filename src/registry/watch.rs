@@ -27,7 +27,7 @@ use std::time::{Duration, Instant, SystemTime};
 use std::{fmt, fs, io};
 
 use super::{PublishError, Registry, lock};
-use crate::schema::Loader;
+use crate::schema::{Loader, Schema, SchemaError};
 
 /// The file name suffix of schema files; the name is what precedes it.
 pub const SUFFIX: &str = ".schema.json";
@@ -225,7 +225,8 @@ impl DirectorySource {
         let loader = self.loader();
         changed.sort();
         for path in &changed {
-            events.extend(self.publish(path, &loader));
+            let loaded = self.load(path, &loader);
+            events.extend(loaded.and_then(|loaded| self.publish(path, loaded)));
         }
         let mut others: Vec<PathBuf> = (self.files.keys())
             .filter(|p| !changed.contains(p))
@@ -252,13 +253,18 @@ impl DirectorySource {
         loader
     }
 
-    /// Publishes the last text of the file at `path` with the directory's documents.
-    fn publish(&mut self, path: &Path, loader: &Loader) -> Option<WatchEvent> {
+    /// The last text of the file at `path`, loaded with the directory's documents.
+    fn load(&self, path: &Path, loader: &Loader) -> Option<Result<Schema, SchemaError>> {
+        let text = self.files.get(path)?.text.as_deref()?;
+        Some(loader.load_json(text.as_bytes()))
+    }
+
+    /// Publishes the file at `path` as `loaded` (a load error is a rejection).
+    fn publish(&mut self, path: &Path, loaded: Result<Schema, SchemaError>) -> Option<WatchEvent> {
         let state = self.files.get_mut(path)?;
         let name = schema_name(path)?.to_string();
-        let text = state.text.as_deref()?;
         let path = path.to_path_buf();
-        Some(match self.registry.publish_json_with(&name, text, loader) {
+        Some(match self.registry.publish_loaded(&name, loaded, &[]) {
             Ok(version) => {
                 state.rejection = None;
                 WatchEvent::Published {
@@ -278,13 +284,13 @@ impl DirectorySource {
     /// it when its schema is not the one serving, reports it when it no longer loads (once
     /// per error).
     fn follow_documents(&mut self, path: &Path, loader: &Loader) -> Option<WatchEvent> {
-        let state = self.files.get(path)?;
-        let name = schema_name(path)?;
-        let serving = self.registry.version(name);
-        match loader.load_json(state.text.as_deref()?.as_bytes()) {
-            Ok(schema) if serving.is_some_and(|v| **v.schema() == schema) => None,
-            Err(e) if state.rejection == Some(PublishError::Schema(e.clone()).to_string()) => None,
-            _ => self.publish(path, loader),
+        let loaded = self.load(path, loader)?;
+        let serving = self.registry.version(schema_name(path)?);
+        let rejection = &self.files.get(path)?.rejection;
+        match &loaded {
+            Ok(schema) if serving.is_some_and(|v| **v.schema() == *schema) => None,
+            Err(e) if *rejection == Some(PublishError::Schema(e.clone()).to_string()) => None,
+            _ => self.publish(path, loaded),
         }
     }
 

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::load::MAX_COPIES;
+
 /// A schema that could not be loaded or built: what is wrong ([`SchemaErrorKind`]) and the
 /// JSON Pointer of the offending place in the schema document (`""` is the root).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,8 +122,10 @@ impl fmt::Display for SchemaErrorKind {
             }
             SchemaErrorKind::DuplicateId(id) => write!(f, "{id:?} is defined twice"),
             SchemaErrorKind::UnresolvedRef(r) => write!(f, "unresolved reference {r:?}"),
-            SchemaErrorKind::DynamicScopes => f.write_str(
-                "resolving $dynamicRef by dynamic scope would copy the schema more than 16 times",
+            SchemaErrorKind::DynamicScopes => write!(
+                f,
+                "resolving $dynamicRef by dynamic scope would copy the schema more than \
+                 {MAX_COPIES} times"
             ),
             SchemaErrorKind::DocumentUri(uri) => write!(
                 f,

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use jitson::schema::{Loader, Schema, SchemaError};
+use jitson::schema::Loader;
 use serde_json::Value;
 
 /// The suite's directory.
@@ -42,11 +42,6 @@ pub fn loader() -> Loader {
         "http://localhost:1234/",
     );
     loader
-}
-
-/// A group's schema, loaded with the suite's remote documents (see [`loader`]).
-pub fn load(loader: &Loader, group: &Group) -> Result<Schema, SchemaError> {
-    loader.load_value(&group.schema)
 }
 
 /// One group: a schema and the documents it is tested on.

@@ -21,7 +21,7 @@ use crate::schema::{SchemaError, SchemaErrorKind, TypeDesc, TypeId};
 
 /// How many copies of the raw graph the scopes may make before the load fails (a hostile
 /// schema could otherwise ask for one copy per combination of resources).
-const MAX_COPIES: usize = 16;
+pub(crate) const MAX_COPIES: usize = 16;
 
 /// How many entries all the distinct scopes may hold together before the load fails (each
 /// has one per anchor name that a reference resolves by scope).

@@ -178,13 +178,18 @@ impl<'d> Index<'d> {
     /// The node a `$ref` names, resolved against `base`; `None` when it is not a subschema of
     /// this document.
     pub(crate) fn resolve_ref(&self, base: &str, reference: &str) -> Option<TypeId> {
-        let target = uri::resolve(base, reference);
-        let (resource, fragment) = uri::split_fragment(&target);
+        self.target(&uri::resolve(base, reference))
+    }
+
+    /// The node the resolved URI `target` names; `None` when it is not a subschema of this
+    /// document.
+    fn target(&self, target: &str) -> Option<TypeId> {
+        let (resource, fragment) = uri::split_fragment(target);
         let root = self.resources.get(resource)?;
         let at = match fragment {
             None | Some("") => root.clone(),
             Some(f) if f.starts_with('/') => format!("{root}{}", pointer::from_fragment(f)?),
-            Some(_) => self.anchors.get(&target)?.clone(),
+            Some(_) => self.anchors.get(target)?.clone(),
         };
         self.by_pointer.get(&at).map(|&i| TypeId(i as u32))
     }
@@ -192,8 +197,8 @@ impl<'d> Index<'d> {
     /// What a `$dynamicRef` resolved against `base` names; `None` when its initial target
     /// is not a subschema of this document.
     pub(crate) fn resolve_dynamic_ref(&self, base: &str, reference: &str) -> Option<DynamicTarget> {
-        let initial = self.resolve_ref(base, reference)?;
         let target = uri::resolve(base, reference);
+        let initial = self.target(&target)?;
         let (resource, fragment) = uri::split_fragment(&target);
         let initial_pointer = &self.locations[initial.index()].pointer;
         let declares = |resource: &str, name: &str| {

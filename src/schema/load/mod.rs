@@ -25,6 +25,7 @@ mod index;
 mod loader;
 mod unevaluated;
 
+pub(crate) use dynamic::MAX_COPIES;
 use loader::Documents;
 pub use loader::Loader;
 
