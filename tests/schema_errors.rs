@@ -316,6 +316,24 @@ fn invalid_pattern() {
     // Look-around is not supported by the `regex` crate: rejected, not misread.
     let e = Schema::from_json_str(r#"{"pattern": "a(?!b)"}"#).unwrap_err();
     assert!(matches!(e.kind(), SchemaErrorKind::InvalidPattern { .. }));
+    // Regression (the format suite's `regex`): `regex` read `\a` as a bell, `\z` as the end;
+    // ECMA-262 (flag `u`) has neither escape.
+    for (pattern, letter) in [
+        (r"^\\a", 'a'),
+        (r"x\\z", 'z'),
+        (r"[\\e]", 'e'),
+        (r"\\c1", 'c'),
+    ] {
+        let text = format!(r#"{{"pattern": "{pattern}"}}"#);
+        let e = Schema::from_json_str(&text).unwrap_err();
+        let source = pattern.replace(r"\\", r"\");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                r#"invalid pattern {source:?}: \{letter} is not an ECMA-262 escape at /pattern"#
+            )
+        );
+    }
     // A `patternProperties` name is a pattern, pointed at by its member.
     let e = Schema::from_json_str(r#"{"patternProperties": {"a/(": {}}}"#).unwrap_err();
     assert!(

@@ -36,7 +36,14 @@ impl Pattern {
     /// Compiles an ECMA-262 pattern; an unsupported or malformed pattern is an
     /// [`SchemaErrorKind::InvalidPattern`] error (at the root pointer: loaders re-point it).
     pub fn new(source: &str) -> Result<Pattern, SchemaError> {
-        match Regex::new(&translate(source)) {
+        let translated = translate(source).map_err(|message| {
+            let pattern = source.to_owned();
+            SchemaError::new(
+                SchemaErrorKind::InvalidPattern { pattern, message },
+                String::new(),
+            )
+        })?;
+        match Regex::new(&translated) {
             Ok(regex) => {
                 let anchored = Anchored::new(source).map(Box::new);
                 Ok(Pattern {
@@ -112,7 +119,9 @@ const ECMA_LINE_TERMINATORS: &str = r"\n\r\x{2028}\x{2029}";
 /// `[` (a literal, where `regex` would nest a class) and `&`, `~` and a second `-` (literals,
 /// where `regex` would read the set operators `&&`, `~~`, `--`). `[]` matches nothing and
 /// `[^]` any character. The bracketed forms work inside a class too (`regex` nests classes).
-fn translate(source: &str) -> String {
+/// A letter escape ECMA-262 does not define (`\a`, `\z`, `\A`, `\e`) is an error, as under
+/// its `u` flag, where `regex` would read an assertion or a control character.
+fn translate(source: &str) -> Result<String, String> {
     let mut out = String::with_capacity(source.len());
     let mut chars = source.chars().peekable();
     let mut in_class = false;
@@ -132,6 +141,9 @@ fn translate(source: &str) -> String {
                 Some('c') if chars.peek().is_some_and(char::is_ascii_alphabetic) => {
                     let letter = chars.next().map_or(0, u32::from);
                     out.push_str(&format!(r"\x{:02X}", letter % 32));
+                }
+                Some(other) if other.is_ascii_alphabetic() && !"fnrtvxupPk".contains(other) => {
+                    return Err(format!("\\{other} is not an ECMA-262 escape"));
                 }
                 Some(other) => {
                     out.push('\\');
@@ -166,7 +178,7 @@ fn translate(source: &str) -> String {
         }
         previous = Some(c);
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -300,7 +312,7 @@ mod tests {
         ];
         for &(source, _) in SHAPES.iter().filter(|(_, taken)| *taken) {
             let fast = Anchored::new(source).expect("taken");
-            let regex = Regex::new(&translate(source)).expect("compiles");
+            let regex = Regex::new(&translate(source).expect("translates")).expect("compiles");
             for i in 0..rounds {
                 let text: String = if i % 4 == 0 {
                     // Near misses of matching strings: one character replaced.
@@ -359,7 +371,7 @@ mod tests {
             let literal = Literal::new(source);
             assert_eq!(literal.is_some(), taken, "{source}");
             let Some(literal) = literal else { continue };
-            let regex = Regex::new(&translate(source)).expect("compiles");
+            let regex = Regex::new(&translate(source).expect("translates")).expect("compiles");
             let core = source.trim_start_matches('^').trim_end_matches('$');
             for i in 0..rounds {
                 let mut random = |n: usize| -> String {
