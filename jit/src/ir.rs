@@ -219,8 +219,10 @@ pub struct StrCheck {
     pub min_length: u64,
     /// Most code points.
     pub max_length: Option<u64>,
-    /// A last check ([`Violation::Pattern`] when it says no).
+    /// A check after the pattern ([`Violation::Pattern`] when it says no).
     pub pattern: Option<StrPred>,
+    /// A last check ([`Violation::Format`] when it says no).
+    pub format: Option<StrPred>,
     /// The whole check as a simple shape of ASCII bytes, when it is one.
     pub ascii: Option<AsciiShape>,
 }
@@ -250,7 +252,10 @@ pub enum AsciiShape {
 impl StrCheck {
     /// True when the check needs the unescaped text (otherwise escapes are only validated).
     pub fn needs_text(&self) -> bool {
-        self.min_length > 0 || self.max_length.is_some() || self.pattern.is_some()
+        self.min_length > 0
+            || self.max_length.is_some()
+            || self.pattern.is_some()
+            || self.format.is_some()
     }
 }
 
@@ -650,6 +655,8 @@ pub enum Violation {
     MaxLength,
     /// The string predicate said no.
     Pattern,
+    /// The format predicate said no.
+    Format,
     /// Fewer items than allowed.
     MinItems,
     /// More items than allowed.
@@ -1135,6 +1142,9 @@ impl Program {
                 }
                 if c.pattern.is_some() {
                     write!(f, " pattern?")?;
+                }
+                if c.format.is_some() {
+                    write!(f, " format?")?;
                 }
                 Ok(())
             }

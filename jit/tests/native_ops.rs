@@ -104,6 +104,7 @@ fn dispatch_program() -> Program {
             min_length: 2,
             max_length: Some(5),
             pattern: Some(Arc::new(|s: &str| !s.contains('x'))),
+            format: Some(Arc::new(|s: &str| !s.contains('y'))),
             ascii: None,
         }],
         str_enums: vec![StrEnum::new(vec![
@@ -443,6 +444,8 @@ fn dispatch_tuples_enums_recursion() {
             r#"[[[[[[["red"]]]]]]]"#,
             r#"["blue"]"#,
             r#"["", false, "abxy", "a"]"#,
+            r#"["", false, "aby", "a"]"#,
+            r#"["", false, "a\u0079b"]"#,
             r#"[1, true]"#,
             r#"{"x": 1}"#,
             "\"toolongstring\"",

@@ -9,7 +9,7 @@ use std::cell::OnceCell;
 use jitson_jit::ir::{BigInts, ExecOptions, FailKind, Failure, Kinds, PathSeg, Program, Violation};
 use jitson_kernels::unescape::{Surrogates, unescape};
 
-use super::pointer::{Failed, locate};
+use super::pointer::{Failed, Noted, locate};
 use crate::error::{Error, ErrorKind, Keyword};
 use crate::path::Path;
 use crate::schema::Schema;
@@ -94,8 +94,8 @@ impl Context<'_> {
         };
         let located = locate(self.schema, failed, path.segments(), v, missing);
         let keyword = located.as_ref().map_or(Keyword::of(v), |l| l.keyword);
-        let nullable = located.as_ref().is_some_and(|l| l.nullable);
-        let message = Cow::Owned(self.message(input, v, keyword, nullable, offset));
+        let noted = located.as_ref().map(|l| l.noted).unwrap_or_default();
+        let message = Cow::Owned(self.message(input, v, keyword, noted, offset));
         let error = Error::with_message(ErrorKind::Schema(keyword), input, offset, path, message);
         match located {
             Some(l) => error.with_schema_pointer(l.pointer),
@@ -103,19 +103,19 @@ impl Context<'_> {
         }
     }
 
-    /// The message of violation `v` of `keyword` by the value at `offset` (`nullable`: the
-    /// value could also have been `null`).
+    /// The message of violation `v` of `keyword` by the value at `offset` (`noted`: what the
+    /// walk learned of the node that holds the keyword).
     fn message(
         &self,
         input: &[u8],
         v: Violation,
         keyword: Keyword,
-        nullable: bool,
+        noted: Noted,
         offset: usize,
     ) -> String {
         match v {
             Violation::Type { expected } => {
-                let expected = match nullable {
+                let expected = match noted.nullable {
                     true => expected.or(Kinds::NULL),
                     false => expected,
                 };
@@ -133,6 +133,10 @@ impl Context<'_> {
             Violation::MinLength => "string shorter than minLength".to_owned(),
             Violation::MaxLength => "string longer than maxLength".to_owned(),
             Violation::Pattern => "string does not match the pattern".to_owned(),
+            Violation::Format => match noted.format {
+                Some(format) => format!("string is not a valid {format}"),
+                None => "string does not have the format the schema asserts".to_owned(),
+            },
             Violation::MinItems => "array has fewer items than minItems".to_owned(),
             Violation::MaxItems => "array has more items than maxItems".to_owned(),
             Violation::UniqueItems => "array has equal items, which uniqueItems forbids".to_owned(),

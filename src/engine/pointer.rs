@@ -21,8 +21,8 @@ use crate::error::Keyword;
 use crate::path::Segment;
 use crate::schema::pointer::push;
 use crate::schema::{
-    ConditionalDesc, IntegerDesc, KindBranches, MemberRules, NumberDesc, Schema, TypeDesc, TypeId,
-    UnknownFields,
+    ConditionalDesc, Format, IntegerDesc, KindBranches, MemberRules, NumberDesc, Schema, TypeDesc,
+    TypeId, UnknownFields,
 };
 
 /// Most schema nodes one walk visits: bounds the recursion (and its stack) for any path.
@@ -34,9 +34,19 @@ pub(crate) struct Located {
     pub keyword: Keyword,
     /// Its JSON Pointer in the schema.
     pub pointer: String,
+    /// What the walk noted of the node that holds the keyword.
+    pub noted: Noted,
+}
+
+/// What the error's message needs to know of the node that holds the keyword, beyond the
+/// violation.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Noted {
     /// A `type` failure of a nullable node: `null` was allowed too (the interpreter names
     /// only the inner kinds).
     pub nullable: bool,
+    /// The format a `format` failure's node asserts.
+    pub format: Option<Format>,
 }
 
 /// The document that failed: its bytes, and the `serde_json` value read from them when a
@@ -74,7 +84,7 @@ pub(crate) fn locate(
         violation: v,
         missing,
         fuel: FUEL,
-        nullable: false,
+        noted: Noted::default(),
         path,
         failed,
     };
@@ -82,7 +92,7 @@ pub(crate) fn locate(
     Some(Located {
         keyword,
         pointer,
-        nullable: walk.nullable,
+        noted: walk.noted,
     })
 }
 
@@ -93,8 +103,8 @@ struct Walk<'a> {
     /// The field a `required` violation misses.
     missing: Option<&'a str>,
     fuel: u32,
-    /// Set when the `type` failure belongs to a nullable node.
-    nullable: bool,
+    /// What the node that holds the keyword tells the message.
+    noted: Noted,
     /// The failing value's whole instance path.
     path: &'a [Segment],
     /// The document that failed.
@@ -109,7 +119,7 @@ impl<'a> Walk<'a> {
         let is_type = matches!(self.violation, Violation::Type { .. });
         match (self.schema.node(id), path.split_first()) {
             (TypeDesc::Nullable(_), None) if is_type => {
-                self.nullable = true;
+                self.noted.nullable = true;
                 Some((Keyword::Type, push(&at, "type")))
             }
             (TypeDesc::Kinds(_), None) if is_type => Some((Keyword::Type, push(&at, "type"))),
@@ -183,6 +193,9 @@ impl<'a> Walk<'a> {
             }
             (node, None) => {
                 let keyword = self.leaf(node)?;
+                if let TypeDesc::String(d) = node {
+                    self.noted.format = d.asserted_format;
+                }
                 let at = match keyword {
                     Keyword::False => at,
                     keyword => push(&at, keyword.as_str()),
@@ -206,7 +219,7 @@ impl<'a> Walk<'a> {
     ) -> Option<(Keyword, String)> {
         let here = &self.path[..self.path.len() - path.len()];
         let value = self.value_at(here).filter(|_| ids.len() > 1);
-        let (nullable, mut fallback) = (self.nullable, None);
+        let (noted, mut fallback) = (self.noted, None);
         for (i, &id) in ids.iter().enumerate() {
             let at = match token {
                 Some(token) => push(&push(at, token), &i.to_string()),
@@ -219,14 +232,14 @@ impl<'a> Walk<'a> {
             match value {
                 Some(value) if self.schema.node_accepts(id, value) => {
                     // Passed over: what its walk noted goes with it.
-                    let noted = std::mem::replace(&mut self.nullable, nullable);
-                    fallback.get_or_insert((found, noted));
+                    let passed_over = std::mem::replace(&mut self.noted, noted);
+                    fallback.get_or_insert((found, passed_over));
                 }
                 _ => return Some(found),
             }
         }
-        let (found, noted) = fallback?;
-        self.nullable = noted;
+        let (found, passed_over) = fallback?;
+        self.noted = passed_over;
         Some(found)
     }
 
@@ -301,6 +314,9 @@ impl<'a> Walk<'a> {
                 Keyword::MaxLength
             }
             (Violation::Pattern, TypeDesc::String(d)) if d.pattern.is_some() => Keyword::Pattern,
+            (Violation::Format, TypeDesc::String(d)) if d.asserted_format.is_some() => {
+                Keyword::Format
+            }
             (Violation::MinItems, TypeDesc::Array(a)) if a.min_items > 0 => Keyword::MinItems,
             (Violation::MaxItems, TypeDesc::Array(a)) if a.max_items.is_some() => Keyword::MaxItems,
             (Violation::UnknownField, TypeDesc::Object(o)) if o.unevaluated => {

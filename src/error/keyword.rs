@@ -30,6 +30,8 @@ pub enum Keyword {
     MaxLength,
     /// `pattern`.
     Pattern,
+    /// `format`, asserted.
+    Format,
     /// `minItems`.
     MinItems,
     /// `maxItems`.
@@ -83,6 +85,7 @@ impl Keyword {
             Keyword::MinLength => "minLength",
             Keyword::MaxLength => "maxLength",
             Keyword::Pattern => "pattern",
+            Keyword::Format => "format",
             Keyword::MinItems => "minItems",
             Keyword::MaxItems => "maxItems",
             Keyword::UniqueItems => "uniqueItems",
@@ -115,6 +118,7 @@ impl Keyword {
             Violation::MinLength => Keyword::MinLength,
             Violation::MaxLength => Keyword::MaxLength,
             Violation::Pattern => Keyword::Pattern,
+            Violation::Format => Keyword::Format,
             Violation::MinItems => Keyword::MinItems,
             Violation::MaxItems => Keyword::MaxItems,
             Violation::UniqueItems => Keyword::UniqueItems,

@@ -694,15 +694,22 @@ impl Resolver<'_> {
     }
 
     fn string_check(&mut self, d: &StringDesc) -> u32 {
-        let ascii = d.pattern.as_ref().and_then(|p| ascii_shape(p, d));
+        // An ASCII shape is the whole check, so a format leaves none.
+        let ascii = (d.pattern.as_ref())
+            .filter(|_| d.asserted_format.is_none())
+            .and_then(|p| ascii_shape(p, d));
         let pattern = d
             .pattern
             .clone()
             .map(|p| Arc::new(move |s: &str| p.is_match(s)) as _);
+        let format = d
+            .asserted_format
+            .map(|f| Arc::new(move |s: &str| f.is_valid(s)) as _);
         self.prog.str_checks.push(StrCheck {
             min_length: d.min_length,
             max_length: d.max_length,
             pattern,
+            format,
             ascii,
         });
         (self.prog.str_checks.len() - 1) as u32

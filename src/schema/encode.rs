@@ -7,7 +7,7 @@ use crate::schema::{Bound, Num, Schema, TypeDesc, TypeId};
 use serde_json::Value;
 
 /// Version of the encoding, part of every key: bump it when the encoding changes.
-const VERSION: &[u8] = b"jitson.schema.v3";
+const VERSION: &[u8] = b"jitson.schema.v4";
 
 /// The canonical bytes of a whole schema (version, root, nodes in arena order).
 pub(crate) fn encode_schema(schema: &Schema) -> Vec<u8> {
@@ -48,6 +48,7 @@ pub(crate) fn encode_node(desc: &TypeDesc, child: &dyn Fn(TypeId) -> u32, out: &
             put_opt(out, d.max_length.as_ref(), |o, n| put_u64(o, *n));
             put_opt(out, d.pattern.as_ref().map(|p| p.source()), put_str);
             put_opt(out, d.format.as_deref(), put_str);
+            out.push(u8::from(d.asserted_format.is_some()));
         }
         TypeDesc::Array(ArrayDesc {
             prefix_items,

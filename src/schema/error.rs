@@ -34,6 +34,9 @@ pub enum SchemaErrorKind {
     },
     /// `type` names something that is not a JSON Schema type.
     UnknownType(String),
+    /// A `format` that draft 2020-12 defines and the engine cannot check (`idn-email`,
+    /// `idn-hostname`), where formats are asserted.
+    UnsupportedFormat(String),
     /// `pattern` is not a regular expression the engine accepts.
     InvalidPattern {
         /// The pattern as written.
@@ -117,6 +120,12 @@ impl fmt::Display for SchemaErrorKind {
                 write!(f, "{keyword:?} must be {expected}")
             }
             SchemaErrorKind::UnknownType(name) => write!(f, "unknown type {name:?}"),
+            SchemaErrorKind::UnsupportedFormat(name) => {
+                write!(
+                    f,
+                    "format {name:?} cannot be asserted (IDNA2008 is not implemented)"
+                )
+            }
             SchemaErrorKind::InvalidPattern { pattern, message } => {
                 write!(f, "invalid pattern {pattern:?}: {message}")
             }

@@ -52,6 +52,7 @@ mod canon;
 mod doc;
 mod encode;
 mod error;
+mod format;
 mod key;
 mod kind;
 mod load;
@@ -65,6 +66,7 @@ pub(crate) mod value;
 
 pub use builder::{ArrayExpr, ObjectExpr, SchemaBuilder, TypeExpr};
 pub use error::{SchemaError, SchemaErrorKind};
+pub use format::Format;
 pub use key::TypeKey;
 pub use kind::{Kind, KindSet};
 pub use load::Loader;

@@ -5,7 +5,7 @@
 //! constraints: [`TypeDesc::Kinds`]. A schema that names one `type` is a plain typed node
 //! (`Integer`, `Object`, …), which the engine decodes without dispatch.
 
-use crate::schema::{Kind, Num, Pattern, pointer};
+use crate::schema::{Format, Kind, Num, Pattern, pointer};
 use serde_json::Value;
 
 /// The index of a node in a [`Schema`]'s arena. Recursive schemas are cycles of indices.
@@ -148,8 +148,11 @@ pub struct StringDesc {
     pub max_length: Option<u64>,
     /// A regular expression that must match somewhere in the string.
     pub pattern: Option<Pattern>,
-    /// The `format` annotation (not checked).
+    /// The `format` annotation.
     pub format: Option<String>,
+    /// The format the string must have: `format`'s, when it is asserted (see
+    /// [`Loader::assert_formats`](crate::schema::Loader::assert_formats)).
+    pub asserted_format: Option<Format>,
 }
 
 /// Constraints of an array node.

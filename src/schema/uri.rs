@@ -1,16 +1,17 @@
 //! URI-reference resolution (RFC 3986 §5.2), enough for `$id` and `$ref` within one document.
 
 /// The five components of a URI reference (RFC 3986 appendix B).
-struct Parts<'a> {
-    scheme: Option<&'a str>,
-    authority: Option<&'a str>,
-    path: &'a str,
-    query: Option<&'a str>,
-    fragment: Option<&'a str>,
+pub(crate) struct Parts<'a> {
+    pub(crate) scheme: Option<&'a str>,
+    pub(crate) authority: Option<&'a str>,
+    pub(crate) path: &'a str,
+    pub(crate) query: Option<&'a str>,
+    pub(crate) fragment: Option<&'a str>,
 }
 
 impl<'a> Parts<'a> {
-    fn parse(text: &'a str) -> Parts<'a> {
+    /// The components of `text`, split by appendix B's rules (nothing is checked).
+    pub(crate) fn parse(text: &'a str) -> Parts<'a> {
         let (rest, fragment) = match text.split_once('#') {
             Some((r, f)) => (r, Some(f)),
             None => (text, None),

@@ -30,7 +30,7 @@ pub(crate) fn number_violation(c: &NumCheck, n: NumRef<'_>) -> Option<Violation>
 }
 
 /// The first check of `c` the (unescaped) string `text` fails: its length in code points
-/// against the bounds, then the pattern.
+/// against the bounds, then the pattern, then the format.
 pub(crate) fn text_violation(c: &StrCheck, text: &str) -> Option<Violation> {
     if c.min_length > 0 || c.max_length.is_some() {
         // Code points are the bytes that are not UTF-8 continuation bytes.
@@ -42,8 +42,11 @@ pub(crate) fn text_violation(c: &StrCheck, text: &str) -> Option<Violation> {
             return Some(Violation::MaxLength);
         }
     }
-    match &c.pattern {
-        Some(pred) if !pred(text) => Some(Violation::Pattern),
+    if c.pattern.as_ref().is_some_and(|pred| !pred(text)) {
+        return Some(Violation::Pattern);
+    }
+    match &c.format {
+        Some(pred) if !pred(text) => Some(Violation::Format),
         _ => None,
     }
 }

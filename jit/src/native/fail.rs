@@ -69,6 +69,7 @@ fn tag(v: Violation) -> (u64, u64) {
         Violation::PropertyNames => (20, 0),
         Violation::MinContains => (21, 0),
         Violation::MaxContains => (22, 0),
+        Violation::Format => (23, 0),
     }
 }
 
@@ -102,6 +103,7 @@ fn untag(t: u64, b: u64) -> Option<Violation> {
         20 => Violation::PropertyNames,
         21 => Violation::MinContains,
         22 => Violation::MaxContains,
+        23 => Violation::Format,
         _ => return None,
     })
 }
@@ -169,6 +171,7 @@ mod tests {
             Violation::MinLength,
             Violation::MaxLength,
             Violation::Pattern,
+            Violation::Format,
             Violation::MinItems,
             Violation::MaxItems,
             Violation::Required {

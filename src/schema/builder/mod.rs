@@ -33,8 +33,8 @@ use crate::schema::model::{
     ObjectDesc, PatternProperty, UnionDesc, UnknownFields,
 };
 use crate::schema::{
-    Bound, IntegerDesc, Num, NumberDesc, Pattern, Schema, SchemaError, SchemaErrorKind, StringDesc,
-    TypeDesc, TypeId, canon, pointer,
+    Bound, Format, IntegerDesc, Num, NumberDesc, Pattern, Schema, SchemaError, SchemaErrorKind,
+    StringDesc, TypeDesc, TypeId, canon, pointer,
 };
 use serde_json::Value;
 use std::collections::HashMap;
@@ -358,6 +358,14 @@ impl StringDesc {
     /// The `format` annotation.
     pub fn format(mut self, format: impl Into<String>) -> StringDesc {
         self.format = Some(format.into());
+        self
+    }
+
+    /// `format` as an assertion: the string must have `format` (see
+    /// [`Loader::assert_formats`](crate::schema::Loader::assert_formats)).
+    pub fn assert_format(mut self, format: Format) -> StringDesc {
+        self.format = Some(format.name().to_owned());
+        self.asserted_format = Some(format);
         self
     }
 }

@@ -616,6 +616,7 @@ impl SchemaObject<'_> {
             max_length: self.count("maxLength")?,
             pattern,
             format: self.format(),
+            asserted_format: None,
         })
     }
 

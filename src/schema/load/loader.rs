@@ -37,6 +37,7 @@ use crate::schema::{Schema, SchemaError, SchemaErrorKind, uri};
 #[derive(Clone, Debug, Default)]
 pub struct Loader {
     documents: Documents,
+    assert_formats: bool,
 }
 
 /// The documents a [`Loader`] was given, and the names `$ref`s may use for them.
@@ -86,6 +87,28 @@ impl Loader {
         Loader::default()
     }
 
+    /// Makes `format` an assertion (when `yes`) in the schemas this loader loads: a string
+    /// must then have the format its schema names, if the engine knows the name (see
+    /// [`Format`](crate::schema::Format)); `int32` and other names the draft does not
+    /// define stay annotations. `idn-email` and `idn-hostname`, which the engine cannot
+    /// check, are then [`SchemaErrorKind::UnsupportedFormat`]. By default `format` is an
+    /// annotation, as draft 2020-12 has it.
+    ///
+    /// ```
+    /// use jitson::schema::Loader;
+    ///
+    /// let schema = Loader::new()
+    ///     .assert_formats(true)
+    ///     .load_json(br#"{"type": "string", "format": "date"}"#)?;
+    /// assert!(schema.validate_value(&serde_json::json!("2024-02-29")).is_ok());
+    /// assert!(schema.validate_value(&serde_json::json!("2023-02-29")).is_err());
+    /// # Ok::<(), jitson::SchemaError>(())
+    /// ```
+    pub fn assert_formats(&mut self, yes: bool) -> &mut Loader {
+        self.assert_formats = yes;
+        self
+    }
+
     /// Adds the document in `text` under `uri` (absolute, or relative as a schema without
     /// `$id` writes its `$ref`s; no fragment but an empty one). A document added again under
     /// the same URI replaces the first.
@@ -107,13 +130,17 @@ impl Loader {
     /// Loads the schema in `text`, as [`Schema::from_json_slice`] does, with this loader's
     /// documents.
     pub fn load_json(&self, text: &[u8]) -> Result<Schema, SchemaError> {
-        load_with(&Doc::parse(text)?, &self.documents)
+        load_with(&Doc::parse(text)?, &self.documents, self.assert_formats)
     }
 
     /// Loads the schema `value`, as [`Schema::from_value`] does, with this loader's
     /// documents.
     pub fn load_value(&self, value: &Value) -> Result<Schema, SchemaError> {
-        load_with(&Doc::from_value(value), &self.documents)
+        load_with(
+            &Doc::from_value(value),
+            &self.documents,
+            self.assert_formats,
+        )
     }
 
     fn add(&mut self, uri: String, doc: Doc) -> Result<&mut Loader, SchemaError> {

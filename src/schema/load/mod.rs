@@ -16,8 +16,9 @@
 //! `$dynamicAnchor` (resolved by dynamic scope at load time; see [`dynamic`]), `$defs` /
 //! `definitions`;
 //! annotations `$schema`, `$id`, `$anchor`, `$comment`, `title`, `description`, `examples`,
-//! `default`, `deprecated`, `readOnly`, `writeOnly`, `format`, `contentMediaType`,
-//! `contentEncoding`, `contentSchema` (a schema, indexed for `$ref`s, never applied).
+//! `default`, `deprecated`, `readOnly`, `writeOnly`, `format` (asserted when the [`Loader`]
+//! is told to: [`Loader::assert_formats`]), `contentMediaType`, `contentEncoding`,
+//! `contentSchema` (a schema, indexed for `$ref`s, never applied).
 
 mod build;
 mod dynamic;
@@ -30,8 +31,9 @@ use loader::Documents;
 pub use loader::Loader;
 
 use crate::schema::doc::Doc;
+use crate::schema::format::{Format, Known};
 use crate::schema::model::Graph;
-use crate::schema::{Schema, SchemaError, TypeId, canon};
+use crate::schema::{Schema, SchemaError, SchemaErrorKind, TypeDesc, TypeId, canon, pointer};
 use serde_json::Value;
 
 impl Schema {
@@ -64,12 +66,40 @@ impl std::str::FromStr for Schema {
 }
 
 fn load(doc: &Doc) -> Result<Schema, SchemaError> {
-    load_with(doc, &Documents::default())
+    load_with(doc, &Documents::default(), false)
 }
 
-/// Loads the schema `doc`, whose `$ref`s may also name the `documents` (by URI).
-fn load_with(doc: &Doc, documents: &Documents) -> Result<Schema, SchemaError> {
-    canon::finish(raw_graph(doc, documents)?, TypeId(0))
+/// Loads the schema `doc`, whose `$ref`s may also name the `documents` (by URI), with its
+/// `format`s asserted when `assert_formats`.
+fn load_with(
+    doc: &Doc,
+    documents: &Documents,
+    assert_formats: bool,
+) -> Result<Schema, SchemaError> {
+    let mut graph = raw_graph(doc, documents)?;
+    if assert_formats {
+        assert_formats_of(&mut graph)?;
+    }
+    canon::finish(graph, TypeId(0))
+}
+
+/// Makes every string node's `format` that names a [`Format`] an assertion; a format the
+/// draft defines that the engine cannot check is [`SchemaErrorKind::UnsupportedFormat`].
+/// Other names stay annotations.
+fn assert_formats_of(graph: &mut Graph) -> Result<(), SchemaError> {
+    for (node, origin) in graph.nodes.iter_mut().zip(&graph.origins) {
+        let TypeDesc::String(d) = node else { continue };
+        let Some(name) = &d.format else { continue };
+        match Format::known(name) {
+            Known::Checked(f) => d.asserted_format = Some(f),
+            Known::Unchecked => {
+                let kind = SchemaErrorKind::UnsupportedFormat(name.clone());
+                return Err(SchemaError::new(kind, pointer::push(origin, "format")));
+            }
+            Known::Unknown => {}
+        }
+    }
+    Ok(())
 }
 
 /// The document's raw graph, before canonicalization (the root is node 0), with the

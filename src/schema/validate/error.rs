@@ -1,6 +1,6 @@
 //! Validation errors: which value failed, which keyword rejected it, and why.
 
-use crate::schema::{Kind, KindSet, Num};
+use crate::schema::{Format, Kind, KindSet, Num};
 use std::fmt;
 
 /// One step of an instance path: an object member or an array index.
@@ -55,6 +55,11 @@ pub enum ValidationErrorKind {
     Pattern {
         /// The pattern as written.
         pattern: String,
+    },
+    /// The string does not have the asserted format.
+    Format {
+        /// The format.
+        format: Format,
     },
     /// The array has fewer items than allowed.
     MinItems {
@@ -157,6 +162,7 @@ impl ValidationErrorKind {
             ValidationErrorKind::MinLength { .. } => "minLength",
             ValidationErrorKind::MaxLength { .. } => "maxLength",
             ValidationErrorKind::Pattern { .. } => "pattern",
+            ValidationErrorKind::Format { .. } => "format",
             ValidationErrorKind::MinItems { .. } => "minItems",
             ValidationErrorKind::MaxItems { .. } => "maxItems",
             ValidationErrorKind::UniqueItems { .. } => "uniqueItems",
@@ -202,6 +208,7 @@ impl fmt::Display for ValidationErrorKind {
                 write!(f, "must be at most {limit} characters long")
             }
             ValidationErrorKind::Pattern { pattern } => write!(f, "must match {pattern:?}"),
+            ValidationErrorKind::Format { format } => write!(f, "must be a valid {format}"),
             ValidationErrorKind::MinItems { limit } => {
                 write!(f, "must have at least {limit} items")
             }

@@ -228,10 +228,13 @@ fn check_string(d: &StringDesc, value: &Value) -> Check {
     if let Some(limit) = d.max_length.filter(|&limit| length > limit) {
         return fail(ValidationErrorKind::MaxLength { limit });
     }
-    match &d.pattern {
-        Some(p) if !p.is_match(s) => fail(ValidationErrorKind::Pattern {
+    if let Some(p) = d.pattern.as_ref().filter(|p| !p.is_match(s)) {
+        return fail(ValidationErrorKind::Pattern {
             pattern: p.source().to_owned(),
-        }),
+        });
+    }
+    match d.asserted_format {
+        Some(format) if !format.is_valid(s) => fail(ValidationErrorKind::Format { format }),
         _ => Ok(()),
     }
 }
