@@ -22,6 +22,7 @@ use jitson::jit::interp;
 use jitson::jit::ir::{DuplicateKeys, ExecOptions, Program};
 use jitson::jit::native::{self, NativeCode, Scratch};
 use jitson::resolve::resolve;
+use jitson::schema::Loader;
 use native_support::{Rng, assert_same, assert_same_decode, mutations};
 use std::path::Path;
 
@@ -125,9 +126,23 @@ fn json_test_suite_under_any_and_corpus_schemas() {
 
 #[test]
 fn json_schema_test_suite_cases() {
-    let loader = suite_support::loader();
+    let cases = suite_cases(&suite_support::loader(), suite_support::groups());
+    assert_eq!(cases, 2488, "suite cases (compact and pretty)");
+}
+
+#[test]
+fn json_schema_test_suite_format_cases() {
+    let mut loader = suite_support::loader();
+    loader.assert_formats(true);
+    let cases = suite_cases(&loader, suite_support::format_groups());
+    assert_eq!(cases, 832, "format cases (compact and pretty)");
+}
+
+/// Runs every test of the `groups` that `loader` loads, compact and pretty, on both
+/// backends, which must agree; returns how many ran.
+fn suite_cases(loader: &Loader, groups: Vec<suite_support::Group>) -> usize {
     let mut cases = 0;
-    for group in suite_support::groups() {
+    for group in groups {
         let Ok(schema) = loader.load_value(&group.schema) else {
             continue;
         };
@@ -142,7 +157,7 @@ fn json_schema_test_suite_cases() {
             }
         }
     }
-    assert_eq!(cases, 2488, "suite cases (compact and pretty)");
+    cases
 }
 
 #[test]

@@ -18,6 +18,7 @@ use engine_support::{
 use rng::Rng;
 
 use jitson::engine::{DuplicateKeys, Options};
+use jitson::schema::Loader;
 use jitson::{Codec, ErrorKind, Keyword, Schema, SyntaxKind};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -165,10 +166,25 @@ fn same_syntax_message(bytes: &[u8], e: &jitson::Error) -> Result<(), String> {
 
 #[test]
 fn json_schema_test_suite() {
+    let run = suite_cases(&suite_support::loader(), suite_support::groups());
+    assert_eq!(run, 2488, "suite tests run (compact and pretty)");
+}
+
+#[test]
+fn json_schema_test_suite_formats_asserted() {
+    let mut loader = suite_support::loader();
+    loader.assert_formats(true);
+    let run = suite_cases(&loader, suite_support::format_groups());
+    assert_eq!(run, 832, "format tests run (compact and pretty)");
+}
+
+/// Runs every test of the `groups` that `loader` loads, compact and pretty, on the
+/// interpreter: its verdict is the suite's, and its error agrees with the reference
+/// validator's and serde_json's. Returns how many ran.
+fn suite_cases(loader: &Loader, groups: Vec<suite_support::Group>) -> usize {
     let mut failures = Vec::new();
     let mut run = 0;
-    let loader = suite_support::loader();
-    for group in suite_support::groups() {
+    for group in groups {
         let Ok(schema) = loader.load_value(&group.schema) else {
             continue;
         };
@@ -201,7 +217,7 @@ fn json_schema_test_suite() {
         failures.len(),
         failures.join("\n")
     );
-    assert_eq!(run, 2488, "suite tests run (compact and pretty)");
+    run
 }
 
 #[test]

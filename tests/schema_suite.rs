@@ -10,6 +10,7 @@ mod suite_support;
 
 use jitson::Codec;
 use jitson::engine::{Backend, Options};
+use jitson::schema::Loader;
 
 /// (file, group description, load error).
 const REJECTED: &[(&str, &str, &str)] = &[
@@ -42,6 +43,26 @@ const REJECTED: &[(&str, &str, &str)] = &[
         "vocabulary.json",
         "ignore unrecognized optional vocabulary",
         r#"unsupported dialect "http://localhost:1234/draft2020-12/metaschema-optional-vocabulary.json" (only draft 2020-12 is supported) at /$schema"#,
+    ),
+];
+
+/// The format files' groups refused at load time, with formats asserted: the formats built
+/// on IDNA2008, which the engine does not implement.
+const FORMAT_REJECTED: &[(&str, &str, &str)] = &[
+    (
+        "idn-email.json",
+        "validation of an internationalized e-mail addresses",
+        r#"format "idn-email" cannot be asserted (IDNA2008 is not implemented) at /format"#,
+    ),
+    (
+        "idn-hostname.json",
+        "validation of internationalized host names",
+        r#"format "idn-hostname" cannot be asserted (IDNA2008 is not implemented) at /format"#,
+    ),
+    (
+        "idn-hostname.json",
+        "validation of separators in internationalized host names",
+        r#"format "idn-hostname" cannot be asserted (IDNA2008 is not implemented) at /format"#,
     ),
 ];
 
@@ -90,7 +111,16 @@ const OPTIONAL_REJECTED: &[(&str, &str, &str)] = &[
 /// with `codecs`, from the interpreter and native code), or is refused with the error
 /// `expected` lists for it. Returns how many tests ran.
 fn run(groups: &[suite_support::Group], expected: &[(&str, &str, &str)], codecs: bool) -> usize {
-    let loader = suite_support::loader();
+    run_with(suite_support::loader(), groups, expected, codecs)
+}
+
+/// [`run`] with `loader`.
+fn run_with(
+    loader: Loader,
+    groups: &[suite_support::Group],
+    expected: &[(&str, &str, &str)],
+    codecs: bool,
+) -> usize {
     let mut rejected = Vec::new();
     let mut failures = Vec::new();
     let mut passed = 0;
@@ -160,4 +190,35 @@ fn draft2020_12_optional() {
     assert_eq!(files(&groups).len(), 13, "optional files");
     // 158 tests in 48 groups; the rejected groups hold 14 of them.
     assert_eq!(run(&groups, OPTIONAL_REJECTED, true), 144, "tests run");
+}
+
+#[test]
+fn draft2020_12_formats_asserted() {
+    let groups = suite_support::format_groups();
+    assert_eq!(files(&groups).len(), 21, "format files");
+    let mut loader = suite_support::loader();
+    loader.assert_formats(true);
+    // 491 tests in 22 groups; the rejected groups hold 75 of them.
+    assert_eq!(
+        run_with(loader, &groups, FORMAT_REJECTED, true),
+        416,
+        "tests run"
+    );
+}
+
+#[test]
+fn draft2020_12_formats_as_annotations() {
+    // Without the assertion every string passes whatever its format.
+    let groups = suite_support::format_groups();
+    let loader = suite_support::loader();
+    for group in &groups {
+        let schema = loader.load_value(&group.schema).expect("loads");
+        for test in &group.tests {
+            assert!(
+                schema.validate_value(&test.data).is_ok(),
+                "{}",
+                test.description
+            );
+        }
+    }
 }

@@ -76,6 +76,12 @@ pub fn optional_groups() -> Vec<Group> {
     groups_in("draft2020-12/optional")
 }
 
+/// Every group of the format files (`draft2020-12/optional/format`), which expect `format`
+/// asserted.
+pub fn format_groups() -> Vec<Group> {
+    groups_in("draft2020-12/optional/format")
+}
+
 /// Every group of every file of `dir` (under the suite's directory), files in name order.
 fn groups_in(dir: &str) -> Vec<Group> {
     let dir = suite_dir().join(dir);
