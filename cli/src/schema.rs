@@ -37,6 +37,10 @@ pub struct SchemaArg {
     /// FILE's path as written (and, either way, under its root's `$id`). Repeatable.
     #[arg(long = "document", value_name = "[URI=]FILE")]
     documents: Vec<String>,
+    /// Check `format` (date-time, email, uri, ...) instead of taking it as an annotation;
+    /// formats draft 2020-12 does not define stay annotations.
+    #[arg(long)]
+    assert_formats: bool,
 }
 
 impl SchemaArg {
@@ -79,6 +83,7 @@ impl SchemaArg {
     /// cannot be read or is not a JSON document under a URI a `$ref` can name.
     fn loader(&self) -> Option<Loader> {
         let mut loader = Loader::new();
+        loader.assert_formats(self.assert_formats);
         for document in &self.documents {
             let (uri, path) = document.split_once('=').unwrap_or((document, document));
             let text = std::fs::read(path)
