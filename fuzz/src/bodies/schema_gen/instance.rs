@@ -15,10 +15,49 @@ use super::schema::{FLOATS, INTEGERS, NAMES, float_json, integer_json};
 /// Nesting budget of a fitting document (references count one level each).
 const DOC_DEPTH: usize = 6;
 
-/// Strings tried for string schemas (lengths 0 to 6, escapes, non-ASCII, pattern-shaped).
+/// Strings tried for string schemas (lengths 0 to 6, escapes, non-ASCII, pattern-shaped,
+/// format-shaped).
 const STRINGS: &[&str] = &[
-    "", "a", "ab", "abab", "b", "x", "é", "éé", "1", "a1", "zz", "abcdef", "\"", "\\", "\n", "😀",
-    "\u{2028}", "circle", "square", "dot", "<&>", "ab9", "123", "c0ffee", "12-c",
+    "",
+    "a",
+    "ab",
+    "abab",
+    "b",
+    "x",
+    "é",
+    "éé",
+    "1",
+    "a1",
+    "zz",
+    "abcdef",
+    "\"",
+    "\\",
+    "\n",
+    "😀",
+    "\u{2028}",
+    "circle",
+    "square",
+    "dot",
+    "<&>",
+    "ab9",
+    "123",
+    "c0ffee",
+    "12-c",
+    "2024-02-29",
+    "2023-02-29",
+    "1998-12-31T23:59:60Z",
+    "23:59:60+01:00",
+    "P1DT2H",
+    "a@b.example",
+    "::1",
+    "10.0.0.1",
+    "http://[::1]:80/a?b#c",
+    "/a~1b",
+    "0#",
+    "{+x}",
+    "x.y-z",
+    "(a",
+    "2eb8aa08-aa98-11ea-b4aa-73b441d16380",
 ];
 
 /// A document built to fit `schema` (a generated schema, the root for `$ref`s).

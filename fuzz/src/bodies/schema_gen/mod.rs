@@ -5,6 +5,7 @@
 //! types, `additionalProperties`, `allOf` / `not` / `if`) and documents that fit it and that
 //! nearly fit it ([`instance`]: one value changed).
 //!
+//! Half the schemas are loaded with `format` asserted ([`Loader::assert_formats`]).
 //! Loading must succeed or fail with a [`jitson::SchemaError`], never panic, and give the same
 //! schema from text as from a value; compiling must not panic (to the interpreter and to
 //! native code, every tier); then every check in [`DOCUMENT_CHECKS`] runs on every document,
@@ -14,6 +15,7 @@ mod instance;
 mod schema;
 
 use arbitrary::Unstructured;
+use jitson::schema::Loader;
 use jitson::{Codec, Schema, TypeKey};
 use serde_json::Value as Json;
 
@@ -66,7 +68,9 @@ pub fn run(data: &[u8]) {
     let Ok(json) = schema::generate(&mut u) else {
         return;
     };
-    let Some(case) = load(json) else {
+    let mut loader = Loader::new();
+    loader.assert_formats(u.ratio(1, 2).unwrap_or(false));
+    let Some(case) = load(&loader, json) else {
         return;
     };
     let mut documents = Vec::new();
@@ -103,12 +107,13 @@ pub fn run(data: &[u8]) {
     }
 }
 
-/// Loads and compiles a generated schema; `None` when it is rejected (a load error is a
-/// normal outcome: unguarded reference cycles, bad patterns, unsatisfiable combinations).
-fn load(json: Json) -> Option<Case> {
-    let from_value = Schema::from_value(&json);
+/// Loads (with `loader`: formats asserted or not) and compiles a generated schema; `None`
+/// when it is rejected (a load error is a normal outcome: unguarded reference cycles, bad
+/// patterns, unsatisfiable combinations, a format that cannot be asserted).
+fn load(loader: &Loader, json: Json) -> Option<Case> {
+    let from_value = loader.load_value(&json);
     let text = json.to_string();
-    let from_text = Schema::from_json_str(&text);
+    let from_text = loader.load_json(text.as_bytes());
     match (&from_value, &from_text) {
         (Ok(a), Ok(b)) => {
             assert!(

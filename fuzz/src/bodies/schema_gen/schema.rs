@@ -80,7 +80,30 @@ const PATTERNS: &[&str] = &[
 ];
 
 /// Annotations the loader accepts and ignores (or keeps, for `format`).
-const FORMATS: &[&str] = &["int32", "int64", "double", "date-time", "email", "uint8"];
+const FORMATS: &[&str] = &[
+    "int32",
+    "int64",
+    "double",
+    "uint8",
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uri-template",
+    "uuid",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+    "idn-hostname",
+];
 
 /// The JSON kinds, by their `type` names.
 const KINDS: &[&str] = &[
