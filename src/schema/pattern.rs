@@ -43,7 +43,7 @@ impl Pattern {
                 String::new(),
             )
         })?;
-        match Regex::new(&translated) {
+        match Regex::new(&translated.regex) {
             Ok(regex) => {
                 let anchored = Anchored::new(source).map(Box::new);
                 Ok(Pattern {
@@ -120,13 +120,19 @@ const ECMA_LINE_TERMINATORS: &str = r"\n\r\x{2028}\x{2029}";
 /// where `regex` would read the set operators `&&`, `~~`, `--`). `[]` matches nothing and
 /// `[^]` any character. The bracketed forms work inside a class too (`regex` nests classes).
 /// A letter escape ECMA-262 does not define (`\a`, `\z`, `\A`, `\e`) is an error, as under
-/// its `u` flag, where `regex` would read an assertion or a control character.
-fn translate(source: &str) -> Result<String, String> {
+/// its `u` flag, where `regex` would read an assertion or a control character; so are `\0`
+/// before a digit (an octal escape) and a quantifier with nothing to repeat (`a**`, `^*`),
+/// which `regex` takes. `\0` alone is NUL.
+fn translate(source: &str) -> Result<Translated, String> {
     let mut out = String::with_capacity(source.len());
     let mut chars = source.chars().peekable();
     let mut in_class = false;
     let mut previous = None;
+    let mut last = Last::Nothing;
+    let mut lone_brackets = false;
     while let Some(c) = chars.next() {
+        // What this character leaves outside a class (inside one, `last` waits for `]`).
+        let mut now = Last::Atom;
         match c {
             '\\' => match chars.next() {
                 Some('d') => out.push_str("[0-9]"),
@@ -136,13 +142,35 @@ fn translate(source: &str) -> Result<String, String> {
                 Some('s') => out.push_str(&format!("[{ECMA_SPACE}]")),
                 Some('S') => out.push_str(&format!("[^{ECMA_SPACE}]")),
                 Some('b') if in_class => out.push_str(r"\x08"),
-                Some('b') => out.push_str(r"(?-u:\b)"),
-                Some('B') if !in_class => out.push_str(r"(?-u:\B)"),
+                Some('b') => {
+                    out.push_str(r"(?-u:\b)");
+                    now = Last::Nothing;
+                }
+                Some('B') if !in_class => {
+                    out.push_str(r"(?-u:\B)");
+                    now = Last::Nothing;
+                }
                 Some('c') if chars.peek().is_some_and(char::is_ascii_alphabetic) => {
                     let letter = chars.next().map_or(0, u32::from);
                     out.push_str(&format!(r"\x{:02X}", letter % 32));
                 }
-                Some(other) if other.is_ascii_alphabetic() && !"fnrtvxupPk".contains(other) => {
+                Some('0') if chars.peek().is_some_and(char::is_ascii_digit) => {
+                    return Err(r"\0 before a digit is an octal escape".to_owned());
+                }
+                Some('0') => out.push_str(r"\x00"),
+                // `\p{…}`, `\P{…}`, `\u{…}`: the braces are the escape's.
+                Some(e @ ('p' | 'P' | 'u')) if chars.peek() == Some(&'{') => {
+                    out.push('\\');
+                    out.push(e);
+                    for b in chars.by_ref() {
+                        out.push(b);
+                        if b == '}' {
+                            break;
+                        }
+                    }
+                }
+                Some(e @ ('p' | 'P')) => return Err(format!("\\{e} needs a {{property}}")),
+                Some(other) if other.is_ascii_alphabetic() && !"fnrtvxuk".contains(other) => {
                     return Err(format!("\\{other} is not an ECMA-262 escape"));
                 }
                 Some(other) => {
@@ -173,17 +201,164 @@ fn translate(source: &str) -> Result<String, String> {
                 out.push(c);
             }
             '-' if in_class && previous == Some('-') => out.push_str(r"\-"),
-            '.' if !in_class => out.push_str(&format!("[^{ECMA_LINE_TERMINATORS}]")),
+            _ if in_class => out.push(c),
+            '.' => out.push_str(&format!("[^{ECMA_LINE_TERMINATORS}]")),
+            '(' => {
+                out.push(c);
+                // `(?:`, `(?<name>`: the `?` is the group's, not a quantifier.
+                if chars.next_if_eq(&'?').is_some() {
+                    out.push('?');
+                }
+                now = Last::Nothing;
+            }
+            '|' | '^' | '$' => {
+                out.push(c);
+                now = Last::Nothing;
+            }
+            '*' | '+' | '?' | '{' => {
+                let bounds = match c {
+                    '{' => counted(&mut chars),
+                    _ => Some(String::new()),
+                };
+                match bounds {
+                    Some(bounds) => {
+                        now = match (last, c) {
+                            (Last::Atom, _) => Last::Quantifier,
+                            (Last::Quantifier, '?') => Last::Nothing,
+                            _ => return Err(format!("{c} follows nothing it can repeat")),
+                        };
+                        out.push(c);
+                        out.push_str(&bounds);
+                    }
+                    // A `{` that starts no count: a literal without the `u` flag.
+                    None => {
+                        lone_brackets = true;
+                        out.push_str(r"\{");
+                    }
+                }
+            }
+            ']' | '}' => {
+                lone_brackets = true;
+                out.push('\\');
+                out.push(c);
+            }
             c => out.push(c),
+        }
+        if !in_class {
+            last = now;
         }
         previous = Some(c);
     }
-    Ok(out)
+    Ok(Translated {
+        regex: out,
+        lone_brackets,
+    })
+}
+
+/// A pattern in `regex` syntax ([`translate`]).
+struct Translated {
+    /// The `regex` pattern.
+    regex: String,
+    /// Whether a `]`, `{` or `}` stands for itself outside a class, as ECMA-262 allows
+    /// without the `u` flag only.
+    lone_brackets: bool,
+}
+
+/// What the last token outside a class was, for the quantifier after it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Last {
+    /// The start, a group's start, `|`, or an assertion (`^`, `$`, `\b`, `\B`): no
+    /// quantifier may follow.
+    Nothing,
+    /// Something a quantifier repeats.
+    Atom,
+    /// A quantifier: only its lazy `?` may follow.
+    Quantifier,
+}
+
+/// After a `{`: the rest of a count (`n}`, `n,}`, `n,m}`), consumed, when one follows.
+fn counted(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<String> {
+    let rest: String = chars.clone().take_while(|&c| c != '}').collect();
+    let (low, high) = rest.split_once(',').unwrap_or((&rest, "0"));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let is_count = digits(low) && (high.is_empty() || digits(high));
+    let closed = chars.clone().nth(rest.chars().count()) == Some('}');
+    (is_count && closed).then(|| {
+        chars.nth(rest.chars().count());
+        rest + "}"
+    })
+}
+
+/// Whether `source` is an ECMA-262 regular expression under the `u` flag that `Pattern`
+/// takes: it compiles, and no `]`, `{` or `}` stands for itself outside a class (the
+/// `regex` format).
+pub(crate) fn is_unicode_regex(source: &str) -> bool {
+    translate(source).is_ok_and(|t| !t.lone_brackets) && Pattern::new(source).is_ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quantifier_needs_something_to_repeat() {
+        for ok in [
+            "a*", "a*?", "a{2}?", "(a)+", "[a]?", r"\d{1,3}", "a{2,}", "(?:a)*", "a|b*",
+        ] {
+            assert!(Pattern::new(ok).is_ok(), "{ok}");
+        }
+        for (bad, c) in [
+            ("a**", '*'),
+            ("^*", '*'),
+            ("$+", '+'),
+            ("a*??", '?'),
+            ("(*a)", '*'),
+            ("|?", '?'),
+            (r"\b+", '+'),
+            ("a{2}{3}", '{'),
+        ] {
+            let e = Pattern::new(bad).expect_err(bad);
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "invalid pattern {bad:?}: {c} follows nothing it can repeat at the schema root"
+                ),
+            );
+        }
+    }
+
+    #[test]
+    fn nul_and_octal_escapes() {
+        let nul = Pattern::new(r"^a\0$").expect("NUL");
+        assert!(nul.is_match("a\0"));
+        assert!(!nul.is_match("a0"));
+        let e = Pattern::new(r"\01").expect_err("octal");
+        assert_eq!(
+            e.to_string(),
+            r#"invalid pattern "\\01": \0 before a digit is an octal escape at the schema root"#
+        );
+    }
+
+    #[test]
+    fn lone_brackets_stand_for_themselves_but_are_no_unicode_regex() {
+        for (source, text) in [
+            ("a]", "a]"),
+            ("a}", "a}"),
+            ("a{", "a{"),
+            ("{,2}", "{,2}"),
+            ("x{1,a}", "x{1,a}"),
+        ] {
+            let p = Pattern::new(source).expect(source);
+            assert!(p.is_match(text), "{source}");
+            assert!(!is_unicode_regex(source), "{source}");
+        }
+        assert!(is_unicode_regex(r"^[\]}{]\p{L}{2}\u{41}$"));
+        assert_eq!(
+            Pattern::new(r"\pL").expect_err("u flag").to_string(),
+            r#"invalid pattern "\\pL": \p needs a {property} at the schema root"#
+        );
+        assert!(!is_unicode_regex("(a"));
+    }
 
     #[test]
     fn ecma_classes_are_ascii() {
@@ -312,7 +487,8 @@ mod tests {
         ];
         for &(source, _) in SHAPES.iter().filter(|(_, taken)| *taken) {
             let fast = Anchored::new(source).expect("taken");
-            let regex = Regex::new(&translate(source).expect("translates")).expect("compiles");
+            let regex =
+                Regex::new(&translate(source).expect("translates").regex).expect("compiles");
             for i in 0..rounds {
                 let text: String = if i % 4 == 0 {
                     // Near misses of matching strings: one character replaced.
@@ -371,7 +547,8 @@ mod tests {
             let literal = Literal::new(source);
             assert_eq!(literal.is_some(), taken, "{source}");
             let Some(literal) = literal else { continue };
-            let regex = Regex::new(&translate(source).expect("translates")).expect("compiles");
+            let regex =
+                Regex::new(&translate(source).expect("translates").regex).expect("compiles");
             let core = source.trim_start_matches('^').trim_end_matches('$');
             for i in 0..rounds {
                 let mut random = |n: usize| -> String {

@@ -9,12 +9,13 @@
 //! regular expressions here.
 
 mod net;
+mod punycode;
 mod time;
 mod uri;
 
 use std::fmt;
 
-use crate::schema::Pattern;
+use crate::schema::pattern::is_unicode_regex;
 
 /// A string format the engine can assert.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,7 +55,8 @@ pub enum Format {
     JsonPointer,
     /// `relative-json-pointer`: a non-negative integer, then `#` or a JSON Pointer.
     RelativeJsonPointer,
-    /// `regex`: an ECMA-262 regular expression, as `pattern` takes it.
+    /// `regex`: an ECMA-262 regular expression under the `u` flag, as `pattern` takes it
+    /// (without a `]`, `{` or `}` that stands for itself).
     Regex,
 }
 
@@ -148,7 +150,7 @@ impl Format {
             Format::Uuid => is_uuid(text),
             Format::JsonPointer => is_json_pointer(text),
             Format::RelativeJsonPointer => is_relative_json_pointer(text),
-            Format::Regex => Pattern::new(text).is_ok(),
+            Format::Regex => is_unicode_regex(text),
         }
     }
 }
