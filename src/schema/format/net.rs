@@ -13,7 +13,8 @@ pub(super) fn is_ipv6(text: &str) -> bool {
 }
 
 /// RFC 1123 section 2.1: labels of letters, digits and hyphens, 1 to 63 bytes, neither
-/// first nor last a hyphen, joined by dots; at most 253 bytes in all.
+/// first nor last a hyphen, joined by dots; at most 253 bytes in all. A label with `--` in
+/// its third and fourth places must be an A-label (see [`is_a_label`]).
 pub(super) fn is_hostname(text: &str) -> bool {
     text.len() <= 253 && text.split('.').all(is_label)
 }
@@ -25,6 +26,22 @@ fn is_label(label: &str) -> bool {
         && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-')
         && b[0] != b'-'
         && b[b.len() - 1] != b'-'
+        && (b.get(2..4) != Some(b"--") || is_a_label(label))
+}
+
+/// RFC 5890 section 2.3.2.1 and RFC 5891 section 4.2.3.1, without IDNA2008's code point
+/// tables: `xn--` (either case), then Punycode that decodes to a label neither starting
+/// nor ending with a hyphen, without `--` in its third and fourth places. (It holds a
+/// non-ASCII character: Punycode without one ends with the `-` a label may not end with.)
+fn is_a_label(label: &str) -> bool {
+    let (prefix, encoded) = label.split_at(4);
+    if !prefix.eq_ignore_ascii_case("xn--") {
+        return false;
+    }
+    let Some(u) = super::punycode::decode(encoded) else {
+        return false;
+    };
+    u.first() != Some(&'-') && u.last() != Some(&'-') && u.get(2..4) != Some(&['-', '-'][..])
 }
 
 /// RFC 5321 section 4.1.2 `Mailbox`: a local part (a dot-string of atoms, or a quoted
@@ -97,6 +114,19 @@ mod tests {
         assert!(!is_hostname(""));
         assert!(!is_hostname("."));
         assert!(!is_hostname("a..b"));
+        // Labels with `--` in their third and fourth places must be A-labels.
+        assert!(is_hostname("xn--ihqwcrb4cv8a8dqg056pqjye.test"));
+        assert!(is_hostname("XN--bcher-kva"));
+        assert!(!is_hostname("ab--c"));
+        assert!(!is_hostname("xn--X"));
+        assert!(
+            !is_hostname("xn--aa---o47jg78q"),
+            "decodes with -- in places 3 and 4"
+        );
+        assert!(
+            !is_hostname("xn--4gbwdltxn--wgbh1c"),
+            "decodes to a label ending in -"
+        );
         let long = ["a".repeat(63).as_str(); 4].join(".");
         assert_eq!(long.len(), 255);
         assert!(!is_hostname(&long));
