@@ -193,3 +193,24 @@ fn schemas_follow_the_files_they_refer_to() {
     assert!(valid("user", r#"{"zip": "1234567"}"#));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_source_may_assert_formats() {
+    let dir = temp_dir("formats");
+    let schema = r#"{"properties": {"at": {"type": "string", "format": "date"}}}"#;
+    std::fs::write(dir.join("event.schema.json"), schema).unwrap();
+    let body = br#"{"at": "2023-02-29"}"#;
+    let annotating = Arc::new(Registry::new());
+    let mut source = DirectorySource::new(annotating.clone(), &dir);
+    assert_eq!(kinds(&source.scan()), ["published event"]);
+    assert!(annotating.get("event").unwrap().validate(body).is_ok());
+    let asserting = Arc::new(Registry::new());
+    let mut source = DirectorySource::new(asserting.clone(), &dir).assert_formats(true);
+    assert_eq!(kinds(&source.scan()), ["published event"]);
+    let e = asserting.get("event").unwrap().validate(body).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "string is not a valid date at line 1 column 8, path $.at, keyword format"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -15,6 +15,8 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Directory of `NAME.schema.json` files, watched for changes.
     pub schema_dir: PathBuf,
+    /// Whether the schemas' `format`s are checked (else annotations).
+    pub assert_formats: bool,
     /// Largest request or response body accepted, in bytes.
     pub max_body_bytes: usize,
     /// How often the schema directory is polled.
@@ -93,6 +95,8 @@ impl std::error::Error for ConfigError {}
 struct RawConfig {
     listen: String,
     schema_dir: PathBuf,
+    #[serde(default)]
+    assert_formats: bool,
     #[serde(default = "default_max_body")]
     max_body_bytes: usize,
     #[serde(default = "default_poll")]
@@ -183,6 +187,7 @@ impl Config {
         Ok(Config {
             listen,
             schema_dir: base.join(raw.schema_dir),
+            assert_formats: raw.assert_formats,
             max_body_bytes: raw.max_body_bytes,
             poll_interval_ms: raw.poll_interval_ms,
             debounce_ms: raw.debounce_ms,
@@ -291,6 +296,7 @@ mod tests {
         "#;
         let config = Config::parse(text, Path::new("/etc/gw")).unwrap();
         assert_eq!(config.schema_dir, Path::new("/etc/gw/schemas"));
+        assert!(!config.assert_formats);
         assert_eq!(config.max_body_bytes, 1 << 20);
         assert_eq!(config.routes[0].method, Method::POST);
         assert!(config.routes[0].matches(&Method::POST, "/users"));
@@ -357,5 +363,11 @@ mod tests {
                 .to_string()
                 .starts_with("listen: not a socket address")
         );
+    }
+
+    #[test]
+    fn formats_are_asserted_on_request() {
+        let text = "listen = \"127.0.0.1:1\"\nschema_dir = \"s\"\nassert_formats = true";
+        assert!(Config::parse(text, Path::new("/")).unwrap().assert_formats);
     }
 }

@@ -13,6 +13,7 @@
 //! ```toml
 //! listen = "127.0.0.1:8080"
 //! schema_dir = "schemas"          # relative to this file
+//! assert_formats = true           # check "format" (date-time, email, ...); default false
 //! max_body_bytes = 1048576        # default 1 MiB
 //! poll_interval_ms = 200          # default 200
 //! debounce_ms = 200               # default 200

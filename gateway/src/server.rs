@@ -54,7 +54,8 @@ impl Gateway {
         // Validation runs on native code (the interpreter when it cannot be made here).
         let codec = Options::new().backend(Backend::Native);
         let registry = Arc::new(Registry::with_options(RegistryOptions::new().codec(codec)));
-        let mut source = DirectorySource::new(Arc::clone(&registry), &config.schema_dir);
+        let mut source = DirectorySource::new(Arc::clone(&registry), &config.schema_dir)
+            .assert_formats(config.assert_formats);
         source
             .scan()
             .iter()

@@ -117,6 +117,7 @@ pub struct DirectorySource {
     registry: Arc<Registry>,
     dir: PathBuf,
     files: HashMap<PathBuf, FileState>,
+    assert_formats: bool,
 }
 
 impl DirectorySource {
@@ -126,7 +127,15 @@ impl DirectorySource {
             registry,
             dir: dir.into(),
             files: HashMap::new(),
+            assert_formats: false,
         }
+    }
+
+    /// Loads the schemas with `format` asserted (when `yes`; see
+    /// [`Loader::assert_formats`]). Set it before the first scan.
+    pub fn assert_formats(mut self, yes: bool) -> DirectorySource {
+        self.assert_formats = yes;
+        self
     }
 
     /// The directory.
@@ -242,6 +251,7 @@ impl DirectorySource {
     /// A loader with every file's last text, each under its file name.
     fn loader(&self) -> Loader {
         let mut loader = Loader::new();
+        loader.assert_formats(self.assert_formats);
         for (path, state) in &self.files {
             let (Some(file), Some(text)) = (path.file_name().and_then(|f| f.to_str()), &state.text)
             else {
