@@ -219,7 +219,7 @@ pub struct StrCheck {
     pub min_length: u64,
     /// Most code points.
     pub max_length: Option<u64>,
-    /// A check after the pattern ([`Violation::Pattern`] when it says no).
+    /// A check after the lengths ([`Violation::Pattern`] when it says no).
     pub pattern: Option<StrPred>,
     /// A last check ([`Violation::Format`] when it says no).
     pub format: Option<StrPred>,

@@ -193,7 +193,7 @@ impl<'a> Walk<'a> {
             }
             (node, None) => {
                 let keyword = self.leaf(node)?;
-                if let TypeDesc::String(d) = node {
+                if let (Keyword::Format, TypeDesc::String(d)) = (keyword, node) {
                     self.noted.format = d.asserted_format;
                 }
                 let at = match keyword {
