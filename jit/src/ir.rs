@@ -61,7 +61,7 @@
 //! | [`Null`](Op::Null) **value** | | `null` | `Type` |
 //! | [`Bool`](Op::Bool) **value** | | `true` / `false` | `Type` |
 //! | [`Number`](Op::Number) **value** | [`NumCheckId`] | a number; `integer` checks (no fraction: `1.0` counts), bounds by exact comparison, then the predicate (a [`BigInts::Raw`] big integer is an integer and compares by its digits) | `Type`, `Minimum`, `Maximum`, `MultipleOf` |
-//! | [`String`](Op::String) **value** | [`StrCheckId`] | a string; length in code points of the unescaped text, then the predicate | `Type`, `MinLength`, `MaxLength`, `Pattern` |
+//! | [`String`](Op::String) **value** | [`StrCheckId`] | a string; length in code points of the unescaped text, then the pattern and format predicates | `Type`, `MinLength`, `MaxLength`, `Pattern`, `Format` |
 //! | [`StrEnum`](Op::StrEnum) **value** | [`StrEnumId`] | a string equal (unescaped) to one of the table's strings | `Enum` (any other value) |
 //! | [`RawCheck`](Op::RawCheck) **value** | [`RawPredId`], `walked` | skip one value (validating; when `walked`, the ops before checked it, so by balancing brackets only), then call the predicate on its raw bytes and the run's [`BigInts`] policy | the predicate's violation |
 //! | [`SkipValue`](Op::SkipValue) **value** | | skip one value, validating its syntax (the kernel's validating skip, depth-limited) and that its numbers fit an `f64` (as read numbers must) | syntax, depth, `NumberOutOfRange` |
