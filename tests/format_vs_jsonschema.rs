@@ -140,7 +140,7 @@ fn formats_agree_with_the_jsonschema_crate() {
     assert!(strings.len() > 7_500, "{} strings", strings.len());
     let mut unexplained = Vec::new();
     let mut explained_count = 0;
-    for format in Format::ALL {
+    for &format in Format::ALL {
         let schema = json!({"format": format.name()});
         let theirs = jsonschema::options()
             .should_validate_formats(true)

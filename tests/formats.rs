@@ -146,7 +146,7 @@ fn the_builder_asserts_a_format() {
 
 #[test]
 fn every_format_has_its_name() {
-    for format in Format::ALL {
+    for &format in Format::ALL {
         assert_eq!(Format::from_name(format.name()), Some(format));
         assert_eq!(format.to_string(), format.name());
     }

@@ -74,7 +74,7 @@ pub(crate) enum Known {
 
 impl Format {
     /// Every checked format.
-    pub const ALL: [Format; 17] = [
+    pub const ALL: &'static [Format] = &[
         Format::DateTime,
         Format::Date,
         Format::Time,
@@ -119,7 +119,7 @@ impl Format {
 
     /// The checked format named `name`, if there is one.
     pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.name() == name)
+        Format::ALL.iter().copied().find(|f| f.name() == name)
     }
 
     /// What `name` means to the engine.
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for f in Format::ALL {
+        for &f in Format::ALL {
             assert_eq!(Format::from_name(f.name()), Some(f));
             assert_eq!(Format::known(f.name()), Known::Checked(f));
         }
