@@ -3,7 +3,8 @@
 //! ([`Loader::assert_formats`](crate::schema::Loader::assert_formats)). By default `format`
 //! is an annotation, as the draft has it.
 //!
-//! Each check follows the grammar of the RFC the draft names for its format, exactly:
+//! Each check follows the grammar of the RFC the draft names for its format (limits in
+//! `docs/json-schema.md`):
 //! dates and times ([`time`]), host names, addresses and e-mail ([`net`]), URIs, IRIs and
 //! URI templates ([`uri`]); JSON Pointers, relative JSON Pointers, UUIDs and ECMA-262
 //! regular expressions here.
