@@ -281,10 +281,12 @@ fn counted(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<Strin
     let rest: String = chars.clone().take_while(|&c| c != '}').collect();
     let (low, high) = rest.split_once(',').unwrap_or((&rest, "0"));
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let is_count = digits(low) && (high.is_empty() || digits(high));
-    let closed = chars.clone().nth(rest.chars().count()) == Some('}');
-    (is_count && closed).then(|| {
-        chars.nth(rest.chars().count());
+    // A count is ASCII: its length in bytes is its length in characters.
+    let is_count = digits(low)
+        && (high.is_empty() || digits(high))
+        && chars.clone().nth(rest.len()) == Some('}');
+    is_count.then(|| {
+        chars.nth(rest.len());
         rest + "}"
     })
 }
@@ -293,7 +295,7 @@ fn counted(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<Strin
 /// takes: it compiles, and no `]`, `{` or `}` stands for itself outside a class (the
 /// `regex` format).
 pub(crate) fn is_unicode_regex(source: &str) -> bool {
-    translate(source).is_ok_and(|t| !t.lone_brackets) && Pattern::new(source).is_ok()
+    translate(source).is_ok_and(|t| !t.lone_brackets && Regex::new(&t.regex).is_ok())
 }
 
 #[cfg(test)]

@@ -68,17 +68,18 @@ fn pchar(c: char) -> bool {
 /// RFC 3986 `URI` (RFC 3987 `IRI`): a scheme, `:`, the hierarchical part, then an
 /// optional query and fragment.
 pub(super) fn is_uri(text: &str, chars: Chars) -> bool {
-    Parts::parse(text).scheme.is_some() && is_reference(text, chars)
+    let parts = Parts::parse(text);
+    parts.scheme.is_some() && is_reference(&parts, chars)
 }
 
 /// RFC 3986 `URI-reference` (RFC 3987 `IRI-reference`): a URI or a relative reference.
 pub(super) fn is_uri_reference(text: &str, chars: Chars) -> bool {
-    is_reference(text, chars)
+    is_reference(&Parts::parse(text), chars)
 }
 
-/// A URI, or a relative reference (whose first path segment then holds no `:`).
-fn is_reference(text: &str, chars: Chars) -> bool {
-    let parts = Parts::parse(text);
+/// Whether `parts` make a URI, or a relative reference (whose first path segment then
+/// holds no `:`).
+fn is_reference(parts: &Parts<'_>, chars: Chars) -> bool {
     let tail = |c: char| pchar(c) || matches!(c, '/' | '?');
     let fragment_ok = parts.fragment.is_none_or(|f| all(f, chars, tail));
     let query_ok = (parts.query).is_none_or(|q| {
