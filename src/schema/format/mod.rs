@@ -17,6 +17,7 @@ mod uri;
 use std::fmt;
 
 use crate::schema::pattern::is_unicode_regex;
+use crate::schema::pointer;
 
 /// A string format the engine can assert.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -172,15 +173,10 @@ fn is_uuid(text: &str) -> bool {
         })
 }
 
-/// Empty, or `/` tokens in which every `~` is `~0` or `~1`.
+/// Empty, or `/` tokens in which every `~` is `~0` or `~1`: what the loader reads as a
+/// JSON Pointer.
 fn is_json_pointer(text: &str) -> bool {
-    if !(text.is_empty() || text.starts_with('/')) {
-        return false;
-    }
-    let b = text.as_bytes();
-    b.iter()
-        .enumerate()
-        .all(|(i, &c)| c != b'~' || matches!(b.get(i + 1), Some(b'0' | b'1')))
+    pointer::tokens(text).is_some()
 }
 
 /// `0` or a digit run without a leading zero, then `#` or a JSON Pointer.
