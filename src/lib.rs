@@ -16,6 +16,7 @@ pub use jitson_kernels as kernels;
 pub mod document;
 pub mod engine;
 pub mod error;
+mod json_pointer;
 pub mod lazy;
 pub mod path;
 pub mod position;

@@ -17,6 +17,8 @@ use std::fmt;
 
 use jitson_kernels::escape::{EscapeMode, escape_str};
 
+use crate::json_pointer;
+
 /// One step of a [`Path`]: an object member or an array element.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Segment {
@@ -64,7 +66,7 @@ impl Path {
         for segment in &self.segments {
             out.push('/');
             match segment {
-                Segment::Key(key) => out.push_str(&key.replace('~', "~0").replace('/', "~1")),
+                Segment::Key(key) => out.push_str(&json_pointer::escape(key)),
                 Segment::Index(index) => out.push_str(&index.to_string()),
             }
         }

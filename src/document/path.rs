@@ -6,7 +6,7 @@ use std::fmt;
 use jitson_jit::layout::{Layout, Shape, ShapeId};
 use jitson_jit::view::{Node, View};
 
-use crate::schema::pointer::tokens;
+use crate::json_pointer::{self, tokens};
 
 /// A JSON Pointer compiled against a codec's layout (see
 /// [`Codec::compile_path`](crate::Codec::compile_path)).
@@ -61,7 +61,7 @@ impl DocPath {
         let steps = tokens
             .into_iter()
             .map(|token| Step {
-                index: array_index(&token),
+                index: json_pointer::index(&token),
                 token,
                 field: None,
             })
@@ -125,11 +125,4 @@ fn concrete(layout: &Layout, mut shape: ShapeId) -> ShapeId {
         shape = inner;
     }
     shape
-}
-
-/// A reference token as an array index: `0`, or digits without a leading zero.
-fn array_index(token: &str) -> Option<usize> {
-    let digits = token.bytes().all(|b| b.is_ascii_digit());
-    let canonical = token == "0" || !token.starts_with('0');
-    (digits && canonical && !token.is_empty()).then(|| token.parse().ok())?
 }

@@ -6,7 +6,7 @@ use jitson_jit::interp::{MAX_POINTERS, TranscodeSpec};
 pub use jitson_jit::interp::{Tokens, Unknown};
 
 use crate::document::PathError;
-use crate::schema::pointer::tokens;
+use crate::json_pointer::tokens;
 
 /// What a transcode writes (see [`Codec::transcode`](super::Codec::transcode)).
 ///

@@ -10,8 +10,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::json_pointer;
 use crate::path::{Path, Segment};
-use crate::value::{parse_pointer_index, unescape_pointer_token};
 
 /// One step of a [`Pointer`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -96,21 +96,16 @@ impl<'p> Pointer<'p> {
     /// Parses RFC 6901 text: `""` is the root, `"/a/0"` the member `a`, then its member or
     /// element `0`.
     pub fn parse(text: &'p str) -> Result<Pointer<'p>, PointerError> {
-        if text.is_empty() {
-            return Ok(Pointer::root());
-        }
-        let rest = text
-            .strip_prefix('/')
-            .ok_or(PointerError::MissingLeadingSlash)?;
+        let tokens = json_pointer::raw_tokens(text).ok_or(PointerError::MissingLeadingSlash)?;
         let mut steps = Vec::new();
         let mut at = 1;
-        for token in rest.split('/') {
-            let key = unescape_pointer_token(token).ok_or_else(|| {
+        for token in tokens {
+            let key = json_pointer::unescape(token).ok_or_else(|| {
                 let tilde = token.find('~').unwrap_or(0);
                 PointerError::InvalidEscape(at + tilde)
             })?;
             steps.push(Step::Token {
-                index: parse_pointer_index(token),
+                index: json_pointer::index(token),
                 key,
             });
             at += token.len() + 1;
@@ -168,7 +163,7 @@ impl fmt::Display for Pointer<'_> {
             f.write_str("/")?;
             match step {
                 Step::Key(key) | Step::Token { key, .. } => {
-                    f.write_str(&key.replace('~', "~0").replace('/', "~1"))?;
+                    f.write_str(&json_pointer::escape(key))?;
                 }
                 Step::Index(index) => write!(f, "{index}")?,
             }

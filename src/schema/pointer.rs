@@ -1,17 +1,14 @@
 //! JSON Pointers (RFC 6901) into the schema document, and URI-fragment pointers in `$ref`.
 
+use crate::json_pointer;
+
 /// `pointer` extended by one reference token, escaped (`~` → `~0`, `/` → `~1`).
 pub(crate) fn push(pointer: &str, token: &str) -> String {
-    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    let escaped = json_pointer::escape(token);
+    let mut out = String::with_capacity(pointer.len() + escaped.len() + 1);
     out.push_str(pointer);
     out.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
+    out.push_str(&escaped);
     out
 }
 
@@ -19,41 +16,9 @@ pub(crate) fn push(pointer: &str, token: &str) -> String {
 /// re-escaped. `None` when the fragment is not a valid JSON Pointer (`~2`, bad `%`, not UTF-8).
 pub(crate) fn from_fragment(fragment: &str) -> Option<String> {
     let decoded = percent_decode(fragment)?;
-    let mut tokens = decoded.split('/');
-    if tokens.next() != Some("") {
-        return None;
-    }
     let mut out = String::new();
-    for token in tokens {
-        out = push(&out, &unescape(token)?);
-    }
-    Some(out)
-}
-
-/// The unescaped reference tokens of a JSON Pointer (`""` is the whole document); `None`
-/// when it does not start with `/` or has a `~` other than `~0` / `~1`.
-pub(crate) fn tokens(pointer: &str) -> Option<Vec<String>> {
-    if pointer.is_empty() {
-        return Some(Vec::new());
-    }
-    let rest = pointer.strip_prefix('/')?;
-    rest.split('/').map(unescape).collect()
-}
-
-/// A reference token with `~1` → `/` and `~0` → `~`; `None` for any other `~` sequence.
-fn unescape(token: &str) -> Option<String> {
-    let mut out = String::with_capacity(token.len());
-    let mut chars = token.chars();
-    while let Some(c) = chars.next() {
-        if c == '~' {
-            match chars.next() {
-                Some('0') => out.push('~'),
-                Some('1') => out.push('/'),
-                _ => return None,
-            }
-        } else {
-            out.push(c);
-        }
+    for token in json_pointer::raw_tokens(&decoded)? {
+        out = push(&out, &json_pointer::unescape(token)?);
     }
     Some(out)
 }

@@ -41,6 +41,8 @@ mod write;
 use std::fmt;
 use std::ops::{Deref, Index};
 
+use crate::json_pointer;
+
 pub use bumpalo::Bump;
 pub(crate) use convert::serde_of_text;
 pub use jitson_kernels::escape::EscapeMode;
@@ -247,44 +249,15 @@ impl<'a> Value<'a> {
             return Some(self);
         }
         let mut current = self;
-        for token in pointer.strip_prefix('/')?.split('/') {
+        for token in json_pointer::raw_tokens(pointer)? {
             current = match current {
-                Value::Object(_) => current.get(&unescape_pointer_token(token)?)?,
-                Value::Array(_) => current.get_index(parse_pointer_index(token)?)?,
+                Value::Object(_) => current.get(&json_pointer::unescape(token)?)?,
+                Value::Array(_) => current.get_index(json_pointer::index(token)?)?,
                 _ => return None,
             };
         }
         Some(current)
     }
-}
-
-/// A reference token with `~1` and `~0` decoded; `None` for any other `~` sequence.
-pub(crate) fn unescape_pointer_token(token: &str) -> Option<std::borrow::Cow<'_, str>> {
-    if !token.contains('~') {
-        return Some(token.into());
-    }
-    let mut out = String::with_capacity(token.len());
-    let mut chars = token.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '~' => match chars.next()? {
-                '0' => out.push('~'),
-                '1' => out.push('/'),
-                _ => return None,
-            },
-            c => out.push(c),
-        }
-    }
-    Some(out.into())
-}
-
-/// An array index token: `0`, or digits without a leading zero.
-pub(crate) fn parse_pointer_index(token: &str) -> Option<usize> {
-    let digits_only = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
-    if !digits_only || (token.len() > 1 && token.starts_with('0')) {
-        return None;
-    }
-    token.parse().ok()
 }
 
 impl<'a> Index<&str> for Value<'a> {

@@ -16,8 +16,8 @@ mod uri;
 
 use std::fmt;
 
+use crate::json_pointer;
 use crate::schema::pattern::is_unicode_regex;
-use crate::schema::pointer;
 
 /// A string format the engine can assert.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -176,7 +176,8 @@ fn is_uuid(text: &str) -> bool {
 /// Empty, or `/` tokens in which every `~` is `~0` or `~1`: what the loader reads as a
 /// JSON Pointer.
 fn is_json_pointer(text: &str) -> bool {
-    pointer::tokens(text).is_some()
+    json_pointer::raw_tokens(text)
+        .is_some_and(|mut tokens| tokens.all(|token| json_pointer::unescape(token).is_some()))
 }
 
 /// `0` or a digit run without a leading zero, then `#` or a JSON Pointer.
