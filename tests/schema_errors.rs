@@ -53,8 +53,8 @@ fn unsupported_keywords_anywhere() {
         r#"unsupported keyword "$recursiveRef" at /$defs/x/$recursiveRef"#
     );
     assert_eq!(
-        error(r##"{"items": {"anyOf": [{"$vocabulary": {}}]}}"##),
-        r#"unsupported keyword "$vocabulary" at /items/anyOf/0/$vocabulary"#
+        error(r##"{"items": {"anyOf": [{"$recursiveRef": "#"}]}}"##),
+        r#"unsupported keyword "$recursiveRef" at /items/anyOf/0/$recursiveRef"#
     );
     assert_eq!(
         error(r#"{"a~b/c": 1}"#),

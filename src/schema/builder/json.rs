@@ -12,11 +12,10 @@
 
 use super::{ArrayExpr, Expr, ObjectExpr, SchemaBuilder, TypeExpr, UnknownExpr};
 use crate::schema::doc::Doc;
-use crate::schema::{Bound, IntegerDesc, Num, NumberDesc, StringDesc, TypeDesc, pointer};
+use crate::schema::{
+    Bound, DRAFT_2020_12, IntegerDesc, Num, NumberDesc, StringDesc, TypeDesc, pointer,
+};
 use serde_json::Value;
-
-/// The dialect every written document declares.
-const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// Keywords that make a subschema more than one typed node: `Nullable` cannot fold `null`
 /// into its `type` when one of them is present.
@@ -39,7 +38,7 @@ impl SchemaBuilder {
     }
 
     fn document(&self, root: &TypeExpr) -> Doc {
-        let mut members = vec![("$schema".to_owned(), Doc::String(DIALECT.to_owned()))];
+        let mut members = vec![("$schema".to_owned(), Doc::String(DRAFT_2020_12.to_owned()))];
         match expr(root) {
             Doc::Object(root) => members.extend(root),
             Doc::Bool(false) => members.push(("not".to_owned(), Doc::Object(Vec::new()))),

@@ -4,13 +4,10 @@
 //! keyword the engine does not implement.
 
 use super::loader::Documents;
+use super::meta::{self, DRAFT_2020_12};
 use crate::schema::doc::{Doc, member};
 use crate::schema::{SchemaError, SchemaErrorKind, TypeId, pointer, uri};
 use std::collections::HashMap;
-
-/// The JSON Schema dialect this loader implements (`$schema`, with or without the empty
-/// fragment).
-const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// What a keyword's value is, for pass 1.
 #[derive(Clone, Copy)]
@@ -39,6 +36,10 @@ enum Shape {
     String,
     Boolean,
     Array,
+    /// `$vocabulary`: an object of booleans. It declares what the schemas a meta-schema
+    /// describes may use, and asserts nothing about the instances the meta-schema itself
+    /// validates; a dialect other than draft 2020-12 is refused at `$schema`.
+    Vocabularies,
 }
 
 /// The role of every keyword the engine implements; `None` for the rest.
@@ -48,6 +49,7 @@ fn role(keyword: &str) -> Option<Role> {
         "$comment" | "title" | "description" | "format" | "contentMediaType"
         | "contentEncoding" => Role::Annotation(Shape::String),
         "deprecated" | "readOnly" | "writeOnly" => Role::Annotation(Shape::Boolean),
+        "$vocabulary" => Role::Annotation(Shape::Vocabularies),
         "examples" => Role::Annotation(Shape::Array),
         "default" => Role::Annotation(Shape::Any),
         "$ref" | "$dynamicRef" | "type" | "enum" | "const" | "minimum" | "maximum"
@@ -119,8 +121,9 @@ pub(crate) struct DynamicTarget {
 }
 
 impl<'d> Index<'d> {
-    /// Indexes the document rooted at `root`, then each of the `documents` that a `$ref` of
-    /// a document indexed names, until none is new.
+    /// Indexes the document rooted at `root`, then each of the `documents` (or of the
+    /// built-in meta-schemas, when `documents` has none by that name) that a `$ref` of a
+    /// document indexed names, until none is new.
     pub(crate) fn build(root: &'d Doc, documents: &'d Documents) -> Result<Index<'d>, SchemaError> {
         let mut index = Index {
             locations: Vec::new(),
@@ -130,7 +133,8 @@ impl<'d> Index<'d> {
             dynamic_anchors: HashMap::new(),
         };
         index.walk(root, String::new(), "")?;
-        let mut read = vec![false; documents.list.len()];
+        let sources = [documents, meta::documents()];
+        let mut read = sources.map(|documents| vec![false; documents.list.len()]);
         let mut next = 0;
         while let Some(location) = index.locations.get(next) {
             next += 1;
@@ -147,11 +151,13 @@ impl<'d> Index<'d> {
                 if index.resources.contains_key(resource) {
                     continue;
                 }
-                let Some(k) = documents.named(resource) else {
+                let named = (sources.iter().enumerate())
+                    .find_map(|(s, documents)| Some((s, documents.named(resource)?)));
+                let Some((s, k)) = named else {
                     continue;
                 };
-                if !std::mem::replace(&mut read[k], true) {
-                    let (uri, doc) = &documents.list[k];
+                if !std::mem::replace(&mut read[s][k], true) {
+                    let (uri, doc) = &sources[s].list[k];
                     index.add_document(uri, doc)?;
                 }
             }
@@ -297,7 +303,7 @@ impl<'d> Index<'d> {
             let Doc::String(uri) = dialect else {
                 return Err(invalid("$schema", "a string", here));
             };
-            if uri.strip_suffix('#').unwrap_or(uri) != DIALECT {
+            if uri.strip_suffix('#').unwrap_or(uri) != DRAFT_2020_12 {
                 return Err(SchemaError::new(
                     SchemaErrorKind::UnsupportedDialect(uri.clone()),
                     here,
@@ -383,9 +389,15 @@ fn check_shape(keyword: &str, value: &Doc, shape: Shape, at: String) -> Result<(
             Ok(())
         }
         (Shape::Array, Doc::Array(_)) => Ok(()),
+        (Shape::Vocabularies, Doc::Object(members))
+            if members.iter().all(|(_, v)| matches!(v, Doc::Bool(_))) =>
+        {
+            Ok(())
+        }
         (Shape::String, _) => Err(invalid(keyword, "a string", at)),
         (Shape::Boolean, _) => Err(invalid(keyword, "a boolean", at)),
         (Shape::Array, _) => Err(invalid(keyword, "an array", at)),
+        (Shape::Vocabularies, _) => Err(invalid(keyword, "an object of booleans", at)),
     }
 }
 

@@ -11,7 +11,10 @@ use crate::schema::{Schema, SchemaError, SchemaErrorKind, uri};
 
 /// Loads JSON Schemas (draft 2020-12) whose `$ref`s may name other documents, given to it by
 /// URI beforehand. jitson fetches nothing: a `$ref` to a document it was not given is
-/// [`SchemaErrorKind::UnresolvedRef`], as without a loader.
+/// [`SchemaErrorKind::UnresolvedRef`], as without a loader, unless it is one of the draft
+/// 2020-12 meta-schemas, which every loader knows (see
+/// [`DRAFT_2020_12`](crate::schema::DRAFT_2020_12)); a document given under the same URI
+/// takes the built-in one's place.
 ///
 /// A document is read only when a `$ref` of the schema, or of a document already read,
 /// names it (by its URI or its root's `$id`, with or without a fragment), so unused
@@ -58,7 +61,7 @@ impl Documents {
     /// Adds `doc` under `uri`, in place of the document given under `uri` before (whose
     /// `$id` then names nothing). A URI a document was given under names that document,
     /// whatever another's `$id`; of two documents with one `$id`, the first keeps it.
-    fn add(&mut self, uri: String, doc: Doc) {
+    pub(crate) fn add(&mut self, uri: String, doc: Doc) {
         let id = match doc.get("$id") {
             Some(Doc::String(id)) => whole_document(&uri::resolve(&uri, id)),
             _ => None,

@@ -18,17 +18,21 @@
 //! annotations `$schema`, `$id`, `$anchor`, `$comment`, `title`, `description`, `examples`,
 //! `default`, `deprecated`, `readOnly`, `writeOnly`, `format` (asserted when the [`Loader`]
 //! is told to: [`Loader::assert_formats`]), `contentMediaType`, `contentEncoding`,
-//! `contentSchema` (a schema, indexed for `$ref`s, never applied).
+//! `contentSchema` (a schema, indexed for `$ref`s, never applied), `$vocabulary` (what a
+//! meta-schema's schemas may use; nothing about its own instances). The draft 2020-12
+//! meta-schemas are built in ([`meta`]).
 
 mod build;
 mod dynamic;
 mod index;
 mod loader;
+mod meta;
 mod unevaluated;
 
 pub(crate) use dynamic::MAX_COPIES;
 use loader::Documents;
 pub use loader::Loader;
+pub use meta::DRAFT_2020_12;
 
 use crate::schema::doc::Doc;
 use crate::schema::format::{Format, Known};
