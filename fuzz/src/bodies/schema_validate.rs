@@ -1,6 +1,6 @@
 //! `schema_validate`: arbitrary bytes against a fixed set of schemas — the testdata schemas
-//! (twitter, citm_catalog, canada, book) and small ones with unions, references, recursion,
-//! bounds, enums and patterns. For each, the engine ([`Codec::validate`]) must agree with the
+//! (twitter, citm_catalog, canada, book), the built-in draft 2020-12 meta-schema, and small
+//! ones with unions, references, recursion, bounds, enums and patterns. For each, the engine ([`Codec::validate`]) must agree with the
 //! reference validator ([`Schema::validate_value`]); see [`engine_agrees`] for the exact rules.
 
 use std::cell::RefCell;
@@ -31,6 +31,10 @@ const SCHEMAS: &[(&str, &str)] = &[
         include_str!("../../../testdata/schemas/book.schema.json"),
     ),
     ("any", "{}"),
+    (
+        "meta_schema",
+        r#"{"$ref": "https://json-schema.org/draft/2020-12/schema"}"#,
+    ),
     (
         "every_kind",
         r##"{"anyOf": [{"type": "null"}, {"type": "boolean"}, {"type": "number"}, {"type": "string"},
