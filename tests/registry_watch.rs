@@ -194,6 +194,102 @@ fn schemas_follow_the_files_they_refer_to() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A fresh directory with a source that publishes it into a fresh registry; removed on drop.
+struct Watched {
+    dir: PathBuf,
+    registry: Arc<Registry>,
+    source: DirectorySource,
+}
+
+impl Watched {
+    fn new(tag: &str) -> Watched {
+        let dir = temp_dir(tag);
+        let registry = Arc::new(Registry::new());
+        let source = DirectorySource::new(registry.clone(), &dir);
+        Watched {
+            dir,
+            registry,
+            source,
+        }
+    }
+
+    fn write(&self, file: &str, text: &str) {
+        std::fs::write(self.dir.join(file), text).unwrap();
+    }
+
+    /// What a scan did.
+    fn scan(&mut self) -> Vec<String> {
+        kinds(&self.source.scan())
+    }
+
+    /// Whether the schema serving `name` takes `doc`.
+    fn valid(&self, name: &str, doc: &str) -> bool {
+        let schema = self.registry.get(name).unwrap();
+        schema.validate(doc.as_bytes()).is_ok()
+    }
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[test]
+fn only_the_schemas_that_read_a_changed_file_are_loaded_again() {
+    let mut w = Watched::new("reads");
+    // `a` reads `b`, which reads `c`; `d` reads nothing.
+    w.write("a.schema.json", r#"{"items": {"$ref": "b.schema.json"}}"#);
+    w.write("b.schema.json", r##"{"$ref": "c.schema.json#/$defs/n"}"##);
+    w.write("c.schema.json", r#"{"$defs": {"n": {"type": "integer"}}}"#);
+    w.write("d.schema.json", "{}");
+    let all = ["published a", "published b", "published c", "published d"];
+    assert_eq!(w.scan(), all);
+    assert_eq!(w.source.loads(), 4);
+    assert!(w.valid("a", "[5]"));
+
+    let max = r#"{"$defs": {"n": {"type": "integer", "maximum": 3}}}"#;
+    w.write("c.schema.json", max);
+    assert_eq!(w.scan(), ["published c", "published a", "published b"]);
+    assert_eq!(w.source.loads(), 7, "c, then a and b, which read it; not d");
+    assert!(!w.valid("a", "[5]"));
+    w.write("d.schema.json", r#"{"type": "object"}"#);
+    assert_eq!(w.scan(), ["published d"]);
+    assert_eq!(w.source.loads(), 8);
+}
+
+#[test]
+fn names_resolved_through_an_id_follow_the_document_that_holds_it() {
+    let mut w = Watched::new("ids");
+    let zip = |max: u32| format!(r#"{{"$id": "https://example.com/zip", "maxLength": {max}}}"#);
+    w.write("first.schema.json", &zip(3));
+    w.write("user.schema.json", r#"{"$ref": "https://example.com/zip"}"#);
+    w.scan();
+    assert!(w.valid("user", r#""123""#) && !w.valid("user", r#""1234""#));
+
+    // A second document with the same `$id`: the first keeps it.
+    w.write("second.schema.json", &zip(5));
+    assert_eq!(w.scan(), ["published second"]);
+    assert!(!w.valid("user", r#""1234""#));
+    // The first gone, the `$id` is the second's, and the schema follows.
+    std::fs::remove_file(w.dir.join("first.schema.json")).unwrap();
+    assert_eq!(w.scan(), ["removed first", "published user"]);
+    assert!(w.valid("user", r#""1234""#));
+
+    // A file named as a `$id` reads: the file's name wins over the `$id`, so a schema that
+    // resolved the name through the `$id` is loaded again when the file arrives.
+    w.write(
+        "alias.schema.json",
+        r#"{"$id": "code.schema.json", "maxLength": 2}"#,
+    );
+    w.write("order.schema.json", r#"{"$ref": "code.schema.json"}"#);
+    w.scan();
+    assert!(w.valid("order", r#""12""#) && !w.valid("order", r#""123""#));
+    w.write("code.schema.json", r#"{"maxLength": 4}"#);
+    assert_eq!(w.scan(), ["published code", "published order"]);
+    assert!(w.valid("order", r#""1234""#));
+}
+
 #[test]
 fn a_source_may_assert_formats() {
     let dir = temp_dir("formats");

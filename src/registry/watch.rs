@@ -10,11 +10,14 @@
 //!
 //! The files may refer to each other: each is a document the others' `$ref`s can name, by
 //! its file name (`{"$ref": "address.schema.json#/$defs/zip"}` from a schema without `$id`)
-//! or by its root's `$id` (see [`Loader`]). When a file changes or goes, every other name is
-//! loaded again with the directory's documents and published again when its schema
-//! changed, so a schema follows the documents it refers to; one that no longer loads is
-//! reported once (its previous version keeps serving), and one that could not load for
-//! want of a document is published once that document arrives.
+//! or by its root's `$id` (see [`Loader`]). When a file changes or goes, the names whose
+//! schemas read it (directly or through another document) are loaded again with the
+//! directory's documents and published again when their schema changed, so a schema
+//! follows the documents it refers to; one that no longer loads is reported once (its
+//! previous version keeps serving), and one that could not load (for want of a document,
+//! say) is tried again at every change, so it is published once that document arrives. A
+//! new document may take a name another resolved through a `$id`, so when one arrives every
+//! name is loaded again.
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
@@ -102,8 +105,13 @@ struct FileState {
     since: Instant,
     /// The content hash of the last version acted on (published or rejected), if any.
     handled: Option<u64>,
-    /// The text of that version: a document of the directory's loader.
+    /// The text of that version.
     text: Option<String>,
+    /// Whether that text is a document of the directory's loader (it is JSON).
+    document: bool,
+    /// The documents (file names) its last load read, `None` when it did not load: a
+    /// change to one of them loads it again; without them it is tried at every change.
+    reads: Option<Vec<String>>,
     /// The error last reported for that text, so that loading it again for a document it
     /// refers to does not report the same rejection twice.
     rejection: Option<String>,
@@ -117,7 +125,10 @@ pub struct DirectorySource {
     registry: Arc<Registry>,
     dir: PathBuf,
     files: HashMap<PathBuf, FileState>,
-    assert_formats: bool,
+    /// Every file's last text that is JSON, as a document under its file name.
+    loader: Loader,
+    /// Schema loads so far.
+    loads: u64,
 }
 
 impl DirectorySource {
@@ -127,20 +138,28 @@ impl DirectorySource {
             registry,
             dir: dir.into(),
             files: HashMap::new(),
-            assert_formats: false,
+            loader: Loader::new(),
+            loads: 0,
         }
     }
 
     /// Loads the schemas with `format` asserted (when `yes`; see
     /// [`Loader::assert_formats`]). Set it before the first scan.
     pub fn assert_formats(mut self, yes: bool) -> DirectorySource {
-        self.assert_formats = yes;
+        self.loader.assert_formats(yes);
         self
     }
 
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// How many times this source has loaded a schema file (parsed it and resolved its
+    /// references): once per changed file, and once per other file that reads a changed
+    /// one, could not load before, or might resolve a name otherwise now.
+    pub fn loads(&self) -> u64 {
+        self.loads
     }
 
     /// Acts now on every changed or removed file, without waiting for writers to settle
@@ -201,6 +220,8 @@ impl DirectorySource {
                 since: now,
                 handled: None,
                 text: None,
+                document: false,
+                reads: None,
                 rejection: None,
                 settled: false,
             });
@@ -224,49 +245,69 @@ impl DirectorySource {
             .filter(|p| !present.contains_key(*p))
             .cloned()
             .collect();
-        let removed = !gone.is_empty();
+        let mut touched: Vec<String> = (gone.iter().chain(&changed))
+            .filter_map(|p| Some(p.file_name()?.to_str()?.to_owned()))
+            .collect();
+        touched.sort();
         for path in gone {
             events.extend(self.forget(path));
         }
-        if changed.is_empty() && !removed {
+        if touched.is_empty() {
             return events;
         }
-        let loader = self.loader();
         changed.sort();
+        let mut arrived = false;
         for path in &changed {
-            let loaded = self.load(path, &loader);
+            arrived |= self.update_document(path);
+        }
+        for path in &changed {
+            let loaded = self.load(path);
             events.extend(loaded.and_then(|loaded| self.publish(path, loaded)));
         }
-        let mut others: Vec<PathBuf> = (self.files.keys())
-            .filter(|p| !changed.contains(p))
-            .cloned()
+        let mut others: Vec<PathBuf> = (self.files.iter())
+            .filter(|(p, state)| {
+                let reads_touched =
+                    |reads: &Vec<String>| (reads.iter()).any(|r| touched.binary_search(r).is_ok());
+                !changed.contains(p) && (arrived || state.reads.as_ref().is_none_or(reads_touched))
+            })
+            .map(|(p, _)| p.clone())
             .collect();
         others.sort();
         for path in &others {
-            events.extend(self.follow_documents(path, &loader));
+            events.extend(self.follow_documents(path));
         }
         events
     }
 
-    /// A loader with every file's last text, each under its file name.
-    fn loader(&self) -> Loader {
-        let mut loader = Loader::new();
-        loader.assert_formats(self.assert_formats);
-        for (path, state) in &self.files {
-            let (Some(file), Some(text)) = (path.file_name().and_then(|f| f.to_str()), &state.text)
-            else {
-                continue;
-            };
-            // A file that is not JSON is no document; its own load reports it.
-            let _ = loader.document_json(file, text.as_bytes());
+    /// Puts the last text of the file at `path` in the loader under its file name, or takes
+    /// its document out when the text is not JSON (its own load reports it). True when the
+    /// file was no document before and is one now.
+    fn update_document(&mut self, path: &Path) -> bool {
+        let (Some(file), Some(state)) = (
+            path.file_name().and_then(|f| f.to_str()),
+            self.files.get_mut(path),
+        ) else {
+            return false;
+        };
+        let was = state.document;
+        state.document = (state.text.as_ref())
+            .is_some_and(|text| self.loader.document_json(file, text.as_bytes()).is_ok());
+        if !state.document {
+            self.loader.remove_document(file);
         }
-        loader
+        state.document && !was
     }
 
-    /// The last text of the file at `path`, loaded with the directory's documents.
-    fn load(&self, path: &Path, loader: &Loader) -> Option<Result<Schema, SchemaError>> {
-        let text = self.files.get(path)?.text.as_deref()?;
-        Some(loader.load_json(text.as_bytes()))
+    /// The last text of the file at `path`, loaded with the directory's documents; notes
+    /// which documents it read.
+    fn load(&mut self, path: &Path) -> Option<Result<Schema, SchemaError>> {
+        let state = self.files.get_mut(path)?;
+        let text = state.text.as_deref()?;
+        let mut read = Vec::new();
+        let loaded = self.loader.load_json_reading(text.as_bytes(), &mut read);
+        self.loads += 1;
+        state.reads = loaded.is_ok().then_some(read);
+        Some(loaded)
     }
 
     /// Publishes the file at `path` as `loaded` (a load error is a rejection).
@@ -293,8 +334,8 @@ impl DirectorySource {
     /// Loads the unchanged file at `path` again after a document changed or went: publishes
     /// it when its schema is not the one serving, reports it when it no longer loads (once
     /// per error).
-    fn follow_documents(&mut self, path: &Path, loader: &Loader) -> Option<WatchEvent> {
-        let loaded = self.load(path, loader)?;
+    fn follow_documents(&mut self, path: &Path) -> Option<WatchEvent> {
+        let loaded = self.load(path)?;
         let serving = self.registry.version(schema_name(path)?);
         let rejection = &self.files.get(path)?.rejection;
         match &loaded {
@@ -325,6 +366,9 @@ impl DirectorySource {
     /// A file disappeared: its name stops serving (if this file had published it).
     fn forget(&mut self, path: PathBuf) -> Option<WatchEvent> {
         let state = self.files.remove(&path)?;
+        if let Some(file) = path.file_name().and_then(|f| f.to_str()) {
+            self.loader.remove_document(file);
+        }
         let name = schema_name(&path)?.to_string();
         state.handled?;
         self.registry.remove(&name).ok()?;

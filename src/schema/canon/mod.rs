@@ -299,7 +299,11 @@ mod tests {
                     json!({"d0": schema(&mut rng, 2), "d1": schema(&mut rng, 2)}),
                 );
             }
-            let Ok(raw) = raw_graph(&Doc::from_value(&root), &Default::default()) else {
+            let Ok(raw) = raw_graph(
+                &Doc::from_value(&root),
+                &Default::default(),
+                &mut Vec::new(),
+            ) else {
                 continue;
             };
             if recursion::check(&raw).is_err() {

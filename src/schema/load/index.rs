@@ -106,6 +106,8 @@ pub(crate) struct Index<'d> {
     /// Absolute URI (no fragment) of each resource that has `$dynamicAnchor`s → their names
     /// and pointers, in document order.
     dynamic_anchors: HashMap<String, Vec<(String, String)>>,
+    /// The URIs of the loader's documents indexed (not the built-in ones), in the order read.
+    pub(crate) documents_read: Vec<String>,
 }
 
 /// What a `$dynamicRef` names: the subschema it resolves to as a `$ref` would, and the
@@ -131,6 +133,7 @@ impl<'d> Index<'d> {
             resources: HashMap::new(),
             anchors: HashMap::new(),
             dynamic_anchors: HashMap::new(),
+            documents_read: Vec::new(),
         };
         index.walk(root, String::new(), "")?;
         let sources = [documents, meta::documents()];
@@ -159,6 +162,9 @@ impl<'d> Index<'d> {
                 if !std::mem::replace(&mut read[s][k], true) {
                     let (uri, doc) = &sources[s].list[k];
                     index.add_document(uri, doc)?;
+                    if s == 0 {
+                        index.documents_read.push(uri.clone());
+                    }
                 }
             }
         }

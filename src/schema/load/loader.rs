@@ -58,14 +58,32 @@ impl Documents {
         self.names.get(uri).copied()
     }
 
+    /// Removes the document given under `uri`, if any. The names it held go: its URI, and
+    /// its `$id` to the first remaining document (in the order given) that declares it and
+    /// is not named otherwise.
+    fn remove(&mut self, uri: &str) {
+        let Some(at) = self.list.iter().position(|(given, _)| given == uri) else {
+            return;
+        };
+        self.list.remove(at);
+        self.names.retain(|_, i| *i != at);
+        for i in self.names.values_mut() {
+            if *i > at {
+                *i -= 1;
+            }
+        }
+        for (k, (given, doc)) in self.list.iter().enumerate() {
+            if let Some(id) = document_id(given, doc) {
+                self.names.entry(id).or_insert(k);
+            }
+        }
+    }
+
     /// Adds `doc` under `uri`, in place of the document given under `uri` before (whose
     /// `$id` then names nothing). A URI a document was given under names that document,
     /// whatever another's `$id`; of two documents with one `$id`, the first keeps it.
     pub(crate) fn add(&mut self, uri: String, doc: Doc) {
-        let id = match doc.get("$id") {
-            Some(Doc::String(id)) => whole_document(&uri::resolve(&uri, id)),
-            _ => None,
-        };
+        let id = document_id(&uri, &doc);
         let at = match self.list.iter().position(|(given, _)| *given == uri) {
             Some(at) => {
                 self.names.retain(|_, &mut i| i != at);
@@ -133,7 +151,26 @@ impl Loader {
     /// Loads the schema in `text`, as [`Schema::from_json_slice`] does, with this loader's
     /// documents.
     pub fn load_json(&self, text: &[u8]) -> Result<Schema, SchemaError> {
-        load_with(&Doc::parse(text)?, &self.documents, self.assert_formats)
+        self.load_json_reading(text, &mut Vec::new())
+    }
+
+    /// [`Loader::load_json`], appending to `read` the URIs (as given) of this loader's
+    /// documents that the schema's references read, directly or through another document.
+    pub(crate) fn load_json_reading(
+        &self,
+        text: &[u8],
+        read: &mut Vec<String>,
+    ) -> Result<Schema, SchemaError> {
+        let doc = Doc::parse(text)?;
+        load_with(&doc, &self.documents, self.assert_formats, read)
+    }
+
+    /// Forgets the document given under `uri` (as [`Loader::document_json`] takes it); an
+    /// `$id` it held goes to the first remaining document that declares it.
+    pub(crate) fn remove_document(&mut self, uri: &str) {
+        if let Ok(uri) = document_uri(uri) {
+            self.documents.remove(&uri);
+        }
     }
 
     /// Loads the schema `value`, as [`Schema::from_value`] does, with this loader's
@@ -143,6 +180,7 @@ impl Loader {
             &Doc::from_value(value),
             &self.documents,
             self.assert_formats,
+            &mut Vec::new(),
         )
     }
 
@@ -150,6 +188,15 @@ impl Loader {
         doc.check_unique_keys(&format!("{uri}#"))?;
         self.documents.add(uri, doc);
         Ok(self)
+    }
+}
+
+/// The resolved `$id` of the root of `doc`, given under `uri`, when it names a whole
+/// document.
+fn document_id(uri: &str, doc: &Doc) -> Option<String> {
+    match doc.get("$id") {
+        Some(Doc::String(id)) => whole_document(&uri::resolve(uri, id)),
+        _ => None,
     }
 }
 
@@ -167,5 +214,63 @@ fn whole_document(uri: &str) -> Option<String> {
     match uri::split_fragment(uri) {
         (resource, None | Some("")) if !resource.is_empty() => Some(resource.to_owned()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `value` is valid against `{"$ref": reference}` loaded by `loader`.
+    fn valid(loader: &Loader, reference: &str, value: serde_json::Value) -> bool {
+        let schema = loader.load_value(&serde_json::json!({ "$ref": reference }));
+        schema.expect("schema").validate_value(&value).is_ok()
+    }
+
+    #[test]
+    fn removing_a_document_keeps_the_others_names() {
+        let mut loader = Loader::new();
+        let doc = |kind: &str| format!(r#"{{"$id": "https://e.com/{kind}", "type": "{kind}"}}"#);
+        for (uri, text) in [
+            ("a.json", doc("integer")),
+            ("b.json", doc("string")),
+            ("c.json", doc("boolean")),
+        ] {
+            loader.document_json(uri, text.as_bytes()).unwrap();
+        }
+        loader.remove_document("a.json");
+        let mut read = Vec::new();
+        assert!(
+            loader
+                .load_json_reading(br#"{"$ref": "a.json"}"#, &mut read)
+                .is_err()
+        );
+        assert!(valid(&loader, "b.json", "x".into()));
+        assert!(valid(&loader, "https://e.com/string", "x".into()));
+        assert!(valid(&loader, "c.json", true.into()));
+        assert!(valid(&loader, "https://e.com/boolean", true.into()));
+        let mut read = Vec::new();
+        loader
+            .load_json_reading(br#"{"$ref": "https://e.com/boolean"}"#, &mut read)
+            .unwrap();
+        assert_eq!(read, ["c.json"]);
+    }
+
+    #[test]
+    fn a_removed_documents_id_goes_to_the_next_that_declares_it() {
+        let mut loader = Loader::new();
+        let doc = |kind: &str| format!(r#"{{"$id": "https://e.com/id", "type": "{kind}"}}"#);
+        loader
+            .document_json("a.json", doc("integer").as_bytes())
+            .unwrap();
+        loader
+            .document_json("b.json", doc("string").as_bytes())
+            .unwrap();
+        assert!(valid(&loader, "https://e.com/id", 1.into()));
+        loader.remove_document("a.json");
+        assert!(valid(&loader, "https://e.com/id", "x".into()));
+        loader.remove_document("b.json");
+        let unresolved = loader.load_json(br#"{"$ref": "https://e.com/id"}"#);
+        assert!(unresolved.is_err());
     }
 }

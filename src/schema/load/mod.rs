@@ -70,17 +70,19 @@ impl std::str::FromStr for Schema {
 }
 
 fn load(doc: &Doc) -> Result<Schema, SchemaError> {
-    load_with(doc, &Documents::default(), false)
+    load_with(doc, &Documents::default(), false, &mut Vec::new())
 }
 
 /// Loads the schema `doc`, whose `$ref`s may also name the `documents` (by URI), with its
-/// `format`s asserted when `assert_formats`.
+/// `format`s asserted when `assert_formats`. Appends to `read` the URIs of the `documents`
+/// the references read, once the references are resolved (so also when a later step fails).
 fn load_with(
     doc: &Doc,
     documents: &Documents,
     assert_formats: bool,
+    read: &mut Vec<String>,
 ) -> Result<Schema, SchemaError> {
-    let mut graph = raw_graph(doc, documents)?;
+    let mut graph = raw_graph(doc, documents, read)?;
     if assert_formats {
         assert_formats_of(&mut graph)?;
     }
@@ -107,9 +109,14 @@ fn assert_formats_of(graph: &mut Graph) -> Result<(), SchemaError> {
 }
 
 /// The document's raw graph, before canonicalization (the root is node 0), with the
-/// `documents` its `$ref`s may name.
-pub(crate) fn raw_graph(doc: &Doc, documents: &Documents) -> Result<Graph, SchemaError> {
+/// `documents` its `$ref`s may name; appends to `read` the URIs of those it read.
+pub(crate) fn raw_graph(
+    doc: &Doc,
+    documents: &Documents,
+    read: &mut Vec<String>,
+) -> Result<Graph, SchemaError> {
     doc.check_unique_keys("")?;
     let index = index::Index::build(doc, documents)?;
+    read.extend_from_slice(&index.documents_read);
     dynamic::resolve(&index, build::build(&index)?)
 }
