@@ -246,6 +246,43 @@ fn references_and_all_of_add_no_token() {
     );
 }
 
+/// Regression (found from a fuzz `parse` report, 2026-12-07): the outcome of an `if` that
+/// the error names was chosen on the document as serde_json reads it. With its `raw_value`
+/// feature (which jitson enables) serde_json refuses an object whose first key is
+/// `$serde_json::private::RawValue`, so the first outcome was named. Without its
+/// `float_roundtrip` feature it reads `1.000000000000000085` as `1.0000000000000002`, not
+/// `1.0`; this test build has that feature (through `jsonschema`), so the second case guards
+/// builds that do not.
+#[test]
+fn the_outcome_named_is_the_one_the_engine_took() {
+    let schema = r#"{"if": {"properties": {"x": {"maximum": 1}}},
+        "then": {"properties": {"a": {"minimum": 5}}},
+        "else": {"properties": {"a": {"minimum": 10}}}}"#;
+    let cases = [
+        (
+            r#"{"x": 1.000000000000000085, "a": 3}"#,
+            "/then/properties/a/minimum",
+        ),
+        (
+            r#"{"x": 1.0000000000000003, "a": 3}"#,
+            "/else/properties/a/minimum",
+        ),
+        (
+            r#"{"$serde_json::private::RawValue": 1, "x": 2, "a": 7}"#,
+            "/else/properties/a/minimum",
+        ),
+    ];
+    for (input, pointer) in cases {
+        let (message, keyword, at) = violation(schema, input);
+        assert!(message.starts_with("number below the minimum"), "{message}");
+        assert_eq!(
+            (keyword, at.as_str()),
+            (Some(Keyword::Minimum), pointer),
+            "{input}"
+        );
+    }
+}
+
 #[test]
 fn syntax_errors_read_like_serde_json() {
     let schema =

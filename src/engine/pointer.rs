@@ -9,7 +9,11 @@
 //! that has the failing keyword and rejects the value there wins (the first that has the
 //! keyword when the document cannot be read). An `if` / `then` / `else` reports the outcome
 //! the condition picks for the value at that place. Both questions go to the reference
-//! validator, on the document as `serde_json` reads it (the caller's, parsed on first need).
+//! validator, on the document as the engine reads it (parsed on first need by
+//! [`crate::value`], whose numbers are correctly rounded as the engine's are, into a
+//! `serde_json` value; `serde_json`'s own parser would round some numbers otherwise, and
+//! with its `raw_value` feature it refuses an object whose first key is
+//! `$serde_json::private::RawValue`).
 
 use jitson_jit::ir::Violation;
 
@@ -55,17 +59,19 @@ pub(crate) struct Noted {
 pub(crate) struct Failed<'a> {
     /// The input.
     pub bytes: &'a [u8],
-    /// Its `serde_json` value, once read.
+    /// Its value as a `serde_json` value, once read.
     pub parsed: &'a OnceCell<Option<Value>>,
 }
 
 impl<'a> Failed<'a> {
-    /// The document as `serde_json` reads it.
+    /// The document as the engine reads it; `None` when it is no JSON text.
     fn value(self) -> Option<&'a Value> {
         let bytes = self.bytes;
-        (self.parsed)
-            .get_or_init(|| serde_json::from_slice(bytes).ok())
-            .as_ref()
+        let read = || {
+            let arena = crate::value::Bump::new();
+            Some(crate::value::parse(bytes, &arena).ok()?.to_serde())
+        };
+        self.parsed.get_or_init(read).as_ref()
     }
 }
 
