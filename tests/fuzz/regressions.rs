@@ -34,6 +34,28 @@ fn serde_json_false_out_of_range_followed_by_exponent_bytes() {
     every_body(b"1.7976931348623158e308e3}");
 }
 
+/// `parse` (harness): with its `raw_value` feature (on: jitson enables it) serde_json's
+/// `Value` takes an object whose first key is `$serde_json::private::RawValue` for a raw
+/// value: it fails on any other member value ("expected raw value") and reads a string
+/// member as JSON text. jitson reads a member. The oracle now gives no answer on texts with
+/// such a key, however escaped. Found on a 316-byte text whose control character jitson
+/// reported where serde_json stopped at the key's array; the error location of a schema
+/// failure had the same root cause (`tests/errors.rs`,
+/// `the_outcome_named_is_the_one_the_engine_took`).
+#[test]
+fn serde_json_private_raw_value_key() {
+    let control = b"[{\"$serde_json::private::RawValue\": [{\"a\": \"\x01\"}]}]";
+    let string = br#"{"$serde_json::private::RawValue": "[1, 2]"}"#;
+    let escaped = br#"{"\u0024serde_json::private::RawValue": "[1]"}"#;
+    for input in [&control[..], string, escaped] {
+        every_body(input);
+    }
+    let arena = Bump::new();
+    let parsed = value::parse(string, &arena).expect("valid JSON");
+    let member = parsed.get("$serde_json::private::RawValue");
+    assert!(matches!(member, Some(Value::String(s)) if s.as_str() == "[1, 2]"));
+}
+
 /// `schema_decode`: a `{}` value's `to_serde_json` read the raw text with
 /// `serde_json::from_slice`, whose default float parsing is not correctly rounded
 /// (`2.2250738585072011e-308`, `1.000…0000000000011102230246251565404236316680908203125`),

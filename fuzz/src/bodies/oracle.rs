@@ -71,13 +71,43 @@ pub fn serde_parse(bytes: &[u8]) -> Result<Json, serde_json::Error> {
 /// serde_json's parse of `bytes`, or `None` when its answer is no oracle: serde_json's
 /// default float parser rounds some literals just below the `f64` limit up to infinity and
 /// reports "number out of range" for them (`1.7976931348623158e308` is `f64::MAX` when
-/// correctly rounded), so it rejects texts that are valid JSON.
+/// correctly rounded), so it rejects texts that are valid JSON; and its `Value` reads an
+/// object whose key is one of its private tokens as no object (see
+/// [`names_serde_private_token`]).
 pub fn serde_verdict(bytes: &[u8]) -> Option<Result<Json, serde_json::Error>> {
+    if names_serde_private_token(bytes) {
+        return None;
+    }
     let result = serde_parse(bytes);
     match &result {
         Err(e) if e.to_string().starts_with("number out of range") && finite_at(bytes, e) => None,
         _ => Some(result),
     }
+}
+
+/// True when a string literal of `bytes` reads (escapes decoded) as one of serde_json's
+/// private tokens, such as `$serde_json::private::RawValue`: as an object's first key, its
+/// `Value` takes the object for a raw value (the `raw_value` feature, which jitson enables)
+/// or an arbitrary-precision number, and fails or reads the member's string as JSON text.
+fn names_serde_private_token(bytes: &[u8]) -> bool {
+    const PREFIX: &str = "$serde_json::private::";
+    let mut at = 0;
+    while let Some(start) = bytes[at..].iter().position(|&b| b == b'"').map(|p| at + p) {
+        let mut end = start + 1;
+        while end < bytes.len() && bytes[end] != b'"' {
+            end += if bytes[end] == b'\\' { 2 } else { 1 };
+        }
+        let Some(literal) = bytes.get(start..=end) else {
+            return false;
+        };
+        if literal.len() > PREFIX.len()
+            && serde_json::from_slice::<String>(literal).is_ok_and(|s| s.starts_with(PREFIX))
+        {
+            return true;
+        }
+        at = end + 1;
+    }
+    false
 }
 
 /// True when the number token ending at serde_json's error position (serde_json reports
