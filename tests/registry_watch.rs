@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use jitson::registry::Registry;
 use jitson::registry::watch::{DirectorySource, WatchEvent, schema_name};
+use jitson::schema::Loader;
 
 const ID_SCHEMA: &str = r#"{"type": "object", "required": ["id"]}"#;
 const NAME_SCHEMA: &str = r#"{"type": "object", "required": ["name"]}"#;
@@ -288,6 +289,27 @@ fn names_resolved_through_an_id_follow_the_document_that_holds_it() {
     w.write("code.schema.json", r#"{"maxLength": 4}"#);
     assert_eq!(w.scan(), ["published code", "published order"]);
     assert!(w.valid("order", r#""1234""#));
+}
+
+#[test]
+fn a_source_loads_with_a_given_loader() {
+    let mut w = Watched::new("loader");
+    let mut loader = Loader::new();
+    loader.annotation_keyword("x-*");
+    loader
+        .document_json(
+            "https://example.com/ids",
+            br#"{"$defs": {"id": {"minimum": 1}}}"#,
+        )
+        .unwrap();
+    w.source = DirectorySource::new(w.registry.clone(), &w.dir).loader(loader);
+    w.write(
+        "user.schema.json",
+        r#"{"x-team": "ids", "properties": {"id": {"$ref": "https://example.com/ids#/$defs/id"}}}"#,
+    );
+    w.write("typo.schema.json", r#"{"minimun": 1}"#);
+    assert_eq!(w.scan(), ["rejected typo", "published user"]);
+    assert!(w.valid("user", r#"{"id": 1}"#) && !w.valid("user", r#"{"id": 0}"#));
 }
 
 #[test]

@@ -182,6 +182,40 @@ fn draft2020_12_optional() {
     assert_eq!(run(&groups, OPTIONAL_REJECTED, true), 144, "tests run");
 }
 
+/// The optional files' groups refused at load time when every unknown keyword is taken as an
+/// annotation (`Loader::annotation_keyword("*")`): what is inside an annotation is no schema,
+/// so a `$ref` into one does not resolve; the other groups of `OPTIONAL_REJECTED` refused
+/// for an unknown keyword now run.
+const OPTIONAL_REJECTED_WITH_ANNOTATIONS: &[(&str, &str, &str)] = &[
+    OPTIONAL_REJECTED[0],
+    OPTIONAL_REJECTED[1],
+    OPTIONAL_REJECTED[2],
+    (
+        "refOfUnknownKeyword.json",
+        "reference of a root arbitrary keyword ",
+        r##"unresolved reference "#/unknown-keyword" at /properties/bar/$ref"##,
+    ),
+    (
+        "refOfUnknownKeyword.json",
+        "reference of an arbitrary keyword of a sub-schema",
+        r##"unresolved reference "#/properties/foo/unknown-keyword" at /properties/bar/$ref"##,
+    ),
+    OPTIONAL_REJECTED[5],
+];
+
+#[test]
+fn draft2020_12_optional_unknown_keywords_as_annotations() {
+    let groups = suite_support::optional_groups();
+    let mut loader = suite_support::loader();
+    loader.annotation_keyword("*");
+    // The group with an `$id` inside an unknown keyword (3 tests) runs too.
+    assert_eq!(
+        run_with(loader, &groups, OPTIONAL_REJECTED_WITH_ANNOTATIONS, true),
+        147,
+        "tests run"
+    );
+}
+
 #[test]
 fn draft2020_12_formats_asserted() {
     let groups = suite_support::format_groups();

@@ -41,6 +41,12 @@ pub struct SchemaArg {
     /// formats draft 2020-12 does not define stay annotations.
     #[arg(long)]
     assert_formats: bool,
+    /// Take KEYWORD as an annotation (any value, not checked) instead of refusing the schema
+    /// for a keyword the engine does not implement; `x-*` takes every keyword starting
+    /// with `x-`, `*` every keyword. Repeatable (OpenAPI: discriminator, example, xml,
+    /// externalDocs, x-*).
+    #[arg(long = "annotation-keyword", value_name = "KEYWORD")]
+    annotation_keywords: Vec<String>,
 }
 
 impl SchemaArg {
@@ -84,6 +90,9 @@ impl SchemaArg {
     fn loader(&self) -> Option<Loader> {
         let mut loader = Loader::new();
         loader.assert_formats(self.assert_formats);
+        for keyword in &self.annotation_keywords {
+            loader.annotation_keyword(keyword);
+        }
         for document in &self.documents {
             let (uri, path) = document.split_once('=').unwrap_or((document, document));
             let text = std::fs::read(path)

@@ -349,3 +349,39 @@ fn documents_the_schema_refers_to() {
     );
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+#[test]
+fn annotation_keywords_are_taken_when_named() {
+    let dir = scratch("annotations");
+    let schema = write(
+        &dir,
+        "pet.json",
+        br#"{"type": "object", "required": ["kind"], "discriminator": {"propertyName": "kind"},
+            "x-owner": "pets"}"#,
+    );
+    let out = jitson(&["validate", "--schema", &schema], b"{}");
+    assert_eq!(status(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "jitson: {schema}: schema error: unsupported keyword \"discriminator\" at /discriminator\n"
+        )
+    );
+    let args = [
+        "validate",
+        "--schema",
+        &schema,
+        "--annotation-keyword",
+        "discriminator",
+        "--annotation-keyword",
+        "x-*",
+    ];
+    let out = jitson(&args, br#"{"kind": "cat"}"#);
+    assert_eq!((status(&out), stderr(&out)), (0, String::new()));
+    let out = jitson(&args, b"{}");
+    assert_eq!(status(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "-:1:2: $: missing required field \"kind\" (keyword required at /required)\n"
+    );
+}

@@ -17,6 +17,9 @@ pub struct Config {
     pub schema_dir: PathBuf,
     /// Whether the schemas' `format`s are checked (else annotations).
     pub assert_formats: bool,
+    /// Keywords the schemas may use as annotations beyond the draft's (see
+    /// [`Loader::annotation_keyword`](jitson::schema::Loader::annotation_keyword)).
+    pub annotation_keywords: Vec<String>,
     /// Largest request or response body accepted, in bytes.
     pub max_body_bytes: usize,
     /// How often the schema directory is polled.
@@ -97,6 +100,8 @@ struct RawConfig {
     schema_dir: PathBuf,
     #[serde(default)]
     assert_formats: bool,
+    #[serde(default)]
+    annotation_keywords: Vec<String>,
     #[serde(default = "default_max_body")]
     max_body_bytes: usize,
     #[serde(default = "default_poll")]
@@ -188,6 +193,7 @@ impl Config {
             listen,
             schema_dir: base.join(raw.schema_dir),
             assert_formats: raw.assert_formats,
+            annotation_keywords: raw.annotation_keywords,
             max_body_bytes: raw.max_body_bytes,
             poll_interval_ms: raw.poll_interval_ms,
             debounce_ms: raw.debounce_ms,
@@ -369,5 +375,9 @@ mod tests {
     fn formats_are_asserted_on_request() {
         let text = "listen = \"127.0.0.1:1\"\nschema_dir = \"s\"\nassert_formats = true";
         assert!(Config::parse(text, Path::new("/")).unwrap().assert_formats);
+        let text = "listen = \"127.0.0.1:1\"\nschema_dir = \"s\"\n\
+                    annotation_keywords = [\"discriminator\", \"x-*\"]";
+        let config = Config::parse(text, Path::new("/")).unwrap();
+        assert_eq!(config.annotation_keywords, ["discriminator", "x-*"]);
     }
 }

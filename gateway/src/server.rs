@@ -15,6 +15,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use jitson::engine::{Backend, Options};
 use jitson::registry::watch::{DirectorySource, DirectoryWatch};
 use jitson::registry::{Registry, RegistryOptions, Version};
+use jitson::schema::Loader;
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -54,8 +55,13 @@ impl Gateway {
         // Validation runs on native code (the interpreter when it cannot be made here).
         let codec = Options::new().backend(Backend::Native);
         let registry = Arc::new(Registry::with_options(RegistryOptions::new().codec(codec)));
-        let mut source = DirectorySource::new(Arc::clone(&registry), &config.schema_dir)
-            .assert_formats(config.assert_formats);
+        let mut loader = Loader::new();
+        loader.assert_formats(config.assert_formats);
+        for keyword in &config.annotation_keywords {
+            loader.annotation_keyword(keyword);
+        }
+        let mut source =
+            DirectorySource::new(Arc::clone(&registry), &config.schema_dir).loader(loader);
         source
             .scan()
             .iter()

@@ -150,6 +150,15 @@ impl DirectorySource {
         self
     }
 
+    /// Loads the schemas with `loader`: its settings ([`Loader::assert_formats`],
+    /// [`Loader::annotation_keyword`]) and its documents, beside the directory's files (a
+    /// file takes the place of a document given under its file name). Set it before the
+    /// first scan.
+    pub fn loader(mut self, loader: Loader) -> DirectorySource {
+        self.loader = loader;
+        self
+    }
+
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir

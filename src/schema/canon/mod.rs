@@ -302,6 +302,7 @@ mod tests {
             let Ok(raw) = raw_graph(
                 &Doc::from_value(&root),
                 &Default::default(),
+                &Default::default(),
                 &mut Vec::new(),
             ) else {
                 continue;

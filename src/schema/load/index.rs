@@ -3,7 +3,7 @@
 //! `$dynamicRef` can name (`$id` resources, `$anchor`s, `$dynamicAnchor`s); reject every
 //! keyword the engine does not implement.
 
-use super::loader::Documents;
+use super::loader::{AnnotationKeywords, Documents};
 use super::meta::{self, DRAFT_2020_12};
 use crate::schema::doc::{Doc, member};
 use crate::schema::{SchemaError, SchemaErrorKind, TypeId, pointer, uri};
@@ -108,6 +108,8 @@ pub(crate) struct Index<'d> {
     dynamic_anchors: HashMap<String, Vec<(String, String)>>,
     /// The URIs of the loader's documents indexed (not the built-in ones), in the order read.
     pub(crate) documents_read: Vec<String>,
+    /// Keywords the loader takes as annotations beyond the draft's.
+    annotations: &'d AnnotationKeywords,
 }
 
 /// What a `$dynamicRef` names: the subschema it resolves to as a `$ref` would, and the
@@ -126,7 +128,11 @@ impl<'d> Index<'d> {
     /// Indexes the document rooted at `root`, then each of the `documents` (or of the
     /// built-in meta-schemas, when `documents` has none by that name) that a `$ref` of a
     /// document indexed names, until none is new.
-    pub(crate) fn build(root: &'d Doc, documents: &'d Documents) -> Result<Index<'d>, SchemaError> {
+    pub(crate) fn build(
+        root: &'d Doc,
+        documents: &'d Documents,
+        annotations: &'d AnnotationKeywords,
+    ) -> Result<Index<'d>, SchemaError> {
         let mut index = Index {
             locations: Vec::new(),
             by_pointer: HashMap::new(),
@@ -134,6 +140,7 @@ impl<'d> Index<'d> {
             anchors: HashMap::new(),
             dynamic_anchors: HashMap::new(),
             documents_read: Vec::new(),
+            annotations,
         };
         index.walk(root, String::new(), "")?;
         let sources = [documents, meta::documents()];
@@ -254,9 +261,13 @@ impl<'d> Index<'d> {
         self.add(at.clone(), LocationSchema::Object(members), base.clone());
         for (keyword, value) in members {
             let here = pointer::push(&at, keyword);
-            let Some(role) = role(keyword) else {
-                let kind = SchemaErrorKind::UnsupportedKeyword(keyword.clone());
-                return Err(SchemaError::new(kind, here));
+            let role = match role(keyword) {
+                Some(role) => role,
+                None if self.annotations.take(keyword) => Role::Annotation(Shape::Any),
+                None => {
+                    let kind = SchemaErrorKind::UnsupportedKeyword(keyword.clone());
+                    return Err(SchemaError::new(kind, here));
+                }
             };
             match (role, value) {
                 (Role::Identity | Role::Assertion, _) => {}

@@ -40,7 +40,35 @@ use crate::schema::{Schema, SchemaError, SchemaErrorKind, uri};
 #[derive(Clone, Debug, Default)]
 pub struct Loader {
     documents: Documents,
-    assert_formats: bool,
+    settings: Settings,
+}
+
+/// How a [`Loader`] reads schemas, beside its documents.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Settings {
+    /// `format` asserted ([`Loader::assert_formats`]).
+    pub(crate) assert_formats: bool,
+    /// Keywords taken as annotations beyond the draft's ([`Loader::annotation_keyword`]).
+    pub(crate) annotations: AnnotationKeywords,
+}
+
+/// Keywords the engine does not implement that a [`Loader`] was told to take as annotations:
+/// whole names, and prefixes (from names ending in `*`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct AnnotationKeywords {
+    names: Vec<String>,
+    prefixes: Vec<String>,
+}
+
+impl AnnotationKeywords {
+    /// Whether `keyword` is one of them.
+    pub(crate) fn take(&self, keyword: &str) -> bool {
+        self.names.iter().any(|n| n == keyword)
+            || self
+                .prefixes
+                .iter()
+                .any(|p| keyword.starts_with(p.as_str()))
+    }
 }
 
 /// The documents a [`Loader`] was given, and the names `$ref`s may use for them.
@@ -126,7 +154,42 @@ impl Loader {
     /// # Ok::<(), jitson::SchemaError>(())
     /// ```
     pub fn assert_formats(&mut self, yes: bool) -> &mut Loader {
-        self.assert_formats = yes;
+        self.settings.assert_formats = yes;
+        self
+    }
+
+    /// Takes `keyword` as an annotation in the schemas this loader loads: any value, checked
+    /// by nothing, its contents no schema (a `$ref` cannot point into it, an `$id` in it
+    /// names nothing). A name ending in `*` takes every keyword it begins (`x-*`); `*` alone
+    /// takes every keyword, as validators that ignore unknown keywords do. Keywords the
+    /// engine implements keep their meaning.
+    ///
+    /// Without it a keyword the engine does not implement is
+    /// [`SchemaErrorKind::UnsupportedKeyword`], so that a misspelt `"minimun": 1` is an error
+    /// rather than a rule silently dropped. OpenAPI 3.1 schemas need `discriminator`,
+    /// `example`, `xml`, `externalDocs` and their `x-` extensions.
+    ///
+    /// ```
+    /// use jitson::schema::{Loader, SchemaErrorKind};
+    ///
+    /// let text = br#"{"type": "object", "discriminator": {"propertyName": "kind"},
+    ///                 "example": {"kind": "cat"}, "x-owner": "pets"}"#;
+    /// let refused = Loader::new().load_json(text).unwrap_err();
+    /// assert_eq!(refused.to_string(), r#"unsupported keyword "discriminator" at /discriminator"#);
+    /// let schema = Loader::new()
+    ///     .annotation_keyword("discriminator")
+    ///     .annotation_keyword("example")
+    ///     .annotation_keyword("x-*")
+    ///     .load_json(text)?;
+    /// assert!(schema.validate_value(&serde_json::json!({"kind": 1})).is_ok());
+    /// # Ok::<(), jitson::SchemaError>(())
+    /// ```
+    pub fn annotation_keyword(&mut self, keyword: &str) -> &mut Loader {
+        let annotations = &mut self.settings.annotations;
+        match keyword.strip_suffix('*') {
+            Some(prefix) => annotations.prefixes.push(prefix.to_owned()),
+            None => annotations.names.push(keyword.to_owned()),
+        }
         self
     }
 
@@ -162,7 +225,7 @@ impl Loader {
         read: &mut Vec<String>,
     ) -> Result<Schema, SchemaError> {
         let doc = Doc::parse(text)?;
-        load_with(&doc, &self.documents, self.assert_formats, read)
+        load_with(&doc, &self.documents, &self.settings, read)
     }
 
     /// Forgets the document given under `uri` (as [`Loader::document_json`] takes it); an
@@ -179,7 +242,7 @@ impl Loader {
         load_with(
             &Doc::from_value(value),
             &self.documents,
-            self.assert_formats,
+            &self.settings,
             &mut Vec::new(),
         )
     }

@@ -19,8 +19,9 @@
 //! `default`, `deprecated`, `readOnly`, `writeOnly`, `format` (asserted when the [`Loader`]
 //! is told to: [`Loader::assert_formats`]), `contentMediaType`, `contentEncoding`,
 //! `contentSchema` (a schema, indexed for `$ref`s, never applied), `$vocabulary` (what a
-//! meta-schema's schemas may use; nothing about its own instances). The draft 2020-12
-//! meta-schemas are built in ([`meta`]).
+//! meta-schema's schemas may use; nothing about its own instances), and the keywords a
+//! [`Loader`] was told to take as annotations ([`Loader::annotation_keyword`]). The draft
+//! 2020-12 meta-schemas are built in ([`meta`]).
 
 mod build;
 mod dynamic;
@@ -30,8 +31,8 @@ mod meta;
 mod unevaluated;
 
 pub(crate) use dynamic::MAX_COPIES;
-use loader::Documents;
 pub use loader::Loader;
+use loader::{AnnotationKeywords, Documents, Settings};
 pub use meta::DRAFT_2020_12;
 
 use crate::schema::doc::Doc;
@@ -70,20 +71,25 @@ impl std::str::FromStr for Schema {
 }
 
 fn load(doc: &Doc) -> Result<Schema, SchemaError> {
-    load_with(doc, &Documents::default(), false, &mut Vec::new())
+    load_with(
+        doc,
+        &Documents::default(),
+        &Settings::default(),
+        &mut Vec::new(),
+    )
 }
 
-/// Loads the schema `doc`, whose `$ref`s may also name the `documents` (by URI), with its
-/// `format`s asserted when `assert_formats`. Appends to `read` the URIs of the `documents`
-/// the references read, once the references are resolved (so also when a later step fails).
+/// Loads the schema `doc`, whose `$ref`s may also name the `documents` (by URI), as the
+/// loader's `settings` say. Appends to `read` the URIs of the `documents` the references
+/// read, once the references are resolved (so also when a later step fails).
 fn load_with(
     doc: &Doc,
     documents: &Documents,
-    assert_formats: bool,
+    settings: &Settings,
     read: &mut Vec<String>,
 ) -> Result<Schema, SchemaError> {
-    let mut graph = raw_graph(doc, documents, read)?;
-    if assert_formats {
+    let mut graph = raw_graph(doc, documents, &settings.annotations, read)?;
+    if settings.assert_formats {
         assert_formats_of(&mut graph)?;
     }
     canon::finish(graph, TypeId(0))
@@ -109,14 +115,16 @@ fn assert_formats_of(graph: &mut Graph) -> Result<(), SchemaError> {
 }
 
 /// The document's raw graph, before canonicalization (the root is node 0), with the
-/// `documents` its `$ref`s may name; appends to `read` the URIs of those it read.
+/// `documents` its `$ref`s may name and the extra `annotations`; appends to `read` the URIs
+/// of the documents it read.
 pub(crate) fn raw_graph(
     doc: &Doc,
     documents: &Documents,
+    annotations: &AnnotationKeywords,
     read: &mut Vec<String>,
 ) -> Result<Graph, SchemaError> {
     doc.check_unique_keys("")?;
-    let index = index::Index::build(doc, documents)?;
+    let index = index::Index::build(doc, documents, annotations)?;
     read.extend_from_slice(&index.documents_read);
     dynamic::resolve(&index, build::build(&index)?)
 }
