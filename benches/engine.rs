@@ -19,14 +19,19 @@
 //! (`multiple_of`), `if`/`then`/`else` (`conditional`), `uniqueItems` (`unique_items`),
 //! `contains` (`contains`), member counts and `dependentRequired` (`member_rules`),
 //! `patternProperties` (`pattern_properties`), `unevaluatedProperties` (`unevaluated`), and
-//! beside a `oneOf` (`unevaluated_one_of`). MB/s of the input document.
+//! beside a `oneOf` (`unevaluated_one_of`). MB/s of the input document. A directory source of
+//! 200 twitter-sized schema files scanned after one file changed, and with nothing changed
+//! (`schema_reload`).
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 
 use criterion::measurement::WallTime;
-use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{
+    BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main,
+};
+use std::sync::Arc;
 use std::time::Duration;
 
 use jitson::engine::{
@@ -35,6 +40,8 @@ use jitson::engine::{
 };
 use jitson::jit::ir::ExecOptions;
 use jitson::jit::native::{self, NativeCode};
+use jitson::registry::Registry;
+use jitson::registry::watch::DirectorySource;
 use jitson::{Cache, Codec, Schema};
 
 const CORPUS: [(&str, &str); 4] = [
@@ -743,12 +750,57 @@ fn checked_group(c: &mut Criterion, name: &str, bytes: &[u8], item: serde_json::
     group.finish();
 }
 
+/// A directory of 200 schema files (the twitter schema, each with its own `$comment`) and a
+/// source that has published them: the cost of a rescan after one file changed, and of one
+/// that finds nothing changed.
+fn schema_reload(c: &mut Criterion) {
+    const FILES: usize = 200;
+    let dir = std::env::temp_dir().join(format!("jitson-bench-reload-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("bench directory");
+    let twitter = String::from_utf8(testdata("schemas/twitter.schema.json")).expect("UTF-8");
+    let variant = |tag: &str| twitter.replacen('{', &format!("{{\"$comment\": \"{tag}\","), 1);
+    for i in 0..FILES {
+        std::fs::write(
+            dir.join(format!("s{i}.schema.json")),
+            variant(&i.to_string()),
+        )
+        .expect("schema file");
+    }
+    let registry = Arc::new(Registry::new());
+    let mut source = DirectorySource::new(registry, &dir);
+    assert_eq!(source.scan().len(), FILES);
+
+    let mut group = c.benchmark_group("schema_reload");
+    let mut round = 0u64;
+    group.bench_function("one_of_200_changed", |b| {
+        b.iter_batched(
+            || {
+                round += 1;
+                std::fs::write(
+                    dir.join("s7.schema.json"),
+                    variant(&format!("round {round}")),
+                )
+                .expect("schema file");
+            },
+            |()| assert_eq!(source.scan().len(), 1),
+            BatchSize::PerIteration,
+        )
+    });
+    group.bench_function("none_of_200_changed", |b| {
+        b.iter(|| source.scan().is_empty())
+    });
+    group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 criterion_group!(
     benches,
     engine,
     compile,
     engine_cache,
     tagged_union,
-    value_checks
+    value_checks,
+    schema_reload
 );
 criterion_main!(benches);
