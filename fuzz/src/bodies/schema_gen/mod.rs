@@ -5,7 +5,10 @@
 //! types, `additionalProperties`, `allOf` / `not` / `if`) and documents that fit it and that
 //! nearly fit it ([`instance`]: one value changed).
 //!
-//! Half the schemas are loaded with `format` asserted ([`Loader::assert_formats`]).
+//! Half the schemas are loaded with `format` asserted ([`Loader::assert_formats`]). Each is
+//! also loaded with `x-` annotations added to its schema objects (values that look like
+//! schemas, `$id`s and `$ref`s among them) by a loader that takes `x-*`
+//! ([`Loader::annotation_keyword`]): it must load to the same schema, or fail the same way.
 //! Loading must succeed or fail with a [`jitson::SchemaError`], never panic, and give the same
 //! schema from text as from a value; compiling must not panic (to the interpreter and to
 //! native code, every tier); then every check in [`DOCUMENT_CHECKS`] runs on every document,
@@ -70,6 +73,7 @@ pub fn run(data: &[u8]) {
     };
     let mut loader = Loader::new();
     loader.assert_formats(u.ratio(1, 2).unwrap_or(false));
+    annotations_change_nothing(&mut loader, &json);
     let Some(case) = load(&loader, json) else {
         return;
     };
@@ -105,6 +109,72 @@ pub fn run(data: &[u8]) {
             }
         }
     }
+}
+
+/// `json` with `x-` annotations in its schema objects loads, with a loader that takes them
+/// (`loader`, told so here), as `json` loads without them: the same schema and key, or a
+/// load error of the same kind.
+fn annotations_change_nothing(loader: &mut Loader, json: &Json) {
+    loader.annotation_keyword("x-*");
+    let mut annotated = json.clone();
+    annotate(&mut annotated, &mut 0);
+    let plain = loader.load_value(json);
+    match (&plain, &loader.load_value(&annotated)) {
+        (Ok(a), Ok(b)) => {
+            assert!(
+                a == b,
+                "schema {json}: annotated as {annotated}, it loads otherwise"
+            );
+            assert_eq!(
+                TypeKey::of(a, 0),
+                TypeKey::of(b, 0),
+                "schema {json}: keys differ"
+            );
+        }
+        (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "schema {json}: load errors differ"),
+        (a, b) => panic!("schema {json}: plain {a:?}, annotated {annotated} {b:?}"),
+    }
+}
+
+/// Adds an `x-` member to `schema` and every schema object under it (found through the
+/// keywords that hold subschemas); `n` numbers them. The values imitate what an annotation
+/// must not be read as: a schema, an `$id`, a `$ref`.
+fn annotate(schema: &mut Json, n: &mut usize) {
+    let Json::Object(members) = schema else {
+        return;
+    };
+    for (keyword, value) in members.iter_mut() {
+        match (keyword.as_str(), value) {
+            (
+                "items"
+                | "contains"
+                | "additionalProperties"
+                | "propertyNames"
+                | "not"
+                | "if"
+                | "then"
+                | "else"
+                | "unevaluatedItems"
+                | "unevaluatedProperties",
+                sub,
+            ) => annotate(sub, n),
+            (
+                "properties" | "patternProperties" | "$defs" | "dependentSchemas",
+                Json::Object(subs),
+            ) => subs.values_mut().for_each(|sub| annotate(sub, n)),
+            ("prefixItems" | "allOf" | "anyOf" | "oneOf", Json::Array(subs)) => {
+                subs.iter_mut().for_each(|sub| annotate(sub, n))
+            }
+            _ => {}
+        }
+    }
+    *n += 1;
+    let value = match *n % 3 {
+        0 => serde_json::json!({"type": "string", "maxLength": 0}),
+        1 => serde_json::json!({"$id": format!("https://example.com/x{n}"), "$anchor": "a"}),
+        _ => serde_json::json!([{"$ref": "#"}, false, null, 1.5]),
+    };
+    members.insert(format!("x-{n}"), value);
 }
 
 /// Loads (with `loader`: formats asserted or not) and compiles a generated schema; `None`
