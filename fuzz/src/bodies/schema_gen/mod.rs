@@ -19,7 +19,7 @@ mod schema;
 
 use arbitrary::Unstructured;
 use jitson::schema::Loader;
-use jitson::{Codec, Schema, TypeKey};
+use jitson::{Codec, Schema, SchemaError, TypeKey};
 use serde_json::Value as Json;
 
 use super::oracle::show;
@@ -118,21 +118,32 @@ fn annotations_change_nothing(loader: &mut Loader, json: &Json) {
     loader.annotation_keyword("x-*");
     let mut annotated = json.clone();
     annotate(&mut annotated, &mut 0);
-    let plain = loader.load_value(json);
-    match (&plain, &loader.load_value(&annotated)) {
-        (Ok(a), Ok(b)) => {
-            assert!(
-                a == b,
-                "schema {json}: annotated as {annotated}, it loads otherwise"
-            );
+    loads_agree(
+        &loader.load_value(json),
+        &loader.load_value(&annotated),
+        || format!("schema {json}, and annotated: {annotated}"),
+    );
+}
+
+/// Two loads of one schema agree: the same schema and key, or errors of one kind. `what`
+/// names the two in the message.
+fn loads_agree(
+    a: &Result<Schema, SchemaError>,
+    b: &Result<Schema, SchemaError>,
+    what: impl Fn() -> String,
+) {
+    match (a, b) {
+        (Ok(x), Ok(y)) => {
+            assert!(x == y, "{}: the schemas differ", what());
             assert_eq!(
-                TypeKey::of(a, 0),
-                TypeKey::of(b, 0),
-                "schema {json}: keys differ"
+                TypeKey::of(x, 0),
+                TypeKey::of(y, 0),
+                "{}: keys differ",
+                what()
             );
         }
-        (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "schema {json}: load errors differ"),
-        (a, b) => panic!("schema {json}: plain {a:?}, annotated {annotated} {b:?}"),
+        (Err(x), Err(y)) => assert_eq!(x.kind(), y.kind(), "{}: load errors differ", what()),
+        (x, y) => panic!("{}: {x:?} against {y:?}", what()),
     }
 }
 
@@ -184,21 +195,9 @@ fn load(loader: &Loader, json: Json) -> Option<Case> {
     let from_value = loader.load_value(&json);
     let text = json.to_string();
     let from_text = loader.load_json(text.as_bytes());
-    match (&from_value, &from_text) {
-        (Ok(a), Ok(b)) => {
-            assert!(
-                a == b,
-                "schema {text} loads differently from text and from a value"
-            );
-            assert_eq!(
-                TypeKey::of(a, 0),
-                TypeKey::of(b, 0),
-                "schema {text}: keys differ"
-            );
-        }
-        (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "schema {text}: load errors differ"),
-        (a, b) => panic!("schema {text}: from a value {a:?}, from text {b:?}"),
-    }
+    loads_agree(&from_value, &from_text, || {
+        format!("schema {text}, from a value and from text")
+    });
     let schema = from_value.ok()?;
     let codec = serde_like_codec(&schema);
     // The listing must render for every program (it is what `jitson explain` prints).
