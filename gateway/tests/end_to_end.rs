@@ -16,8 +16,9 @@ use jitson_gateway::{Config, Gateway};
 use serde_json::Value;
 
 const USER: &str = r#"{"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}, "required": ["id"]}"#;
-const USER_V2: &str =
-    r#"{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}"#;
+/// The second version carries an extension keyword, which the config takes as an annotation.
+const USER_V2: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}},
+    "required": ["id"], "x-owner": "accounts"}"#;
 
 type HttpClient = Client<HttpConnector, Full<Bytes>>;
 
@@ -47,6 +48,7 @@ async fn setup(max_body: usize) -> Setup {
         listen = "127.0.0.1:0"
         schema_dir = "."
         max_body_bytes = {max_body}
+        annotation_keywords = ["x-*"]
         poll_interval_ms = 20
         debounce_ms = 30
         [[routes]]
