@@ -143,8 +143,6 @@ impl<'d> Index<'d> {
             annotations,
         };
         index.walk(root, String::new(), "")?;
-        let sources = [documents, meta::documents()];
-        let mut read = sources.map(|documents| vec![false; documents.list.len()]);
         let mut next = 0;
         while let Some(location) = index.locations.get(next) {
             next += 1;
@@ -158,20 +156,18 @@ impl<'d> Index<'d> {
                 };
                 let target = uri::resolve(&base, reference);
                 let (resource, _) = uri::split_fragment(&target);
+                // A document read is a resource under every name it is known by, so it is
+                // read once.
                 if index.resources.contains_key(resource) {
                     continue;
                 }
-                let named = (sources.iter().enumerate())
-                    .find_map(|(s, documents)| Some((s, documents.named(resource)?)));
-                let Some((s, k)) = named else {
+                let given = documents.named(resource).map(|k| &documents.list[k]);
+                let Some((uri, doc)) = given.or_else(|| meta::named(resource)) else {
                     continue;
                 };
-                if !std::mem::replace(&mut read[s][k], true) {
-                    let (uri, doc) = &sources[s].list[k];
-                    index.add_document(uri, doc)?;
-                    if s == 0 {
-                        index.documents_read.push(uri.clone());
-                    }
+                index.add_document(uri, doc)?;
+                if given.is_some() {
+                    index.documents_read.push(uri.clone());
                 }
             }
         }

@@ -23,53 +23,39 @@ use crate::schema::doc::Doc;
 /// ```
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
-/// Each built-in document with the URI it is known by (its `$id`).
-const FILES: &[(&str, &str)] = &[
-    (DRAFT_2020_12, include_str!("draft2020-12/schema.json")),
-    (
-        "https://json-schema.org/draft/2020-12/meta/core",
-        include_str!("draft2020-12/meta/core.json"),
-    ),
-    (
-        "https://json-schema.org/draft/2020-12/meta/applicator",
-        include_str!("draft2020-12/meta/applicator.json"),
-    ),
-    (
-        "https://json-schema.org/draft/2020-12/meta/unevaluated",
-        include_str!("draft2020-12/meta/unevaluated.json"),
-    ),
-    (
-        "https://json-schema.org/draft/2020-12/meta/validation",
-        include_str!("draft2020-12/meta/validation.json"),
-    ),
-    (
-        "https://json-schema.org/draft/2020-12/meta/meta-data",
-        include_str!("draft2020-12/meta/meta-data.json"),
-    ),
-    (
-        "https://json-schema.org/draft/2020-12/meta/format-annotation",
-        include_str!("draft2020-12/meta/format-annotation.json"),
-    ),
-    (
-        "https://json-schema.org/draft/2020-12/meta/format-assertion",
-        include_str!("draft2020-12/meta/format-assertion.json"),
-    ),
-    (
-        "https://json-schema.org/draft/2020-12/meta/content",
-        include_str!("draft2020-12/meta/content.json"),
-    ),
+/// The built-in documents; each is known by its root's `$id`.
+const FILES: &[&str] = &[
+    include_str!("draft2020-12/schema.json"),
+    include_str!("draft2020-12/meta/core.json"),
+    include_str!("draft2020-12/meta/applicator.json"),
+    include_str!("draft2020-12/meta/unevaluated.json"),
+    include_str!("draft2020-12/meta/validation.json"),
+    include_str!("draft2020-12/meta/meta-data.json"),
+    include_str!("draft2020-12/meta/format-annotation.json"),
+    include_str!("draft2020-12/meta/format-assertion.json"),
+    include_str!("draft2020-12/meta/content.json"),
 ];
 
-/// The built-in documents, parsed on first use. A loader's own documents come first: one
-/// given under the same URI (or `$id`) replaces the built-in one for that loader.
-pub(crate) fn documents() -> &'static Documents {
+/// The built-in document named `uri` (by its `$id`), with that URI. The documents are
+/// parsed on the first call, which comes only for a reference that none of a loader's own
+/// documents answers: those come first.
+pub(crate) fn named(uri: &str) -> Option<&'static (String, Doc)> {
+    let documents = documents();
+    Some(&documents.list[documents.named(uri)?])
+}
+
+/// The built-in documents, parsed on first use.
+fn documents() -> &'static Documents {
     static DOCUMENTS: OnceLock<Documents> = OnceLock::new();
     DOCUMENTS.get_or_init(|| {
         let mut documents = Documents::default();
-        for &(uri, text) in FILES {
-            // The files are constants of this crate; `every_file_parses` below proves it.
+        for text in FILES {
+            // The files are constants of this crate; the test below proves both.
             let doc = Doc::parse(text.as_bytes()).expect("a built-in meta-schema is JSON");
-            documents.add(uri.to_owned(), doc);
+            let Some(Doc::String(id)) = doc.get("$id") else {
+                panic!("a built-in meta-schema has an `$id`");
+            };
+            documents.add(id.clone(), doc);
         }
         documents
     })
@@ -80,14 +66,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_file_parses_under_its_id() {
-        for &(uri, text) in FILES {
+    fn every_file_is_known_by_its_id() {
+        for text in FILES {
             let doc = Doc::parse(text.as_bytes()).unwrap();
-            assert!(
-                matches!(doc.get("$id"), Some(Doc::String(id)) if id == uri),
-                "{uri}"
-            );
+            let Some(Doc::String(id)) = doc.get("$id") else {
+                panic!("no $id in {text}");
+            };
+            assert_eq!(named(id).map(|(uri, _)| uri), Some(id));
         }
         assert_eq!(documents().list.len(), FILES.len());
+        assert!(named(DRAFT_2020_12).is_some());
     }
 }
