@@ -87,7 +87,7 @@ fn json_schema_test_suite_decodes_exactly_when_valid() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(run, 2496, "suite tests run (compact and pretty)");
+    assert_eq!(run, 2506, "suite tests run (compact and pretty)");
 }
 
 /// JSONTestSuite through `{}`: every `y_` text decodes, every `n_` one is refused, and

@@ -127,7 +127,7 @@ fn json_test_suite_under_any_and_corpus_schemas() {
 #[test]
 fn json_schema_test_suite_cases() {
     let cases = suite_cases(&suite_support::loader(), suite_support::groups());
-    assert_eq!(cases, 2496, "suite cases (compact and pretty)");
+    assert_eq!(cases, 2506, "suite cases (compact and pretty)");
 }
 
 #[test]

@@ -801,5 +801,5 @@ fn native_transcode_writes_the_interpreters_bytes() {
             }
         }
     }
-    assert_eq!(run, 2496, "suite tests run (compact and pretty)");
+    assert_eq!(run, 2506, "suite tests run (compact and pretty)");
 }

@@ -260,6 +260,25 @@ fn only_the_schemas_that_read_a_changed_file_are_loaded_again() {
 }
 
 #[test]
+fn schemas_follow_the_meta_schema_they_name() {
+    let mut w = Watched::new("dialect");
+    let meta = |vocabularies: &str| {
+        format!(r#"{{"$id": "https://example.com/meta", "$vocabulary": {{{vocabularies}}}}}"#)
+    };
+    let core = r#""https://json-schema.org/draft/2020-12/vocab/core": true"#;
+    let validation = r#""https://json-schema.org/draft/2020-12/vocab/validation": true"#;
+    w.write("meta.schema.json", &meta(&format!("{core}, {validation}")));
+    let count = r#"{"$schema": "https://example.com/meta", "maximum": 3}"#;
+    w.write("count.schema.json", count);
+    assert_eq!(w.scan(), ["published count", "published meta"]);
+    assert!(!w.valid("count", "5"));
+    // Without the validation vocabulary, `maximum` is an annotation.
+    w.write("meta.schema.json", &meta(core));
+    assert_eq!(w.scan(), ["published meta", "published count"]);
+    assert!(w.valid("count", "5"));
+}
+
+#[test]
 fn names_resolved_through_an_id_follow_the_document_that_holds_it() {
     let mut w = Watched::new("ids");
     let zip = |max: u32| format!(r#"{{"$id": "https://example.com/zip", "maxLength": {max}}}"#);

@@ -24,16 +24,6 @@ const REJECTED: &[(&str, &str, &str)] = &[
         "unevaluatedProperties with $dynamicRef",
         r#"unsupported "unevaluatedProperties": the members it takes would depend on this branch at /$defs/baseSchema/$dynamicRef"#,
     ),
-    (
-        "vocabulary.json",
-        "schema that uses custom metaschema with with no validation vocabulary",
-        r#"unsupported dialect "http://localhost:1234/draft2020-12/metaschema-no-validation.json" (only draft 2020-12 is supported) at /$schema"#,
-    ),
-    (
-        "vocabulary.json",
-        "ignore unrecognized optional vocabulary",
-        r#"unsupported dialect "http://localhost:1234/draft2020-12/metaschema-optional-vocabulary.json" (only draft 2020-12 is supported) at /$schema"#,
-    ),
 ];
 
 /// The format files' groups refused at load time, with formats asserted: the formats built
@@ -57,23 +47,13 @@ const FORMAT_REJECTED: &[(&str, &str, &str)] = &[
 ];
 
 /// The optional files' groups refused at load time (file, group description, load error):
-/// a draft 2019-09 document, custom meta-schemas, keywords the engine does not know (it
-/// never ignores one), and a `$ref` into `examples`.
+/// a draft 2019-09 document, keywords the engine does not know (it never ignores one), and a
+/// `$ref` into `examples`.
 const OPTIONAL_REJECTED: &[(&str, &str, &str)] = &[
     (
         "cross-draft.json",
         "refs to historic drafts are processed as historic drafts",
         r#"unresolved reference "http://localhost:1234/draft2019-09/ignore-prefixItems.json" at /$ref"#,
-    ),
-    (
-        "format-assertion.json",
-        "schema that uses custom metaschema with format-assertion: false",
-        r#"unsupported dialect "http://localhost:1234/draft2020-12/format-assertion-false.json" (only draft 2020-12 is supported) at /$schema"#,
-    ),
-    (
-        "format-assertion.json",
-        "schema that uses custom metaschema with format-assertion: true",
-        r#"unsupported dialect "http://localhost:1234/draft2020-12/format-assertion-true.json" (only draft 2020-12 is supported) at /$schema"#,
     ),
     (
         "refOfUnknownKeyword.json",
@@ -170,16 +150,16 @@ fn files(groups: &[suite_support::Group]) -> Vec<&str> {
 fn draft2020_12() {
     let groups = suite_support::groups();
     assert_eq!(files(&groups).len(), 46, "suite files");
-    // 1257 tests in 368 groups; the rejected groups hold 9 of them.
-    assert_eq!(run(&groups, REJECTED, false), 1248, "tests run");
+    // 1257 tests in 368 groups; the rejected groups hold 4 of them.
+    assert_eq!(run(&groups, REJECTED, false), 1253, "tests run");
 }
 
 #[test]
 fn draft2020_12_optional() {
     let groups = suite_support::optional_groups();
     assert_eq!(files(&groups).len(), 13, "optional files");
-    // 158 tests in 48 groups; the rejected groups hold 14 of them.
-    assert_eq!(run(&groups, OPTIONAL_REJECTED, true), 144, "tests run");
+    // 158 tests in 48 groups; the rejected groups hold 10 of them.
+    assert_eq!(run(&groups, OPTIONAL_REJECTED, true), 148, "tests run");
 }
 
 /// The optional files' groups refused at load time when every unknown keyword is taken as an
@@ -188,8 +168,6 @@ fn draft2020_12_optional() {
 /// for an unknown keyword now run.
 const OPTIONAL_REJECTED_WITH_ANNOTATIONS: &[(&str, &str, &str)] = &[
     OPTIONAL_REJECTED[0],
-    OPTIONAL_REJECTED[1],
-    OPTIONAL_REJECTED[2],
     (
         "refOfUnknownKeyword.json",
         "reference of a root arbitrary keyword ",
@@ -200,7 +178,7 @@ const OPTIONAL_REJECTED_WITH_ANNOTATIONS: &[(&str, &str, &str)] = &[
         "reference of an arbitrary keyword of a sub-schema",
         r##"unresolved reference "#/properties/foo/unknown-keyword" at /properties/bar/$ref"##,
     ),
-    OPTIONAL_REJECTED[5],
+    OPTIONAL_REJECTED[3],
 ];
 
 #[test]
@@ -211,7 +189,7 @@ fn draft2020_12_optional_unknown_keywords_as_annotations() {
     // The group with an `$id` inside an unknown keyword (3 tests) runs too.
     assert_eq!(
         run_with(loader, &groups, OPTIONAL_REJECTED_WITH_ANNOTATIONS, true),
-        147,
+        151,
         "tests run"
     );
 }

@@ -21,8 +21,18 @@ pub enum SchemaErrorKind {
     DuplicateKey(String),
     /// A keyword the engine does not implement. The engine never ignores a keyword.
     UnsupportedKeyword(String),
-    /// `$schema` names a dialect other than JSON Schema draft 2020-12.
+    /// `$schema` (or [`Loader::default_dialect`](crate::schema::Loader::default_dialect))
+    /// names a dialect the engine does not know: neither draft 2020-12, nor OpenAPI 3.1, nor
+    /// a meta-schema among the loader's documents.
     UnsupportedDialect(String),
+    /// A dialect's meta-schema requires (`$vocabulary`) a vocabulary the engine does not
+    /// implement.
+    UnsupportedVocabulary {
+        /// The dialect: its meta-schema's URI (boxed, to keep errors small).
+        dialect: Box<str>,
+        /// The vocabulary's URI.
+        vocabulary: String,
+    },
     /// A schema position holds something other than an object or a boolean.
     NotASchema,
     /// A keyword's value has the wrong shape; `expected` says what it must be.
@@ -110,9 +120,18 @@ impl fmt::Display for SchemaErrorKind {
             SchemaErrorKind::UnsupportedDialect(uri) => {
                 write!(
                     f,
-                    "unsupported dialect {uri:?} (only draft 2020-12 is supported)"
+                    "unknown dialect {uri:?} (no meta-schema has that URI; jitson reads draft \
+                     2020-12 and the dialects built on it)"
                 )
             }
+            SchemaErrorKind::UnsupportedVocabulary {
+                dialect,
+                vocabulary,
+            } => write!(
+                f,
+                "dialect {dialect:?} requires vocabulary {vocabulary:?}, which jitson does not \
+                 implement"
+            ),
             SchemaErrorKind::NotASchema => {
                 f.write_str("expected a schema (an object or a boolean)")
             }

@@ -1,6 +1,8 @@
 //! Loader pass 2: one node per subschema (node `i` is location `i`), each the conjunction of
 //! its keywords: the typed part, `const` / `enum`, `$ref`, and the combinators.
 
+use super::asserted_format;
+use super::dialect::Dialect;
 use super::index::{Index, LocationSchema, invalid};
 use super::unevaluated::{self, Selector};
 use crate::schema::doc::{Doc, member};
@@ -69,7 +71,7 @@ pub(crate) fn build(index: &Index<'_>) -> Result<Built, SchemaError> {
     }
     let mut owners: Vec<usize> = (0..index.locations.len()).collect();
     for (i, location) in index.locations.iter().enumerate() {
-        graph.nodes[i] = match location.schema {
+        graph.nodes[i] = match &location.schema {
             LocationSchema::Bool(true) => TypeDesc::Any,
             LocationSchema::Bool(false) => TypeDesc::Never,
             LocationSchema::Object(members) => {
@@ -77,6 +79,7 @@ pub(crate) fn build(index: &Index<'_>) -> Result<Built, SchemaError> {
                     members,
                     at: &location.pointer,
                     base: &location.base,
+                    dialect: location.dialect,
                 };
                 object.build(index, &mut graph, &mut dynamic_refs)?
             }
@@ -95,6 +98,8 @@ struct SchemaObject<'a> {
     members: &'a [(String, Doc)],
     at: &'a str,
     base: &'a str,
+    /// Its dialect: whether `format` asserts.
+    dialect: Dialect,
 }
 
 impl SchemaObject<'_> {
@@ -440,7 +445,7 @@ impl SchemaObject<'_> {
         graph: &mut Graph,
     ) -> Result<Option<TypeId>, SchemaError> {
         let types = self.types()?;
-        let descs = KindDescs {
+        let mut descs = KindDescs {
             integer: self.integer_desc()?,
             number: self.number_desc()?,
             string: self.string_desc()?,
@@ -461,6 +466,14 @@ impl SchemaObject<'_> {
             return Ok(None);
         }
         let allowed = types.unwrap_or_else(every_kind);
+        // A dialect with format assertion asserts the format of the strings it allows.
+        if let (true, true, Some(name)) = (
+            allowed.contains(Kind::String),
+            self.dialect.asserts_formats(),
+            &descs.string.format,
+        ) {
+            descs.string.asserted_format = asserted_format(name, self.ptr("format"))?;
+        }
         Ok(Some(self.kinds(graph, allowed, descs)))
     }
 

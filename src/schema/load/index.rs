@@ -3,10 +3,12 @@
 //! `$dynamicRef` can name (`$id` resources, `$anchor`s, `$dynamicAnchor`s); reject every
 //! keyword the engine does not implement.
 
-use super::loader::{AnnotationKeywords, Documents};
-use super::meta::{self, DRAFT_2020_12};
+use super::dialect::{Dialect, Dialects, Vocabulary};
+use super::loader::{Documents, Settings};
+use super::meta;
 use crate::schema::doc::{Doc, member};
 use crate::schema::{SchemaError, SchemaErrorKind, TypeId, pointer, uri};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// What a keyword's value is, for pass 1.
@@ -36,44 +38,58 @@ enum Shape {
     String,
     Boolean,
     Array,
+    Object,
     /// `$vocabulary`: an object of booleans. It declares what the schemas a meta-schema
     /// describes may use, and asserts nothing about the instances the meta-schema itself
-    /// validates; a dialect other than draft 2020-12 is refused at `$schema`.
+    /// validates.
     Vocabularies,
 }
 
-/// The role of every keyword the engine implements; `None` for the rest.
-fn role(keyword: &str) -> Option<Role> {
-    Some(match keyword {
-        "$schema" | "$id" | "$anchor" | "$dynamicAnchor" => Role::Identity,
-        "$comment" | "title" | "description" | "format" | "contentMediaType"
-        | "contentEncoding" => Role::Annotation(Shape::String),
-        "deprecated" | "readOnly" | "writeOnly" => Role::Annotation(Shape::Boolean),
-        "$vocabulary" => Role::Annotation(Shape::Vocabularies),
-        "examples" => Role::Annotation(Shape::Array),
-        "default" => Role::Annotation(Shape::Any),
-        "$ref" | "$dynamicRef" | "type" | "enum" | "const" | "minimum" | "maximum"
-        | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength"
-        | "pattern" | "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains"
-        | "required" | "minProperties" | "maxProperties" | "dependentRequired" => Role::Assertion,
+/// The vocabulary and role of every keyword the engine implements; `None` for the rest.
+fn keyword(name: &str) -> Option<(Vocabulary, Role)> {
+    use Vocabulary::{
+        Applicator, Content, Core, FormatAnnotation, MetaData, OpenApi, Unevaluated, Validation,
+    };
+    Some(match name {
+        "$schema" | "$id" | "$anchor" | "$dynamicAnchor" => (Core, Role::Identity),
+        "$comment" => (Core, Role::Annotation(Shape::String)),
+        "$vocabulary" => (Core, Role::Annotation(Shape::Vocabularies)),
+        "$ref" | "$dynamicRef" => (Core, Role::Assertion),
+        "$defs" | "definitions" => (Core, Role::SubschemaMap),
+        "title" | "description" => (MetaData, Role::Annotation(Shape::String)),
+        "deprecated" | "readOnly" | "writeOnly" => (MetaData, Role::Annotation(Shape::Boolean)),
+        "examples" => (MetaData, Role::Annotation(Shape::Array)),
+        "default" => (MetaData, Role::Annotation(Shape::Any)),
+        "format" => (FormatAnnotation, Role::Annotation(Shape::String)),
+        "contentMediaType" | "contentEncoding" => (Content, Role::Annotation(Shape::String)),
+        "contentSchema" => (Content, Role::Subschema),
+        "type" | "enum" | "const" | "minimum" | "maximum" | "exclusiveMinimum"
+        | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength" | "pattern"
+        | "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains" | "required"
+        | "minProperties" | "maxProperties" | "dependentRequired" => (Validation, Role::Assertion),
         "items"
         | "contains"
         | "additionalProperties"
         | "propertyNames"
-        | "unevaluatedProperties"
-        | "unevaluatedItems"
         | "not"
-        | "contentSchema"
         | "if"
         | "then"
-        | "else" => Role::Subschema,
-        "properties" | "patternProperties" | "dependentSchemas" | "$defs" | "definitions" => {
-            Role::SubschemaMap
-        }
-        "prefixItems" | "allOf" | "anyOf" | "oneOf" => Role::SubschemaList,
-        "dependencies" => Role::Dependencies,
+        | "else" => (Applicator, Role::Subschema),
+        "properties" | "patternProperties" | "dependentSchemas" => (Applicator, Role::SubschemaMap),
+        "prefixItems" | "allOf" | "anyOf" | "oneOf" => (Applicator, Role::SubschemaList),
+        "dependencies" => (Applicator, Role::Dependencies),
+        "unevaluatedProperties" | "unevaluatedItems" => (Unevaluated, Role::Subschema),
+        "discriminator" | "xml" | "externalDocs" => (OpenApi, Role::Annotation(Shape::Object)),
+        "example" => (OpenApi, Role::Annotation(Shape::Any)),
         _ => return None,
     })
+}
+
+/// Whether `name` is a keyword of a draft vocabulary that `dialect` does not use: an
+/// annotation there, left out of the members pass 2 reads. (A keyword of OpenAPI's
+/// vocabulary outside its dialect is as unknown as any other.)
+fn unused(dialect: Dialect, name: &str) -> bool {
+    keyword(name).is_some_and(|(v, _)| !dialect.means(v) && v != Vocabulary::OpenApi)
 }
 
 /// A subschema: where it is, what it is, and the base URI its references resolve against.
@@ -84,14 +100,16 @@ pub(crate) struct Location<'d> {
     pub(crate) schema: LocationSchema<'d>,
     /// Base URI for `$ref` (after this subschema's own `$id`).
     pub(crate) base: String,
+    /// The vocabularies it uses (after this subschema's own `$schema`).
+    pub(crate) dialect: Dialect,
 }
 
 /// A subschema's two possible forms.
 pub(crate) enum LocationSchema<'d> {
     /// `true` / `false`.
     Bool(bool),
-    /// A schema object's members.
-    Object(&'d [(String, Doc)]),
+    /// A schema object's members, but those of vocabularies its dialect does not use.
+    Object(Cow<'d, [(String, Doc)]>),
 }
 
 /// Every subschema of a document, with the names `$ref` can use for them.
@@ -108,8 +126,12 @@ pub(crate) struct Index<'d> {
     dynamic_anchors: HashMap<String, Vec<(String, String)>>,
     /// The URIs of the loader's documents indexed (not the built-in ones), in the order read.
     pub(crate) documents_read: Vec<String>,
-    /// Keywords the loader takes as annotations beyond the draft's.
-    annotations: &'d AnnotationKeywords,
+    /// How the loader reads schemas.
+    settings: &'d Settings,
+    /// The dialects `$schema`s named.
+    dialects: Dialects<'d>,
+    /// The dialect of a document that names none.
+    default_dialect: Dialect,
 }
 
 /// What a `$dynamicRef` names: the subschema it resolves to as a `$ref` would, and the
@@ -127,12 +149,19 @@ pub(crate) struct DynamicTarget {
 impl<'d> Index<'d> {
     /// Indexes the document rooted at `root`, then each of the `documents` (or of the
     /// built-in meta-schemas, when `documents` has none by that name) that a `$ref` of a
-    /// document indexed names, until none is new.
+    /// document indexed names, until none is new; reads them as `settings` say.
     pub(crate) fn build(
         root: &'d Doc,
         documents: &'d Documents,
-        annotations: &'d AnnotationKeywords,
+        settings: &'d Settings,
     ) -> Result<Index<'d>, SchemaError> {
+        let mut dialects = Dialects::new(documents);
+        let default_dialect = match &settings.dialect {
+            None => Dialect::DRAFT_2020_12,
+            Some(uri) => {
+                (dialects.named(uri)).map_err(|kind| SchemaError::new(kind, String::new()))?
+            }
+        };
         let mut index = Index {
             locations: Vec::new(),
             by_pointer: HashMap::new(),
@@ -140,21 +169,24 @@ impl<'d> Index<'d> {
             anchors: HashMap::new(),
             dynamic_anchors: HashMap::new(),
             documents_read: Vec::new(),
-            annotations,
+            settings,
+            dialects,
+            default_dialect,
         };
-        index.walk(root, String::new(), "")?;
+        index.walk(root, String::new(), "", default_dialect)?;
         let mut next = 0;
         while let Some(location) = index.locations.get(next) {
             next += 1;
-            let LocationSchema::Object(members) = location.schema else {
+            let LocationSchema::Object(members) = &location.schema else {
                 continue;
             };
-            let base = location.base.clone();
-            for keyword in ["$ref", "$dynamicRef"] {
-                let Some(Doc::String(reference)) = member(members, keyword) else {
-                    continue;
-                };
-                let target = uri::resolve(&base, reference);
+            let targets: Vec<String> = (["$ref", "$dynamicRef"].into_iter())
+                .filter_map(|keyword| match member(members, keyword) {
+                    Some(Doc::String(reference)) => Some(uri::resolve(&location.base, reference)),
+                    _ => None,
+                })
+                .collect();
+            for target in targets {
                 let (resource, _) = uri::split_fragment(&target);
                 // A document read is a resource under every name it is known by, so it is
                 // read once.
@@ -171,6 +203,8 @@ impl<'d> Index<'d> {
                 }
             }
         }
+        let meta_schemas = std::mem::take(&mut index.dialects.documents_read);
+        index.documents_read.extend(meta_schemas);
         Ok(index)
     }
 
@@ -178,7 +212,7 @@ impl<'d> Index<'d> {
     /// base URI is `uri` (or its `$id`), and `$ref`s may name it by `uri`.
     fn add_document(&mut self, uri: &str, doc: &'d Doc) -> Result<(), SchemaError> {
         let at = format!("{uri}#");
-        self.walk(doc, at.clone(), uri)?;
+        self.walk(doc, at.clone(), uri, self.default_dialect)?;
         // A document whose `$id` is the URI it was given under is already named by it.
         self.resources.entry(uri.to_owned()).or_insert(at);
         Ok(())
@@ -244,23 +278,45 @@ impl<'d> Index<'d> {
         list.iter().map(|(name, at)| (name.as_str(), self.id(at)))
     }
 
-    fn walk(&mut self, doc: &'d Doc, at: String, parent_base: &str) -> Result<(), SchemaError> {
+    /// Indexes the subschema `doc` at `at`, whose parent's base URI is `parent_base` and
+    /// whose parent's dialect is `parent_dialect`.
+    fn walk(
+        &mut self,
+        doc: &'d Doc,
+        at: String,
+        parent_base: &str,
+        parent_dialect: Dialect,
+    ) -> Result<(), SchemaError> {
         let members = match doc {
             Doc::Bool(b) => {
-                self.add(at, LocationSchema::Bool(*b), parent_base.to_owned());
+                let schema = LocationSchema::Bool(*b);
+                self.add(at, schema, parent_base.to_owned(), parent_dialect);
                 return Ok(());
             }
             Doc::Object(members) => members,
             _ => return Err(SchemaError::new(SchemaErrorKind::NotASchema, at)),
         };
-        let base = self.identify(doc, &at, parent_base)?;
-        self.add(at.clone(), LocationSchema::Object(members), base.clone());
+        let (base, dialect) = self.identify(doc, &at, parent_base, parent_dialect)?;
+        let used = match members.iter().any(|(k, _)| unused(dialect, k)) {
+            false => Cow::Borrowed(&members[..]),
+            true => (members.iter())
+                .filter(|(k, _)| !unused(dialect, k))
+                .cloned()
+                .collect(),
+        };
+        self.add(
+            at.clone(),
+            LocationSchema::Object(used),
+            base.clone(),
+            dialect,
+        );
         for (keyword, value) in members {
             let here = pointer::push(&at, keyword);
-            let role = match role(keyword) {
-                Some(role) => role,
-                None if self.annotations.take(keyword) => Role::Annotation(Shape::Any),
-                None => {
+            let role = match self::keyword(keyword) {
+                Some((vocabulary, role)) if dialect.means(vocabulary) => role,
+                _ if unused(dialect, keyword) => Role::Annotation(Shape::Any),
+                _ if self.settings.annotations.take(keyword) => Role::Annotation(Shape::Any),
+                _ => {
                     let kind = SchemaErrorKind::UnsupportedKeyword(keyword.clone());
                     return Err(SchemaError::new(kind, here));
                 }
@@ -268,20 +324,21 @@ impl<'d> Index<'d> {
             match (role, value) {
                 (Role::Identity | Role::Assertion, _) => {}
                 (Role::Annotation(shape), _) => check_shape(keyword, value, shape, here)?,
-                (Role::Subschema, _) => self.walk(value, here, &base)?,
+                (Role::Subschema, _) => self.walk(value, here, &base, dialect)?,
                 (Role::SubschemaMap, Doc::Object(subs)) => {
                     for (name, sub) in subs {
-                        self.walk(sub, pointer::push(&here, name), &base)?;
+                        self.walk(sub, pointer::push(&here, name), &base, dialect)?;
                     }
                 }
                 (Role::Dependencies, Doc::Object(subs)) => {
                     for (name, sub) in subs.iter().filter(|(_, s)| !matches!(s, Doc::Array(_))) {
-                        self.walk(sub, pointer::push(&here, name), &base)?;
+                        self.walk(sub, pointer::push(&here, name), &base, dialect)?;
                     }
                 }
                 (Role::SubschemaList, Doc::Array(subs)) if !subs.is_empty() => {
                     for (i, sub) in subs.iter().enumerate() {
-                        self.walk(sub, pointer::push(&here, &i.to_string()), &base)?;
+                        let at = pointer::push(&here, &i.to_string());
+                        self.walk(sub, at, &base, dialect)?;
                     }
                 }
                 (Role::SubschemaMap, _) => {
@@ -299,29 +356,32 @@ impl<'d> Index<'d> {
         Ok(())
     }
 
-    fn add(&mut self, at: String, schema: LocationSchema<'d>, base: String) {
+    fn add(&mut self, at: String, schema: LocationSchema<'d>, base: String, dialect: Dialect) {
         self.by_pointer.insert(at.clone(), self.locations.len());
         self.locations.push(Location {
             pointer: at,
             schema,
             base,
+            dialect,
         });
     }
 
     /// Reads `$schema`, `$id`, `$anchor` and `$dynamicAnchor` of the schema object at `at`;
-    /// returns its base URI.
-    fn identify(&mut self, doc: &Doc, at: &str, parent_base: &str) -> Result<String, SchemaError> {
-        if let Some(dialect) = doc.get("$schema") {
+    /// returns its base URI and its dialect.
+    fn identify(
+        &mut self,
+        doc: &Doc,
+        at: &str,
+        parent_base: &str,
+        parent_dialect: Dialect,
+    ) -> Result<(String, Dialect), SchemaError> {
+        let mut dialect = parent_dialect;
+        if let Some(named) = doc.get("$schema") {
             let here = pointer::push(at, "$schema");
-            let Doc::String(uri) = dialect else {
+            let Doc::String(uri) = named else {
                 return Err(invalid("$schema", "a string", here));
             };
-            if uri.strip_suffix('#').unwrap_or(uri) != DRAFT_2020_12 {
-                return Err(SchemaError::new(
-                    SchemaErrorKind::UnsupportedDialect(uri.clone()),
-                    here,
-                ));
-            }
+            dialect = (self.dialects.named(uri)).map_err(|kind| SchemaError::new(kind, here))?;
         }
         let mut base = parent_base.to_owned();
         if let Some(id) = doc.get("$id") {
@@ -356,7 +416,7 @@ impl<'d> Index<'d> {
                 list.push((name.clone(), at.to_owned()));
             }
         }
-        Ok(base)
+        Ok((base, dialect))
     }
 
     /// Records that `name` designates the schema at `at`; `here` is where the name is written.
@@ -401,7 +461,7 @@ fn check_shape(keyword: &str, value: &Doc, shape: Shape, at: String) -> Result<(
         (Shape::Any, _) | (Shape::String, Doc::String(_)) | (Shape::Boolean, Doc::Bool(_)) => {
             Ok(())
         }
-        (Shape::Array, Doc::Array(_)) => Ok(()),
+        (Shape::Array, Doc::Array(_)) | (Shape::Object, Doc::Object(_)) => Ok(()),
         (Shape::Vocabularies, Doc::Object(members))
             if members.iter().all(|(_, v)| matches!(v, Doc::Bool(_))) =>
         {
@@ -410,6 +470,7 @@ fn check_shape(keyword: &str, value: &Doc, shape: Shape, at: String) -> Result<(
         (Shape::String, _) => Err(invalid(keyword, "a string", at)),
         (Shape::Boolean, _) => Err(invalid(keyword, "a boolean", at)),
         (Shape::Array, _) => Err(invalid(keyword, "an array", at)),
+        (Shape::Object, _) => Err(invalid(keyword, "an object", at)),
         (Shape::Vocabularies, _) => Err(invalid(keyword, "an object of booleans", at)),
     }
 }

@@ -50,6 +50,8 @@ pub(crate) struct Settings {
     pub(crate) assert_formats: bool,
     /// Keywords taken as annotations beyond the draft's ([`Loader::annotation_keyword`]).
     pub(crate) annotations: AnnotationKeywords,
+    /// The dialect of a document that names none ([`Loader::default_dialect`]).
+    pub(crate) dialect: Option<String>,
 }
 
 /// Keywords the engine does not implement that a [`Loader`] was told to take as annotations:
@@ -167,7 +169,8 @@ impl Loader {
     /// Without it a keyword the engine does not implement is
     /// [`SchemaErrorKind::UnsupportedKeyword`], so that a misspelt `"minimun": 1` is an error
     /// rather than a rule silently dropped. OpenAPI 3.1 schemas need `discriminator`,
-    /// `example`, `xml`, `externalDocs` and their `x-` extensions.
+    /// `example`, `xml`, `externalDocs` (which OpenAPI's dialect takes, see
+    /// [`OPENAPI_3_1`](crate::schema::OPENAPI_3_1)) and their `x-` extensions.
     ///
     /// ```
     /// use jitson::schema::{Loader, SchemaErrorKind};
@@ -190,6 +193,40 @@ impl Loader {
             Some(prefix) => annotations.prefixes.push(prefix.to_owned()),
             None => annotations.names.push(keyword.to_owned()),
         }
+        self
+    }
+
+    /// Makes the dialect `uri` names the dialect of every document this loader reads (the
+    /// schema's own and those its references name) whose root has no `$schema`, as an
+    /// OpenAPI 3.1 document's `jsonSchemaDialect` does for its schemas. `$schema` and this
+    /// setting name the same dialects: draft 2020-12's
+    /// ([`DRAFT_2020_12`](crate::schema::DRAFT_2020_12), the default), OpenAPI 3.1's
+    /// ([`OPENAPI_3_1`](crate::schema::OPENAPI_3_1)), and that of any meta-schema among the
+    /// loader's documents, whose `$vocabulary` says which vocabularies its schemas use: a
+    /// keyword of a draft vocabulary it leaves out is an annotation, the format-assertion
+    /// vocabulary makes `format` an assertion, and a required vocabulary the engine does not
+    /// implement is [`SchemaErrorKind::UnsupportedVocabulary`]. A loader that cannot find the
+    /// dialect fails every load with [`SchemaErrorKind::UnsupportedDialect`].
+    ///
+    /// ```
+    /// use jitson::schema::Loader;
+    ///
+    /// let mut loader = Loader::new();
+    /// loader.document_json("https://example.com/no-validation", br#"{
+    ///     "$schema": "https://json-schema.org/draft/2020-12/schema",
+    ///     "$vocabulary": {
+    ///         "https://json-schema.org/draft/2020-12/vocab/core": true,
+    ///         "https://json-schema.org/draft/2020-12/vocab/applicator": true
+    ///     }
+    /// }"#)?;
+    /// loader.default_dialect("https://example.com/no-validation");
+    /// let schema = loader.load_json(br#"{"properties": {"a": {"minimum": 10}, "b": false}}"#)?;
+    /// assert!(schema.validate_value(&serde_json::json!({"a": 1})).is_ok());
+    /// assert!(schema.validate_value(&serde_json::json!({"b": 1})).is_err());
+    /// # Ok::<(), jitson::SchemaError>(())
+    /// ```
+    pub fn default_dialect(&mut self, uri: &str) -> &mut Loader {
+        self.settings.dialect = Some(uri.to_owned());
         self
     }
 

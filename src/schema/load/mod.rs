@@ -21,18 +21,21 @@
 //! `contentSchema` (a schema, indexed for `$ref`s, never applied), `$vocabulary` (what a
 //! meta-schema's schemas may use; nothing about its own instances), and the keywords a
 //! [`Loader`] was told to take as annotations ([`Loader::annotation_keyword`]). The draft
-//! 2020-12 meta-schemas are built in ([`meta`]).
+//! 2020-12 meta-schemas are built in ([`meta`]). `$schema` names the dialect ([`dialect`]):
+//! draft 2020-12, OpenAPI 3.1's, or a meta-schema's `$vocabulary`.
 
 mod build;
+mod dialect;
 mod dynamic;
 mod index;
 mod loader;
 mod meta;
 mod unevaluated;
 
+pub use dialect::OPENAPI_3_1;
 pub(crate) use dynamic::MAX_COPIES;
 pub use loader::Loader;
-use loader::{AnnotationKeywords, Documents, Settings};
+use loader::{Documents, Settings};
 pub use meta::DRAFT_2020_12;
 
 use crate::schema::doc::Doc;
@@ -88,43 +91,49 @@ fn load_with(
     settings: &Settings,
     read: &mut Vec<String>,
 ) -> Result<Schema, SchemaError> {
-    let mut graph = raw_graph(doc, documents, &settings.annotations, read)?;
+    let mut graph = raw_graph(doc, documents, settings, read)?;
     if settings.assert_formats {
         assert_formats_of(&mut graph)?;
     }
     canon::finish(graph, TypeId(0))
 }
 
-/// Makes every string node's `format` that names a [`Format`] an assertion; a format the
-/// draft defines that the engine cannot check is [`SchemaErrorKind::UnsupportedFormat`].
-/// Other names stay annotations.
+/// Makes every string node's `format` that names a [`Format`] an assertion (see
+/// [`asserted_format`]).
 fn assert_formats_of(graph: &mut Graph) -> Result<(), SchemaError> {
     for (node, origin) in graph.nodes.iter_mut().zip(&graph.origins) {
         let TypeDesc::String(d) = node else { continue };
         let Some(name) = &d.format else { continue };
-        match Format::known(name) {
-            Known::Checked(f) => d.asserted_format = Some(f),
-            Known::Unchecked => {
-                let kind = SchemaErrorKind::UnsupportedFormat(name.clone());
-                return Err(SchemaError::new(kind, pointer::push(origin, "format")));
-            }
-            Known::Unknown => {}
-        }
+        d.asserted_format = asserted_format(name, pointer::push(origin, "format"))?;
     }
     Ok(())
 }
 
+/// The [`Format`] a string's `format: name` (written at `at`) asserts where formats are
+/// assertions; a format the draft defines that the engine cannot check is
+/// [`SchemaErrorKind::UnsupportedFormat`]. Other names stay annotations (`None`).
+fn asserted_format(name: &str, at: String) -> Result<Option<Format>, SchemaError> {
+    match Format::known(name) {
+        Known::Checked(f) => Ok(Some(f)),
+        Known::Unchecked => {
+            let kind = SchemaErrorKind::UnsupportedFormat(name.to_owned());
+            Err(SchemaError::new(kind, at))
+        }
+        Known::Unknown => Ok(None),
+    }
+}
+
 /// The document's raw graph, before canonicalization (the root is node 0), with the
-/// `documents` its `$ref`s may name and the extra `annotations`; appends to `read` the URIs
-/// of the documents it read.
+/// `documents` its `$ref`s may name, read as `settings` say; appends to `read` the URIs of
+/// the documents it read.
 pub(crate) fn raw_graph(
     doc: &Doc,
     documents: &Documents,
-    annotations: &AnnotationKeywords,
+    settings: &Settings,
     read: &mut Vec<String>,
 ) -> Result<Graph, SchemaError> {
     doc.check_unique_keys("")?;
-    let index = index::Index::build(doc, documents, annotations)?;
+    let index = index::Index::build(doc, documents, settings)?;
     read.extend_from_slice(&index.documents_read);
     dynamic::resolve(&index, build::build(&index)?)
 }

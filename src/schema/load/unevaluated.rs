@@ -383,7 +383,7 @@ fn in_place<E: Evaluation>(
     own_unevaluated: bool,
 ) -> Result<Vec<TypeId>, SchemaError> {
     let location = &index.locations[id.index()];
-    let LocationSchema::Object(members) = location.schema else {
+    let LocationSchema::Object(members) = &location.schema else {
         return Ok(Vec::new());
     };
     let get = |k: &str| member(members, k);

@@ -1,0 +1,219 @@
+//! Dialects: which vocabularies a schema uses, as the meta-schema its `$schema` names declares
+//! them in `$vocabulary`. A keyword of a vocabulary the dialect does not use is an annotation;
+//! the format-assertion vocabulary makes `format` an assertion.
+
+use super::loader::Documents;
+use super::meta::{self, DRAFT_2020_12};
+use crate::schema::doc::Doc;
+use crate::schema::{SchemaErrorKind, uri};
+
+/// The OpenAPI 3.1 schema dialect (`jsonSchemaDialect`'s default in an OpenAPI 3.1
+/// document): draft 2020-12 with OpenAPI's vocabulary, whose keywords `discriminator`,
+/// `xml`, `externalDocs` and `example` are annotations. `$schema` may name it, and
+/// [`Loader::default_dialect`](crate::schema::Loader::default_dialect) make it the dialect of
+/// every schema that names none:
+///
+/// ```
+/// use jitson::schema::{Loader, OPENAPI_3_1};
+///
+/// let mut loader = Loader::new();
+/// loader.default_dialect(OPENAPI_3_1);
+/// let schema = loader.load_json(br#"{
+///     "type": "object",
+///     "discriminator": {"propertyName": "kind"},
+///     "properties": {"kind": {"type": "string", "example": "cat"}}
+/// }"#)?;
+/// assert!(schema.validate_value(&serde_json::json!({"kind": 1})).is_err());
+/// # Ok::<(), jitson::SchemaError>(())
+/// ```
+pub const OPENAPI_3_1: &str = "https://spec.openapis.org/oas/3.1/dialect/base";
+
+/// A vocabulary the engine implements: a set of keywords that a dialect uses or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Vocabulary {
+    /// `$id`, `$ref`, `$defs`…: always used.
+    Core,
+    /// Subschema keywords: `properties`, `items`, `allOf`, `if`…
+    Applicator,
+    /// `unevaluatedProperties`, `unevaluatedItems`.
+    Unevaluated,
+    /// Assertions on values: `type`, `minimum`, `required`…
+    Validation,
+    /// `title`, `description`, `default`…
+    MetaData,
+    /// `format` as an annotation.
+    FormatAnnotation,
+    /// `format` as an assertion.
+    FormatAssertion,
+    /// `contentMediaType`, `contentEncoding`, `contentSchema`.
+    Content,
+    /// OpenAPI 3.1's `discriminator`, `xml`, `externalDocs`, `example`.
+    OpenApi,
+}
+
+/// Each vocabulary's URI, as `$vocabulary` names it.
+const URIS: &[(&str, Vocabulary)] = &[
+    (
+        "https://json-schema.org/draft/2020-12/vocab/core",
+        Vocabulary::Core,
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/vocab/applicator",
+        Vocabulary::Applicator,
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/vocab/unevaluated",
+        Vocabulary::Unevaluated,
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/vocab/validation",
+        Vocabulary::Validation,
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/vocab/meta-data",
+        Vocabulary::MetaData,
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/vocab/format-annotation",
+        Vocabulary::FormatAnnotation,
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/vocab/format-assertion",
+        Vocabulary::FormatAssertion,
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/vocab/content",
+        Vocabulary::Content,
+    ),
+    (
+        "https://spec.openapis.org/oas/3.1/vocab/base",
+        Vocabulary::OpenApi,
+    ),
+];
+
+/// The vocabularies a schema uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Dialect(u16);
+
+impl Dialect {
+    /// Draft 2020-12's own: every vocabulary of the draft but format assertion.
+    pub(crate) const DRAFT_2020_12: Dialect = Dialect::of(&[
+        Vocabulary::Core,
+        Vocabulary::Applicator,
+        Vocabulary::Unevaluated,
+        Vocabulary::Validation,
+        Vocabulary::MetaData,
+        Vocabulary::FormatAnnotation,
+        Vocabulary::Content,
+    ]);
+
+    const OPENAPI_3_1: Dialect =
+        Dialect(Dialect::DRAFT_2020_12.0 | 1 << Vocabulary::OpenApi as u16);
+
+    const fn of(vocabularies: &[Vocabulary]) -> Dialect {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < vocabularies.len() {
+            bits |= 1 << vocabularies[i] as u16;
+            i += 1;
+        }
+        Dialect(bits)
+    }
+
+    /// Whether the dialect uses `vocabulary`.
+    fn uses(self, vocabulary: Vocabulary) -> bool {
+        self.0 & 1 << vocabulary as u16 != 0
+    }
+
+    /// Whether `format` is an assertion in this dialect.
+    pub(crate) fn asserts_formats(self) -> bool {
+        self.uses(Vocabulary::FormatAssertion)
+    }
+
+    /// Whether a keyword of `vocabulary` has its meaning here: its vocabulary is used, or it
+    /// is `format` and either format vocabulary is.
+    pub(crate) fn means(self, vocabulary: Vocabulary) -> bool {
+        self.uses(vocabulary)
+            || vocabulary == Vocabulary::FormatAnnotation && self.uses(Vocabulary::FormatAssertion)
+    }
+
+    /// The dialect whose meta-schema is the document `meta` (`$schema` named it `uri`): the
+    /// vocabularies its `$vocabulary` lists, or draft 2020-12's when it has none. The core
+    /// vocabulary is used whatever it says; a vocabulary the engine does not implement is
+    /// ignored when optional (`false`) and refused when required.
+    fn declared(uri: &str, meta: &Doc) -> Result<Dialect, SchemaErrorKind> {
+        let Some(declared) = meta.get("$vocabulary") else {
+            return Ok(Dialect::DRAFT_2020_12);
+        };
+        let Doc::Object(members) = declared else {
+            return Err(SchemaErrorKind::InvalidValue {
+                keyword: "$vocabulary".to_owned(),
+                expected: "an object of booleans",
+            });
+        };
+        let mut dialect = Dialect::of(&[Vocabulary::Core]);
+        for (name, required) in members {
+            match URIS.iter().find(|(u, _)| u == name) {
+                Some(&(_, vocabulary)) => dialect.0 |= 1 << vocabulary as u16,
+                None if matches!(required, Doc::Bool(false)) => {}
+                None => {
+                    return Err(SchemaErrorKind::UnsupportedVocabulary {
+                        dialect: uri.into(),
+                        vocabulary: name.clone(),
+                    });
+                }
+            }
+        }
+        Ok(dialect)
+    }
+}
+
+/// Finds the dialect a `$schema` (or [`Loader::default_dialect`]) names.
+///
+/// [`Loader::default_dialect`]: crate::schema::Loader::default_dialect
+pub(crate) struct Dialects<'d> {
+    documents: &'d Documents,
+    /// The dialects found so far, by URI.
+    found: Vec<(String, Dialect)>,
+    /// The URIs of the loader's documents read as meta-schemas, in the order read.
+    pub(crate) documents_read: Vec<String>,
+}
+
+impl<'d> Dialects<'d> {
+    /// Finds dialects among `documents`, the built-in meta-schemas, and [`OPENAPI_3_1`].
+    pub(crate) fn new(documents: &'d Documents) -> Dialects<'d> {
+        Dialects {
+            documents,
+            found: Vec::new(),
+            documents_read: Vec::new(),
+        }
+    }
+
+    /// The dialect `$schema` names as `named` (an empty fragment allowed): draft 2020-12's
+    /// for its URI; else that of the meta-schema the loader's documents or the built-in ones
+    /// have under that name; else OpenAPI 3.1's for its URI. The error is placed by the caller.
+    pub(crate) fn named(&mut self, named: &str) -> Result<Dialect, SchemaErrorKind> {
+        let unknown = || SchemaErrorKind::UnsupportedDialect(named.to_owned());
+        let uri = match uri::split_fragment(named) {
+            (uri, None | Some("")) => uri,
+            _ => return Err(unknown()),
+        };
+        if uri == DRAFT_2020_12 {
+            return Ok(Dialect::DRAFT_2020_12);
+        }
+        if let Some(&(_, dialect)) = self.found.iter().find(|(u, _)| u == uri) {
+            return Ok(dialect);
+        }
+        let given = self.documents.named(uri).map(|k| &self.documents.list[k]);
+        let dialect = match given.or_else(|| meta::named(uri)) {
+            Some((_, meta)) => Dialect::declared(uri, meta)?,
+            None if uri == OPENAPI_3_1 => Dialect::OPENAPI_3_1,
+            None => return Err(unknown()),
+        };
+        if let Some((given, _)) = given {
+            self.documents_read.push(given.clone());
+        }
+        self.found.push((uri.to_owned(), dialect));
+        Ok(dialect)
+    }
+}
