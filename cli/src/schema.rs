@@ -47,6 +47,12 @@ pub struct SchemaArg {
     /// externalDocs, x-*).
     #[arg(long = "annotation-keyword", value_name = "KEYWORD")]
     annotation_keywords: Vec<String>,
+    /// Read the schema and its documents, where they name no `$schema`, in the dialect URI:
+    /// draft 2020-12 (the default), OpenAPI 3.1's
+    /// (https://spec.openapis.org/oas/3.1/dialect/base), or a meta-schema given with
+    /// `--document`, whose `$vocabulary` says which vocabularies the schemas use.
+    #[arg(long, value_name = "URI")]
+    dialect: Option<String>,
 }
 
 impl SchemaArg {
@@ -92,6 +98,9 @@ impl SchemaArg {
         loader.assert_formats(self.assert_formats);
         for keyword in &self.annotation_keywords {
             loader.annotation_keyword(keyword);
+        }
+        if let Some(dialect) = &self.dialect {
+            loader.default_dialect(dialect);
         }
         for document in &self.documents {
             let (uri, path) = document.split_once('=').unwrap_or((document, document));

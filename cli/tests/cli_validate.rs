@@ -384,4 +384,55 @@ fn annotation_keywords_are_taken_when_named() {
         stdout(&out),
         "-:1:2: $: missing required field \"kind\" (keyword required at /required)\n"
     );
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn a_dialect_names_the_vocabularies_schemas_use() {
+    let dir = scratch("dialect");
+    let schema = write(
+        &dir,
+        "pet.json",
+        br#"{"type": "object", "required": ["kind"], "discriminator": {"propertyName": "kind"}}"#,
+    );
+    let openapi = "https://spec.openapis.org/oas/3.1/dialect/base";
+    let args = ["validate", "--schema", &schema, "--dialect", openapi];
+    let out = jitson(&args, br#"{"kind": "cat"}"#);
+    assert_eq!((status(&out), stderr(&out)), (0, String::new()));
+    let out = jitson(&args, b"{}");
+    assert_eq!(status(&out), 1);
+    // A meta-schema given as a document: without the validation vocabulary, `required` is
+    // an annotation.
+    let meta = write(
+        &dir,
+        "meta.json",
+        br#"{"$vocabulary": {"https://json-schema.org/draft/2020-12/vocab/core": true}}"#,
+    );
+    let document = format!("https://example.com/meta={meta}");
+    let args = [
+        "validate",
+        "--schema",
+        &schema,
+        "--document",
+        &document,
+        "--dialect",
+        "https://example.com/meta",
+        "--annotation-keyword",
+        "discriminator",
+    ];
+    let out = jitson(&args, b"{}");
+    assert_eq!((status(&out), stderr(&out)), (0, String::new()));
+    let out = jitson(
+        &["validate", "--schema", &schema, "--dialect", "x:y"],
+        b"{}",
+    );
+    assert_eq!(status(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "jitson: {schema}: schema error: unknown dialect \"x:y\" (no meta-schema has that \
+             URI; jitson reads draft 2020-12 and the dialects built on it) at the schema root\n"
+        )
+    );
+    std::fs::remove_dir_all(&dir).expect("clean up");
 }

@@ -20,6 +20,10 @@ pub struct Config {
     /// Keywords the schemas may use as annotations beyond the draft's (see
     /// [`Loader::annotation_keyword`](jitson::schema::Loader::annotation_keyword)).
     pub annotation_keywords: Vec<String>,
+    /// The dialect of schemas that name none (see
+    /// [`Loader::default_dialect`](jitson::schema::Loader::default_dialect)); draft 2020-12
+    /// when `None`.
+    pub dialect: Option<String>,
     /// Largest request or response body accepted, in bytes.
     pub max_body_bytes: usize,
     /// How often the schema directory is polled.
@@ -102,6 +106,8 @@ struct RawConfig {
     assert_formats: bool,
     #[serde(default)]
     annotation_keywords: Vec<String>,
+    #[serde(default)]
+    dialect: Option<String>,
     #[serde(default = "default_max_body")]
     max_body_bytes: usize,
     #[serde(default = "default_poll")]
@@ -194,6 +200,7 @@ impl Config {
             schema_dir: base.join(raw.schema_dir),
             assert_formats: raw.assert_formats,
             annotation_keywords: raw.annotation_keywords,
+            dialect: raw.dialect,
             max_body_bytes: raw.max_body_bytes,
             poll_interval_ms: raw.poll_interval_ms,
             debounce_ms: raw.debounce_ms,
@@ -379,5 +386,10 @@ mod tests {
                     annotation_keywords = [\"discriminator\", \"x-*\"]";
         let config = Config::parse(text, Path::new("/")).unwrap();
         assert_eq!(config.annotation_keywords, ["discriminator", "x-*"]);
+        assert_eq!(config.dialect, None);
+        let text = "listen = \"127.0.0.1:1\"\nschema_dir = \"s\"\n\
+                    dialect = \"https://spec.openapis.org/oas/3.1/dialect/base\"";
+        let config = Config::parse(text, Path::new("/")).unwrap();
+        assert_eq!(config.dialect.as_deref(), Some(jitson::schema::OPENAPI_3_1));
     }
 }

@@ -14,7 +14,8 @@
 //! listen = "127.0.0.1:8080"
 //! schema_dir = "schemas"          # relative to this file
 //! assert_formats = true           # check "format" (date-time, email, ...); default false
-//! annotation_keywords = ["discriminator", "example", "x-*"]  # taken, not checked (OpenAPI)
+//! annotation_keywords = ["x-*"]  # taken, not checked (OpenAPI extensions)
+//! dialect = "https://spec.openapis.org/oas/3.1/dialect/base"  # of schemas without $schema
 //! max_body_bytes = 1048576        # default 1 MiB
 //! poll_interval_ms = 200          # default 200
 //! debounce_ms = 200               # default 200

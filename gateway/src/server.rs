@@ -60,6 +60,9 @@ impl Gateway {
         for keyword in &config.annotation_keywords {
             loader.annotation_keyword(keyword);
         }
+        if let Some(dialect) = &config.dialect {
+            loader.default_dialect(dialect);
+        }
         let mut source =
             DirectorySource::new(Arc::clone(&registry), &config.schema_dir).loader(loader);
         source

@@ -16,9 +16,10 @@ use jitson_gateway::{Config, Gateway};
 use serde_json::Value;
 
 const USER: &str = r#"{"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}, "required": ["id"]}"#;
-/// The second version carries an extension keyword, which the config takes as an annotation.
+/// The second version carries an extension keyword, which the config takes as an annotation,
+/// and an OpenAPI keyword, which the config's dialect (OpenAPI 3.1's) takes.
 const USER_V2: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}},
-    "required": ["id"], "x-owner": "accounts"}"#;
+    "required": ["id"], "x-owner": "accounts", "example": {"id": "a"}}"#;
 
 type HttpClient = Client<HttpConnector, Full<Bytes>>;
 
@@ -49,6 +50,7 @@ async fn setup(max_body: usize) -> Setup {
         schema_dir = "."
         max_body_bytes = {max_body}
         annotation_keywords = ["x-*"]
+        dialect = "https://spec.openapis.org/oas/3.1/dialect/base"
         poll_interval_ms = 20
         debounce_ms = 30
         [[routes]]
