@@ -8,7 +8,9 @@
 //! Half the schemas are loaded with `format` asserted ([`Loader::assert_formats`]). Each is
 //! also loaded with `x-` annotations added to its schema objects (values that look like
 //! schemas, `$id`s and `$ref`s among them) by a loader that takes `x-*`
-//! ([`Loader::annotation_keyword`]): it must load to the same schema, or fail the same way.
+//! ([`Loader::annotation_keyword`]): it must load to the same schema, or fail the same way;
+//! so must it in OpenAPI 3.1's dialect, and in a meta-schema's that lists draft 2020-12's
+//! vocabularies (and format assertion, where formats are asserted).
 //! Loading must succeed or fail with a [`jitson::SchemaError`], never panic, and give the same
 //! schema from text as from a value; compiling must not panic (to the interpreter and to
 //! native code, every tier); then every check in [`DOCUMENT_CHECKS`] runs on every document,
@@ -18,7 +20,7 @@ mod instance;
 mod schema;
 
 use arbitrary::Unstructured;
-use jitson::schema::Loader;
+use jitson::schema::{Loader, OPENAPI_3_1};
 use jitson::{Codec, Schema, SchemaError, TypeKey};
 use serde_json::Value as Json;
 
@@ -72,8 +74,10 @@ pub fn run(data: &[u8]) {
         return;
     };
     let mut loader = Loader::new();
-    loader.assert_formats(u.ratio(1, 2).unwrap_or(false));
+    let asserts_formats = u.ratio(1, 2).unwrap_or(false);
+    loader.assert_formats(asserts_formats);
     annotations_change_nothing(&mut loader, &json);
+    dialects_change_nothing(&loader, &json, asserts_formats);
     let Some(case) = load(&loader, json) else {
         return;
     };
@@ -123,6 +127,50 @@ fn annotations_change_nothing(loader: &mut Loader, json: &Json) {
         &loader.load_value(&annotated),
         || format!("schema {json}, and annotated: {annotated}"),
     );
+}
+
+/// The URI of the meta-schema [`dialects_change_nothing`] gives its loader.
+const LISTED: &str = "https://example.com/meta/listed";
+
+/// `json` loads (by `loader`, which asserts formats or not as `asserts_formats` says) as it
+/// does in OpenAPI 3.1's dialect, and as it does in the dialect of a meta-schema that lists
+/// draft 2020-12's vocabularies, with format assertion in place of the loader's setting.
+fn dialects_change_nothing(loader: &Loader, json: &Json, asserts_formats: bool) {
+    let plain = loader.load_value(json);
+    let mut openapi = loader.clone();
+    openapi.default_dialect(OPENAPI_3_1);
+    loads_agree(&plain, &openapi.load_value(json), || {
+        format!("schema {json} in OpenAPI 3.1's dialect")
+    });
+    let vocabularies = [
+        "core",
+        "applicator",
+        "unevaluated",
+        "validation",
+        "meta-data",
+        "format-annotation",
+        "content",
+    ];
+    let mut listed: serde_json::Map<String, Json> = (vocabularies.iter())
+        .map(|v| {
+            (
+                format!("https://json-schema.org/draft/2020-12/vocab/{v}"),
+                true.into(),
+            )
+        })
+        .collect();
+    if asserts_formats {
+        let assertion = "https://json-schema.org/draft/2020-12/vocab/format-assertion";
+        listed.insert(assertion.to_owned(), false.into());
+    }
+    let meta = serde_json::json!({ "$vocabulary": listed });
+    let mut dialect = loader.clone();
+    (dialect.assert_formats(false).default_dialect(LISTED))
+        .document_value(LISTED, &meta)
+        .expect("a meta-schema");
+    loads_agree(&plain, &dialect.load_value(json), || {
+        format!("schema {json} in the dialect {meta}")
+    });
 }
 
 /// Two loads of one schema agree: the same schema and key, or errors of one kind. `what`
