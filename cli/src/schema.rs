@@ -37,6 +37,11 @@ pub struct SchemaArg {
     /// FILE's path as written (and, either way, under its root's `$id`). Repeatable.
     #[arg(long = "document", value_name = "[URI=]FILE")]
     documents: Vec<String>,
+    /// A document that is no schema but holds schemas (an OpenAPI document), under URI or
+    /// the FILE's path as written: `$ref`s name its schemas by JSON Pointer
+    /// (`openapi.json#/components/schemas/Pet`). Repeatable.
+    #[arg(long = "container", value_name = "[URI=]FILE")]
+    containers: Vec<String>,
     /// Check `format` (date-time, email, uri, ...) instead of taking it as an annotation;
     /// formats draft 2020-12 does not define stay annotations.
     #[arg(long)]
@@ -91,8 +96,9 @@ impl SchemaArg {
 }
 
 impl SchemaArg {
-    /// A loader with the `--document` files; `None` (said on standard error) when one
-    /// cannot be read or is not a JSON document under a URI a `$ref` can name.
+    /// A loader with the `--document` and `--container` files; `None` (said on standard
+    /// error) when one cannot be read or is not a JSON document under a URI a `$ref` can
+    /// name.
     fn loader(&self) -> Option<Loader> {
         let mut loader = Loader::new();
         loader.assert_formats(self.assert_formats);
@@ -102,19 +108,23 @@ impl SchemaArg {
         if let Some(dialect) = &self.dialect {
             loader.default_dialect(dialect);
         }
-        for document in &self.documents {
-            let (uri, path) = document.split_once('=').unwrap_or((document, document));
+        let documents = (self.documents.iter()).map(|d| (d, Loader::document_json as Add));
+        let containers = (self.containers.iter()).map(|c| (c, Loader::container_json as Add));
+        for (argument, add) in documents.chain(containers) {
+            let (uri, path) = argument.split_once('=').unwrap_or((argument, argument));
             let text = std::fs::read(path)
                 .map_err(|e| trouble(&format!("{path}: {e}")))
                 .ok()?;
-            loader
-                .document_json(uri, &text)
+            add(&mut loader, uri, &text)
                 .map_err(|e| trouble(&format!("{path}: schema error: {e}")))
                 .ok()?;
         }
         Some(loader)
     }
 }
+
+/// [`Loader::document_json`] or [`Loader::container_json`].
+type Add = for<'l> fn(&'l mut Loader, &str, &[u8]) -> Result<&'l mut Loader, jitson::SchemaError>;
 
 /// Documents a schema validates under `--backend auto` before its native code is compiled.
 const AUTO_AFTER: u32 = 100;

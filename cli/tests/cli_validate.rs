@@ -436,3 +436,37 @@ fn a_dialect_names_the_vocabularies_schemas_use() {
     );
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+#[test]
+fn containers_hold_schemas_that_references_name_by_pointer() {
+    let dir = scratch("container");
+    let openapi = write(
+        &dir,
+        "openapi.json",
+        br#"{"openapi": "3.1.0", "info": {"title": "Pets", "version": "1"},
+            "components": {"schemas": {"Pet": {"type": "object", "required": ["name"]}}}}"#,
+    );
+    let schema = write(
+        &dir,
+        "pet.json",
+        br#"{"$ref": "https://example.com/openapi.json#/components/schemas/Pet"}"#,
+    );
+    let container = format!("https://example.com/openapi.json={openapi}");
+    let args = ["validate", "--schema", &schema, "--container", &container];
+    let out = jitson(&args, br#"{"name": "Rex"}"#);
+    assert_eq!((status(&out), stderr(&out)), (0, String::new()));
+    let out = jitson(&args, b"{}");
+    assert_eq!(status(&out), 1);
+    // As a schema document, its root would be read as a schema.
+    let document = ["validate", "--schema", &schema, "--document", &container];
+    let out = jitson(&document, b"{}");
+    assert_eq!(status(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "jitson: {schema}: schema error: unsupported keyword \"openapi\" at \
+             https://example.com/openapi.json#/openapi\n"
+        )
+    );
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}

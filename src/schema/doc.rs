@@ -1,6 +1,7 @@
 //! The schema document as parsed: a JSON tree that keeps object members in written order
 //! (field order is part of a schema) and keeps duplicate keys so they can be reported.
 
+use crate::json_pointer;
 use crate::schema::pointer;
 use crate::schema::{SchemaError, SchemaErrorKind};
 use crate::value::{self, DuplicateKeys, ParseOptions};
@@ -79,6 +80,21 @@ impl Doc {
             Doc::Object(members) => member(members, key),
             _ => None,
         }
+    }
+
+    /// The value the JSON Pointer `pointer` names in this document; `None` when it names
+    /// none (or is not a pointer).
+    pub(crate) fn at_pointer(&self, pointer: &str) -> Option<&Doc> {
+        let mut at = self;
+        for token in json_pointer::raw_tokens(pointer)? {
+            let token = json_pointer::unescape(token)?;
+            at = match at {
+                Doc::Object(members) => member(members, &token)?,
+                Doc::Array(items) => items.get(json_pointer::index(&token)?)?,
+                _ => return None,
+            };
+        }
+        Some(at)
     }
 
     /// The document as a `serde_json::Value`.

@@ -132,6 +132,8 @@ pub(crate) struct Index<'d> {
     dialects: Dialects<'d>,
     /// The dialect of a document that names none.
     default_dialect: Dialect,
+    /// The URIs of the containers of schemas a reference read from.
+    containers_read: Vec<String>,
 }
 
 /// What a `$dynamicRef` names: the subschema it resolves to as a `$ref` would, and the
@@ -172,6 +174,7 @@ impl<'d> Index<'d> {
             settings,
             dialects,
             default_dialect,
+            containers_read: Vec::new(),
         };
         index.walk(root, String::new(), "", default_dialect)?;
         let mut next = 0;
@@ -187,7 +190,13 @@ impl<'d> Index<'d> {
                 })
                 .collect();
             for target in targets {
-                let (resource, _) = uri::split_fragment(&target);
+                let (resource, fragment) = uri::split_fragment(&target);
+                if let Some((uri, doc)) = (documents.container(resource)).filter(|_| {
+                    index.read_container(resource) || !index.resources.contains_key(resource)
+                }) {
+                    index.add_contained(uri, doc, fragment)?;
+                    continue;
+                }
                 // A document read is a resource under every name it is known by, so it is
                 // read once.
                 if index.resources.contains_key(resource) {
@@ -216,6 +225,39 @@ impl<'d> Index<'d> {
         // A document whose `$id` is the URI it was given under is already named by it.
         self.resources.entry(uri.to_owned()).or_insert(at);
         Ok(())
+    }
+
+    /// Indexes the schema that the URI fragment `fragment` names in the container `doc`
+    /// given under `uri` (see [`Loader::container_json`](super::Loader::container_json)),
+    /// unless it is indexed already; a fragment that names no value, or that is no JSON
+    /// Pointer, is left for pass 2 to find unresolved.
+    fn add_contained(
+        &mut self,
+        uri: &str,
+        doc: &'d Doc,
+        fragment: Option<&str>,
+    ) -> Result<(), SchemaError> {
+        if !self.read_container(uri) {
+            self.containers_read.push(uri.to_owned());
+            self.documents_read.push(uri.to_owned());
+            // Pointers into it resolve against its root, which is no schema itself.
+            self.resources.insert(uri.to_owned(), format!("{uri}#"));
+        }
+        let Some(pointer) = fragment
+            .filter(|f| f.starts_with('/'))
+            .and_then(pointer::from_fragment)
+        else {
+            return Ok(());
+        };
+        let (at, Some(schema)) = (format!("{uri}#{pointer}"), doc.at_pointer(&pointer)) else {
+            return Ok(());
+        };
+        self.walk(schema, at, uri, self.default_dialect)
+    }
+
+    /// Whether a reference read from the container given under `uri`.
+    fn read_container(&self, uri: &str) -> bool {
+        self.containers_read.iter().any(|read| read == uri)
     }
 
     /// The node of the subschema at `pointer`, which pass 1 found.
@@ -287,6 +329,11 @@ impl<'d> Index<'d> {
         parent_base: &str,
         parent_dialect: Dialect,
     ) -> Result<(), SchemaError> {
+        // Only a container's schemas are reached twice: one a reference named, then one
+        // around it that another named. What is indexed stays as it was first read.
+        if self.by_pointer.contains_key(&at) {
+            return Ok(());
+        }
         let members = match doc {
             Doc::Bool(b) => {
                 let schema = LocationSchema::Bool(*b);

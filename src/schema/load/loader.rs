@@ -1,7 +1,7 @@
 //! [`Loader`]: a JSON Schema loader that knows more documents than the schema's own, for the
 //! `$ref`s that name them (a schema split over several files, shared definitions).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -78,14 +78,23 @@ impl AnnotationKeywords {
 pub(crate) struct Documents {
     /// Each document with the URI it was given under.
     pub(crate) list: Vec<(String, Doc)>,
-    /// Each document's URI and its root's `$id` (resolved, without fragment) → its index.
+    /// Each document's URI and its root's `$id` (resolved, without fragment) → its index; a
+    /// container's URI only.
     pub(crate) names: HashMap<String, usize>,
+    /// The URIs of the documents given as containers of schemas
+    /// ([`Loader::container_json`]).
+    containers: HashSet<String>,
 }
 
 impl Documents {
     /// The index of the document named `uri`.
     pub(crate) fn named(&self, uri: &str) -> Option<usize> {
         self.names.get(uri).copied()
+    }
+
+    /// The container (given under `uri`, a URI without fragment), if `uri` names one.
+    pub(crate) fn container(&self, uri: &str) -> Option<&(String, Doc)> {
+        (self.containers.contains(uri)).then(|| &self.list[self.names[uri]])
     }
 
     /// Removes the document given under `uri`, if any. The names it held go: its URI, and
@@ -96,6 +105,7 @@ impl Documents {
             return;
         };
         self.list.remove(at);
+        self.containers.remove(uri);
         self.names.retain(|_, i| *i != at);
         for i in self.names.values_mut() {
             if *i > at {
@@ -103,17 +113,25 @@ impl Documents {
             }
         }
         for (k, (given, doc)) in self.list.iter().enumerate() {
+            if self.containers.contains(given) {
+                continue;
+            }
             if let Some(id) = document_id(given, doc) {
                 self.names.entry(id).or_insert(k);
             }
         }
     }
 
-    /// Adds `doc` under `uri`, in place of the document given under `uri` before (whose
-    /// `$id` then names nothing). A URI a document was given under names that document,
-    /// whatever another's `$id`; of two documents with one `$id`, the first keeps it.
-    pub(crate) fn add(&mut self, uri: String, doc: Doc) {
-        let id = document_id(&uri, &doc);
+    /// Adds `doc` under `uri` (a schema, or a container of schemas when `container`), in
+    /// place of the document given under `uri` before (whose `$id` then names nothing). A
+    /// URI a document was given under names that document, whatever another's `$id`; of two
+    /// documents with one `$id`, the first keeps it. A container's `$id` names nothing.
+    pub(crate) fn add(&mut self, uri: String, doc: Doc, container: bool) {
+        let id = document_id(&uri, &doc).filter(|_| !container);
+        match container {
+            true => self.containers.insert(uri.clone()),
+            false => self.containers.remove(&uri),
+        };
         let at = match self.list.iter().position(|(given, _)| *given == uri) {
             Some(at) => {
                 self.names.retain(|_, &mut i| i != at);
@@ -239,13 +257,13 @@ impl Loader {
     pub fn document_json(&mut self, uri: &str, text: &[u8]) -> Result<&mut Loader, SchemaError> {
         let uri = document_uri(uri)?;
         let doc = Doc::parse(text).map_err(|e| e.at(format!("{uri}#")))?;
-        self.add(uri, doc)
+        self.add(uri, doc, false)
     }
 
     /// [`Loader::document_json`] for a parsed document (its members in the value's order).
     pub fn document_value(&mut self, uri: &str, value: &Value) -> Result<&mut Loader, SchemaError> {
         let uri = document_uri(uri)?;
-        self.add(uri, Doc::from_value(value))
+        self.add(uri, Doc::from_value(value), false)
     }
 
     /// Loads the schema in `text`, as [`Schema::from_json_slice`] does, with this loader's
@@ -284,9 +302,54 @@ impl Loader {
         )
     }
 
-    fn add(&mut self, uri: String, doc: Doc) -> Result<&mut Loader, SchemaError> {
+    /// Adds the JSON document in `text` under `uri`, as [`Loader::document_json`] does, as a
+    /// container of schemas: a document that is not a schema itself but holds some, as an
+    /// OpenAPI document holds its components' schemas and its operations' body schemas. A
+    /// `$ref` names a schema in it by JSON Pointer (`openapi.json#/components/schemas/Pet`),
+    /// and only the values references name are read, each as a schema (in the loader's
+    /// default dialect, [`Loader::default_dialect`], unless it names its own), with the
+    /// container's URI as base URI. The container's root is no schema (a `$ref` to it, or to
+    /// an anchor not inside a schema read, does not resolve), and its root's `$id` names
+    /// nothing.
+    ///
+    /// ```
+    /// use jitson::schema::{Loader, OPENAPI_3_1};
+    ///
+    /// let mut loader = Loader::new();
+    /// loader.default_dialect(OPENAPI_3_1);
+    /// loader.container_json("https://example.com/openapi.json", br##"{
+    ///     "openapi": "3.1.0",
+    ///     "info": {"title": "Pets", "version": "1"},
+    ///     "components": {"schemas": {
+    ///         "Pet": {"type": "object", "required": ["name"],
+    ///                 "properties": {"name": {"type": "string"}, "owner": {"$ref": "#/components/schemas/Owner"}}},
+    ///         "Owner": {"type": "object", "required": ["id"], "example": {"id": 1}}
+    ///     }}
+    /// }"##)?;
+    /// let pet = loader.load_json(br#"{"$ref": "https://example.com/openapi.json#/components/schemas/Pet"}"#)?;
+    /// assert!(pet.validate_value(&serde_json::json!({"name": "Rex", "owner": {"id": 1}})).is_ok());
+    /// assert!(pet.validate_value(&serde_json::json!({"name": "Rex", "owner": {}})).is_err());
+    /// # Ok::<(), jitson::SchemaError>(())
+    /// ```
+    pub fn container_json(&mut self, uri: &str, text: &[u8]) -> Result<&mut Loader, SchemaError> {
+        let uri = document_uri(uri)?;
+        let doc = Doc::parse(text).map_err(|e| e.at(format!("{uri}#")))?;
+        self.add(uri, doc, true)
+    }
+
+    /// [`Loader::container_json`] for a parsed document (its members in the value's order).
+    pub fn container_value(
+        &mut self,
+        uri: &str,
+        value: &Value,
+    ) -> Result<&mut Loader, SchemaError> {
+        let uri = document_uri(uri)?;
+        self.add(uri, Doc::from_value(value), true)
+    }
+
+    fn add(&mut self, uri: String, doc: Doc, container: bool) -> Result<&mut Loader, SchemaError> {
         doc.check_unique_keys(&format!("{uri}#"))?;
-        self.documents.add(uri, doc);
+        self.documents.add(uri, doc, container);
         Ok(self)
     }
 }

@@ -55,7 +55,7 @@ fn documents() -> &'static Documents {
             let Some(Doc::String(id)) = doc.get("$id") else {
                 panic!("a built-in meta-schema has an `$id`");
             };
-            documents.add(id.clone(), doc);
+            documents.add(id.clone(), doc, false);
         }
         documents
     })

@@ -1,0 +1,202 @@
+//! `Loader::container_json`: documents that are not schemas but hold some (an OpenAPI
+//! document), whose schemas `$ref`s name by JSON Pointer; only what references name is read.
+//! Every verdict on the reference validator, the interpreter and native code.
+
+use jitson::engine::{Backend, Options};
+use jitson::schema::{Loader, OPENAPI_3_1};
+use jitson::{Codec, Schema};
+use serde_json::{Value, json};
+
+const OPENAPI: &str = "https://example.com/openapi.json";
+
+/// An OpenAPI 3.1 document: two component schemas that refer to each other, an operation
+/// with an inline body schema, and fields that are no schema.
+fn openapi() -> Value {
+    json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Pets", "version": "1.0.0"},
+        "paths": {
+            "/pets": {"post": {"requestBody": {"content": {"application/json": {"schema": {
+                "type": "array",
+                "items": {"$ref": "#/components/schemas/Pet"},
+                "maxItems": 2
+            }}}}}}
+        },
+        "components": {"schemas": {
+            "Pet": {
+                "type": "object",
+                "required": ["name"],
+                "discriminator": {"propertyName": "name"},
+                "properties": {
+                    "name": {"type": "string", "example": "Rex"},
+                    "owner": {"$ref": "#/components/schemas/Owner"}
+                }
+            },
+            "Owner": {
+                "$id": "https://example.com/owner",
+                "type": "object",
+                "properties": {"id": {"type": "integer", "minimum": 1}},
+                "required": ["id"]
+            }
+        }}
+    })
+}
+
+/// A loader holding [`openapi`] as a container, in OpenAPI's dialect.
+fn loader() -> Loader {
+    let mut loader = Loader::new();
+    loader.default_dialect(OPENAPI_3_1);
+    loader.container_value(OPENAPI, &openapi()).unwrap();
+    loader
+}
+
+/// The schema `{"$ref": reference}` loaded by `loader`.
+fn referring(loader: &Loader, reference: &str) -> Result<Schema, jitson::SchemaError> {
+    loader.load_value(&json!({ "$ref": reference }))
+}
+
+/// Whether each value is valid against `schema`, on the reference validator; the
+/// interpreter and native code must agree.
+fn verdicts(schema: &Schema, values: &[Value]) -> Vec<bool> {
+    let native = Codec::with_options(schema, Options::new().backend(Backend::Native));
+    let interp = Codec::new(schema);
+    (values.iter())
+        .map(|value| {
+            let ok = schema.validate_value(value).is_ok();
+            let bytes = serde_json::to_vec(value).unwrap();
+            assert_eq!(
+                interp.validate(&bytes).is_ok(),
+                ok,
+                "interpreter on {value}"
+            );
+            assert_eq!(
+                native.validate(&bytes).is_ok(),
+                ok,
+                "native code on {value}"
+            );
+            ok
+        })
+        .collect()
+}
+
+#[test]
+fn references_name_a_containers_schemas_by_pointer() {
+    let loader = loader();
+    let pet = referring(&loader, &format!("{OPENAPI}#/components/schemas/Pet")).unwrap();
+    let pets = [
+        json!({"name": "Rex"}),
+        json!({"name": "Rex", "owner": {"id": 1}}),
+        json!({"name": "Rex", "owner": {"id": 0}}),
+        json!({"owner": {"id": 1}}),
+    ];
+    assert_eq!(verdicts(&pet, &pets), [true, true, false, false]);
+    // An operation's body schema, its path escaped as JSON Pointer and URI fragment have it.
+    let body = format!("{OPENAPI}#/paths/~1pets/post/requestBody/content/application~1json/schema");
+    let body = referring(&loader, &body).unwrap();
+    let bodies = [
+        json!([{"name": "a"}, {"name": "b"}]),
+        json!([{"name": "a"}, {}]),
+        json!([{"name": "a"}, {"name": "b"}, {"name": "c"}]),
+    ];
+    assert_eq!(verdicts(&body, &bodies), [true, false, false]);
+    // An `$id` inside a schema read names it; one not read names nothing.
+    let both = loader
+        .load_value(&json!({"properties": {
+            "pet": {"$ref": format!("{OPENAPI}#/components/schemas/Pet")},
+            "owner": {"$ref": "https://example.com/owner"}
+        }}))
+        .unwrap();
+    let values = [json!({"owner": {"id": 2}}), json!({"owner": {}})];
+    assert_eq!(verdicts(&both, &values), [true, false]);
+    assert_eq!(
+        referring(&loader, "https://example.com/owner")
+            .unwrap_err()
+            .to_string(),
+        r#"unresolved reference "https://example.com/owner" at /$ref"#
+    );
+}
+
+#[test]
+fn a_containers_root_and_its_other_values_are_no_schemas() {
+    let loader = loader();
+    let whole = referring(&loader, OPENAPI).unwrap_err();
+    assert_eq!(
+        whole.to_string(),
+        r#"unresolved reference "https://example.com/openapi.json" at /$ref"#
+    );
+    let info = referring(&loader, &format!("{OPENAPI}#/info")).unwrap_err();
+    assert_eq!(
+        info.to_string(),
+        r#"unsupported keyword "version" at https://example.com/openapi.json#/info/version"#
+    );
+    let missing = referring(&loader, &format!("{OPENAPI}#/components/schemas/Cat")).unwrap_err();
+    assert_eq!(
+        missing.to_string(),
+        r#"unresolved reference "https://example.com/openapi.json#/components/schemas/Cat" at /$ref"#
+    );
+    // Its root's `$id` names nothing.
+    let mut named = openapi();
+    named["$id"] = "https://example.com/named".into();
+    let mut loader = Loader::new();
+    loader.default_dialect(OPENAPI_3_1);
+    loader.container_value(OPENAPI, &named).unwrap();
+    let by_id = referring(&loader, "https://example.com/named#/components/schemas/Pet");
+    assert_eq!(
+        by_id.unwrap_err().to_string(),
+        r#"unresolved reference "https://example.com/named#/components/schemas/Pet" at /$ref"#
+    );
+}
+
+#[test]
+fn a_schema_and_one_inside_it_may_both_be_named() {
+    let loader = loader();
+    let schema = loader
+        .load_value(&json!({
+            "properties": {
+                "name": {"$ref": format!("{OPENAPI}#/components/schemas/Pet/properties/name")},
+                "pet": {"$ref": format!("{OPENAPI}#/components/schemas/Pet")}
+            }
+        }))
+        .unwrap();
+    let values = [
+        json!({"name": "a", "pet": {"name": "b"}}),
+        json!({"name": 1}),
+        json!({"pet": {"name": 1}}),
+    ];
+    assert_eq!(verdicts(&schema, &values), [true, false, false]);
+    // Each is read once: the inner one, with its `$id`, is not defined twice.
+    let mut loader = Loader::new();
+    let wrapper = json!({"wrapper": {"properties": {
+        "inner": {"$id": "https://example.com/inner", "type": "string"}
+    }}});
+    loader.container_value(OPENAPI, &wrapper).unwrap();
+    let schema = loader
+        .load_value(&json!({"prefixItems": [
+            {"$ref": format!("{OPENAPI}#/wrapper/properties/inner")},
+            {"$ref": format!("{OPENAPI}#/wrapper")}
+        ]}))
+        .unwrap();
+    let values = [
+        json!(["a", {"inner": "b"}]),
+        json!([1]),
+        json!(["a", {"inner": 1}]),
+    ];
+    assert_eq!(verdicts(&schema, &values), [true, false, false]);
+}
+
+#[test]
+fn a_containers_schemas_are_read_in_the_default_dialect() {
+    let mut loader = Loader::new();
+    loader.container_value(OPENAPI, &openapi()).unwrap();
+    let refused = referring(&loader, &format!("{OPENAPI}#/components/schemas/Pet")).unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        r#"unsupported keyword "discriminator" at https://example.com/openapi.json#/components/schemas/Pet/discriminator"#
+    );
+    // A schema document given under the container's URI takes its place.
+    loader
+        .document_value(OPENAPI, &json!({"$defs": {"n": {"type": "integer"}}}))
+        .unwrap();
+    let n = referring(&loader, &format!("{OPENAPI}#/$defs/n")).unwrap();
+    assert_eq!(verdicts(&n, &[json!(1), json!("1")]), [true, false]);
+}
