@@ -279,6 +279,44 @@ fn schemas_follow_the_meta_schema_they_name() {
 }
 
 #[test]
+fn containers_beside_the_schemas_are_read_where_referenced() {
+    let mut w = Watched::new("containers");
+    let openapi = |max: u32| {
+        format!(
+            r#"{{"openapi": "3.1.0", "components": {{"schemas": {{"Pet":
+                {{"properties": {{"name": {{"maxLength": {max}}}}}}}}}}}}}"#
+        )
+    };
+    w.write("openapi.json", &openapi(3));
+    w.write(
+        "pet.schema.json",
+        r##"{"$ref": "openapi.json#/components/schemas/Pet"}"##,
+    );
+    w.write("other.schema.json", "{}");
+    assert_eq!(w.scan(), ["published other", "published pet"]);
+    assert!(w.valid("pet", r#"{"name": "Rex"}"#) && !w.valid("pet", r#"{"name": "Rexy"}"#));
+    let loads = w.source.loads();
+    w.write("openapi.json", &openapi(4));
+    assert_eq!(w.scan(), ["published pet"]);
+    assert_eq!(w.source.loads(), loads + 1, "pet only");
+    assert!(w.valid("pet", r#"{"name": "Rexy"}"#));
+    // A container that is not JSON is reported; what read it no longer loads, and its
+    // previous version keeps serving.
+    w.write("openapi.json", "{");
+    let events = w.source.scan();
+    assert_eq!(kinds(&events), ["unreadable", "rejected pet"]);
+    assert!(events[0].to_string().ends_with("openapi.json: unreadable: invalid JSON: EOF while parsing an object at line 1 column 1 in openapi.json#"), "{}", events[0]);
+    assert!(w.valid("pet", r#"{"name": "Rexy"}"#));
+    w.write("openapi.json", &openapi(2));
+    assert_eq!(w.scan(), ["published pet"]);
+    assert!(!w.valid("pet", r#"{"name": "Rex"}"#));
+    // Gone, it publishes nothing and removes nothing.
+    std::fs::remove_file(w.dir.join("openapi.json")).unwrap();
+    assert_eq!(w.scan(), ["rejected pet"]);
+    assert!(w.registry.get("pet").is_some());
+}
+
+#[test]
 fn names_resolved_through_an_id_follow_the_document_that_holds_it() {
     let mut w = Watched::new("ids");
     let zip = |max: u32| format!(r#"{{"$id": "https://example.com/zip", "maxLength": {max}}}"#);

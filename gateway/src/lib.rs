@@ -7,7 +7,9 @@
 //! valid body is forwarded byte for byte, or transcoded first when the route says so
 //! (unknown members dropped, values picked or redacted). Schemas are the `NAME.schema.json` files of one
 //! directory, republished when a file changes (debounced; a broken file is reported and the
-//! previous version keeps serving) and on `POST /-/reload`. `GET /-/schemas` lists what is
+//! previous version keeps serving) and on `POST /-/reload`; they may `$ref` the directory's
+//! other `.json` files as containers of schemas (`openapi.json#/components/schemas/Pet`, see
+//! [`Loader::container_json`](jitson::schema::Loader::container_json)). `GET /-/schemas` lists what is
 //! served, `GET /-/metrics` gives counters in the Prometheus text format.
 //!
 //! ```toml

@@ -18,6 +18,12 @@
 //! say) is tried again at every change, so it is published once that document arrives. A
 //! new document may take a name another resolved through a `$id`, so when one arrives every
 //! name is loaded again.
+//!
+//! The directory's other `.json` files are containers of schemas
+//! ([`Loader::container_json`]): an OpenAPI document beside `pet.schema.json`, which reads
+//! `{"$ref": "openapi.json#/components/schemas/Pet"}`. They publish nothing; a change to one
+//! loads again the schemas that read it, and one that is not JSON is reported as
+//! [`WatchEvent::Unreadable`].
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
@@ -119,7 +125,8 @@ struct FileState {
     settled: bool,
 }
 
-/// Publishes a directory's `NAME.schema.json` files into a registry.
+/// Publishes a directory's `NAME.schema.json` files into a registry; its other `.json` files
+/// are containers of schemas they may refer to.
 #[derive(Debug)]
 pub struct DirectorySource {
     registry: Arc<Registry>,
@@ -267,7 +274,14 @@ impl DirectorySource {
         changed.sort();
         let mut arrived = false;
         for path in &changed {
-            arrived |= self.update_document(path);
+            match self.update_document(path) {
+                Ok(new) => arrived |= new,
+                Err(error) => {
+                    let error = io::Error::new(io::ErrorKind::InvalidData, error);
+                    let path = path.clone();
+                    events.push(WatchEvent::Unreadable { path, error });
+                }
+            }
         }
         for path in &changed {
             let loaded = self.load(path);
@@ -288,28 +302,37 @@ impl DirectorySource {
         events
     }
 
-    /// Puts the last text of the file at `path` in the loader under its file name, or takes
-    /// its document out when the text is not JSON (its own load reports it). True when the
-    /// file was no document before and is one now.
-    fn update_document(&mut self, path: &Path) -> bool {
+    /// Puts the last text of the file at `path` in the loader under its file name (a
+    /// schema file as a document, another as a container), or takes it out when the text is
+    /// not JSON. `Ok(true)` when the file was no document before and is one now; the error of
+    /// a container that is not JSON (a schema file's own load reports its error).
+    fn update_document(&mut self, path: &Path) -> Result<bool, SchemaError> {
         let (Some(file), Some(state)) = (
             path.file_name().and_then(|f| f.to_str()),
             self.files.get_mut(path),
         ) else {
-            return false;
+            return Ok(false);
         };
         let was = state.document;
-        state.document = (state.text.as_ref())
-            .is_some_and(|text| self.loader.document_json(file, text.as_bytes()).is_ok());
+        let schema = schema_name(path).is_some();
+        let added = (state.text.as_ref()).map(|text| match schema {
+            true => self.loader.document_json(file, text.as_bytes()).map(drop),
+            false => self.loader.container_json(file, text.as_bytes()).map(drop),
+        });
+        state.document = matches!(added, Some(Ok(())));
         if !state.document {
             self.loader.remove_document(file);
         }
-        state.document && !was
+        match added {
+            Some(Err(error)) if !schema => Err(error),
+            _ => Ok(state.document && !was),
+        }
     }
 
     /// The last text of the file at `path`, loaded with the directory's documents; notes
     /// which documents it read.
     fn load(&mut self, path: &Path) -> Option<Result<Schema, SchemaError>> {
+        schema_name(path)?;
         let state = self.files.get_mut(path)?;
         let text = state.text.as_deref()?;
         let mut read = Vec::new();
@@ -354,13 +377,13 @@ impl DirectorySource {
         }
     }
 
-    /// The schema files of the directory with their fingerprints.
+    /// The schema files and containers of the directory with their fingerprints.
     fn list(&self) -> io::Result<HashMap<PathBuf, Fingerprint>> {
         let mut files = HashMap::new();
         for entry in fs::read_dir(&self.dir)? {
             let entry = entry?;
             let path = entry.path();
-            if schema_name(&path).is_none() {
+            if path.extension().is_none_or(|extension| extension != "json") {
                 continue;
             }
             if let Ok(meta) = entry.metadata()
@@ -386,14 +409,15 @@ impl DirectorySource {
 }
 
 /// Reads `path` into `state`: `Ok(true)` when its content is not what was last acted on
-/// (or its name is not serving), so it is to be published.
+/// (or, for a schema file, its name is not serving), so it is to be published or, for a
+/// container, given to the loader.
 fn read_new(registry: &Registry, path: &Path, state: &mut FileState) -> Result<bool, WatchEvent> {
     let text = fs::read_to_string(path).map_err(|error| WatchEvent::Unreadable {
         path: path.to_path_buf(),
         error,
     })?;
     let hash = content_hash(&text);
-    let serving = schema_name(path).is_some_and(|name| registry.version(name).is_some());
+    let serving = schema_name(path).is_none_or(|name| registry.version(name).is_some());
     if state.handled == Some(hash) && serving {
         return Ok(false);
     }
