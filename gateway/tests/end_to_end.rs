@@ -269,6 +269,33 @@ async fn schema_changes_on_disk_take_effect_and_broken_files_leave_the_old_one()
         s.post_json("/orders", "{}").await.0 == StatusCode::OK
     })
     .await;
+
+    // A schema may refer to a container beside it (an OpenAPI document, read in the
+    // config's dialect); a change to the container takes effect too.
+    let openapi = |required: &str| {
+        format!(
+            r#"{{"openapi": "3.1.0", "components": {{"schemas": {{"Order":
+                {{"type": "object", "required": [{required}], "example": {{"sku": 1}}}}}}}}}}"#
+        )
+    };
+    write_atomically(&s.dir, "openapi.json", &openapi(r#""sku""#));
+    s.write_schema(
+        "order",
+        r##"{"$ref": "openapi.json#/components/schemas/Order"}"##,
+    );
+    eventually("the order schema of the OpenAPI document", async || {
+        s.post_json("/orders", "{}").await.0 == StatusCode::BAD_REQUEST
+    })
+    .await;
+    assert_eq!(
+        s.post_json("/orders", r#"{"sku": 1}"#).await.0,
+        StatusCode::OK
+    );
+    write_atomically(&s.dir, "openapi.json", &openapi(""));
+    eventually("the changed OpenAPI document", async || {
+        s.post_json("/orders", "{}").await.0 == StatusCode::OK
+    })
+    .await;
     s.gateway.shutdown().await;
 }
 
