@@ -4,10 +4,12 @@
 //! dialect, and `Loader::default_dialect`; every verdict on the reference validator, the
 //! interpreter and native code. The suite's vocabulary groups run in `schema_suite.rs`.
 
-use jitson::engine::{Backend, Options};
+mod verdict_support;
+
+use jitson::Schema;
 use jitson::schema::{DRAFT_2020_12, Loader, OPENAPI_3_1, TypeKey};
-use jitson::{Codec, Schema};
 use serde_json::{Value, json};
+use verdict_support::verdicts;
 
 const CORE: &str = "https://json-schema.org/draft/2020-12/vocab/core";
 const APPLICATOR: &str = "https://json-schema.org/draft/2020-12/vocab/applicator";
@@ -32,30 +34,6 @@ fn loader(dialects: &[(&str, &[(&str, bool)])]) -> Loader {
             .unwrap();
     }
     loader
-}
-
-/// Whether each value is valid against `schema`: the reference validator's verdicts, which
-/// the interpreter and native code must give too.
-fn verdicts(schema: &Schema, values: &[Value]) -> Vec<bool> {
-    let native = Codec::with_options(schema, Options::new().backend(Backend::Native));
-    let interp = Codec::new(schema);
-    (values.iter())
-        .map(|value| {
-            let ok = schema.validate_value(value).is_ok();
-            let bytes = serde_json::to_vec(value).unwrap();
-            assert_eq!(
-                interp.validate(&bytes).is_ok(),
-                ok,
-                "interpreter on {value}"
-            );
-            assert_eq!(
-                native.validate(&bytes).is_ok(),
-                ok,
-                "native code on {value}"
-            );
-            ok
-        })
-        .collect()
 }
 
 #[test]

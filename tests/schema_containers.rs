@@ -2,10 +2,12 @@
 //! document), whose schemas `$ref`s name by JSON Pointer; only what references name is read.
 //! Every verdict on the reference validator, the interpreter and native code.
 
-use jitson::engine::{Backend, Options};
+mod verdict_support;
+
+use jitson::Schema;
 use jitson::schema::{Loader, OPENAPI_3_1};
-use jitson::{Codec, Schema};
 use serde_json::{Value, json};
+use verdict_support::verdicts;
 
 const OPENAPI: &str = "https://example.com/openapi.json";
 
@@ -53,30 +55,6 @@ fn loader() -> Loader {
 /// The schema `{"$ref": reference}` loaded by `loader`.
 fn referring(loader: &Loader, reference: &str) -> Result<Schema, jitson::SchemaError> {
     loader.load_value(&json!({ "$ref": reference }))
-}
-
-/// Whether each value is valid against `schema`, on the reference validator; the
-/// interpreter and native code must agree.
-fn verdicts(schema: &Schema, values: &[Value]) -> Vec<bool> {
-    let native = Codec::with_options(schema, Options::new().backend(Backend::Native));
-    let interp = Codec::new(schema);
-    (values.iter())
-        .map(|value| {
-            let ok = schema.validate_value(value).is_ok();
-            let bytes = serde_json::to_vec(value).unwrap();
-            assert_eq!(
-                interp.validate(&bytes).is_ok(),
-                ok,
-                "interpreter on {value}"
-            );
-            assert_eq!(
-                native.validate(&bytes).is_ok(),
-                ok,
-                "native code on {value}"
-            );
-            ok
-        })
-        .collect()
 }
 
 #[test]
