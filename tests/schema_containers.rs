@@ -5,7 +5,7 @@
 mod verdict_support;
 
 use jitson::Schema;
-use jitson::schema::{Loader, OPENAPI_3_1};
+use jitson::schema::{DRAFT_2020_12, Loader, OPENAPI_3_1};
 use serde_json::{Value, json};
 use verdict_support::verdicts;
 
@@ -44,10 +44,10 @@ fn openapi() -> Value {
     })
 }
 
-/// A loader holding [`openapi`] as a container, in OpenAPI's dialect.
+/// A loader holding [`openapi`] as a container (its schemas in OpenAPI's dialect, as an
+/// OpenAPI 3.1 document's are).
 fn loader() -> Loader {
     let mut loader = Loader::new();
-    loader.default_dialect(OPENAPI_3_1);
     loader.container_value(OPENAPI, &openapi()).unwrap();
     loader
 }
@@ -116,7 +116,6 @@ fn a_containers_root_and_its_other_values_are_no_schemas() {
     let mut named = openapi();
     named["$id"] = "https://example.com/named".into();
     let mut loader = Loader::new();
-    loader.default_dialect(OPENAPI_3_1);
     loader.container_value(OPENAPI, &named).unwrap();
     let by_id = referring(&loader, "https://example.com/named#/components/schemas/Pet");
     assert_eq!(
@@ -163,15 +162,48 @@ fn a_schema_and_one_inside_it_may_both_be_named() {
 }
 
 #[test]
-fn a_containers_schemas_are_read_in_the_default_dialect() {
+fn an_openapi_documents_schemas_are_read_in_its_dialect() {
+    let pet = format!("{OPENAPI}#/components/schemas/Pet");
+    // OpenAPI 3.1's by default, whatever the loader's default.
+    let mut loader = Loader::new();
+    loader.default_dialect(DRAFT_2020_12);
+    loader.container_value(OPENAPI, &openapi()).unwrap();
+    let schema = referring(&loader, &pet).unwrap();
+    assert_eq!(
+        verdicts(&schema, &[json!({"name": "a"}), json!({})]),
+        [true, false]
+    );
+    // The one its `jsonSchemaDialect` names.
+    let mut draft = openapi();
+    draft["jsonSchemaDialect"] = DRAFT_2020_12.into();
+    loader.container_value(OPENAPI, &draft).unwrap();
+    let discriminator = r#"unsupported keyword "discriminator" at https://example.com/openapi.json#/components/schemas/Pet/discriminator"#;
+    assert_eq!(
+        referring(&loader, &pet).unwrap_err().to_string(),
+        discriminator
+    );
+    draft["jsonSchemaDialect"] = "https://example.com/meta/missing".into();
+    loader.container_value(OPENAPI, &draft).unwrap();
+    assert_eq!(
+        referring(&loader, &pet).unwrap_err().to_string(),
+        r#"unknown dialect "https://example.com/meta/missing" (no meta-schema has that URI; jitson reads draft 2020-12 and the dialects built on it) at https://example.com/openapi.json#/jsonSchemaDialect"#
+    );
+    // Another container's schemas are read in the loader's default dialect.
+    let mut other = openapi();
+    other["openapi"] = "3.0.3".into();
+    loader.container_value(OPENAPI, &other).unwrap();
+    assert_eq!(
+        referring(&loader, &pet).unwrap_err().to_string(),
+        discriminator
+    );
+    loader.default_dialect(OPENAPI_3_1);
+    assert!(referring(&loader, &pet).is_ok());
+}
+
+#[test]
+fn a_schema_document_under_a_containers_uri_takes_its_place() {
     let mut loader = Loader::new();
     loader.container_value(OPENAPI, &openapi()).unwrap();
-    let refused = referring(&loader, &format!("{OPENAPI}#/components/schemas/Pet")).unwrap_err();
-    assert_eq!(
-        refused.to_string(),
-        r#"unsupported keyword "discriminator" at https://example.com/openapi.json#/components/schemas/Pet/discriminator"#
-    );
-    // A schema document given under the container's URI takes its place.
     loader
         .document_value(OPENAPI, &json!({"$defs": {"n": {"type": "integer"}}}))
         .unwrap();

@@ -3,7 +3,7 @@
 //! `$dynamicRef` can name (`$id` resources, `$anchor`s, `$dynamicAnchor`s); reject every
 //! keyword the engine does not implement.
 
-use super::dialect::{Dialect, Dialects, Vocabulary};
+use super::dialect::{Dialect, Dialects, OPENAPI_3_1, Vocabulary};
 use super::loader::{Documents, Settings};
 use super::meta;
 use crate::schema::doc::{Doc, member};
@@ -132,8 +132,9 @@ pub(crate) struct Index<'d> {
     dialects: Dialects<'d>,
     /// The dialect of a document that names none.
     default_dialect: Dialect,
-    /// The URIs of the containers of schemas a reference read from.
-    containers_read: Vec<String>,
+    /// The URIs of the containers of schemas a reference read from, with their schemas'
+    /// dialect.
+    containers_read: Vec<(String, Dialect)>,
 }
 
 /// What a `$dynamicRef` names: the subschema it resolves to as a `$ref` would, and the
@@ -237,12 +238,17 @@ impl<'d> Index<'d> {
         doc: &'d Doc,
         fragment: Option<&str>,
     ) -> Result<(), SchemaError> {
-        if !self.read_container(uri) {
-            self.containers_read.push(uri.to_owned());
-            self.documents_read.push(uri.to_owned());
-            // Pointers into it resolve against its root, which is no schema itself.
-            self.resources.insert(uri.to_owned(), format!("{uri}#"));
-        }
+        let dialect = match self.containers_read.iter().find(|(read, _)| read == uri) {
+            Some(&(_, dialect)) => dialect,
+            None => {
+                let dialect = self.container_dialect(uri, doc)?;
+                self.containers_read.push((uri.to_owned(), dialect));
+                self.documents_read.push(uri.to_owned());
+                // Pointers into it resolve against its root, which is no schema itself.
+                self.resources.insert(uri.to_owned(), format!("{uri}#"));
+                dialect
+            }
+        };
         let Some(pointer) = fragment
             .filter(|f| f.starts_with('/'))
             .and_then(pointer::from_fragment)
@@ -252,12 +258,30 @@ impl<'d> Index<'d> {
         let (at, Some(schema)) = (format!("{uri}#{pointer}"), doc.at_pointer(&pointer)) else {
             return Ok(());
         };
-        self.walk(schema, at, uri, self.default_dialect)
+        self.walk(schema, at, uri, dialect)
+    }
+
+    /// The dialect of the schemas in the container `doc` given under `uri`: for an OpenAPI
+    /// 3.1 document (`"openapi": "3.1.…"`), the one its `jsonSchemaDialect` names, OpenAPI's
+    /// when it names none, as OpenAPI has it; for another, the loader's default.
+    fn container_dialect(&mut self, uri: &str, doc: &Doc) -> Result<Dialect, SchemaError> {
+        let openapi_3_1 =
+            matches!(doc.get("openapi"), Some(Doc::String(v)) if v.starts_with("3.1."));
+        if !openapi_3_1 {
+            return Ok(self.default_dialect);
+        }
+        let at = format!("{uri}#/jsonSchemaDialect");
+        let named = match doc.get("jsonSchemaDialect") {
+            None => OPENAPI_3_1,
+            Some(Doc::String(named)) => named,
+            Some(_) => return Err(invalid("jsonSchemaDialect", "a string", at)),
+        };
+        (self.dialects.named(named)).map_err(|kind| SchemaError::new(kind, at))
     }
 
     /// Whether a reference read from the container given under `uri`.
     fn read_container(&self, uri: &str) -> bool {
-        self.containers_read.iter().any(|read| read == uri)
+        self.containers_read.iter().any(|(read, _)| read == uri)
     }
 
     /// The node of the subschema at `pointer`, which pass 1 found.

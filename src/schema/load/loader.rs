@@ -306,17 +306,18 @@ impl Loader {
     /// container of schemas: a document that is not a schema itself but holds some, as an
     /// OpenAPI document holds its components' schemas and its operations' body schemas. A
     /// `$ref` names a schema in it by JSON Pointer (`openapi.json#/components/schemas/Pet`),
-    /// and only the values references name are read, each as a schema (in the loader's
-    /// default dialect, [`Loader::default_dialect`], unless it names its own), with the
-    /// container's URI as base URI. The container's root is no schema (a `$ref` to it, or to
-    /// an anchor not inside a schema read, does not resolve), and its root's `$id` names
-    /// nothing.
+    /// and only the values references name are read, each as a schema, with the container's
+    /// URI as base URI. Unless it names its own, a schema's dialect is, in an OpenAPI 3.1
+    /// document (`"openapi": "3.1.…"`), the one its `jsonSchemaDialect` names or else
+    /// OpenAPI's ([`OPENAPI_3_1`](crate::schema::OPENAPI_3_1)), as OpenAPI has it; in
+    /// another container, the loader's default ([`Loader::default_dialect`]). The container's
+    /// root is no schema (a `$ref` to it, or to an anchor not inside a schema read, does not
+    /// resolve), and its root's `$id` names nothing.
     ///
     /// ```
-    /// use jitson::schema::{Loader, OPENAPI_3_1};
+    /// use jitson::schema::Loader;
     ///
     /// let mut loader = Loader::new();
-    /// loader.default_dialect(OPENAPI_3_1);
     /// loader.container_json("https://example.com/openapi.json", br##"{
     ///     "openapi": "3.1.0",
     ///     "info": {"title": "Pets", "version": "1"},
