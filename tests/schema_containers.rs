@@ -205,8 +205,14 @@ fn a_schema_document_under_a_containers_uri_takes_its_place() {
     let mut loader = Loader::new();
     loader.container_value(OPENAPI, &openapi()).unwrap();
     loader
-        .document_value(OPENAPI, &json!({"$defs": {"n": {"type": "integer"}}}))
+        .document_value(
+            OPENAPI,
+            &json!({"type": "array", "$defs": {"n": {"type": "integer"}}}),
+        )
         .unwrap();
     let n = referring(&loader, &format!("{OPENAPI}#/$defs/n")).unwrap();
     assert_eq!(verdicts(&n, &[json!(1), json!("1")]), [true, false]);
+    // Its root is a schema now, as a container's is not.
+    let root = referring(&loader, OPENAPI).unwrap();
+    assert_eq!(verdicts(&root, &[json!([]), json!({})]), [true, false]);
 }

@@ -2,10 +2,11 @@
 //! them in `$vocabulary`. A keyword of a vocabulary the dialect does not use is an annotation;
 //! the format-assertion vocabulary makes `format` an assertion.
 
+use super::index::invalid;
 use super::loader::Documents;
 use super::meta::{self, DRAFT_2020_12};
 use crate::schema::doc::Doc;
-use crate::schema::{SchemaErrorKind, uri};
+use crate::schema::{SchemaError, SchemaErrorKind, uri};
 
 /// The OpenAPI 3.1 schema dialect (`jsonSchemaDialect`'s default in an OpenAPI 3.1
 /// document): draft 2020-12 with OpenAPI's vocabulary, whose keywords `discriminator`,
@@ -175,8 +176,6 @@ pub(crate) struct Dialects<'d> {
     documents: &'d Documents,
     /// The dialects found so far, by URI.
     found: Vec<(String, Dialect)>,
-    /// The URIs of the loader's documents read as meta-schemas, in the order read.
-    pub(crate) documents_read: Vec<String>,
 }
 
 impl<'d> Dialects<'d> {
@@ -185,14 +184,18 @@ impl<'d> Dialects<'d> {
         Dialects {
             documents,
             found: Vec::new(),
-            documents_read: Vec::new(),
         }
     }
 
     /// The dialect `$schema` names as `named` (an empty fragment allowed): draft 2020-12's
     /// for its URI; else that of the meta-schema the loader's documents or the built-in ones
-    /// have under that name; else OpenAPI 3.1's for its URI. The error is placed by the caller.
-    pub(crate) fn named(&mut self, named: &str) -> Result<Dialect, SchemaErrorKind> {
+    /// have under that name; else OpenAPI 3.1's for its URI. Appends to `read` the URI of a
+    /// loader's document read as the meta-schema. The error is placed by the caller.
+    pub(crate) fn named(
+        &mut self,
+        named: &str,
+        read: &mut Vec<String>,
+    ) -> Result<Dialect, SchemaErrorKind> {
         let unknown = || SchemaErrorKind::UnsupportedDialect(named.to_owned());
         let uri = match uri::split_fragment(named) {
             (uri, None | Some("")) => uri,
@@ -211,9 +214,35 @@ impl<'d> Dialects<'d> {
             None => return Err(unknown()),
         };
         if let Some((given, _)) = given {
-            self.documents_read.push(given.clone());
+            read.push(given.clone());
         }
         self.found.push((uri.to_owned(), dialect));
         Ok(dialect)
+    }
+
+    /// The dialect of the schemas in the container `doc` given under `uri` (see
+    /// [`Loader::container_json`](crate::schema::Loader::container_json)): for an OpenAPI 3.1
+    /// document (`"openapi": "3.1.…"`), the one its `jsonSchemaDialect` names, OpenAPI's when
+    /// it names none, as OpenAPI has it; for another, `default`. Appends to `read` as
+    /// [`Dialects::named`] does.
+    pub(crate) fn of_container(
+        &mut self,
+        uri: &str,
+        doc: &Doc,
+        default: Dialect,
+        read: &mut Vec<String>,
+    ) -> Result<Dialect, SchemaError> {
+        let openapi_3_1 =
+            matches!(doc.get("openapi"), Some(Doc::String(v)) if v.starts_with("3.1."));
+        if !openapi_3_1 {
+            return Ok(default);
+        }
+        let at = format!("{uri}#/jsonSchemaDialect");
+        let named = match doc.get("jsonSchemaDialect") {
+            None => OPENAPI_3_1,
+            Some(Doc::String(named)) => named,
+            Some(_) => return Err(invalid("jsonSchemaDialect", "a string", at)),
+        };
+        (self.named(named, read)).map_err(|kind| SchemaError::new(kind, at))
     }
 }

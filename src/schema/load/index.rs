@@ -3,7 +3,7 @@
 //! `$dynamicRef` can name (`$id` resources, `$anchor`s, `$dynamicAnchor`s); reject every
 //! keyword the engine does not implement.
 
-use super::dialect::{Dialect, Dialects, OPENAPI_3_1, Vocabulary};
+use super::dialect::{Dialect, Dialects, Vocabulary};
 use super::loader::{Documents, Settings};
 use super::meta;
 use crate::schema::doc::{Doc, member};
@@ -159,11 +159,11 @@ impl<'d> Index<'d> {
         settings: &'d Settings,
     ) -> Result<Index<'d>, SchemaError> {
         let mut dialects = Dialects::new(documents);
+        let mut documents_read = Vec::new();
         let default_dialect = match &settings.dialect {
             None => Dialect::DRAFT_2020_12,
-            Some(uri) => {
-                (dialects.named(uri)).map_err(|kind| SchemaError::new(kind, String::new()))?
-            }
+            Some(uri) => (dialects.named(uri, &mut documents_read))
+                .map_err(|kind| SchemaError::new(kind, String::new()))?,
         };
         let mut index = Index {
             locations: Vec::new(),
@@ -171,7 +171,7 @@ impl<'d> Index<'d> {
             resources: HashMap::new(),
             anchors: HashMap::new(),
             dynamic_anchors: HashMap::new(),
-            documents_read: Vec::new(),
+            documents_read,
             settings,
             dialects,
             default_dialect,
@@ -213,8 +213,6 @@ impl<'d> Index<'d> {
                 }
             }
         }
-        let meta_schemas = std::mem::take(&mut index.dialects.documents_read);
-        index.documents_read.extend(meta_schemas);
         Ok(index)
     }
 
@@ -241,7 +239,8 @@ impl<'d> Index<'d> {
         let dialect = match self.containers_read.iter().find(|(read, _)| read == uri) {
             Some(&(_, dialect)) => dialect,
             None => {
-                let dialect = self.container_dialect(uri, doc)?;
+                let read = &mut self.documents_read;
+                let dialect = (self.dialects).of_container(uri, doc, self.default_dialect, read)?;
                 self.containers_read.push((uri.to_owned(), dialect));
                 self.documents_read.push(uri.to_owned());
                 // Pointers into it resolve against its root, which is no schema itself.
@@ -259,24 +258,6 @@ impl<'d> Index<'d> {
             return Ok(());
         };
         self.walk(schema, at, uri, dialect)
-    }
-
-    /// The dialect of the schemas in the container `doc` given under `uri`: for an OpenAPI
-    /// 3.1 document (`"openapi": "3.1.…"`), the one its `jsonSchemaDialect` names, OpenAPI's
-    /// when it names none, as OpenAPI has it; for another, the loader's default.
-    fn container_dialect(&mut self, uri: &str, doc: &Doc) -> Result<Dialect, SchemaError> {
-        let openapi_3_1 =
-            matches!(doc.get("openapi"), Some(Doc::String(v)) if v.starts_with("3.1."));
-        if !openapi_3_1 {
-            return Ok(self.default_dialect);
-        }
-        let at = format!("{uri}#/jsonSchemaDialect");
-        let named = match doc.get("jsonSchemaDialect") {
-            None => OPENAPI_3_1,
-            Some(Doc::String(named)) => named,
-            Some(_) => return Err(invalid("jsonSchemaDialect", "a string", at)),
-        };
-        (self.dialects.named(named)).map_err(|kind| SchemaError::new(kind, at))
     }
 
     /// Whether a reference read from the container given under `uri`.
@@ -452,7 +433,8 @@ impl<'d> Index<'d> {
             let Doc::String(uri) = named else {
                 return Err(invalid("$schema", "a string", here));
             };
-            dialect = (self.dialects.named(uri)).map_err(|kind| SchemaError::new(kind, here))?;
+            dialect = (self.dialects.named(uri, &mut self.documents_read))
+                .map_err(|kind| SchemaError::new(kind, here))?;
         }
         let mut base = parent_base.to_owned();
         if let Some(id) = doc.get("$id") {
