@@ -48,14 +48,16 @@ pub struct SchemaArg {
     assert_formats: bool,
     /// Take KEYWORD as an annotation (any value, not checked) instead of refusing the schema
     /// for a keyword the engine does not implement; `x-*` takes every keyword starting
-    /// with `x-`, `*` every keyword. Repeatable (OpenAPI: discriminator, example, xml,
-    /// externalDocs, x-*).
+    /// with `x-`, `*` every keyword. Repeatable (OpenAPI's dialects, see `--dialect`, take
+    /// OpenAPI's keywords and `x-` extensions without it).
     #[arg(long = "annotation-keyword", value_name = "KEYWORD")]
     annotation_keywords: Vec<String>,
     /// Read the schema and its documents, where they name no `$schema`, in the dialect URI:
     /// draft 2020-12 (the default), OpenAPI 3.1's
-    /// (https://spec.openapis.org/oas/3.1/dialect/base), or a meta-schema given with
-    /// `--document`, whose `$vocabulary` says which vocabularies the schemas use.
+    /// (https://spec.openapis.org/oas/3.1/dialect/base), OpenAPI 3.0's
+    /// (https://spec.openapis.org/oas/3.0/schema/2021-09-28#/definitions/Schema), or a
+    /// meta-schema given with `--document`, whose `$vocabulary` says which vocabularies the
+    /// schemas use.
     #[arg(long, value_name = "URI")]
     dialect: Option<String>,
 }

@@ -69,7 +69,7 @@ pub use error::{SchemaError, SchemaErrorKind};
 pub use format::Format;
 pub use key::TypeKey;
 pub use kind::{Kind, KindSet};
-pub use load::{DRAFT_2020_12, Loader, OPENAPI_3_1};
+pub use load::{DRAFT_2020_12, Loader, OPENAPI_3_0, OPENAPI_3_1};
 pub use model::{
     ArrayDesc, Bound, ConditionalDesc, ConditionalForm, ContainsDesc, Discriminator, Field,
     IntegerDesc, KindBranches, MemberRules, NumberDesc, ObjectDesc, PatternProperty, Schema,

@@ -10,7 +10,8 @@ use crate::schema::{SchemaError, SchemaErrorKind, uri};
 
 /// The OpenAPI 3.1 schema dialect (`jsonSchemaDialect`'s default in an OpenAPI 3.1
 /// document): draft 2020-12 with OpenAPI's vocabulary, whose keywords `discriminator`,
-/// `xml`, `externalDocs` and `example` are annotations. `$schema` may name it, and
+/// `xml`, `externalDocs` and `example`, and whose `x-` extensions, are
+/// annotations. `$schema` may name it, and
 /// [`Loader::default_dialect`](crate::schema::Loader::default_dialect) make it the dialect of
 /// every schema that names none:
 ///
@@ -28,6 +29,41 @@ use crate::schema::{SchemaError, SchemaErrorKind, uri};
 /// # Ok::<(), jitson::SchemaError>(())
 /// ```
 pub const OPENAPI_3_1: &str = "https://spec.openapis.org/oas/3.1/dialect/base";
+
+/// OpenAPI 3.0's schema objects (the dialect of the schemas in an OpenAPI 3.0 document; the
+/// URI of the Schema Object's definition in OpenAPI 3.0's own schema). They are read as the
+/// draft 2020-12 schemas they mean:
+/// - `nullable: true` adds `"null"` to the `type` beside it (with no `type` it changes
+///   nothing, and an `enum` without `null` still refuses `null`, as OpenAPI 3.0.3 has it);
+/// - `exclusiveMinimum: true` makes the `minimum` beside it exclusive (`exclusiveMaximum`
+///   likewise); either without its bound is an error;
+/// - an object with `$ref` is the schema the reference names: the other members are
+///   ignored, as a Reference Object's are;
+/// - `type` names one type; `$id`, `$defs`, `const`, `if` and the other keywords OpenAPI 3.0
+///   does not have are [`SchemaErrorKind::UnsupportedKeyword`] (unless
+///   [`Loader::annotation_keyword`](crate::schema::Loader::annotation_keyword) names them:
+///   they are then ignored); `discriminator`, `xml`, `externalDocs`, `example` and `x-`
+///   extensions are annotations.
+///
+/// A container whose `openapi` is `3.0.…` has its schemas read in it, and
+/// [`Loader::default_dialect`](crate::schema::Loader::default_dialect) makes it the dialect of
+/// every document:
+///
+/// ```
+/// use jitson::schema::{Loader, OPENAPI_3_0};
+///
+/// let mut loader = Loader::new();
+/// loader.default_dialect(OPENAPI_3_0);
+/// let schema = loader.load_json(br#"{
+///     "type": "integer", "nullable": true,
+///     "minimum": 0, "exclusiveMinimum": true, "x-unit": "seconds"
+/// }"#)?;
+/// assert!(schema.validate_value(&serde_json::json!(null)).is_ok());
+/// assert!(schema.validate_value(&serde_json::json!(0)).is_err());
+/// # Ok::<(), jitson::SchemaError>(())
+/// ```
+pub const OPENAPI_3_0: &str =
+    "https://spec.openapis.org/oas/3.0/schema/2021-09-28#/definitions/Schema";
 
 /// A vocabulary the engine implements: a set of keywords that a dialect uses or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,8 +84,10 @@ pub(crate) enum Vocabulary {
     FormatAssertion,
     /// `contentMediaType`, `contentEncoding`, `contentSchema`.
     Content,
-    /// OpenAPI 3.1's `discriminator`, `xml`, `externalDocs`, `example`.
+    /// OpenAPI 3.1's `discriminator`, `xml`, `externalDocs`, `example`, and `x-` extensions.
     OpenApi,
+    /// OpenAPI 3.0's schema object rules (see [`OPENAPI_3_0`]); no `$vocabulary` names it.
+    OpenApi30,
 }
 
 /// Each vocabulary's URI, as `$vocabulary` names it.
@@ -111,6 +149,10 @@ impl Dialect {
     const OPENAPI_3_1: Dialect =
         Dialect(Dialect::DRAFT_2020_12.0 | 1 << Vocabulary::OpenApi as u16);
 
+    /// The keywords OpenAPI 3.0 shares with draft 2020-12 mean what they mean there.
+    const OPENAPI_3_0: Dialect =
+        Dialect(Dialect::OPENAPI_3_1.0 | 1 << Vocabulary::OpenApi30 as u16);
+
     const fn of(vocabularies: &[Vocabulary]) -> Dialect {
         let mut bits = 0;
         let mut i = 0;
@@ -122,7 +164,7 @@ impl Dialect {
     }
 
     /// Whether the dialect uses `vocabulary`.
-    fn uses(self, vocabulary: Vocabulary) -> bool {
+    pub(crate) fn uses(self, vocabulary: Vocabulary) -> bool {
         self.0 & 1 << vocabulary as u16 != 0
     }
 
@@ -188,8 +230,9 @@ impl<'d> Dialects<'d> {
     }
 
     /// The dialect `$schema` names as `named` (an empty fragment allowed): draft 2020-12's
-    /// for its URI; else that of the meta-schema the loader's documents or the built-in ones
-    /// have under that name; else OpenAPI 3.1's for its URI. Appends to `read` the URI of a
+    /// for its URI; OpenAPI 3.0's for [`OPENAPI_3_0`]; else that of the meta-schema the
+    /// loader's documents or the built-in ones have under that name; else OpenAPI 3.1's for
+    /// its URI. Appends to `read` the URI of a
     /// loader's document read as the meta-schema. The error is placed by the caller.
     pub(crate) fn named(
         &mut self,
@@ -197,6 +240,9 @@ impl<'d> Dialects<'d> {
         read: &mut Vec<String>,
     ) -> Result<Dialect, SchemaErrorKind> {
         let unknown = || SchemaErrorKind::UnsupportedDialect(named.to_owned());
+        if named == OPENAPI_3_0 {
+            return Ok(Dialect::OPENAPI_3_0);
+        }
         let uri = match uri::split_fragment(named) {
             (uri, None | Some("")) => uri,
             _ => return Err(unknown()),
@@ -223,8 +269,8 @@ impl<'d> Dialects<'d> {
     /// The dialect of the schemas in the container `doc` given under `uri` (see
     /// [`Loader::container_json`](crate::schema::Loader::container_json)): for an OpenAPI 3.1
     /// document (`"openapi": "3.1.…"`), the one its `jsonSchemaDialect` names, OpenAPI's when
-    /// it names none, as OpenAPI has it; for another, `default`. Appends to `read` as
-    /// [`Dialects::named`] does.
+    /// it names none, as OpenAPI has it; for an OpenAPI 3.0 document, OpenAPI 3.0's; for
+    /// another, `default`. Appends to `read` as [`Dialects::named`] does.
     pub(crate) fn of_container(
         &mut self,
         uri: &str,
@@ -232,10 +278,10 @@ impl<'d> Dialects<'d> {
         default: Dialect,
         read: &mut Vec<String>,
     ) -> Result<Dialect, SchemaError> {
-        let openapi_3_1 =
-            matches!(doc.get("openapi"), Some(Doc::String(v)) if v.starts_with("3.1."));
-        if !openapi_3_1 {
-            return Ok(default);
+        match doc.get("openapi") {
+            Some(Doc::String(v)) if v.starts_with("3.1.") => {}
+            Some(Doc::String(v)) if v.starts_with("3.0.") => return Ok(Dialect::OPENAPI_3_0),
+            _ => return Ok(default),
         }
         let at = format!("{uri}#/jsonSchemaDialect");
         let named = match doc.get("jsonSchemaDialect") {

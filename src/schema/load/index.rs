@@ -6,6 +6,7 @@
 use super::dialect::{Dialect, Dialects, Vocabulary};
 use super::loader::{Documents, Settings};
 use super::meta;
+use super::openapi_3_0;
 use crate::schema::doc::{Doc, member};
 use crate::schema::{SchemaError, SchemaErrorKind, TypeId, pointer, uri};
 use std::borrow::Cow;
@@ -348,8 +349,11 @@ impl<'d> Index<'d> {
             Doc::Object(members) => members,
             _ => return Err(SchemaError::new(SchemaErrorKind::NotASchema, at)),
         };
+        let in_openapi_3_0 = parent_dialect.uses(Vocabulary::OpenApi30);
         let (base, dialect) = self.identify(doc, &at, parent_base, parent_dialect)?;
+        let openapi_3_0 = dialect.uses(Vocabulary::OpenApi30);
         let used = match members.iter().any(|(k, _)| unused(dialect, k)) {
+            _ if openapi_3_0 => Cow::Owned(openapi_3_0::members(members, &at)?),
             false => Cow::Borrowed(&members[..]),
             true => (members.iter())
                 .filter(|(k, _)| !unused(dialect, k))
@@ -362,16 +366,20 @@ impl<'d> Index<'d> {
             base.clone(),
             dialect,
         );
+        // A Reference Object's other members are ignored, so they are not walked either.
+        if openapi_3_0 && member(members, "$ref").is_some() {
+            return Ok(());
+        }
         for (keyword, value) in members {
             let here = pointer::push(&at, keyword);
-            let role = match self::keyword(keyword) {
-                Some((vocabulary, role)) if dialect.means(vocabulary) => role,
-                _ if unused(dialect, keyword) => Role::Annotation(Shape::Any),
-                _ if self.settings.annotations.take(keyword) => Role::Annotation(Shape::Any),
-                _ => {
-                    let kind = SchemaErrorKind::UnsupportedKeyword(keyword.clone());
-                    return Err(SchemaError::new(kind, here));
-                }
+            let role = match keyword.as_str() {
+                // The `$schema` that names OpenAPI 3.0's dialect for this object.
+                "$schema" if !in_openapi_3_0 => Some(Role::Identity),
+                _ => self.role(dialect, keyword),
+            };
+            let Some(role) = role else {
+                let kind = SchemaErrorKind::UnsupportedKeyword(keyword.clone());
+                return Err(SchemaError::new(kind, here));
             };
             match (role, value) {
                 (Role::Identity | Role::Assertion, _) => {}
@@ -408,6 +416,27 @@ impl<'d> Index<'d> {
         Ok(())
     }
 
+    /// What `keyword` is in a schema object of `dialect`; `None` when it is no keyword there
+    /// and no annotation the settings name.
+    fn role(&self, dialect: Dialect, keyword: &str) -> Option<Role> {
+        let annotation = Some(Role::Annotation(Shape::Any));
+        let extension = dialect.uses(Vocabulary::OpenApi) && keyword.starts_with("x-");
+        match self::keyword(keyword) {
+            _ if extension => annotation,
+            _ if dialect.uses(Vocabulary::OpenApi30) && !openapi_3_0::is_keyword(keyword) => self
+                .settings
+                .annotations
+                .take(keyword)
+                .then_some(Role::Annotation(Shape::Any)),
+            // OpenAPI 3.0's `nullable`, which `openapi_3_0::members` folds into `type`.
+            None if dialect.uses(Vocabulary::OpenApi30) => Some(Role::Annotation(Shape::Boolean)),
+            Some((vocabulary, role)) if dialect.means(vocabulary) => Some(role),
+            _ if unused(dialect, keyword) => annotation,
+            _ if self.settings.annotations.take(keyword) => annotation,
+            _ => None,
+        }
+    }
+
     fn add(&mut self, at: String, schema: LocationSchema<'d>, base: String, dialect: Dialect) {
         self.by_pointer.insert(at.clone(), self.locations.len());
         self.locations.push(Location {
@@ -418,8 +447,9 @@ impl<'d> Index<'d> {
         });
     }
 
-    /// Reads `$schema`, `$id`, `$anchor` and `$dynamicAnchor` of the schema object at `at`;
-    /// returns its base URI and its dialect.
+    /// Reads `$schema`, `$id`, `$anchor` and `$dynamicAnchor` of the schema object at `at`
+    /// (none in OpenAPI 3.0's dialect, which has no such keyword); returns its base URI and
+    /// its dialect.
     fn identify(
         &mut self,
         doc: &Doc,
@@ -427,8 +457,10 @@ impl<'d> Index<'d> {
         parent_base: &str,
         parent_dialect: Dialect,
     ) -> Result<(String, Dialect), SchemaError> {
+        let in_openapi_3_0 = parent_dialect.uses(Vocabulary::OpenApi30);
+        let identity = |keyword| doc.get(keyword).filter(|_| !in_openapi_3_0);
         let mut dialect = parent_dialect;
-        if let Some(named) = doc.get("$schema") {
+        if let Some(named) = identity("$schema") {
             let here = pointer::push(at, "$schema");
             let Doc::String(uri) = named else {
                 return Err(invalid("$schema", "a string", here));
@@ -437,7 +469,7 @@ impl<'d> Index<'d> {
                 .map_err(|kind| SchemaError::new(kind, here))?;
         }
         let mut base = parent_base.to_owned();
-        if let Some(id) = doc.get("$id") {
+        if let Some(id) = identity("$id") {
             let here = pointer::push(at, "$id");
             let Doc::String(id) = id else {
                 return Err(invalid("$id", "a URI without a fragment", here));
@@ -453,7 +485,7 @@ impl<'d> Index<'d> {
             self.define(Name::Resource, base.clone(), at, String::new())?;
         }
         for keyword in ["$anchor", "$dynamicAnchor"] {
-            let Some(anchor) = doc.get(keyword) else {
+            let Some(anchor) = identity(keyword) else {
                 continue;
             };
             let here = pointer::push(at, keyword);

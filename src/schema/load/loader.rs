@@ -187,8 +187,8 @@ impl Loader {
     /// Without it a keyword the engine does not implement is
     /// [`SchemaErrorKind::UnsupportedKeyword`], so that a misspelt `"minimun": 1` is an error
     /// rather than a rule silently dropped. OpenAPI 3.1 schemas need `discriminator`,
-    /// `example`, `xml`, `externalDocs` (which OpenAPI's dialect takes, see
-    /// [`OPENAPI_3_1`](crate::schema::OPENAPI_3_1)) and their `x-` extensions.
+    /// `example`, `xml`, `externalDocs` and `x-` extensions, which OpenAPI's dialect takes
+    /// (see [`OPENAPI_3_1`](crate::schema::OPENAPI_3_1)).
     ///
     /// ```
     /// use jitson::schema::{Loader, SchemaErrorKind};
@@ -309,7 +309,8 @@ impl Loader {
     /// and only the values references name are read, each as a schema, with the container's
     /// URI as base URI. Unless it names its own, a schema's dialect is, in an OpenAPI 3.1
     /// document (`"openapi": "3.1.…"`), the one its `jsonSchemaDialect` names or else
-    /// OpenAPI's ([`OPENAPI_3_1`](crate::schema::OPENAPI_3_1)), as OpenAPI has it; in
+    /// OpenAPI's ([`OPENAPI_3_1`](crate::schema::OPENAPI_3_1)), as OpenAPI has it; in an
+    /// OpenAPI 3.0 document, OpenAPI 3.0's ([`OPENAPI_3_0`](crate::schema::OPENAPI_3_0)); in
     /// another container, the loader's default ([`Loader::default_dialect`]). The container's
     /// root is no schema (a `$ref` to it, or to an anchor not inside a schema read, does not
     /// resolve), and its root's `$id` names nothing.

@@ -22,7 +22,8 @@
 //! meta-schema's schemas may use; nothing about its own instances), and the keywords a
 //! [`Loader`] was told to take as annotations ([`Loader::annotation_keyword`]). The draft
 //! 2020-12 meta-schemas are built in ([`meta`]). `$schema` names the dialect ([`dialect`]):
-//! draft 2020-12, OpenAPI 3.1's, or a meta-schema's `$vocabulary`.
+//! draft 2020-12, OpenAPI 3.1's, OpenAPI 3.0's (read as the draft 2020-12 schemas its schema
+//! objects mean: [`openapi_3_0`]), or a meta-schema's `$vocabulary`.
 
 mod build;
 mod dialect;
@@ -30,9 +31,10 @@ mod dynamic;
 mod index;
 mod loader;
 mod meta;
+mod openapi_3_0;
 mod unevaluated;
 
-pub use dialect::OPENAPI_3_1;
+pub use dialect::{OPENAPI_3_0, OPENAPI_3_1};
 pub(crate) use dynamic::MAX_COPIES;
 pub use loader::Loader;
 use loader::{Documents, Settings};
