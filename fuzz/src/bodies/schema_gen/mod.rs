@@ -10,13 +10,16 @@
 //! schemas, `$id`s and `$ref`s among them) by a loader that takes `x-*`
 //! ([`Loader::annotation_keyword`]): it must load to the same schema, or fail the same way;
 //! so must it in OpenAPI 3.1's dialect, and in a meta-schema's that lists draft 2020-12's
-//! vocabularies (and format assertion, where formats are asserted).
+//! vocabularies (and format assertion, where formats are asserted). Where OpenAPI 3.0 can
+//! say the schema, it is also read from an OpenAPI 3.0 document ([`openapi_3_0`]), which
+//! must give the same verdicts.
 //! Loading must succeed or fail with a [`jitson::SchemaError`], never panic, and give the same
 //! schema from text as from a value; compiling must not panic (to the interpreter and to
 //! native code, every tier); then every check in [`DOCUMENT_CHECKS`] runs on every document,
 //! compact and pretty, and on the input's leftover bytes as a raw document.
 
 mod instance;
+mod openapi_3_0;
 mod schema;
 
 use arbitrary::Unstructured;
@@ -38,6 +41,9 @@ pub struct Case {
     pub codec: Codec,
     /// The same on native code.
     pub native: Codec,
+    /// The schema read from an OpenAPI 3.0 document, where OpenAPI 3.0 can say it (see
+    /// [`openapi_3_0`]), on the interpreter.
+    pub openapi_3_0: Option<Codec>,
 }
 
 /// A check of one document against a case: `Err` describes a disagreement.
@@ -50,6 +56,7 @@ pub const DOCUMENT_CHECKS: &[(&str, DocumentCheck)] = &[
         "decode, encode and transcode, native and interpreted",
         check_operations,
     ),
+    ("OpenAPI 3.0's reading", check_openapi_3_0),
 ];
 
 /// Native validate, decode, encode and transcode give the interpreter's results; on the
@@ -57,6 +64,20 @@ pub const DOCUMENT_CHECKS: &[(&str, DocumentCheck)] = &[
 /// transcode are fixed points (see [`operations_agree`]).
 fn check_operations(case: &Case, doc: &[u8]) -> Result<(), String> {
     operations_agree(&case.codec, &case.native, doc)
+}
+
+/// The schema read from an OpenAPI 3.0 document gives the draft schema's verdict.
+fn check_openapi_3_0(case: &Case, doc: &[u8]) -> Result<(), String> {
+    let Some(openapi) = &case.openapi_3_0 else {
+        return Ok(());
+    };
+    let (draft, openapi) = (case.codec.validate(doc), openapi.validate(doc));
+    match draft.is_ok() == openapi.is_ok() {
+        true => Ok(()),
+        false => Err(format!(
+            "draft 2020-12: {draft:?}, OpenAPI 3.0: {openapi:?}"
+        )),
+    }
 }
 
 /// The engine's `validate` against the reference validator (see [`engine_agrees`]).
@@ -251,10 +272,12 @@ fn load(loader: &Loader, json: Json) -> Option<Case> {
     // The listing must render for every program (it is what `jitson explain` prints).
     let _listing = codec.program().to_string();
     let native = native_codec("generated", &schema);
+    let openapi_3_0 = openapi_3_0::codec(loader, &json);
     Some(Case {
         json,
         schema,
         codec,
         native,
+        openapi_3_0,
     })
 }
