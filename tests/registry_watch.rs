@@ -317,6 +317,59 @@ fn containers_beside_the_schemas_are_read_where_referenced() {
 }
 
 #[test]
+fn references_publish_a_containers_schemas_under_names_of_their_own() {
+    let dir = temp_dir("references");
+    let registry = Arc::new(Registry::new());
+    let pet = "openapi.json#/components/schemas/Pet";
+    let mut source = DirectorySource::new(Arc::clone(&registry), &dir)
+        .reference(pet, pet)
+        .reference("nope", "openapi.json#/components/schemas/Nope");
+    // Loaded at the first scan, files or not.
+    assert_eq!(
+        kinds(&source.scan()),
+        [format!("rejected {pet}"), "rejected nope".into()]
+    );
+    assert_eq!(source.loads(), 2);
+    assert_eq!(kinds(&source.scan()), Vec::<String>::new());
+    let openapi = |name: &str| {
+        format!(
+            r#"{{"openapi": "3.0.3", "components": {{"schemas": {{"Pet":
+                {{"type": "object", "required": ["{name}"],
+                  "properties": {{"{name}": {{"type": "string", "nullable": true}}}}}}}}}}}}"#
+        )
+    };
+    std::fs::write(dir.join("openapi.json"), openapi("name")).unwrap();
+    let events = source.scan();
+    assert_eq!(kinds(&events), [format!("published {pet}")]);
+    assert_eq!(
+        events[0].to_string(),
+        format!(
+            "{}: published {pet} version 1",
+            dir.join("openapi.json").display()
+        )
+    );
+    assert_eq!(source.loads(), 4, "both, which could not load before");
+    let valid = |doc: &str| registry.get(pet).unwrap().validate(doc.as_bytes()).is_ok();
+    assert!(valid(r#"{"name": null}"#) && !valid(r#"{"id": 1}"#));
+    // It follows the container; an unchanged schema is not published again.
+    std::fs::write(dir.join("openapi.json"), openapi("id")).unwrap();
+    assert_eq!(kinds(&source.scan()), [format!("published {pet}")]);
+    assert!(valid(r#"{"id": "1"}"#) && !valid(r#"{"name": null}"#));
+    let other = r#"{"openapi": "3.0.3", "components": {"schemas": {"Pet": {}}}, "info": {}}"#;
+    std::fs::write(dir.join("other.json"), other).unwrap();
+    assert_eq!(kinds(&source.scan()), Vec::<String>::new());
+    assert_eq!(registry.version(pet).unwrap().number(), 2);
+    // A broken container: rejected, the previous version keeps serving.
+    std::fs::write(dir.join("openapi.json"), "[").unwrap();
+    assert_eq!(
+        kinds(&source.scan()),
+        ["unreadable".into(), format!("rejected {pet}")]
+    );
+    assert!(valid(r#"{"id": "1"}"#));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn names_resolved_through_an_id_follow_the_document_that_holds_it() {
     let mut w = Watched::new("ids");
     let zip = |max: u32| format!(r#"{{"$id": "https://example.com/zip", "maxLength": {max}}}"#);

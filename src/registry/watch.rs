@@ -23,7 +23,9 @@
 //! ([`Loader::container_json`]): an OpenAPI document beside `pet.schema.json`, which reads
 //! `{"$ref": "openapi.json#/components/schemas/Pet"}`. They publish nothing; a change to one
 //! loads again the schemas that read it, and one that is not JSON is reported as
-//! [`WatchEvent::Unreadable`].
+//! [`WatchEvent::Unreadable`]. [`DirectorySource::reference`] publishes a schema a reference
+//! names without such a file: under a name of its own, it is loaded as a schema file holding
+//! only that `$ref` would be, and follows the documents it reads alike.
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
@@ -36,7 +38,7 @@ use std::time::{Duration, Instant, SystemTime};
 use std::{fmt, fs, io};
 
 use super::{PublishError, Registry, lock};
-use crate::schema::{Loader, Schema, SchemaError};
+use crate::schema::{Loader, SchemaError, uri};
 
 /// The file name suffix of schema files; the name is what precedes it.
 pub const SUFFIX: &str = ".schema.json";
@@ -134,8 +136,27 @@ pub struct DirectorySource {
     files: HashMap<PathBuf, FileState>,
     /// Every file's last text that is JSON, as a document under its file name.
     loader: Loader,
+    /// The schemas published by reference, in the order given.
+    references: Vec<Reference>,
     /// Schema loads so far.
     loads: u64,
+}
+
+/// A schema [`DirectorySource::reference`] publishes, and what its last load did.
+#[derive(Debug)]
+struct Reference {
+    /// The name it serves under.
+    name: String,
+    /// The schema that refers to it: `{"$ref": …}`.
+    text: String,
+    /// The directory's file the reference names, for events.
+    path: PathBuf,
+    /// Whether it has been loaded yet.
+    loaded: bool,
+    /// As a schema file's (see [`FileState`]).
+    reads: Option<Vec<String>>,
+    /// As a schema file's (see [`FileState`]).
+    rejection: Option<String>,
 }
 
 impl DirectorySource {
@@ -146,8 +167,39 @@ impl DirectorySource {
             dir: dir.into(),
             files: HashMap::new(),
             loader: Loader::new(),
+            references: Vec::new(),
             loads: 0,
         }
+    }
+
+    /// Publishes under `name` the schema that `reference` names, resolved against the
+    /// directory (`openapi.json#/components/schemas/Pet`, a schema in a container beside the
+    /// schema files), as a schema file that holds only `{"$ref": reference}` would be: loaded
+    /// at the first scan, and again when a document it reads changes; when it does not load,
+    /// the event is a rejection (the previous version keeps serving). The name should be no
+    /// schema file's. Give references before the first scan.
+    ///
+    /// ```no_run
+    /// use jitson::registry::{Registry, watch::DirectorySource};
+    /// use std::sync::Arc;
+    ///
+    /// let registry = Arc::new(Registry::new());
+    /// let pet = "openapi.json#/components/schemas/Pet";
+    /// let mut source = DirectorySource::new(Arc::clone(&registry), "schemas").reference(pet, pet);
+    /// source.scan();
+    /// let codec = registry.get(pet).expect("openapi.json has the schema");
+    /// ```
+    pub fn reference(mut self, name: impl Into<String>, reference: &str) -> DirectorySource {
+        let document = uri::split_fragment(reference).0;
+        self.references.push(Reference {
+            name: name.into(),
+            text: serde_json::json!({ "$ref": reference }).to_string(),
+            path: self.dir.join(document),
+            loaded: false,
+            reads: None,
+            rejection: None,
+        });
+        self
     }
 
     /// Loads the schemas with `format` asserted (when `yes`; see
@@ -269,6 +321,7 @@ impl DirectorySource {
             events.extend(self.forget(path));
         }
         if touched.is_empty() {
+            events.extend(self.load_new_references());
             return events;
         }
         changed.sort();
@@ -284,22 +337,36 @@ impl DirectorySource {
             }
         }
         for path in &changed {
-            let loaded = self.load(path);
-            events.extend(loaded.and_then(|loaded| self.publish(path, loaded)));
+            events.extend(self.load_file(path, Publish::Always));
         }
+        let reads_touched =
+            |reads: &Vec<String>| (reads.iter()).any(|r| touched.binary_search(r).is_ok());
+        let follows =
+            |reads: &Option<Vec<String>>| arrived || reads.as_ref().is_none_or(reads_touched);
         let mut others: Vec<PathBuf> = (self.files.iter())
-            .filter(|(p, state)| {
-                let reads_touched =
-                    |reads: &Vec<String>| (reads.iter()).any(|r| touched.binary_search(r).is_ok());
-                !changed.contains(p) && (arrived || state.reads.as_ref().is_none_or(reads_touched))
-            })
+            .filter(|(p, state)| !changed.contains(p) && follows(&state.reads))
             .map(|(p, _)| p.clone())
             .collect();
         others.sort();
         for path in &others {
-            events.extend(self.follow_documents(path));
+            events.extend(self.load_file(path, Publish::IfChanged));
+        }
+        for reference in &mut self.references {
+            if reference.loaded && !follows(&reference.reads) {
+                continue;
+            }
+            events.extend(reference.load(&self.loader, &self.registry, &mut self.loads));
         }
         events
+    }
+
+    /// Loads the schema references name for the first time (a scan that finds no file
+    /// changed loads them too).
+    fn load_new_references(&mut self) -> Vec<WatchEvent> {
+        (self.references.iter_mut())
+            .filter(|reference| !reference.loaded)
+            .filter_map(|reference| reference.load(&self.loader, &self.registry, &mut self.loads))
+            .collect()
     }
 
     /// Puts the last text of the file at `path` in the loader under its file name (a
@@ -329,52 +396,18 @@ impl DirectorySource {
         }
     }
 
-    /// The last text of the file at `path`, loaded with the directory's documents; notes
-    /// which documents it read.
-    fn load(&mut self, path: &Path) -> Option<Result<Schema, SchemaError>> {
-        schema_name(path)?;
+    /// Loads the last text of the schema file at `path` with the directory's documents and
+    /// publishes it as `publish` says.
+    fn load_file(&mut self, path: &Path, publish: Publish) -> Option<WatchEvent> {
         let state = self.files.get_mut(path)?;
-        let text = state.text.as_deref()?;
-        let mut read = Vec::new();
-        let loaded = self.loader.load_json_reading(text.as_bytes(), &mut read);
-        self.loads += 1;
-        state.reads = loaded.is_ok().then_some(read);
-        Some(loaded)
-    }
-
-    /// Publishes the file at `path` as `loaded` (a load error is a rejection).
-    fn publish(&mut self, path: &Path, loaded: Result<Schema, SchemaError>) -> Option<WatchEvent> {
-        let state = self.files.get_mut(path)?;
-        let name = schema_name(path)?.to_string();
-        let path = path.to_path_buf();
-        Some(match self.registry.publish_loaded(&name, loaded, &[]) {
-            Ok(version) => {
-                state.rejection = None;
-                WatchEvent::Published {
-                    name,
-                    version: version.number(),
-                    path,
-                }
-            }
-            Err(error) => {
-                state.rejection = Some(error.to_string());
-                WatchEvent::Rejected { name, path, error }
-            }
-        })
-    }
-
-    /// Loads the unchanged file at `path` again after a document changed or went: publishes
-    /// it when its schema is not the one serving, reports it when it no longer loads (once
-    /// per error).
-    fn follow_documents(&mut self, path: &Path) -> Option<WatchEvent> {
-        let loaded = self.load(path)?;
-        let serving = self.registry.version(schema_name(path)?);
-        let rejection = &self.files.get(path)?.rejection;
-        match &loaded {
-            Ok(schema) if serving.is_some_and(|v| **v.schema() == *schema) => None,
-            Err(e) if *rejection == Some(PublishError::Schema(e.clone()).to_string()) => None,
-            _ => self.publish(path, loaded),
-        }
+        let served = Served {
+            name: schema_name(path)?,
+            path,
+            text: state.text.as_deref()?,
+            reads: &mut state.reads,
+            rejection: &mut state.rejection,
+        };
+        served.load(&self.loader, &self.registry, &mut self.loads, publish)
     }
 
     /// The schema files and containers of the directory with their fingerprints.
@@ -405,6 +438,93 @@ impl DirectorySource {
         state.handled?;
         self.registry.remove(&name).ok()?;
         Some(WatchEvent::Removed { name, path })
+    }
+}
+
+/// Whether a load is published whatever it gives, or only when it changes what serves.
+#[derive(Clone, Copy)]
+enum Publish {
+    /// A changed file: publish its schema, report its error.
+    Always,
+    /// A schema loaded again for a document it reads: publish its schema when it is not
+    /// the one serving, report an error unless it is the one last reported.
+    IfChanged,
+}
+
+/// A schema this source publishes (a file's or a reference's), as one load sees it.
+struct Served<'s> {
+    /// The name it serves under.
+    name: &'s str,
+    /// The file its events name.
+    path: &'s Path,
+    /// Its text.
+    text: &'s str,
+    /// The documents (file names) its last load read; `None` when it did not load.
+    reads: &'s mut Option<Vec<String>>,
+    /// The error last reported for it.
+    rejection: &'s mut Option<String>,
+}
+
+impl Served<'_> {
+    /// Loads the text with `loader` (counting the load in `loads`), notes which documents it
+    /// read, and publishes it into `registry` as `publish` says (a load error is a
+    /// rejection).
+    fn load(
+        self,
+        loader: &Loader,
+        registry: &Registry,
+        loads: &mut u64,
+        publish: Publish,
+    ) -> Option<WatchEvent> {
+        let mut read = Vec::new();
+        let loaded = loader.load_json_reading(self.text.as_bytes(), &mut read);
+        *loads += 1;
+        *self.reads = loaded.is_ok().then_some(read);
+        if let Publish::IfChanged = publish {
+            let serving = registry.version(self.name);
+            match &loaded {
+                Ok(schema) if serving.is_some_and(|v| **v.schema() == *schema) => return None,
+                Err(e) if *self.rejection == Some(PublishError::Schema(e.clone()).to_string()) => {
+                    return None;
+                }
+                _ => {}
+            }
+        }
+        let (name, path) = (self.name.to_owned(), self.path.to_path_buf());
+        Some(match registry.publish_loaded(self.name, loaded, &[]) {
+            Ok(version) => {
+                *self.rejection = None;
+                WatchEvent::Published {
+                    name,
+                    version: version.number(),
+                    path,
+                }
+            }
+            Err(error) => {
+                *self.rejection = Some(error.to_string());
+                WatchEvent::Rejected { name, path, error }
+            }
+        })
+    }
+}
+
+impl Reference {
+    /// Loads the schema (see [`Served::load`]); publishes it unless it serves already.
+    fn load(
+        &mut self,
+        loader: &Loader,
+        registry: &Registry,
+        loads: &mut u64,
+    ) -> Option<WatchEvent> {
+        self.loaded = true;
+        let served = Served {
+            name: &self.name,
+            path: &self.path,
+            text: &self.text,
+            reads: &mut self.reads,
+            rejection: &mut self.rejection,
+        };
+        served.load(loader, registry, loads, Publish::IfChanged)
     }
 }
 

@@ -60,7 +60,7 @@ mod model;
 pub(crate) mod num;
 mod pattern;
 pub(crate) mod pointer;
-mod uri;
+pub(crate) mod uri;
 mod validate;
 pub(crate) mod value;
 
