@@ -44,9 +44,12 @@ pub struct Route {
     pub path: String,
     /// Where requests are forwarded (`http://host:port`, no path).
     pub upstream: Uri,
-    /// The schema request bodies must satisfy; none for a pass-through route.
+    /// The schema request bodies must satisfy; none for a pass-through route. A name, for
+    /// the directory's `NAME.schema.json`, or a reference to a schema in a container of the
+    /// directory (`openapi.json#/components/schemas/Pet`, see [`Route::is_reference`]).
     pub schema: Option<String>,
-    /// The schema upstream response bodies must satisfy (a failure is a `502`).
+    /// The schema upstream response bodies must satisfy (a failure is a `502`); named as
+    /// `schema` is.
     pub response_schema: Option<String>,
     /// How valid request bodies are rewritten before forwarding (needs `schema`); none to
     /// forward them byte for byte.
@@ -54,6 +57,12 @@ pub struct Route {
 }
 
 impl Route {
+    /// Whether the schema name `name` is a reference (it has a `#`): the schema it names in
+    /// a container of the schema directory serves under that name.
+    pub fn is_reference(name: &str) -> bool {
+        name.contains('#')
+    }
+
     /// Whether this route serves `method` and `path`.
     pub fn matches(&self, method: &Method, path: &str) -> bool {
         if *method != self.method {

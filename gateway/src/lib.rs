@@ -9,7 +9,8 @@
 //! directory, republished when a file changes (debounced; a broken file is reported and the
 //! previous version keeps serving) and on `POST /-/reload`; they may `$ref` the directory's
 //! other `.json` files as containers of schemas (`openapi.json#/components/schemas/Pet`, see
-//! [`Loader::container_json`](jitson::schema::Loader::container_json)). `GET /-/schemas` lists what is
+//! [`Loader::container_json`](jitson::schema::Loader::container_json)), and a route may name
+//! such a schema directly by that reference. `GET /-/schemas` lists what is
 //! served, `GET /-/metrics` gives counters in the Prometheus text format.
 //!
 //! ```toml
@@ -28,6 +29,12 @@
 //! upstream = "http://127.0.0.1:9000"
 //! schema = "user"                 # schemas/user.schema.json; omit for pass-through
 //! response_schema = "user"        # optional: check the upstream's answer (502 if bad)
+//!
+//! [[routes]]                      # a schema in a container of the directory, by reference
+//! method = "PUT"
+//! path = "/pets/*"
+//! upstream = "http://127.0.0.1:9000"
+//! schema = "openapi.json#/components/schemas/Pet"
 //!
 //! [routes.transcode]              # optional (needs schema): rewrite valid bodies compact
 //! unknown = "drop"                # keep (default) | drop | deny members the schema does not name

@@ -1,5 +1,6 @@
 //! The server: accepts connections, routes each request, checks its body, forwards it.
 
+use std::collections::BTreeSet;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -65,6 +66,15 @@ impl Gateway {
         }
         let mut source =
             DirectorySource::new(Arc::clone(&registry), &config.schema_dir).loader(loader);
+        // A route's schema named by reference serves under that reference.
+        let references: BTreeSet<&String> = (config.routes.iter())
+            .flat_map(|route| [&route.schema, &route.response_schema])
+            .flatten()
+            .filter(|name| Route::is_reference(name))
+            .collect();
+        for reference in references {
+            source = source.reference(reference.as_str(), reference);
+        }
         source
             .scan()
             .iter()

@@ -74,6 +74,11 @@ async fn setup(max_body: usize) -> Setup {
         schema = "order"
         [[routes]]
         method = "POST"
+        path = "/pets"
+        upstream = "{up}"
+        schema = "api.json#/components/schemas/Pet"
+        [[routes]]
+        method = "POST"
         path = "/clean"
         upstream = "{up}"
         schema = "user"
@@ -296,6 +301,34 @@ async fn schema_changes_on_disk_take_effect_and_broken_files_leave_the_old_one()
         s.post_json("/orders", "{}").await.0 == StatusCode::OK
     })
     .await;
+
+    // A route may name a schema in a container directly; an OpenAPI 3.0 document's schemas
+    // are read in OpenAPI 3.0's dialect.
+    let (status, error) = s.post_json("/pets", "{}").await;
+    assert_eq!(
+        (status, &error["error"]),
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            &Value::from("schema not loaded")
+        )
+    );
+    let api = r#"{"openapi": "3.0.3", "components": {"schemas": {"Pet": {"type": "object",
+        "required": ["name"], "properties": {"name": {"type": "string", "nullable": true}},
+        "x-table": "pets"}}}}"#;
+    write_atomically(&s.dir, "api.json", api);
+    eventually("the Pet schema of the OpenAPI 3.0 document", async || {
+        s.post_json("/pets", "{}").await.0 == StatusCode::BAD_REQUEST
+    })
+    .await;
+    let (status, echoed) = s.post_json("/pets", r#"{"name": null}"#).await;
+    assert_eq!(
+        (status, echoed),
+        (StatusCode::OK, serde_json::json!({"name": null}))
+    );
+    assert_eq!(
+        s.post_json("/pets", r#"{"name": 1}"#).await.0,
+        StatusCode::BAD_REQUEST
+    );
     s.gateway.shutdown().await;
 }
 
