@@ -370,6 +370,40 @@ fn references_publish_a_containers_schemas_under_names_of_their_own() {
 }
 
 #[test]
+fn yaml_containers_are_read_as_yaml() {
+    let mut w = Watched::new("yaml");
+    let openapi = |max: u32| {
+        format!(
+            "openapi: 3.0.3\ncomponents:\n  schemas:\n    Pet:\n      type: object\n      \
+             properties: {{name: {{type: string, maxLength: {max}}}}}\n"
+        )
+    };
+    w.write("openapi.yaml", &openapi(3));
+    w.write(
+        "pet.schema.json",
+        r##"{"$ref": "openapi.yaml#/components/schemas/Pet"}"##,
+    );
+    w.write("notes.txt", "not read");
+    assert_eq!(w.scan(), ["published pet"]);
+    assert!(w.valid("pet", r#"{"name": "Rex"}"#) && !w.valid("pet", r#"{"name": "Rexy"}"#));
+    w.write("openapi.yaml", &openapi(4));
+    assert_eq!(w.scan(), ["published pet"]);
+    assert!(w.valid("pet", r#"{"name": "Rexy"}"#));
+    w.write("openapi.yaml", "a: .inf\n");
+    let events = w.source.scan();
+    assert_eq!(kinds(&events), ["unreadable", "rejected pet"]);
+    assert!(
+        events[0].to_string().ends_with(
+            "openapi.yaml: unreadable: invalid YAML: .inf has no JSON form at line 1 column 4 \
+             in openapi.yaml#"
+        ),
+        "{}",
+        events[0]
+    );
+    assert!(w.valid("pet", r#"{"name": "Rexy"}"#));
+}
+
+#[test]
 fn names_resolved_through_an_id_follow_the_document_that_holds_it() {
     let mut w = Watched::new("ids");
     let zip = |max: u32| format!(r#"{{"$id": "https://example.com/zip", "maxLength": {max}}}"#);

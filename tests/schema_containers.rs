@@ -217,3 +217,84 @@ fn a_schema_document_under_a_containers_uri_takes_its_place() {
     let root = referring(&loader, OPENAPI).unwrap();
     assert_eq!(verdicts(&root, &[json!([]), json!({})]), [true, false]);
 }
+
+#[test]
+fn a_yaml_container_reads_as_the_json_it_means() {
+    let yaml = br##"
+openapi: 3.1.0
+info: {title: Pets, version: "1.0.0"}
+paths:
+  /pets:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: array
+              items: {$ref: "#/components/schemas/Pet"}
+              maxItems: 2
+components:
+  schemas:
+    Pet: &pet
+      type: object
+      required: [name]
+      discriminator: {propertyName: name}
+      properties:
+        name: {type: string, example: Rex}
+        owner: {$ref: "#/components/schemas/Owner"}
+    Owner:
+      $id: https://example.com/owner
+      type: object
+      properties: {id: {type: integer, minimum: 1}}
+      required: [id]
+    Copy: *pet
+"##;
+    let mut loader = Loader::new();
+    loader.container_yaml(OPENAPI, yaml).unwrap();
+    let mut copied = openapi();
+    copied["components"]["schemas"]["Copy"] = copied["components"]["schemas"]["Pet"].clone();
+    let json = loader_of(&copied);
+    for name in ["Pet", "Owner", "Copy"] {
+        let reference = format!("{OPENAPI}#/components/schemas/{name}");
+        let (from_yaml, from_json) = (referring(&loader, &reference), referring(&json, &reference));
+        assert_eq!(from_yaml.unwrap(), from_json.unwrap(), "{name}");
+    }
+    let body = format!("{OPENAPI}#/paths/~1pets/post/requestBody/content/application~1json/schema");
+    let body = referring(&loader, &body).unwrap();
+    let bodies = [json!([{"name": "a"}]), json!([{"name": "a"}, {}])];
+    assert_eq!(verdicts(&body, &bodies), [true, false]);
+    // Not YAML, or YAML that JSON cannot say: placed at the document.
+    let refused = Loader::new()
+        .container_yaml(OPENAPI, b"a: [1\n")
+        .unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .starts_with("invalid YAML: while parsing a flow sequence"),
+        "{refused}"
+    );
+    assert_eq!(refused.pointer(), format!("{OPENAPI}#"));
+    assert_eq!(
+        Loader::new()
+            .container_yaml(OPENAPI, b"a: 1\na: 2\n")
+            .unwrap_err()
+            .to_string(),
+        format!("duplicate key \"a\" at {OPENAPI}#")
+    );
+    assert_eq!(
+        Loader::new()
+            .document_yaml(OPENAPI, b"\xff")
+            .unwrap_err()
+            .to_string(),
+        format!(
+            "invalid YAML: not UTF-8: invalid utf-8 sequence of 1 bytes from index 0 in {OPENAPI}#"
+        )
+    );
+}
+
+/// A loader holding `doc` as the container [`OPENAPI`].
+fn loader_of(doc: &Value) -> Loader {
+    let mut loader = Loader::new();
+    loader.container_value(OPENAPI, doc).unwrap();
+    loader
+}

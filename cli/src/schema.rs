@@ -34,12 +34,14 @@ pub struct SchemaArg {
     #[arg(long, value_name = "S.json")]
     schema: PathBuf,
     /// A document the schema's `$ref`s may name, under URI (with `URI=FILE`) or under the
-    /// FILE's path as written (and, either way, under its root's `$id`). Repeatable.
+    /// FILE's path as written (and, either way, under its root's `$id`); YAML when FILE
+    /// ends in `.yaml` or `.yml`. Repeatable.
     #[arg(long = "document", value_name = "[URI=]FILE")]
     documents: Vec<String>,
     /// A document that is no schema but holds schemas (an OpenAPI document), under URI or
     /// the FILE's path as written: `$ref`s name its schemas by JSON Pointer
-    /// (`openapi.json#/components/schemas/Pet`). Repeatable.
+    /// (`openapi.json#/components/schemas/Pet`); YAML when FILE ends in `.yaml` or `.yml`.
+    /// Repeatable.
     #[arg(long = "container", value_name = "[URI=]FILE")]
     containers: Vec<String>,
     /// Check `format` (date-time, email, uri, ...) instead of taking it as an annotation;
@@ -98,9 +100,9 @@ impl SchemaArg {
 }
 
 impl SchemaArg {
-    /// A loader with the `--document` and `--container` files; `None` (said on standard
-    /// error) when one cannot be read or is not a JSON document under a URI a `$ref` can
-    /// name.
+    /// A loader with the `--document` and `--container` files (YAML when named `.yaml` or
+    /// `.yml`); `None` (said on standard error) when one cannot be read or is not a document
+    /// under a URI a `$ref` can name.
     fn loader(&self) -> Option<Loader> {
         let mut loader = Loader::new();
         loader.assert_formats(self.assert_formats);
@@ -110,10 +112,17 @@ impl SchemaArg {
         if let Some(dialect) = &self.dialect {
             loader.default_dialect(dialect);
         }
-        let documents = (self.documents.iter()).map(|d| (d, Loader::document_json as Add));
-        let containers = (self.containers.iter()).map(|c| (c, Loader::container_json as Add));
-        for (argument, add) in documents.chain(containers) {
+        let documents = (self.documents.iter()).map(|d| (d, false));
+        let containers = (self.containers.iter()).map(|c| (c, true));
+        for (argument, container) in documents.chain(containers) {
             let (uri, path) = argument.split_once('=').unwrap_or((argument, argument));
+            let yaml = path.ends_with(".yaml") || path.ends_with(".yml");
+            let add: Add = match (container, yaml) {
+                (false, false) => Loader::document_json,
+                (false, true) => Loader::document_yaml,
+                (true, false) => Loader::container_json,
+                (true, true) => Loader::container_yaml,
+            };
             let text = std::fs::read(path)
                 .map_err(|e| trouble(&format!("{path}: {e}")))
                 .ok()?;
@@ -125,7 +134,8 @@ impl SchemaArg {
     }
 }
 
-/// [`Loader::document_json`] or [`Loader::container_json`].
+/// How a file is given to the loader: [`Loader::document_json`], [`Loader::container_json`]
+/// or their YAML twins.
 type Add = for<'l> fn(&'l mut Loader, &str, &[u8]) -> Result<&'l mut Loader, jitson::SchemaError>;
 
 /// Documents a schema validates under `--backend auto` before its native code is compiled.

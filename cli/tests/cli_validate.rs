@@ -438,6 +438,53 @@ fn a_dialect_names_the_vocabularies_schemas_use() {
 }
 
 #[test]
+fn yaml_containers_and_documents_are_read_by_their_extension() {
+    let dir = scratch("yaml");
+    let openapi = write(
+        &dir,
+        "openapi.yaml",
+        b"openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths: {}\ncomponents:\n  \
+          schemas:\n    Pet:\n      type: object\n      required: [name]\n      \
+          properties:\n        name: {type: string, nullable: true}\n        \
+          tag: {$ref: 'tag.yml#/$defs/tag'}\n",
+    );
+    let tag = write(&dir, "tag.yml", b"$defs:\n  tag: {enum: [a, b]}\n");
+    let schema = write(
+        &dir,
+        "pet.json",
+        br#"{"$ref": "https://example.com/openapi.yaml#/components/schemas/Pet"}"#,
+    );
+    let container = format!("https://example.com/openapi.yaml={openapi}");
+    let document = format!("https://example.com/tag.yml={tag}");
+    let args = [
+        "validate",
+        "--schema",
+        &schema,
+        "--container",
+        &container,
+        "--document",
+        &document,
+    ];
+    let out = jitson(&args, br#"{"name": null, "tag": "a"}"#);
+    assert_eq!((status(&out), stderr(&out)), (0, String::new()));
+    let out = jitson(&args, br#"{"name": "Rex", "tag": "c"}"#);
+    assert_eq!(status(&out), 1);
+    let broken = write(&dir, "broken.yaml", b"a: [1\n");
+    let container = format!("https://example.com/openapi.yaml={broken}");
+    let out = jitson(
+        &["validate", "--schema", &schema, "--container", &container],
+        b"{}",
+    );
+    assert_eq!(status(&out), 2);
+    assert!(
+        stderr(&out).starts_with(&format!("jitson: {broken}: schema error: invalid YAML: ")),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
 fn containers_hold_schemas_that_references_name_by_pointer() {
     let dir = scratch("container");
     let openapi = write(

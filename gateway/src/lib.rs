@@ -8,7 +8,8 @@
 //! (unknown members dropped, values picked or redacted). Schemas are the `NAME.schema.json` files of one
 //! directory, republished when a file changes (debounced; a broken file is reported and the
 //! previous version keeps serving) and on `POST /-/reload`; they may `$ref` the directory's
-//! other `.json` files as containers of schemas (`openapi.json#/components/schemas/Pet`, see
+//! other `.json` (and `.yaml`, `.yml`) files as containers of schemas
+//! (`openapi.json#/components/schemas/Pet`, see
 //! [`Loader::container_json`](jitson::schema::Loader::container_json)), and a route may name
 //! such a schema directly by that reference. `GET /-/schemas` lists what is
 //! served, `GET /-/metrics` gives counters in the Prometheus text format.

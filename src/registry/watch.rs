@@ -23,12 +23,14 @@
 //! ([`Loader::container_json`]): an OpenAPI document beside `pet.schema.json`, which reads
 //! `{"$ref": "openapi.json#/components/schemas/Pet"}`. They publish nothing; a change to one
 //! loads again the schemas that read it, and one that is not JSON is reported as
-//! [`WatchEvent::Unreadable`]. [`DirectorySource::reference`] publishes a schema a reference
+//! [`WatchEvent::Unreadable`]. So are its `.yaml` and `.yml` files, read as YAML
+//! ([`Loader::container_yaml`]; with the `yaml` feature). [`DirectorySource::reference`] publishes a schema a reference
 //! names without such a file: under a name of its own, it is loaded as a schema file holding
 //! only that `$ref` would be, and follows the documents it reads alike.
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
+use std::ffi::OsStr;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -128,7 +130,7 @@ struct FileState {
 }
 
 /// Publishes a directory's `NAME.schema.json` files into a registry; its other `.json` files
-/// are containers of schemas they may refer to.
+/// (and `.yaml`, `.yml` ones) are containers of schemas they may refer to.
 #[derive(Debug)]
 pub struct DirectorySource {
     registry: Arc<Registry>,
@@ -384,7 +386,7 @@ impl DirectorySource {
         let schema = schema_name(path).is_some();
         let added = (state.text.as_ref()).map(|text| match schema {
             true => self.loader.document_json(file, text.as_bytes()).map(drop),
-            false => self.loader.container_json(file, text.as_bytes()).map(drop),
+            false => add_container(&mut self.loader, file, text),
         });
         state.document = matches!(added, Some(Ok(())));
         if !state.document {
@@ -416,7 +418,8 @@ impl DirectorySource {
         for entry in fs::read_dir(&self.dir)? {
             let entry = entry?;
             let path = entry.path();
-            if path.extension().is_none_or(|extension| extension != "json") {
+            let read = |extension: &OsStr| EXTENSIONS.iter().any(|e| extension == *e);
+            if !path.extension().is_some_and(read) {
                 continue;
             }
             if let Ok(meta) = entry.metadata()
@@ -526,6 +529,24 @@ impl Reference {
         };
         served.load(loader, registry, loads, Publish::IfChanged)
     }
+}
+
+/// The extensions of the files a source reads: schema files and JSON containers, and YAML
+/// containers with the `yaml` feature.
+const EXTENSIONS: &[&str] = if cfg!(feature = "yaml") {
+    &["json", "yaml", "yml"]
+} else {
+    &["json"]
+};
+
+/// Gives `loader` the container `text` of the file named `file`: YAML when it ends in `.yaml`
+/// or `.yml` (with the `yaml` feature), JSON otherwise.
+fn add_container(loader: &mut Loader, file: &str, text: &str) -> Result<(), SchemaError> {
+    #[cfg(feature = "yaml")]
+    if file.ends_with(".yaml") || file.ends_with(".yml") {
+        return loader.container_yaml(file, text.as_bytes()).map(drop);
+    }
+    loader.container_json(file, text.as_bytes()).map(drop)
 }
 
 /// Reads `path` into `state`: `Ok(true)` when its content is not what was last acted on

@@ -17,6 +17,9 @@ pub struct SchemaError {
 pub enum SchemaErrorKind {
     /// The schema text is not one well-formed JSON text (serde_json's message).
     Json(String),
+    /// A document given in YAML is not one well-formed YAML document, or says what JSON
+    /// cannot (see [`Loader::container_yaml`](crate::schema::Loader::container_yaml)).
+    Yaml(String),
     /// An object in the schema document has this key twice.
     DuplicateKey(String),
     /// A keyword the engine does not implement. The engine never ignores a keyword.
@@ -105,6 +108,7 @@ impl fmt::Display for SchemaErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SchemaErrorKind::Json(message) => write!(f, "invalid JSON: {message}"),
+            SchemaErrorKind::Yaml(message) => write!(f, "invalid YAML: {message}"),
             SchemaErrorKind::DuplicateKey(key) => write!(f, "duplicate key {key:?}"),
             SchemaErrorKind::UnsupportedKeyword(k) => write!(f, "unsupported keyword {k:?}"),
             SchemaErrorKind::UnevaluatedByBranch { keyword } => {
@@ -170,10 +174,15 @@ impl fmt::Display for SchemaError {
     /// `unsupported keyword "$recursiveRef" at /properties/a/$recursiveRef`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (&self.kind, self.pointer.as_str()) {
-            (SchemaErrorKind::Json(_) | SchemaErrorKind::DocumentUri(_), "") => {
-                write!(f, "{}", self.kind)
+            (
+                SchemaErrorKind::Json(_)
+                | SchemaErrorKind::Yaml(_)
+                | SchemaErrorKind::DocumentUri(_),
+                "",
+            ) => write!(f, "{}", self.kind),
+            (SchemaErrorKind::Json(_) | SchemaErrorKind::Yaml(_), document) => {
+                write!(f, "{} in {document}", self.kind)
             }
-            (SchemaErrorKind::Json(_), document) => write!(f, "{} in {document}", self.kind),
             (kind, "") => write!(f, "{kind} at the schema root"),
             (kind, pointer) => write!(f, "{kind} at {pointer}"),
         }

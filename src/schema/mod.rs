@@ -63,6 +63,8 @@ pub(crate) mod pointer;
 pub(crate) mod uri;
 mod validate;
 pub(crate) mod value;
+#[cfg(feature = "yaml")]
+mod yaml;
 
 pub use builder::{ArrayExpr, ObjectExpr, SchemaBuilder, TypeExpr};
 pub use error::{SchemaError, SchemaErrorKind};

@@ -349,11 +349,75 @@ impl Loader {
         self.add(uri, Doc::from_value(value), true)
     }
 
+    /// [`Loader::container_json`] for a document written in YAML, as OpenAPI documents often
+    /// are. YAML reads as the JSON its core schema means: plain `null`, booleans and numbers
+    /// as such, every other scalar a string (`yes` and `1.2.3` too), mapping keys as strings
+    /// (`200:` is `"200"`), aliases as copies of what their anchors name (bounded: the copies
+    /// may make the document at most 16 times its YAML text, and at least 1 MiB).
+    ///
+    /// Errors: [`SchemaErrorKind::Yaml`] for a text that is not one YAML document, or says what
+    /// JSON cannot (`.inf`, a mapping as a key, merge keys, tags beyond the core schema's);
+    /// then as [`Loader::container_json`]'s.
+    ///
+    /// ```
+    /// use jitson::schema::Loader;
+    ///
+    /// let mut loader = Loader::new();
+    /// loader.container_yaml("https://example.com/openapi.yaml", b"
+    /// openapi: 3.0.3
+    /// info: {title: Pets, version: '1'}
+    /// paths: {}
+    /// components:
+    ///   schemas:
+    ///     Pet:
+    ///       type: object
+    ///       required: [name]
+    ///       properties:
+    ///         name: {type: string, nullable: true}
+    /// ")?;
+    /// let pet = loader.load_json(br#"{"$ref": "https://example.com/openapi.yaml#/components/schemas/Pet"}"#)?;
+    /// assert!(pet.validate_value(&serde_json::json!({"name": null})).is_ok());
+    /// assert!(pet.validate_value(&serde_json::json!({})).is_err());
+    /// # Ok::<(), jitson::SchemaError>(())
+    /// ```
+    #[cfg(feature = "yaml")]
+    pub fn container_yaml(&mut self, uri: &str, text: &[u8]) -> Result<&mut Loader, SchemaError> {
+        let uri = document_uri(uri)?;
+        let doc = yaml_doc(&uri, text)?;
+        self.add(uri, doc, true)
+    }
+
+    /// [`Loader::document_json`] for a document written in YAML, read as
+    /// [`Loader::container_yaml`] reads one.
+    #[cfg(feature = "yaml")]
+    pub fn document_yaml(&mut self, uri: &str, text: &[u8]) -> Result<&mut Loader, SchemaError> {
+        let uri = document_uri(uri)?;
+        let doc = yaml_doc(&uri, text)?;
+        self.add(uri, doc, false)
+    }
+
     fn add(&mut self, uri: String, doc: Doc, container: bool) -> Result<&mut Loader, SchemaError> {
         doc.check_unique_keys(&format!("{uri}#"))?;
         self.documents.add(uri, doc, container);
         Ok(self)
     }
+}
+
+/// The YAML document `text` given under `uri` as a document.
+#[cfg(feature = "yaml")]
+fn yaml_doc(uri: &str, text: &[u8]) -> Result<Doc, SchemaError> {
+    let at = || format!("{uri}#");
+    let text = std::str::from_utf8(text)
+        .map_err(|e| SchemaError::new(SchemaErrorKind::Yaml(format!("not UTF-8: {e}")), at()))?;
+    let json = super::super::yaml::to_json(text).map_err(|kind| SchemaError::new(kind, at()))?;
+    Doc::parse(json.as_bytes()).map_err(|e| {
+        // Nested too deeply for serde_json, say: its position is in the JSON text.
+        let kind = match e.kind() {
+            SchemaErrorKind::Json(message) => SchemaErrorKind::Yaml(format!("as JSON, {message}")),
+            kind => kind.clone(),
+        };
+        SchemaError::new(kind, at())
+    })
 }
 
 /// The resolved `$id` of the root of `doc`, given under `uri`, when it names a whole
