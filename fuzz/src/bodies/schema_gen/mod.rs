@@ -12,7 +12,7 @@
 //! so must it in OpenAPI 3.1's dialect, and in a meta-schema's that lists draft 2020-12's
 //! vocabularies (and format assertion, where formats are asserted). Where OpenAPI 3.0 can
 //! say the schema, it is also read from an OpenAPI 3.0 document ([`openapi_3_0`]), which
-//! must give the same verdicts.
+//! must give the same verdicts. Its JSON text, read as YAML, must load as it does as JSON.
 //! Loading must succeed or fail with a [`jitson::SchemaError`], never panic, and give the same
 //! schema from text as from a value; compiling must not panic (to the interpreter and to
 //! native code, every tier); then every check in [`DOCUMENT_CHECKS`] runs on every document,
@@ -99,6 +99,7 @@ pub fn run(data: &[u8]) {
     loader.assert_formats(asserts_formats);
     annotations_change_nothing(&mut loader, &json);
     dialects_change_nothing(&loader, &json, asserts_formats);
+    yaml_changes_nothing(&loader, &json);
     let Some(case) = load(&loader, json) else {
         return;
     };
@@ -192,6 +193,24 @@ fn dialects_change_nothing(loader: &Loader, json: &Json, asserts_formats: bool) 
     loads_agree(&plain, &dialect.load_value(json), || {
         format!("schema {json} in the dialect {meta}")
     });
+}
+
+/// `json`'s text, which is YAML too, loads from a document given as YAML as it does from one
+/// given as JSON: the same schema and key, or errors of one kind.
+fn yaml_changes_nothing(loader: &Loader, json: &Json) {
+    const URI: &str = "https://example.com/generated";
+    let text = json.to_string();
+    let (mut as_json, mut as_yaml) = (loader.clone(), loader.clone());
+    (as_json.document_json(URI, text.as_bytes())).expect("serde_json writes JSON");
+    if let Err(e) = as_yaml.document_yaml(URI, text.as_bytes()) {
+        panic!("schema {text} is not read as YAML: {e}");
+    }
+    let root = serde_json::json!({ "$ref": URI });
+    loads_agree(
+        &as_json.load_value(&root),
+        &as_yaml.load_value(&root),
+        || format!("schema {text} read as YAML"),
+    );
 }
 
 /// Two loads of one schema agree: the same schema and key, or errors of one kind. `what`
