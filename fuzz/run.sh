@@ -42,6 +42,7 @@ case $target in
   schema_decode) seeds=(fuzz/seeds/json testdata/jsontestsuite) flags=(-dict=fuzz/json.dict -max_len=8192) timeout=180 ;;
   kernels) seeds=(fuzz/seeds/json testdata/jsontestsuite) flags=(-dict=fuzz/json.dict -max_len=1024) ;;
   typed) seeds=(fuzz/seeds/typed fuzz/seeds/json) flags=(-dict=fuzz/json.dict -max_len=8192) ;;
+  yaml) seeds=(fuzz/seeds/yaml fuzz/seeds/json) flags=(-dict=fuzz/json.dict -max_len=8192) ;;
   *) seeds=(fuzz/seeds/json testdata/jsontestsuite) flags=(-dict=fuzz/json.dict -max_len=8192) ;;
 esac
 

@@ -185,6 +185,13 @@ fn schema_gen_body() {
 }
 
 #[test]
+fn yaml_body() {
+    let mut seeds = files(&root().join("fuzz/seeds/yaml"));
+    seeds.extend(json_seeds());
+    drive(bodies::yaml::run, &seeds, MUTATIONS, 0x7961_6d6c);
+}
+
+#[test]
 fn typed_body() {
     let mut seeds = files(&root().join("fuzz/seeds/typed"));
     // The typed seeds fit their types: the body compares decoded values, not just errors.

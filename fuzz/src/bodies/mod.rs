@@ -14,6 +14,7 @@ pub mod schema_decode;
 pub mod schema_gen;
 pub mod schema_validate;
 pub mod typed;
+pub mod yaml;
 
 /// A target's body: checks one input, panicking on a disagreement.
 pub type Body = fn(&[u8]);
@@ -27,4 +28,5 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("schema_decode", schema_decode::run),
     ("schema_gen", schema_gen::run),
     ("typed", typed::run),
+    ("yaml", yaml::run),
 ];
