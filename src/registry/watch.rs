@@ -24,9 +24,10 @@
 //! `{"$ref": "openapi.json#/components/schemas/Pet"}`. They publish nothing; a change to one
 //! loads again the schemas that read it, and one that is not JSON is reported as
 //! [`WatchEvent::Unreadable`]. So are its `.yaml` and `.yml` files, read as YAML
-//! ([`Loader::container_yaml`]; with the `yaml` feature). [`DirectorySource::reference`] publishes a schema a reference
-//! names without such a file: under a name of its own, it is loaded as a schema file holding
-//! only that `$ref` would be, and follows the documents it reads alike.
+//! (`Loader::container_yaml`, with the `yaml` feature). [`DirectorySource::reference`]
+//! publishes a schema a reference names without such a file: under a name of its own, it is
+//! loaded as a schema file holding only that `$ref` would be, and follows the documents it
+//! reads alike.
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;

@@ -18,7 +18,7 @@ pub enum SchemaErrorKind {
     /// The schema text is not one well-formed JSON text (serde_json's message).
     Json(String),
     /// A document given in YAML is not one well-formed YAML document, or says what JSON
-    /// cannot (see [`Loader::container_yaml`](crate::schema::Loader::container_yaml)).
+    /// cannot (see `Loader::container_yaml`, with the `yaml` feature).
     Yaml(String),
     /// An object in the schema document has this key twice.
     DuplicateKey(String),

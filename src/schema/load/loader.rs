@@ -22,6 +22,11 @@ use crate::schema::{Schema, SchemaError, SchemaErrorKind, uri};
 /// against its root's `$id` when it has one, else against its URI. Load errors inside a
 /// document are placed at the document's URI, `#`, and the JSON Pointer within it.
 ///
+/// Documents come as JSON ([`Loader::document_json`]) or, with the `yaml` feature (a default
+/// one), as YAML (`Loader::document_yaml`), and so do containers of schemas that are no schema
+/// themselves, as OpenAPI documents are ([`Loader::container_json`],
+/// `Loader::container_yaml`).
+///
 /// ```
 /// use jitson::schema::Loader;
 ///
