@@ -21,7 +21,7 @@
 //! `patternProperties` (`pattern_properties`), `unevaluatedProperties` (`unevaluated`), and
 //! beside a `oneOf` (`unevaluated_one_of`). MB/s of the input document. A directory source of
 //! 200 twitter-sized schema files scanned after one file changed, and with nothing changed
-//! (`schema_reload`).
+//! (`schema_reload`). A large container read as JSON and as YAML (`container_read`).
 //!
 //! `cargo bench --bench engine -- --warm-up-time 1 --measurement-time 3`
 
@@ -42,6 +42,7 @@ use jitson::jit::ir::ExecOptions;
 use jitson::jit::native::{self, NativeCode};
 use jitson::registry::Registry;
 use jitson::registry::watch::DirectorySource;
+use jitson::schema::Loader;
 use jitson::{Cache, Codec, Schema};
 
 const CORPUS: [(&str, &str); 4] = [
@@ -794,6 +795,30 @@ fn schema_reload(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A large document given to a loader as a container, as JSON and as YAML (JSON text is
+/// YAML): what reading an OpenAPI document in YAML costs beside JSON. MB/s of the text.
+fn container_read(c: &mut Criterion) {
+    let text = testdata("bench/citm_catalog.json");
+    let mut group = c.benchmark_group("container_read");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    let uri = "https://example.com/citm.json";
+    group.bench_function("citm_catalog_json", |b| {
+        b.iter(|| {
+            Loader::new()
+                .container_json(uri, black_box(&text))
+                .map(drop)
+        })
+    });
+    group.bench_function("citm_catalog_yaml", |b| {
+        b.iter(|| {
+            Loader::new()
+                .container_yaml(uri, black_box(&text))
+                .map(drop)
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     engine,
@@ -801,6 +826,7 @@ criterion_group!(
     engine_cache,
     tagged_union,
     value_checks,
-    schema_reload
+    schema_reload,
+    container_read
 );
 criterion_main!(benches);
