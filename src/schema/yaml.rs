@@ -104,12 +104,16 @@ impl Writer {
                 }
             }
             Event::Scalar(value, style, anchor, tag) => {
+                let key = self.begin()?;
                 let start = self.out.len();
-                match self.begin()? {
+                match key {
                     true => self.key(&value, style)?,
                     false => self.scalar(&value, style, tag.as_ref())?,
                 }
                 self.anchored(anchor, start)?;
+                if key {
+                    self.out.push(':');
+                }
                 self.end();
             }
             Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
@@ -191,13 +195,12 @@ impl Writer {
         }
     }
 
-    /// Writes a mapping key: its text as a string, followed by the colon.
+    /// Writes a mapping key: its text as a string.
     fn key(&mut self, value: &str, style: TScalarStyle) -> Result<(), String> {
         if value == "<<" && matches!(style, TScalarStyle::Plain) {
             return Err("merge keys (<<) are not supported".to_owned());
         }
         self.string(value);
-        self.out.push(':');
         Ok(())
     }
 
@@ -357,6 +360,15 @@ mod tests {
         assert_eq!(
             json("base: &b {type: string, enum: [&x a, b]}\nother: *b\nthird: *x\n"),
             r#"{"base":{"type":"string","enum":["a","b"]},"other":{"type":"string","enum":["a","b"]},"third":"a"}"#
+        );
+        // An anchor on a later entry, or on a key, names that node alone.
+        assert_eq!(json("[a, &x b, *x]"), r#"["a","b","b"]"#);
+        assert_eq!(json("{&k a: 1, b: *k}"), r#"{"a":1,"b":"a"}"#);
+        let block =
+            "a: 1\nb: &m\n  c: [1, &s {d: x}]\n  e: *s\nf:\n  - *m\n  - &t\n    - *s\ng: *t\n";
+        assert_eq!(
+            json(block),
+            r#"{"a":1,"b":{"c":[1,{"d":"x"}],"e":{"d":"x"}},"f":[{"c":[1,{"d":"x"}],"e":{"d":"x"}},[{"d":"x"}]],"g":[{"d":"x"}]}"#
         );
         let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
         for i in 1..10 {

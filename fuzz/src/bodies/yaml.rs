@@ -1,7 +1,8 @@
 //! `yaml`: documents given in YAML ([`Loader::document_yaml`]).
 //!
 //! - Any bytes: read as YAML, they give a document or an error, never a panic (and, under
-//!   libFuzzer's limits, in bounded time and memory: aliases are bounded).
+//!   libFuzzer's limits, in bounded time and memory: aliases are bounded). The JSON text the
+//!   YAML reads as is JSON: serde_json refuses it only for depth or a number out of range.
 //! - JSON text is YAML: wrapped as `{"const": TEXT}`, a schema document read as YAML loads to
 //!   the schema it loads to read as JSON (the same `const` value), or fails alike. Where the
 //!   YAML parser refuses JSON text (it limits implicit keys to 1024 characters, say), there
@@ -16,7 +17,18 @@ const URI: &str = "https://example.com/fuzz.yaml";
 
 /// The body of the `yaml` target.
 pub fn run(data: &[u8]) {
-    let _ = Loader::new().container_yaml(URI, data);
+    // What the YAML reads as is JSON text; serde_json refuses only what JSON cannot hold.
+    if let Err(e) = Loader::new().container_yaml(URI, data)
+        && let SchemaErrorKind::Yaml(message) = e.kind()
+        && let Some(refusal) = message.strip_prefix("as JSON, ")
+    {
+        let deep_or_huge = ["recursion limit exceeded", "number out of range"];
+        assert!(
+            deep_or_huge.iter().any(|m| refusal.starts_with(m)),
+            "{} reads as text that is no JSON: {message}",
+            show(data)
+        );
+    }
     if serde_json::from_slice::<serde_json::Value>(data).is_err() {
         return;
     }
