@@ -10,8 +10,8 @@ use crate::schema::{SchemaError, SchemaErrorKind, uri};
 
 /// The OpenAPI 3.1 schema dialect (`jsonSchemaDialect`'s default in an OpenAPI 3.1
 /// document): draft 2020-12 with OpenAPI's vocabulary, whose keywords `discriminator`,
-/// `xml`, `externalDocs` and `example`, and whose `x-` extensions, are
-/// annotations. `$schema` may name it, and
+/// `xml`, `externalDocs` and `example`, and whose `x-` extensions, are annotations.
+/// `$schema` may name it, and
 /// [`Loader::default_dialect`](crate::schema::Loader::default_dialect) make it the dialect of
 /// every schema that names none:
 ///
@@ -149,7 +149,8 @@ impl Dialect {
     const OPENAPI_3_1: Dialect =
         Dialect(Dialect::DRAFT_2020_12.0 | 1 << Vocabulary::OpenApi as u16);
 
-    /// The keywords OpenAPI 3.0 shares with draft 2020-12 mean what they mean there.
+    /// The keywords OpenAPI 3.0 shares with draft 2020-12, and OpenAPI's annotations, mean
+    /// what they mean there; [`Vocabulary::OpenApi30`] adds 3.0's own rules.
     const OPENAPI_3_0: Dialect =
         Dialect(Dialect::OPENAPI_3_1.0 | 1 << Vocabulary::OpenApi30 as u16);
 
@@ -232,8 +233,8 @@ impl<'d> Dialects<'d> {
     /// The dialect `$schema` names as `named` (an empty fragment allowed): draft 2020-12's
     /// for its URI; OpenAPI 3.0's for [`OPENAPI_3_0`]; else that of the meta-schema the
     /// loader's documents or the built-in ones have under that name; else OpenAPI 3.1's for
-    /// its URI. Appends to `read` the URI of a
-    /// loader's document read as the meta-schema. The error is placed by the caller.
+    /// its URI. Appends to `read` the URI of a loader's document read as the meta-schema.
+    /// The error is placed by the caller.
     pub(crate) fn named(
         &mut self,
         named: &str,
