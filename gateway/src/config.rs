@@ -296,6 +296,32 @@ fn transcode_options(raw: RawTranscode) -> Result<TranscodeOptions, String> {
 mod tests {
     use super::*;
 
+    /// The example configuration of the crate's documentation parses, each setting where
+    /// its comment says.
+    #[test]
+    fn the_documented_example_parses() {
+        let docs = include_str!("lib.rs");
+        let toml: String = (docs.lines())
+            .filter_map(|line| line.strip_prefix("//!"))
+            .map(|line| line.strip_prefix(' ').unwrap_or(line))
+            .skip_while(|line| *line != "```toml")
+            .skip(1)
+            .take_while(|line| *line != "```")
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let config = Config::parse(&toml, Path::new("/etc/gw")).unwrap();
+        let [users, pets] = &config.routes[..] else {
+            panic!("two routes: {:?}", config.routes);
+        };
+        assert!(users.transcode.is_some() && pets.transcode.is_none());
+        assert_eq!(
+            pets.schema.as_deref(),
+            Some("openapi.json#/components/schemas/Pet")
+        );
+        assert!(Route::is_reference(pets.schema.as_deref().unwrap()));
+        assert!(!Route::is_reference(users.schema.as_deref().unwrap()));
+    }
+
     #[test]
     fn parses_a_full_config() {
         let text = r#"

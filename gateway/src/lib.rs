@@ -31,18 +31,18 @@
 //! schema = "user"                 # schemas/user.schema.json; omit for pass-through
 //! response_schema = "user"        # optional: check the upstream's answer (502 if bad)
 //!
-//! [[routes]]                      # a schema in a container of the directory, by reference
-//! method = "PUT"
-//! path = "/pets/*"
-//! upstream = "http://127.0.0.1:9000"
-//! schema = "openapi.json#/components/schemas/Pet"
-//!
 //! [routes.transcode]              # optional (needs schema): rewrite valid bodies compact
 //! unknown = "drop"                # keep (default) | drop | deny members the schema does not name
 //! pick = ["/id", "/name"]         # keep only these values (JSON Pointers) and their ancestors
 //! redact = ["/password"]          # replace these values (after validating them) ...
 //! replacement = '"***"'           # ... with this JSON (default null)
 //! tokens = "verbatim"             # rewritten (default: as serde_json writes) | verbatim (as sent)
+//!
+//! [[routes]]                      # a schema in a container of the directory, by reference
+//! method = "PUT"
+//! path = "/pets/*"
+//! upstream = "http://127.0.0.1:9000"
+//! schema = "openapi.json#/components/schemas/Pet"
 //! ```
 
 mod admin;
