@@ -2,7 +2,6 @@
 //! its keywords: the typed part, `const` / `enum`, `$ref`, and the combinators.
 
 use super::asserted_format;
-use super::dialect::Dialect;
 use super::index::{Index, LocationSchema, invalid};
 use super::unevaluated::{self, Selector};
 use crate::schema::doc::{Doc, member};
@@ -79,7 +78,7 @@ pub(crate) fn build(index: &Index<'_>) -> Result<Built, SchemaError> {
                     members,
                     at: &location.pointer,
                     base: &location.base,
-                    dialect: location.dialect,
+                    asserts_formats: index.asserts_formats(location),
                 };
                 object.build(index, &mut graph, &mut dynamic_refs)?
             }
@@ -98,8 +97,8 @@ struct SchemaObject<'a> {
     members: &'a [(String, Doc)],
     at: &'a str,
     base: &'a str,
-    /// Its dialect: whether `format` asserts.
-    dialect: Dialect,
+    /// Whether its `format` is an assertion.
+    asserts_formats: bool,
 }
 
 impl SchemaObject<'_> {
@@ -466,10 +465,10 @@ impl SchemaObject<'_> {
             return Ok(None);
         }
         let allowed = types.unwrap_or_else(every_kind);
-        // A dialect with format assertion asserts the format of the strings it allows.
+        // Where formats are assertions, the format of the strings it allows is asserted.
         if let (true, true, Some(name)) = (
             allowed.contains(Kind::String),
-            self.dialect.asserts_formats(),
+            self.asserts_formats,
             &descs.string.format,
         ) {
             descs.string.asserted_format = asserted_format(name, self.ptr("format"))?;

@@ -261,6 +261,13 @@ impl<'d> Index<'d> {
         self.walk(schema, at, uri, dialect)
     }
 
+    /// Whether `format` is an assertion in the subschema at `location`: its dialect makes it
+    /// one, or the loader's setting ([`Loader::assert_formats`](super::Loader::assert_formats))
+    /// does, in every dialect.
+    pub(crate) fn asserts_formats(&self, location: &Location<'_>) -> bool {
+        location.dialect.asserts_formats() || self.settings.assert_formats
+    }
+
     /// Whether a reference read from the container given under `uri`.
     fn read_container(&self, uri: &str) -> bool {
         self.containers_read.iter().any(|(read, _)| read == uri)
@@ -352,13 +359,15 @@ impl<'d> Index<'d> {
         let in_openapi_3_0 = parent_dialect.uses(Vocabulary::OpenApi30);
         let (base, dialect) = self.identify(doc, &at, parent_base, parent_dialect)?;
         let openapi_3_0 = dialect.uses(Vocabulary::OpenApi30);
-        let used = match members.iter().any(|(k, _)| unused(dialect, k)) {
-            _ if openapi_3_0 => Cow::Owned(openapi_3_0::members(members, &at)?),
-            false => Cow::Borrowed(&members[..]),
-            true => (members.iter())
+        let used = if openapi_3_0 {
+            Cow::Owned(openapi_3_0::members(members, &at)?)
+        } else if members.iter().any(|(k, _)| unused(dialect, k)) {
+            (members.iter())
                 .filter(|(k, _)| !unused(dialect, k))
                 .cloned()
-                .collect(),
+                .collect()
+        } else {
+            Cow::Borrowed(&members[..])
         };
         self.add(
             at.clone(),
@@ -420,19 +429,21 @@ impl<'d> Index<'d> {
     /// and no annotation the settings name.
     fn role(&self, dialect: Dialect, keyword: &str) -> Option<Role> {
         let annotation = Some(Role::Annotation(Shape::Any));
-        let extension = dialect.uses(Vocabulary::OpenApi) && keyword.starts_with("x-");
+        let named = || self.settings.annotations.take(keyword);
+        if dialect.uses(Vocabulary::OpenApi) && keyword.starts_with("x-") {
+            return annotation;
+        }
+        if dialect.uses(Vocabulary::OpenApi30) {
+            return match keyword {
+                // Folded into `type` by `openapi_3_0::members`.
+                "nullable" => Some(Role::Annotation(Shape::Boolean)),
+                _ if openapi_3_0::is_keyword(keyword) => self::keyword(keyword).map(|(_, r)| r),
+                _ => annotation.filter(|_| named()),
+            };
+        }
         match self::keyword(keyword) {
-            _ if extension => annotation,
-            _ if dialect.uses(Vocabulary::OpenApi30) && !openapi_3_0::is_keyword(keyword) => self
-                .settings
-                .annotations
-                .take(keyword)
-                .then_some(Role::Annotation(Shape::Any)),
-            // OpenAPI 3.0's `nullable`, which `openapi_3_0::members` folds into `type`.
-            None if dialect.uses(Vocabulary::OpenApi30) => Some(Role::Annotation(Shape::Boolean)),
             Some((vocabulary, role)) if dialect.means(vocabulary) => Some(role),
-            _ if unused(dialect, keyword) => annotation,
-            _ if self.settings.annotations.take(keyword) => annotation,
+            _ if unused(dialect, keyword) || named() => annotation,
             _ => None,
         }
     }

@@ -261,7 +261,7 @@ impl Loader {
     /// [`SchemaErrorKind::Json`] and [`SchemaErrorKind::DuplicateKey`] for the text.
     pub fn document_json(&mut self, uri: &str, text: &[u8]) -> Result<&mut Loader, SchemaError> {
         let uri = document_uri(uri)?;
-        let doc = Doc::parse(text).map_err(|e| e.at(format!("{uri}#")))?;
+        let doc = json_doc(&uri, text)?;
         self.add(uri, doc, false)
     }
 
@@ -340,7 +340,7 @@ impl Loader {
     /// ```
     pub fn container_json(&mut self, uri: &str, text: &[u8]) -> Result<&mut Loader, SchemaError> {
         let uri = document_uri(uri)?;
-        let doc = Doc::parse(text).map_err(|e| e.at(format!("{uri}#")))?;
+        let doc = json_doc(&uri, text)?;
         self.add(uri, doc, true)
     }
 
@@ -406,6 +406,11 @@ impl Loader {
         self.documents.add(uri, doc, container);
         Ok(self)
     }
+}
+
+/// The JSON document `text` given under `uri` as a document.
+fn json_doc(uri: &str, text: &[u8]) -> Result<Doc, SchemaError> {
+    Doc::parse(text).map_err(|e| e.at(format!("{uri}#")))
 }
 
 /// The YAML document `text` given under `uri` as a document.

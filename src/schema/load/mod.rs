@@ -43,7 +43,7 @@ pub use meta::DRAFT_2020_12;
 use crate::schema::doc::Doc;
 use crate::schema::format::{Format, Known};
 use crate::schema::model::Graph;
-use crate::schema::{Schema, SchemaError, SchemaErrorKind, TypeDesc, TypeId, canon, pointer};
+use crate::schema::{Schema, SchemaError, SchemaErrorKind, TypeId, canon};
 use serde_json::Value;
 
 impl Schema {
@@ -93,22 +93,8 @@ fn load_with(
     settings: &Settings,
     read: &mut Vec<String>,
 ) -> Result<Schema, SchemaError> {
-    let mut graph = raw_graph(doc, documents, settings, read)?;
-    if settings.assert_formats {
-        assert_formats_of(&mut graph)?;
-    }
+    let graph = raw_graph(doc, documents, settings, read)?;
     canon::finish(graph, TypeId(0))
-}
-
-/// Makes every string node's `format` that names a [`Format`] an assertion (see
-/// [`asserted_format`]).
-fn assert_formats_of(graph: &mut Graph) -> Result<(), SchemaError> {
-    for (node, origin) in graph.nodes.iter_mut().zip(&graph.origins) {
-        let TypeDesc::String(d) = node else { continue };
-        let Some(name) = &d.format else { continue };
-        d.asserted_format = asserted_format(name, pointer::push(origin, "format"))?;
-    }
-    Ok(())
 }
 
 /// The [`Format`] a string's `format: name` (written at `at`) asserts where formats are
