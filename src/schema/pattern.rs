@@ -277,25 +277,52 @@ enum Last {
 }
 
 /// After a `{`: the rest of a count (`n}`, `n,}`, `n,m}`), consumed, when one follows.
+///
+/// The look-ahead stops at the first character that cannot continue a count, so each `{`
+/// reads only its own digits: a text of many `{` and no `}` is read in linear time (an
+/// instance string checked by the `regex` format is hostile input).
 fn counted(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<String> {
-    let rest: String = chars.clone().take_while(|&c| c != '}').collect();
-    let (low, high) = rest.split_once(',').unwrap_or((&rest, "0"));
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    // A count is ASCII: its length in bytes is its length in characters.
-    let is_count = digits(low)
-        && (high.is_empty() || digits(high))
-        && chars.clone().nth(rest.len()) == Some('}');
-    is_count.then(|| {
-        chars.nth(rest.len());
-        rest + "}"
-    })
+    let mut ahead = chars.clone();
+    let mut rest = String::new();
+    let mut low_digits = 0usize;
+    let mut high_digits = None;
+    loop {
+        match ahead.next()? {
+            d @ '0'..='9' => {
+                rest.push(d);
+                match &mut high_digits {
+                    Some(n) => *n += 1,
+                    None => low_digits += 1,
+                }
+            }
+            ',' if high_digits.is_none() => {
+                rest.push(',');
+                high_digits = Some(0);
+            }
+            '}' => break,
+            _ => return None,
+        }
+    }
+    if low_digits == 0 {
+        return None;
+    }
+    // A count is ASCII: its length in bytes is its length in characters (and its `}`).
+    chars.nth(rest.len());
+    Some(rest + "}")
 }
 
-/// Whether `source` is an ECMA-262 regular expression under the `u` flag that `Pattern`
-/// takes: it compiles, and no `]`, `{` or `}` stands for itself outside a class (the
-/// `regex` format).
+/// Whether `source` is an ECMA-262 regular expression under the `u` flag in the syntax
+/// `Pattern` takes (the `regex` format): its translation parses as `regex` syntax, and no
+/// `]`, `{` or `}` stands for itself outside a class.
+///
+/// The translation is parsed, not compiled: the format is about syntax, so a regular
+/// expression too large for `regex`'s compiled-size limit (`(?:a{1000}){1000}`) is one,
+/// and a hostile instance string costs a parse linear in its length rather than a
+/// compilation (megabytes of automaton for a few kilobytes of text). The parser is
+/// `regex::Regex::new`'s own, with its default settings, so both refuse the same syntax.
 pub(crate) fn is_unicode_regex(source: &str) -> bool {
-    translate(source).is_ok_and(|t| !t.lone_brackets && Regex::new(&t.regex).is_ok())
+    translate(source)
+        .is_ok_and(|t| !t.lone_brackets && regex_syntax::Parser::new().parse(&t.regex).is_ok())
 }
 
 #[cfg(test)]
@@ -360,6 +387,55 @@ mod tests {
             r#"invalid pattern "\\pL": \p needs a {property} at the schema root"#
         );
         assert!(!is_unicode_regex("(a"));
+    }
+
+    /// Regression: `counted` read ahead to the next `}` at every `{`, so a text of many
+    /// `{` and no `}` took quadratic time: 80 000 of them took 6.5 s in the `regex` format,
+    /// this text about 70 s. Now each `{` reads only its own digits.
+    #[test]
+    fn a_count_reads_ahead_only_over_its_own_digits() {
+        for piece in ["{", "a{", "{1", "{1,"] {
+            let text = piece.repeat((256 << 10) / piece.len());
+            assert!(!is_unicode_regex(&text), "{piece:?}");
+        }
+        let counts = "a{2}".repeat(64 << 10);
+        assert!(is_unicode_regex(&counts));
+        for (source, text) in [
+            ("^a{2,}$", "aa"),
+            ("^a{1,2}$", "aa"),
+            ("^x{1,a}$", "x{1,a}"),
+        ] {
+            assert!(
+                Pattern::new(source).expect(source).is_match(text),
+                "{source}"
+            );
+        }
+    }
+
+    /// Regression: the `regex` format compiled each string, so a short regular expression
+    /// whose automaton passes `regex`'s size limit was "not a regex", and a hostile string
+    /// cost a compilation. The format is syntax: the string is parsed, not compiled.
+    #[test]
+    fn a_regex_too_large_to_compile_is_still_a_regex() {
+        let large = "(?:a{1000}){1000}";
+        assert!(
+            Regex::new(large).is_err(),
+            "compiled, it passes the size limit"
+        );
+        assert!(is_unicode_regex(large));
+        assert!(Pattern::new(large).is_err(), "a pattern is compiled");
+        // What the parser refuses, `Regex::new` refuses too.
+        for bad in [
+            "(a",
+            "a)",
+            "[b-a]",
+            r"\p{NoSuchProperty}",
+            "(?<n>a)(?<n>b)",
+            r"\u{110000}",
+        ] {
+            assert!(Regex::new(bad).is_err(), "{bad}");
+            assert!(!is_unicode_regex(bad), "{bad}");
+        }
     }
 
     #[test]
