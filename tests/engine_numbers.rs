@@ -172,3 +172,35 @@ fn inline_number_checks_match_the_interpreter() {
     // The tokens exercise both outcomes.
     assert!(accepted > 1_000, "{accepted}");
 }
+
+/// Regression: a token whose exponent cancels a million digits (`1000…000e-1000000`, the
+/// value 1) was out of range, and `0.000…001e1000001` was 0: the float kernel's reference
+/// path read long tokens with `core`'s reader, which stops accumulating exponent digits past
+/// 65 536. Both backends now read them as serde_json does.
+#[test]
+fn an_exponent_that_cancels_a_million_digits() {
+    let zeros = "0".repeat(1_000_000);
+    let tokens = [
+        format!("1{zeros}e-1000000"),
+        format!("0.{zeros}1e1000001"),
+        format!("-1{zeros}E-1000000"),
+    ];
+    let schema = Schema::from_json_str(r#"{"type": "array", "items": {"maximum": 2}}"#)
+        .expect("schema loads");
+    for token in &tokens {
+        let input = format!("[{token}]");
+        let reference: serde_json::Value =
+            serde_json::from_str(&input).expect("serde_json reads it");
+        assert_eq!(reference[0].as_f64().map(f64::abs), Some(1.0));
+        for backend in [Backend::Interpreter, Backend::Native] {
+            let codec = codec(&schema, BigInts::F64, backend);
+            let mut cache = Cache::new();
+            assert_eq!(codec.validate_with(&mut cache, input.as_bytes()), Ok(()));
+            let (value, _) = decoded(&codec, &mut cache, input.as_bytes()).expect("decodes");
+            assert_eq!(value, reference, "{backend:?}");
+        }
+        let arena = jitson::value::Bump::new();
+        let value = jitson::value::parse(input.as_bytes(), &arena).expect("parses");
+        assert_eq!(value[0].as_f64(), reference[0].as_f64());
+    }
+}

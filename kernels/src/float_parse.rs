@@ -187,13 +187,139 @@ fn reference(buf: &[u8], pos: usize) -> Result<(f64, usize), KernelError> {
     Ok((token_f64(buf, &token), token.end))
 }
 
-/// The nearest `f64` of a token [`scan_number`] accepted, by `str::parse::<f64>` (infinite
-/// beyond the range of `f64`).
+/// The nearest `f64` of a token [`scan_number`] accepted (infinite beyond the range of
+/// `f64`), by [`nearest`].
 pub(crate) fn token_f64(buf: &[u8], token: &NumberToken) -> f64 {
-    let text = std::str::from_utf8(&buf[token.start..token.end])
-        .expect("a validated number token is ASCII");
-    text.parse::<f64>()
-        .expect("str::parse accepts every valid JSON number")
+    nearest(&buf[token.start..token.end]).expect("str::parse accepts every short form")
+}
+
+/// Significant digits [`short_form`] keeps: more than the 767 that can decide how a decimal
+/// rounds to an `f64` (or `f32`), so a nonzero tail past them acts only as a sticky digit.
+const KEPT_DIGITS: usize = 800;
+
+/// Decimal exponents (of the leading significant digit) beyond which every value is infinite
+/// or zero in `f64` and `f32` alike (`f64::MAX` < 10^309, half the least subnormal > 10^-325).
+const EXPONENT_BOUND: i64 = 400;
+
+/// Bytes of the longest short form: sign, kept digits, sticky digit, `e`, signed exponent.
+const SHORT_FORM_MAX: usize = 1 + KEPT_DIGITS + 1 + 1 + 8;
+
+/// The value of the JSON number `token` (a whole valid token: `-?int(.frac)?(e±exp)?`) rounded
+/// to the nearest `F` (`f64`, `f32`), ties to even, infinite beyond `F`'s range; `None` if
+/// `token` is not a valid number token.
+///
+/// `str::parse` alone is not enough: `core`'s reader stops accumulating exponent digits
+/// past 65 536, so a token of a million digits whose exponent cancels them
+/// (`1000…000e-1000000`, the value 1) read as infinity. The token is rewritten first into
+/// a short text of the same value as far as rounding can tell ([`short_form`]), which
+/// `str::parse` reads exactly.
+pub fn nearest<F: std::str::FromStr>(token: &[u8]) -> Option<F> {
+    let mut short = [0u8; SHORT_FORM_MAX];
+    let len = short_form(token, &mut short)?;
+    std::str::from_utf8(&short[..len]).ok()?.parse().ok()
+}
+
+/// Writes to `out` a decimal that rounds as `token` does to every binary float format up to
+/// `f64`, with at most [`KEPT_DIGITS`] + 1 significant digits and an exponent within a few
+/// thousand; its length, or `None` if `token` is not a valid number token.
+///
+/// The significant digits are the token's (integer and fraction parts, without leading and
+/// trailing zeros) and the exponent is computed exactly (exponent digits saturate at
+/// [`EXPONENT_LIMIT`], exact for any shorter input). Past [`EXPONENT_BOUND`] the value is
+/// `1e999` or `0` (with the token's sign). More than [`KEPT_DIGITS`] digits keep the first
+/// ones and a final `1`: a halfway point between two floats has at most 767 significant
+/// digits, so none lies strictly between two decimals that share their first 800 digits and
+/// both have a nonzero tail, and the two round alike.
+fn short_form(token: &[u8], out: &mut [u8; SHORT_FORM_MAX]) -> Option<usize> {
+    let (negative, body) = match token.split_first()? {
+        (b'-', rest) => (true, rest),
+        _ => (false, token),
+    };
+    let mantissa_len = (body.iter()).position(|&b| matches!(b, b'e' | b'E'));
+    let (mantissa, exponent_part) = body.split_at(mantissa_len.unwrap_or(body.len()));
+    let point = mantissa.iter().position(|&b| b == b'.');
+    let int_len = point.unwrap_or(mantissa.len());
+    let digits = || mantissa.iter().copied().filter(|&b| b != b'.');
+    let valid_digits = |d: &[u8]| !d.is_empty() && d.iter().all(u8::is_ascii_digit);
+    let fraction = point.map(|p| &mantissa[p + 1..]);
+    let leading_zero = mantissa.first() == Some(&b'0') && int_len > 1;
+    if !valid_digits(&mantissa[..int_len]) || leading_zero || !fraction.is_none_or(valid_digits) {
+        return None;
+    }
+    let exponent = match exponent_part.split_first() {
+        None => 0,
+        Some((_, rest)) => {
+            let (sign, exp_digits) = match rest.split_first()? {
+                (b'-', d) => (-1, d),
+                (b'+', d) => (1, d),
+                _ => (1, rest),
+            };
+            if !valid_digits(exp_digits) {
+                return None;
+            }
+            sign * (exp_digits.iter()).fold(0i64, |v, &d| {
+                (10 * v + i64::from(d - b'0')).min(EXPONENT_LIMIT)
+            })
+        }
+    };
+    let mut text = ShortForm { out, len: 0 };
+    if negative {
+        text.push(b'-');
+    }
+    let Some(first) = digits().position(|d| d != b'0') else {
+        text.push(b'0');
+        return Some(text.len);
+    };
+    let total = int_len + fraction.map_or(0, <[u8]>::len);
+    let trailing_zeros = digits()
+        .rev()
+        .position(|d| d != b'0')
+        .expect("a digit is nonzero");
+    let last = total - 1 - trailing_zeros;
+    // The value is D × 10^(leading - (digits of D) + 1), D the significant digits:
+    // `leading` is the decimal exponent of the first of them.
+    let leading = (int_len as i64 - first as i64 - 1).saturating_add(exponent);
+    if leading > EXPONENT_BOUND {
+        b"1e999".iter().for_each(|&b| text.push(b));
+        return Some(text.len);
+    }
+    if leading < -EXPONENT_BOUND {
+        text.push(b'0');
+        return Some(text.len);
+    }
+    let significant = last + 1 - first;
+    let kept = significant.min(KEPT_DIGITS);
+    digits().skip(first).take(kept).for_each(|d| text.push(d));
+    let mut written = kept;
+    if significant > KEPT_DIGITS {
+        text.push(b'1');
+        written += 1;
+    }
+    text.push(b'e');
+    let unit = leading - (written as i64 - 1);
+    if unit < 0 {
+        text.push(b'-');
+    }
+    let magnitude = unit.unsigned_abs();
+    let width = magnitude.checked_ilog10().unwrap_or(0) + 1;
+    for place in (0..width).rev() {
+        text.push(b'0' + (magnitude / 10u64.pow(place) % 10) as u8);
+    }
+    Some(text.len)
+}
+
+/// The text [`short_form`] writes, and how much of it is written.
+struct ShortForm<'a> {
+    out: &'a mut [u8; SHORT_FORM_MAX],
+    len: usize,
+}
+
+impl ShortForm<'_> {
+    /// Appends `b` (the caller stays within [`SHORT_FORM_MAX`]).
+    fn push(&mut self, b: u8) {
+        self.out[self.len] = b;
+        self.len += 1;
+    }
 }
 
 /// The portable twin: every digit run converted eight digits per SWAR word.

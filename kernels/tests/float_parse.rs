@@ -257,6 +257,87 @@ fn exact_halfway_points_and_neighbours() {
     }
 }
 
+/// `nearest` for `f64` and `f32` against `str::parse` (exact on tokens of fewer than 65 536
+/// digits): random tokens, and halfway points with and without a nonzero tail past the 800
+/// significant digits `nearest` keeps.
+#[test]
+fn nearest_agrees_with_str_parse() {
+    fn agree(token: &str) {
+        let f64_want = token.parse::<f64>().unwrap().to_bits();
+        let f32_want = token.parse::<f32>().unwrap().to_bits();
+        let got = float_parse::nearest::<f64>(token.as_bytes()).map(f64::to_bits);
+        assert_eq!(got, Some(f64_want), "f64 {token}");
+        let got = float_parse::nearest::<f32>(token.as_bytes()).map(f32::to_bits);
+        assert_eq!(got, Some(f32_want), "f32 {token}");
+    }
+    let mut rng = Rng::new(0x5e0f);
+    let rounds = if cfg!(miri) { 20 } else { 200_000 };
+    for _ in 0..rounds {
+        agree(&random_token(&mut rng));
+    }
+    let halfway = if cfg!(miri) { 1 } else { 300 };
+    let zeros = "0".repeat(900);
+    for _ in 0..halfway {
+        let e = -1075 + rng.below(1075) as i64;
+        let odd = 2 * ((rng.next_u64() >> 11) | 1 << 52) + 1;
+        let digits = times_power_of_five(odd, e.unsigned_abs() as usize);
+        agree(&format!("{digits}{zeros}e{}", e - 900));
+        agree(&format!("{digits}{zeros}1e{}", e - 901));
+        agree(&format!(
+            "0.{zeros}{digits}{zeros}1e{}",
+            e + 900 + digits.len() as i64 - 901
+        ));
+    }
+    for bad in [
+        "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1x", "--1", "0x1",
+    ] {
+        assert_eq!(float_parse::nearest::<f64>(bad.as_bytes()), None, "{bad:?}");
+    }
+}
+
+/// Regression: a token whose exponent cancels a million digits read as infinity or zero,
+/// since `core`'s reader (the reference path) stops accumulating exponent digits past
+/// 65 536. Each twin now gives the value.
+#[test]
+fn an_exponent_that_cancels_a_million_digits() {
+    let k = if cfg!(miri) { 1_000 } else { 1_000_000 };
+    let zeros = "0".repeat(k);
+    for (token, want) in [
+        (format!("1{zeros}e-{k}"), 1.0),
+        (format!("0.{zeros}1e{}", k + 1), 1.0),
+        (
+            format!("-9007199254740993{zeros}e-{k}"),
+            -9007199254740992.0,
+        ),
+        (format!("1{zeros}e-{}", k + 308), 1e-308),
+        (format!("1{zeros}e-{}", k + 400), 0.0),
+        (format!("17976931348623157{zeros}e-{}", k - 292), f64::MAX),
+    ] {
+        let show = &token[..24];
+        for overflow in [FloatOverflow::Error, FloatOverflow::Infinity] {
+            let want = Ok((want.to_bits(), token.len()));
+            let got = bits(float_parse::scalar::parse_f64(
+                token.as_bytes(),
+                0,
+                overflow,
+            ));
+            assert_eq!(got, want, "scalar {show}");
+            let got = bits(float_parse::parse_f64(token.as_bytes(), 0, overflow));
+            assert_eq!(got, want, "dispatch {show}");
+        }
+    }
+    let token = format!("16777217{zeros}e-{k}");
+    assert_eq!(
+        float_parse::nearest::<f32>(token.as_bytes()),
+        Some(16777216.0)
+    );
+    let token = format!("1{zeros}e-{}", k - 309);
+    assert_eq!(
+        parse(&token, FloatOverflow::Error),
+        Err(KernelError::new(ErrorKind::NumberOutOfRange, 0))
+    );
+}
+
 /// A random JSON number token: 1–40 integer digits (or `0`), optional 1–40 fraction digits,
 /// optional exponent aimed at ordinary, huge, tiny and subnormal magnitudes.
 fn random_token(rng: &mut Rng) -> String {

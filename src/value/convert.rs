@@ -11,6 +11,7 @@
 //! them.
 
 use bumpalo::Bump;
+use jitson_kernels::float_parse;
 use serde_json::{Map, Number};
 
 use super::{Member, ParseOptions, Str, Value, parse_with};
@@ -112,10 +113,12 @@ fn scalar_to_serde(value: Value<'_>) -> serde_json::Value {
         Value::F64(x) => {
             Number::from_f64(x).map_or(serde_json::Value::Null, serde_json::Value::Number)
         }
-        Value::BigNumber(raw) => raw.parse().ok().and_then(Number::from_f64).map_or_else(
-            || serde_json::Value::String(raw.to_owned()),
-            serde_json::Value::Number,
-        ),
+        Value::BigNumber(raw) => (float_parse::nearest(raw.as_bytes()))
+            .and_then(Number::from_f64)
+            .map_or_else(
+                || serde_json::Value::String(raw.to_owned()),
+                serde_json::Value::Number,
+            ),
         Value::String(s) => serde_json::Value::String(s.to_string()),
         Value::Array(_) => serde_json::Value::Array(Vec::new()),
         Value::Object(_) => serde_json::Value::Object(Map::new()),

@@ -42,6 +42,7 @@ use std::fmt;
 use std::ops::{Deref, Index};
 
 use crate::json_pointer;
+use jitson_kernels::float_parse;
 
 pub use bumpalo::Bump;
 pub(crate) use convert::serde_of_text;
@@ -198,7 +199,7 @@ impl<'a> Value<'a> {
             Value::U64(n) => Some(n as f64),
             Value::I64(n) => Some(n as f64),
             Value::F64(n) => Some(n),
-            Value::BigNumber(raw) => raw.parse().ok(),
+            Value::BigNumber(raw) => float_parse::nearest(raw.as_bytes()),
             _ => None,
         }
     }

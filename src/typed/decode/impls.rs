@@ -6,6 +6,7 @@ use super::{Bail, JsonDecode, JsonDecodeMembers, JsonKinds, Reader};
 use crate::typed::{DURATION_FIELDS, RANGE_FIELDS, RawValue, SYSTEM_TIME_FIELDS};
 use jitson_jit::ir::{BigInts, NumRef, Number};
 use jitson_jit::read_number;
+use jitson_kernels::float_parse;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
 use std::hash::{BuildHasher, Hash};
@@ -175,11 +176,7 @@ fn nearest_f32(v: f64, text: &[u8]) -> f32 {
 /// The `f32` nearest the JSON number `text` (infinite beyond `f32`'s range).
 #[cold]
 fn parse_f32(text: &[u8]) -> f32 {
-    // A JSON number is ASCII and within Rust's float syntax.
-    std::str::from_utf8(text)
-        .ok()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(f32::NAN)
+    float_parse::nearest(text).unwrap_or(f32::NAN)
 }
 
 impl JsonDecode<'_> for bool {
