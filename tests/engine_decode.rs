@@ -12,7 +12,7 @@ use engine_support::{
     UNEVALUATED_ITEMS_ITEMS, UNEVALUATED_ITEMS_SCHEMA, UNEVALUATED_SCHEMA, WHOLE_VALUE_ITEMS,
     WHOLE_VALUE_SCHEMA, corpus_schema, suite_support, suite_tests, testdata,
 };
-use jitson::engine::{Backend, Options};
+use jitson::engine::{Backend, BackendStatus, Options};
 use jitson::{Codec, Schema};
 use serde_json::Value;
 use value_support::{Rng, compare, mutate};
@@ -290,6 +290,44 @@ fn recursive_and_union_schemas_decode() {
         serde_json::from_str::<Value>(text).unwrap()
     );
     assert!(codec.decode(br#"{"v": "a", "bad": 1}"#).is_err());
+}
+
+/// Regression: records were inline however large, so a schema whose objects hold two
+/// fields of the next level's object type had records of 2^depth slots: forty levels made
+/// native code refuse the layout ("bad shape": sizes past `u32`) and the interpreter panic
+/// on its record buffer after zeroing gigabytes for `{}`. Records above 2 KiB are now boxed:
+/// both backends decode, in a few hundred bytes of arena.
+#[test]
+fn doubling_records_are_boxed_not_inline() {
+    let depth = 40;
+    let defs: Vec<String> = (0..depth)
+        .map(|i| {
+            let next = format!(r##"{{"$ref": "#/$defs/d{}"}}"##, i + 1);
+            format!(r#""d{i}": {{"type": "object", "properties": {{"a": {next}, "b": {next}}}}}"#)
+        })
+        .chain([format!(r#""d{depth}": {{"type": "integer"}}"#)])
+        .collect();
+    let text = format!(
+        r##"{{"$ref": "#/$defs/d0", "$defs": {{{}}}}}"##,
+        defs.join(", ")
+    );
+    let schema = Schema::from_json_str(&text).expect("schema loads");
+    for backend in [Backend::Interpreter, Backend::Native] {
+        let codec = Codec::with_options(&schema, Options::new().backend(backend));
+        for doc in [&b"{}"[..], br#"{"a": {"b": {"a": {}}}, "b": {}}"#] {
+            agree(&codec, doc).unwrap_or_else(|e| panic!("{backend:?}: {e}"));
+            let decoded = codec.decode(doc).expect("decodes");
+            assert!(
+                decoded.arena_bytes() < 64 << 10,
+                "{}",
+                decoded.arena_bytes()
+            );
+        }
+        assert!(codec.decode(br#"{"a": {"b": "x"}}"#).is_err());
+        if backend == Backend::Native {
+            assert_eq!(codec.backend(), &BackendStatus::Native);
+        }
+    }
 }
 
 /// Documents under `patternProperties` decode to serde_json's values on both backends (a

@@ -464,3 +464,72 @@ fn draft7_dependencies() {
         "expected a schema (an object or a boolean) at /dependencies/a"
     );
 }
+
+/// Regression: the loader compared each enumeration value, object key, `required` name and
+/// property with every one before it, so wide schemas loaded in quadratic time (in release
+/// builds: 10 240 enumeration strings 1.4 s, 10 240 properties 0.96 s, a `$defs` of 10 240
+/// 0.29 s; four times wider, sixteen times longer). Sets make each a hash look-up; these
+/// schemas, 20 000 wide, load in milliseconds, with the duplicates still found.
+#[test]
+fn wide_schemas_load_in_linear_time() {
+    let n = 20_000;
+    let list = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>().join(", ");
+    let enumeration = format!(
+        r#"{{"enum": [{}, 1.0, "s7", 1]}}"#,
+        list(&|i| format!(r#""s{i}""#))
+    );
+    let schema = Schema::from_json_str(&enumeration).expect("loads");
+    assert_eq!(verdict(&schema, &json!("s19999")), None);
+    assert_eq!(verdict(&schema, &json!(1)), None);
+    assert!(verdict(&schema, &json!("s20000")).is_some());
+
+    let object = format!(
+        r#"{{"properties": {{{}}}, "required": [{}]}}"#,
+        list(&|i| format!(r#""p{i}": {{"type": "integer"}}"#)),
+        list(&|i| format!(r#""p{}""#, n - 1 - i)),
+    );
+    let schema = Schema::from_json_str(&object).expect("loads");
+    // The interpreter and the reference validator (native code for 20 000 members takes
+    // seconds to compile).
+    let codec = Codec::new(&schema);
+    let mut value = serde_json::Map::new();
+    (0..n).for_each(|i| drop(value.insert(format!("p{i}"), json!(i))));
+    let bytes = serde_json::to_vec(&value).unwrap();
+    assert_eq!(codec.validate(&bytes), Ok(()));
+    value.remove("p0");
+    assert!(
+        schema
+            .validate_value(&Value::Object(value.clone()))
+            .is_err()
+    );
+    let bytes = serde_json::to_vec(&value).unwrap();
+    assert_eq!(
+        codec.validate(&bytes).map_err(|e| e.to_string()),
+        Err(format!(
+            r#"missing required field "p0" at line 1 column {}, path $, keyword required"#,
+            bytes.len()
+        ))
+    );
+
+    let chain = format!(
+        r##"{{"$ref": "#/$defs/d0", "$defs": {{{}, "d{n}": {{"type": "integer"}}}}}}"##,
+        list(&|i| format!(r##""d{i}": {{"$ref": "#/$defs/d{}"}}"##, i + 1)),
+    );
+    let schema = Schema::from_json_str(&chain).expect("loads");
+    assert!(verdict(&schema, &json!("x")).is_some());
+
+    let repeated = format!(
+        r#"{{"$defs": {{{}, "d7": {{}}}}}}"#,
+        list(&|i| format!(r#""d{i}": {{}}"#))
+    );
+    let e = Schema::from_json_str(&repeated).expect_err("a key twice");
+    assert_eq!(e.kind(), &SchemaErrorKind::DuplicateKey("d7".into()));
+    let required = format!(
+        r#"{{"required": [{}, "r7"]}}"#,
+        list(&|i| format!(r#""r{i}""#))
+    );
+    assert!(
+        Schema::from_json_str(&required).is_err(),
+        "a required name twice"
+    );
+}

@@ -4,12 +4,22 @@
 //!
 //! Sizes follow inline slots only (object fields, union branches, the first `allOf` part);
 //! a node met again while its own size is being computed is on a cycle of inline slots and
-//! becomes *boxed* (its slot holds a pointer). Array items, map values and extra members
-//! live out of line, so their strides are computed after every size is known.
+//! becomes *boxed* (its slot holds a pointer). So does a node whose record is larger than
+//! [`MAX_INLINE_RECORD`]: without that, a schema whose objects hold two fields of the
+//! same object type, thirty levels deep, has records of 2^30 slots (gigabytes zeroed to
+//! decode `{}`, and sizes past `u32`). Array items, map values and extra members live out
+//! of line, so their strides are computed after every size is known.
 
 use jitson_jit::layout::{PAIR, Shape, ShapeId, ShapeInfo, UNION_PAYLOAD, round8};
 
 use crate::schema::{Schema, TypeDesc, TypeId, UnknownFields};
+
+/// The largest record kept inline in its parent's: a larger one is boxed (its slot is a
+/// pointer, the record allocated only when the value is decoded). A record then holds at
+/// most this many bytes per slot, so record sizes grow with the schema's text, not
+/// exponentially with its depth. Larger than the corpus schemas' inline records (twitter's
+/// user, 672 bytes; its status record, 1 232, is boxed as recursive).
+const MAX_INLINE_RECORD: u32 = 2048;
 
 /// The shapes of a schema's nodes.
 pub(crate) struct Shapes {
@@ -51,7 +61,12 @@ pub(crate) fn shapes(schema: &Schema) -> Shapes {
         boxed: vec![false; n],
     };
     for i in 0..n {
-        sizer.size(TypeId(i as u32));
+        let size = sizer.size(TypeId(i as u32));
+        // As `slot` decides for inline slots; nodes only met out of line (array items,
+        // map values) are decided here, before any shape is built.
+        if round8(size) > MAX_INLINE_RECORD {
+            sizer.boxed[i] = true;
+        }
     }
     let (raw, never, null) = (n as ShapeId, n as ShapeId + 1, n as ShapeId + 2);
     let mut shapes: Vec<ShapeInfo> = (0..n)
@@ -96,7 +111,8 @@ impl Sizer<'_> {
             TypeDesc::Object(o) => {
                 let fields: Vec<TypeId> = o.fields.iter().map(|f| f.ty).collect();
                 let bits = round8(o.fields.len().div_ceil(64) as u32 * 8);
-                bits + fields.iter().map(|&f| self.slot(f)).sum::<u32>() + PAIR
+                let slots = (fields.iter()).fold(0u32, |sum, &f| sum.saturating_add(self.slot(f)));
+                bits.saturating_add(slots).saturating_add(PAIR)
             }
             TypeDesc::Nullable(inner) => UNION_PAYLOAD + self.slot(*inner),
             TypeDesc::Kinds(k) => UNION_PAYLOAD + self.max_slot(k.slots().into_iter().flatten()),
@@ -104,7 +120,9 @@ impl Sizer<'_> {
             TypeDesc::Conditional(c) => UNION_PAYLOAD + self.max_slot(c.outcomes().into_iter()),
             TypeDesc::OneOf(u) => {
                 let branches = u.branches.clone();
-                UNION_PAYLOAD + branches.iter().map(|&b| self.slot(b)).sum::<u32>()
+                let slots =
+                    (branches.iter()).fold(0u32, |sum, &b| sum.saturating_add(self.slot(b)));
+                UNION_PAYLOAD.saturating_add(slots)
             }
             TypeDesc::AllOf(parts) => self.slot(parts[0]),
         };
@@ -117,13 +135,17 @@ impl Sizer<'_> {
         ids.into_iter().map(|b| self.slot(b)).max().unwrap_or(0)
     }
 
-    /// The size of `id`'s slot in a parent record (8 when boxed).
+    /// The size of `id`'s slot in a parent record (8 when boxed: on a cycle of inline slots,
+    /// or larger than [`MAX_INLINE_RECORD`]).
     fn slot(&mut self, id: TypeId) -> u32 {
         if self.state[id.index()] == State::Busy {
             self.boxed[id.index()] = true;
             return 8;
         }
         let size = round8(self.size(id));
+        if size > MAX_INLINE_RECORD {
+            self.boxed[id.index()] = true;
+        }
         if self.boxed[id.index()] { 8 } else { size }
     }
 

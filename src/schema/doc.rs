@@ -8,6 +8,7 @@ use crate::value::{self, DuplicateKeys, ParseOptions};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
+use std::collections::HashSet;
 use std::fmt;
 
 /// A JSON value with object members in document order.
@@ -121,8 +122,11 @@ impl Doc {
                 item.check_unique_keys(&pointer::push(at, &i.to_string()))
             }),
             Doc::Object(members) => {
-                for (i, (key, value)) in members.iter().enumerate() {
-                    if members[..i].iter().any(|(k, _)| k == key) {
+                // A set, not a scan of the members before each: a schema's `$defs` or
+                // `properties` may hold thousands.
+                let mut seen = HashSet::with_capacity(members.len());
+                for (key, value) in members {
+                    if !seen.insert(key.as_str()) {
                         let kind = SchemaErrorKind::DuplicateKey(key.clone());
                         return Err(SchemaError::new(kind, at.to_owned()));
                     }

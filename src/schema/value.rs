@@ -2,6 +2,8 @@
 
 use crate::schema::Num;
 use serde_json::Value;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// The canonical spelling of a value: every number in [`Num`]'s canonical form (so `1.0`
 /// becomes `1`); strings, arrays and object members are kept as they are.
@@ -44,14 +46,50 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 }
 
 /// The canonical spellings of `values` with JSON-equal duplicates dropped (first one kept).
+///
+/// Values are bucketed by [`json_hash`], so an `enum` of thousands of values is compared
+/// value by value only within a bucket, not each with all before it.
 pub(crate) fn canonical_set(values: &[Value]) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::with_capacity(values.len());
+    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(values.len());
     for value in values {
-        if !out.iter().any(|seen| json_eq(seen, value)) {
+        let bucket = buckets.entry(json_hash(value)).or_default();
+        if !bucket.iter().any(|&seen| json_eq(&out[seen], value)) {
+            bucket.push(out.len());
             out.push(canonical(value));
         }
     }
     out
+}
+
+/// A hash that JSON-equal values share ([`json_eq`]): numbers hash their canonical [`Num`]
+/// (the one spelling of each value), arrays their items in order, objects their members in
+/// any order (a sum of the members' hashes).
+fn json_hash(value: &Value) -> u64 {
+    let mut h = DefaultHasher::new();
+    match value {
+        Value::Null => 0u8.hash(&mut h),
+        Value::Bool(b) => (1u8, b).hash(&mut h),
+        Value::Number(n) => match Num::from_json(n) {
+            Num::Int(i) => (2u8, i).hash(&mut h),
+            Num::UInt(u) => (3u8, u).hash(&mut h),
+            Num::Float(f) => (4u8, f.to_bits()).hash(&mut h),
+        },
+        Value::String(s) => (5u8, s).hash(&mut h),
+        Value::Array(items) => {
+            6u8.hash(&mut h);
+            items.iter().for_each(|item| json_hash(item).hash(&mut h));
+        }
+        Value::Object(members) => {
+            let members_hash = (members.iter()).fold(0u64, |sum, (k, v)| {
+                let mut member = DefaultHasher::new();
+                (k, json_hash(v)).hash(&mut member);
+                sum.wrapping_add(member.finish())
+            });
+            (7u8, members.len(), members_hash).hash(&mut h);
+        }
+    }
+    h.finish()
 }
 
 #[cfg(test)]
@@ -66,6 +104,38 @@ mod tests {
         assert!(!json_eq(&json!(false), &json!(0)));
         assert!(!json_eq(&json!([1, 2]), &json!([2, 1])));
         assert!(!json_eq(&json!({"a": 1}), &json!({"a": 1, "b": 2})));
+    }
+
+    /// JSON-equal values hash alike, whatever their spelling or member order; the set
+    /// drops them however far apart they stand.
+    #[test]
+    fn equal_values_hash_alike() {
+        let pairs = [
+            (json!(1), json!(1.0)),
+            (json!(-0.0), json!(0)),
+            (json!(1e2), json!(100)),
+            (
+                json!(18446744073709551615u64),
+                json!(18446744073709551615u64),
+            ),
+            (
+                json!({"a": 1, "b": [2.0, {"c": null}]}),
+                json!({"b": [2, {"c": null}], "a": 1.0}),
+            ),
+        ];
+        for (a, b) in &pairs {
+            assert!(json_eq(a, b), "{a} {b}");
+            assert_eq!(json_hash(a), json_hash(b), "{a} {b}");
+        }
+        assert_ne!(json_hash(&json!([1, 2])), json_hash(&json!([2, 1])));
+        let mut values: Vec<serde_json::Value> =
+            (0..5_000).map(|i| json!(format!("s{i}"))).collect();
+        values.push(json!({"x": 1.0}));
+        values.extend((0..5_000).map(|i| json!(format!("s{i}"))));
+        values.push(json!({"x": 1}));
+        let set = canonical_set(&values);
+        assert_eq!(set.len(), 5_001);
+        assert_eq!(set[5_000], json!({"x": 1}));
     }
 
     #[test]

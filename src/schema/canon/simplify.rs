@@ -25,6 +25,7 @@ use crate::schema::value::{canonical_set, json_eq};
 use crate::schema::{
     Bound, IntegerDesc, Kind, KindBranches, KindSet, Num, NumberDesc, StringDesc, TypeDesc, TypeId,
 };
+use std::collections::HashSet;
 
 /// Simplifies every node of `graph` to a fixpoint; `order` is the post-order over unguarded
 /// edges (children first), which every rule keeps valid.
@@ -188,15 +189,11 @@ fn open_object(unknown: UnknownFields) -> TypeDesc {
     TypeDesc::Object(ObjectDesc::open(unknown))
 }
 
-/// `ids` without repeats, first occurrence kept.
+/// `ids` without repeats, first occurrence kept (a set: flattened unions of unions can hold
+/// thousands of branches).
 fn dedup(ids: Vec<TypeId>) -> Vec<TypeId> {
-    let mut out = Vec::with_capacity(ids.len());
-    for id in ids {
-        if !out.contains(&id) {
-            out.push(id);
-        }
-    }
-    out
+    let mut seen = HashSet::with_capacity(ids.len());
+    ids.into_iter().filter(|&id| seen.insert(id)).collect()
 }
 
 fn object(graph: &Graph, o: &ObjectDesc) -> Step {

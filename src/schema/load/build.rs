@@ -14,6 +14,7 @@ use crate::schema::{
     Bound, IntegerDesc, Kind, KindBranches, KindSet, Num, NumberDesc, Pattern, SchemaError,
     SchemaErrorKind, StringDesc, TypeDesc, TypeId, pointer,
 };
+use std::collections::HashSet;
 
 /// Keywords that constrain numbers.
 const NUMBER_KEYWORDS: [&str; 5] = [
@@ -668,20 +669,23 @@ impl SchemaObject<'_> {
             .get("additionalProperties")
             .map(|_| self.child(index, "additionalProperties", None));
         let mut fields = Vec::new();
+        // Sets, not scans of the lists: an object schema may name thousands of members.
+        let required_names: HashSet<&str> = required.iter().map(String::as_str).collect();
         if let Some(Doc::Object(properties)) = self.get("properties") {
             for (name, schema) in properties {
                 fields.push(Field {
                     name: name.clone(),
                     aliases: Vec::new(),
                     ty: self.child(index, "properties", Some(name)),
-                    required: required.contains(name),
+                    required: required_names.contains(name.as_str()),
                     default: schema.get("default").map(|d| canonical(&d.to_value())),
                 });
             }
         }
+        let field_names: HashSet<&str> = fields.iter().map(|f| f.name.as_str()).collect();
         let mut only_required: Vec<&String> = required
             .iter()
-            .filter(|r| !fields.iter().any(|f| f.name == **r))
+            .filter(|r| !field_names.contains(r.as_str()))
             .collect();
         only_required.sort();
         let patterns = self.pattern_properties(index)?;
@@ -813,10 +817,11 @@ fn unique_strings(doc: &Doc) -> Option<Vec<String>> {
     let Doc::Array(items) = doc else {
         return None;
     };
-    let mut out: Vec<String> = Vec::new();
+    let mut seen = HashSet::with_capacity(items.len());
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
     for item in items {
         match item {
-            Doc::String(s) if !out.contains(s) => out.push(s.clone()),
+            Doc::String(s) if seen.insert(s.as_str()) => out.push(s.clone()),
             _ => return None,
         }
     }
