@@ -329,6 +329,67 @@ fn the_node_cache_answers_like_a_fresh_get() {
     assert_eq!(raw(cached.get(&p("/f/0")).unwrap()), Some(b"1".to_vec()));
 }
 
+/// The node cache and `get_many` compared each wanted key with every member (or path)
+/// before it, so 20 000 gets of distinct members of one object took seconds (quadratic;
+/// measured, not asserted here). Past a few members they now find keys in a map; this checks
+/// that the answers, errors included, stay a fresh get's: escaped keys, repeated keys (the
+/// first wins), and a bad key before the wanted member, which a fresh walk reports.
+#[test]
+fn wide_objects_answer_like_fresh_gets() {
+    let mut members: Vec<String> = (0..2_000).map(|i| format!(r#""k{i}": [{i}]"#)).collect();
+    members.insert(5, r#""k\u0031x": "escaped""#.into());
+    members.push(r#""k7": "repeated""#.into());
+    members.insert(1_500, r#""bad\q": 0"#.into());
+    members.push(r#""k\u00e9": "e""#.into());
+    let doc = format!("{{{}}}", members.join(", "));
+    let mut paths: Vec<String> = (0..2_000)
+        .rev()
+        .step_by(7)
+        .map(|i| format!("/k{i}/0"))
+        .collect();
+    paths.extend(["/k1x", "/k7", "/ké", "/missing", "/k3/0", "/k1499"].map(String::from));
+    let pointers: Vec<Pointer<'_>> = paths.iter().map(|s| p(s)).collect();
+    let answer = |r: Result<Option<lazy::LazyValue<'_>>, jitson::Error>| {
+        r.map(|v| v.map(|v| v.raw().to_vec()))
+            .map_err(|e| (e.kind(), e.offset()))
+    };
+    for mode in [Mode::Checked, Mode::Unchecked] {
+        let options = Options::new().mode(mode);
+        let fresh: Vec<_> = pointers
+            .iter()
+            .map(|q| answer(options.get(doc.as_bytes(), q)))
+            .collect();
+        let mut cached = lazy::Document::with_options(doc.as_bytes(), options);
+        for (q, want) in pointers.iter().zip(&fresh) {
+            assert_eq!(&answer(cached.get(q)), want, "{mode:?} {q}");
+        }
+        assert_eq!(fresh[paths.len() - 6], Ok(Some(br#""escaped""#.to_vec())));
+        assert_eq!(fresh[paths.len() - 5], Ok(Some(b"[7]".to_vec())));
+        assert_eq!(fresh[paths.len() - 2], Ok(Some(b"3".to_vec())));
+        // The bad key lies before the members after it: a fresh walk to them reports it.
+        assert_eq!(
+            fresh[0],
+            Err((ErrorKind::Syntax(SyntaxKind::InvalidEscape), 23_292))
+        );
+        assert!(options.get_many(doc.as_bytes(), &pointers).is_err());
+    }
+    // Without the bad key, every path is found, in one walk as one by one.
+    let doc = doc.replace(r#""bad\q": 0, "#, "");
+    let many = lazy::get_many(doc.as_bytes(), &pointers).expect("valid");
+    for (q, found) in pointers.iter().zip(many) {
+        let fresh = lazy::get(doc.as_bytes(), q)
+            .expect("valid")
+            .map(|v| v.raw().to_vec());
+        assert_eq!(found.map(|v| v.raw().to_vec()), fresh, "{q}");
+    }
+    assert_eq!(
+        lazy::get(doc.as_bytes(), &p("/ké"))
+            .unwrap()
+            .map(|v| v.raw().to_vec()),
+        Some(br#""e""#.to_vec())
+    );
+}
+
 #[test]
 fn a_lazy_value_decodes_through_a_codec() {
     let doc = br#"{"meta": {"skip": [1, 2]}, "user": {"id": 7, "name": "Ada"}}"#;

@@ -12,6 +12,7 @@ use jitson_kernels::whitespace::skip_whitespace;
 use jitson_kernels::{ErrorKind, KernelError};
 
 use super::Mode;
+use std::borrow::Cow;
 
 /// A document being walked, and how much of it is checked.
 #[derive(Clone, Copy)]
@@ -200,6 +201,18 @@ impl<'a> Walker<'a> {
             return Ok(false);
         }
         escaped_key_is(body, wanted).map_err(|e| at(e, member.key + 1))
+    }
+
+    /// `member`'s key unescaped (borrowed from the input when it has no escape), or the
+    /// error of its bad escape.
+    pub(super) fn unescaped_key(&self, member: &Member) -> Result<Cow<'a, [u8]>, KernelError> {
+        let body = self.key_body(member);
+        if !member.escaped {
+            return Ok(Cow::Borrowed(body));
+        }
+        let mut out = Vec::with_capacity(body.len());
+        unescape(body, &mut out, Surrogates::Strict).map_err(|e| at(e, member.key + 1))?;
+        Ok(Cow::Owned(out))
     }
 
     /// In checked mode, fails when `member`'s key has a bad escape or is not UTF-8 (its raw

@@ -7,6 +7,7 @@
 //! resumes the walk where the last one stopped. What was validated once (checked mode) is
 //! not validated again.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
@@ -19,9 +20,11 @@ use super::{LazyValue, Options};
 use crate::error::Error;
 
 /// What the cache knows about one container.
-struct Seen {
+struct Seen<'a> {
     /// The members (objects) or elements (arrays, with `key: None`) read so far.
     children: Vec<Child>,
+    /// An object's members by key, once it has more than [`FEW_MEMBERS`] ([`Seen::index`]).
+    keys: KeyIndex<'a>,
     /// Where the walk of the container stopped.
     cursor: Cursor,
     /// The value of the last child read, not yet passed (the next read passes it, through
@@ -29,6 +32,22 @@ struct Seen {
     unskipped: Option<usize>,
     /// True once the closing bracket was read.
     closed: bool,
+}
+
+/// Members an object's gets compare with the key one by one; past them, the members seen
+/// are found by key in a map, so thousands of gets of distinct members in one object do not
+/// each compare every member before theirs.
+const FEW_MEMBERS: usize = 8;
+
+/// The first member of each (unescaped) key among an object's first `indexed` members, and
+/// the first of them whose key [`Walker::key_matches`] could fail on (a bad escape, or in
+/// checked mode any invalid key): a member found after it is looked for by comparing keys
+/// in order, which gives that error as a fresh walk would.
+#[derive(Default)]
+struct KeyIndex<'a> {
+    first: HashMap<Cow<'a, [u8]>, usize>,
+    indexed: usize,
+    bad: Option<usize>,
 }
 
 /// One member or element seen.
@@ -44,7 +63,7 @@ struct Child {
 pub struct Document<'a> {
     json: &'a [u8],
     options: Options,
-    seen: HashMap<usize, Seen>,
+    seen: HashMap<usize, Seen<'a>>,
 }
 
 impl<'a> Document<'a> {
@@ -80,22 +99,24 @@ impl<'a> Document<'a> {
     }
 
     /// [`Walker::locate`] through the cache.
-    fn locate(&mut self, w: Walker<'_>, steps: &[Step<'_>]) -> Result<Option<usize>, KernelError> {
+    fn locate(&mut self, w: Walker<'a>, steps: &[Step<'_>]) -> Result<Option<usize>, KernelError> {
         let mut pos = w.ws(0);
         for (depth, step) in steps.iter().enumerate() {
             let next = match (w.buf.get(pos), step.key(), step.index()) {
-                (Some(b'{'), Some(key), _) => self.child(w, pos, depth, |w, child| {
-                    child
-                        .key
-                        .map_or(Ok(false), |member| w.key_matches(&member, key))
-                })?,
+                (Some(b'{'), Some(key), _) => {
+                    self.child(w, pos, depth, Some(key), |w, child| {
+                        child
+                            .key
+                            .map_or(Ok(false), |member| w.key_matches(&member, key))
+                    })?
+                }
                 (Some(b'['), _, Some(index)) => {
                     let seen = self.seen(w, pos, depth)?;
                     match seen.children.get(index) {
                         Some(child) => Some(child.value),
                         None => {
                             let mut count = seen.children.len();
-                            self.child(w, pos, depth, |_, _| {
+                            self.child(w, pos, depth, None, |_, _| {
                                 count += 1;
                                 Ok(count - 1 == index)
                             })?
@@ -118,18 +139,33 @@ impl<'a> Document<'a> {
     }
 
     /// The value of the first child of the container at `open` (inside `depth` containers)
-    /// for which `wanted` holds: among the children seen before (objects only; arrays find
-    /// those by index), then by resuming the walk.
+    /// for which `wanted` holds: among the children seen before (objects only, by `key`
+    /// through the index when there are many; arrays find those by index), then by
+    /// resuming the walk.
     fn child(
         &mut self,
-        w: Walker<'_>,
+        w: Walker<'a>,
         open: usize,
         depth: usize,
+        key: Option<&str>,
         mut wanted: impl FnMut(&Walker<'_>, &Child) -> Result<bool, KernelError>,
     ) -> Result<Option<usize>, KernelError> {
         if w.buf[open] == b'{' {
             let seen = self.seen(w, open, depth)?;
-            for child in &seen.children {
+            let scan = match key {
+                Some(key) if seen.children.len() > FEW_MEMBERS => {
+                    seen.index(&w);
+                    let hit = seen.keys.first.get(key.as_bytes()).copied();
+                    let clean = |limit| seen.keys.bad.is_none_or(|bad| bad >= limit);
+                    match hit {
+                        Some(i) if clean(i) => return Ok(Some(seen.children[i].value)),
+                        None if clean(seen.children.len()) => &[][..],
+                        _ => &seen.children[..],
+                    }
+                }
+                _ => &seen.children[..],
+            };
+            for child in scan {
                 if wanted(&w, child)? {
                     return Ok(Some(child.value));
                 }
@@ -145,11 +181,17 @@ impl<'a> Document<'a> {
 
     /// The cache entry of the container at `open` (inside `depth` containers), made empty
     /// the first time.
-    fn seen(&mut self, w: Walker<'_>, open: usize, depth: usize) -> Result<&mut Seen, KernelError> {
+    fn seen(
+        &mut self,
+        w: Walker<'_>,
+        open: usize,
+        depth: usize,
+    ) -> Result<&mut Seen<'a>, KernelError> {
         Ok(match self.seen.entry(open) {
             Entry::Occupied(entry) => entry.into_mut(),
             Entry::Vacant(entry) => entry.insert(Seen {
                 children: Vec::new(),
+                keys: KeyIndex::default(),
                 cursor: w.enter(open, depth)?,
                 unskipped: None,
                 closed: false,
@@ -208,5 +250,19 @@ impl<'a> Document<'a> {
         }
         while self.advance(w, value, depth)?.is_some() {}
         Ok(self.seen(w, value, depth)?.cursor.pos)
+    }
+}
+
+impl<'a> Seen<'a> {
+    /// Brings the key index up to the members seen.
+    fn index(&mut self, w: &Walker<'a>) {
+        for (i, child) in self.children.iter().enumerate().skip(self.keys.indexed) {
+            let Some(member) = &child.key else { continue };
+            match w.check_key(member).and_then(|()| w.unescaped_key(member)) {
+                Ok(key) => drop(self.keys.first.entry(key).or_insert(i)),
+                Err(_) => drop(self.keys.bad.get_or_insert(i)),
+            }
+        }
+        self.keys.indexed = self.children.len();
     }
 }

@@ -1,9 +1,11 @@
 //! Many paths in one traversal: the paths merged into a trie, each container on the way
 //! walked once for all the paths through it, and left as soon as none of them needs more.
 
+use std::collections::HashMap;
+
 use jitson_kernels::KernelError;
 
-use super::cursor::Walker;
+use super::cursor::{Member, Walker};
 use super::pointer::{Pointer, Step};
 
 /// Where a found value sits: its start and end in the document.
@@ -28,19 +30,18 @@ impl<'s, 'p> Trie<'s, 'p> {
         let mut trie = Trie {
             nodes: vec![Node::default()],
         };
+        // Each node's child by step, so that thousands of sibling paths are merged in
+        // linear time.
+        let mut child_of: HashMap<(usize, &'s Step<'p>), usize> = HashMap::new();
         for (slot, path) in paths.iter().enumerate() {
             let mut node = 0;
             for step in path.steps() {
-                let known = trie.nodes[node].children.iter().find(|(s, _)| *s == step);
-                node = match known {
-                    Some(&(_, child)) => child,
-                    None => {
-                        trie.nodes.push(Node::default());
-                        let child = trie.nodes.len() - 1;
-                        trie.nodes[node].children.push((step, child));
-                        child
-                    }
-                };
+                node = *child_of.entry((node, step)).or_insert_with(|| {
+                    trie.nodes.push(Node::default());
+                    let child = trie.nodes.len() - 1;
+                    trie.nodes[node].children.push((step, child));
+                    child
+                });
             }
             trie.nodes[node].ends.push(slot);
         }
@@ -120,24 +121,16 @@ impl Visit<'_, '_, '_, '_> {
         depth: usize,
         need_end: bool,
     ) -> Result<Option<usize>, KernelError> {
-        let mut pending: Vec<(&str, usize)> = children
-            .iter()
-            .filter_map(|(step, child)| Some((step.key()?, *child)))
-            .collect();
+        let mut pending = PendingKeys::new(children);
+        let mut taken = Vec::new();
         let mut cur = self.w.enter(open, depth)?;
         while let Some(member) = self.w.next_member(&mut cur)? {
-            if pending.is_empty() {
-                self.w.check_key(&member)?;
-            }
             let mut value_end = None;
-            let mut i = 0;
-            while i < pending.len() {
-                if !self.w.key_matches(&member, pending[i].0)? {
-                    i += 1;
-                    continue;
-                }
-                let child = pending.swap_remove(i).1;
-                let needs_end = need_end || !pending.is_empty();
+            pending.take(&self.w, &member, &mut taken)?;
+            for (k, &child) in taken.iter().enumerate() {
+                // The member's end is needed while anything is left: another path through
+                // this member, or a pending key after it.
+                let needs_end = need_end || !pending.is_empty() || k + 1 < taken.len();
                 if !self.member(child, member.value, depth, needs_end, &mut value_end)? {
                     return Ok(None);
                 }
@@ -215,5 +208,81 @@ impl Visit<'_, '_, '_, '_> {
             Some(end) => Ok(end),
             None => self.w.skip(value, depth + 1),
         }
+    }
+}
+
+/// The key steps an object walk still looks for, each with its trie node. A few are
+/// compared with each member's key in turn; past [`FEW_KEYS`] they are found by the key's
+/// unescaped bytes in a map, so thousands of paths into one object cost one look-up per
+/// member rather than a comparison with every path.
+enum PendingKeys<'k> {
+    Few(Vec<(&'k str, usize)>),
+    Many {
+        by_key: HashMap<&'k [u8], Vec<usize>>,
+        left: usize,
+    },
+}
+
+/// The most pending keys compared one by one.
+const FEW_KEYS: usize = 8;
+
+impl<'k> PendingKeys<'k> {
+    fn new(children: &[(&'k Step<'_>, usize)]) -> PendingKeys<'k> {
+        let keys = children
+            .iter()
+            .filter_map(|(step, child)| Some((step.key()?, *child)));
+        if children.len() <= FEW_KEYS {
+            return PendingKeys::Few(keys.collect());
+        }
+        let mut by_key: HashMap<&[u8], Vec<usize>> = HashMap::new();
+        let mut left = 0;
+        for (key, child) in keys {
+            by_key.entry(key.as_bytes()).or_default().push(child);
+            left += 1;
+        }
+        PendingKeys::Many { by_key, left }
+    }
+
+    fn is_empty(&self) -> bool {
+        match self {
+            PendingKeys::Few(keys) => keys.is_empty(),
+            PendingKeys::Many { left, .. } => *left == 0,
+        }
+    }
+
+    /// Puts in `taken` the trie nodes of the pending keys `member`'s key is, no longer pending (a later
+    /// member with the same key is not visited). Checked mode validates every key, as
+    /// [`Walker::key_matches`] does whatever the answer; a bad escape is an error in both
+    /// modes (one by one, unchecked mode unescapes only a key whose length could match).
+    fn take(
+        &mut self,
+        w: &Walker<'_>,
+        member: &Member,
+        taken: &mut Vec<usize>,
+    ) -> Result<(), KernelError> {
+        taken.clear();
+        match self {
+            PendingKeys::Few(keys) => {
+                if keys.is_empty() {
+                    w.check_key(member)?;
+                }
+                let mut i = 0;
+                while i < keys.len() {
+                    if w.key_matches(member, keys[i].0)? {
+                        taken.push(keys.swap_remove(i).1);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            PendingKeys::Many { by_key, left } => {
+                w.check_key(member)?;
+                if let Some(children) = by_key.remove(w.unescaped_key(member)?.as_ref()) {
+                    *left -= children.len();
+                    taken.extend(children);
+                }
+            }
+        }
+        Ok(())
     }
 }
