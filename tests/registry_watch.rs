@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use jitson::registry::Registry;
+use jitson::registry::{PublishError, Registry};
 use jitson::registry::watch::{DirectorySource, WatchEvent, schema_name};
 use jitson::schema::Loader;
 
@@ -366,6 +366,52 @@ fn references_publish_a_containers_schemas_under_names_of_their_own() {
         ["unreadable".into(), format!("rejected {pet}")]
     );
     assert!(valid(r#"{"id": "1"}"#));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A schema file named as a reference is: the reference keeps the name, the file is
+/// rejected (once per text) and its removal leaves the reference serving. Before, both
+/// published the name in turn, the last loaded winning.
+#[test]
+fn a_reference_keeps_its_name_from_a_schema_file() {
+    let dir = temp_dir("reference-name");
+    let registry = Arc::new(Registry::new());
+    let container =
+        r#"{"components": {"schemas": {"Pet": {"type": "object", "required": ["name"]}}}}"#;
+    std::fs::write(dir.join("openapi.json"), container).unwrap();
+    std::fs::write(dir.join("pet.schema.json"), r#"{"type": "integer"}"#).unwrap();
+    let mut source = DirectorySource::new(Arc::clone(&registry), &dir)
+        .reference("pet", "openapi.json#/components/schemas/Pet");
+    let events = source.scan();
+    assert_eq!(kinds(&events), ["rejected pet", "published pet"]);
+    assert_eq!(
+        events[0].to_string(),
+        format!(
+            r#"{}: pet not published: the name "pet" is published by a reference of the directory"#,
+            dir.join("pet.schema.json").display()
+        )
+    );
+    assert!(matches!(
+        &events[0],
+        WatchEvent::Rejected { error: PublishError::NameTaken { name }, .. } if name == "pet"
+    ));
+    let valid = |doc: &str| {
+        registry
+            .get("pet")
+            .unwrap()
+            .validate(doc.as_bytes())
+            .is_ok()
+    };
+    assert!(valid(r#"{"name": 1}"#) && !valid("7"));
+    // A change to the container loads the reference and the file again: the file's
+    // rejection is not reported twice.
+    std::fs::write(dir.join("openapi.json"), container.replace("name", "id")).unwrap();
+    assert_eq!(kinds(&source.scan()), ["published pet"]);
+    std::fs::write(dir.join("pet.schema.json"), r#"{"type": "string"}"#).unwrap();
+    assert_eq!(kinds(&source.scan()), ["rejected pet"]);
+    std::fs::remove_file(dir.join("pet.schema.json")).unwrap();
+    assert_eq!(kinds(&source.scan()), Vec::<String>::new());
+    assert!(valid(r#"{"id": 1}"#));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

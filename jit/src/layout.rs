@@ -20,8 +20,8 @@
 //! | [`Alias`](Shape::Alias) | the aliased shape's slot at 0 (`allOf` decodes as its first part) |
 //!
 //! A shape marked [`ShapeInfo::boxed`] (a node on a cycle of inline slots, in recursive
-//! schemas) has an 8-byte slot holding the pointer to its record of [`ShapeInfo::size`]
-//! bytes in the arena.
+//! schemas, or one whose record is larger than 2 KiB) has an 8-byte slot holding the
+//! pointer to its record of [`ShapeInfo::size`] bytes in the arena.
 //!
 //! [`Layout`] also holds the decode operands of a [`Program`](crate::ir::Program): the shape
 //! of each function and the destination offset of each op (see the IR's op table).

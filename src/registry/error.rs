@@ -18,6 +18,13 @@ pub enum PublishError {
         /// Why it was rejected.
         error: Error,
     },
+    /// A directory's schema file names what one of its
+    /// [`DirectorySource::reference`](super::watch::DirectorySource::reference)s publishes:
+    /// the reference keeps the name, the file is not published.
+    NameTaken {
+        /// The name both would publish.
+        name: String,
+    },
 }
 
 impl fmt::Display for PublishError {
@@ -26,6 +33,12 @@ impl fmt::Display for PublishError {
             PublishError::Schema(e) => write!(f, "schema rejected: {e}"),
             PublishError::SampleRejected { index, error } => {
                 write!(f, "sample {index} does not validate: {error}")
+            }
+            PublishError::NameTaken { name } => {
+                write!(
+                    f,
+                    "the name {name:?} is published by a reference of the directory"
+                )
             }
         }
     }
@@ -36,6 +49,7 @@ impl std::error::Error for PublishError {
         match self {
             PublishError::Schema(e) => Some(e),
             PublishError::SampleRejected { error, .. } => Some(error),
+            PublishError::NameTaken { .. } => None,
         }
     }
 }

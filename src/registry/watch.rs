@@ -179,8 +179,9 @@ impl DirectorySource {
     /// directory (`openapi.json#/components/schemas/Pet`, a schema in a container beside the
     /// schema files), as a schema file that holds only `{"$ref": reference}` would be: loaded
     /// at the first scan, and again when a document it reads changes; when it does not load,
-    /// the event is a rejection (the previous version keeps serving). The name should be no
-    /// schema file's. Give references before the first scan.
+    /// the event is a rejection (the previous version keeps serving). A schema file of the
+    /// same name (`NAME.schema.json`) is then rejected ([`PublishError::NameTaken`]): the
+    /// reference keeps the name. Give references before the first scan.
     ///
     /// ```no_run
     /// use jitson::registry::{Registry, watch::DirectorySource};
@@ -400,11 +401,24 @@ impl DirectorySource {
     }
 
     /// Loads the last text of the schema file at `path` with the directory's documents and
-    /// publishes it as `publish` says.
+    /// publishes it as `publish` says. A file whose name a reference publishes is rejected
+    /// (once per text) and not loaded: the reference keeps the name.
     fn load_file(&mut self, path: &Path, publish: Publish) -> Option<WatchEvent> {
         let state = self.files.get_mut(path)?;
+        let name = schema_name(path)?;
+        if self.references.iter().any(|r| r.name == name) {
+            let error = PublishError::NameTaken { name: name.into() };
+            if matches!(publish, Publish::IfChanged)
+                && state.rejection.as_deref() == Some(&error.to_string())
+            {
+                return None;
+            }
+            state.rejection = Some(error.to_string());
+            let (name, path) = (name.to_owned(), path.to_path_buf());
+            return Some(WatchEvent::Rejected { name, path, error });
+        }
         let served = Served {
-            name: schema_name(path)?,
+            name,
             path,
             text: state.text.as_deref()?,
             reads: &mut state.reads,
@@ -432,7 +446,8 @@ impl DirectorySource {
         Ok(files)
     }
 
-    /// A file disappeared: its name stops serving (if this file had published it).
+    /// A file disappeared: its name stops serving (if this file had published it, and no
+    /// reference holds the name).
     fn forget(&mut self, path: PathBuf) -> Option<WatchEvent> {
         let state = self.files.remove(&path)?;
         if let Some(file) = path.file_name().and_then(|f| f.to_str()) {
@@ -440,6 +455,9 @@ impl DirectorySource {
         }
         let name = schema_name(&path)?.to_string();
         state.handled?;
+        if self.references.iter().any(|r| r.name == name) {
+            return None;
+        }
         self.registry.remove(&name).ok()?;
         Some(WatchEvent::Removed { name, path })
     }
