@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use jitson::registry::{PublishError, Registry};
 use jitson::registry::watch::{DirectorySource, WatchEvent, schema_name};
+use jitson::registry::{PublishError, Registry};
 use jitson::schema::Loader;
 
 const ID_SCHEMA: &str = r#"{"type": "object", "required": ["id"]}"#;

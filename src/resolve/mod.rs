@@ -61,6 +61,7 @@ pub(crate) use guide::walk_guide;
 use selection::{Unmatched, select};
 
 use crate::schema::num::{Divisor, is_big_multiple_of, number_is_multiple_of};
+use crate::schema::value::JsonSet;
 use crate::schema::{
     Bound, ConditionalDesc, ContainsDesc, IntegerDesc, Num, NumberDesc, ObjectDesc, Pattern,
     Schema, StringDesc, TypeDesc, TypeId, UnionDesc, UnknownFields,
@@ -722,7 +723,7 @@ impl Resolver<'_> {
             self.prog.str_enums.push(StrEnum::new(strings));
             return Op::StrEnum((self.prog.str_enums.len() - 1) as u32);
         }
-        let oracle = one_node(TypeDesc::Enum(values.to_vec()));
+        let set = JsonSet::of(values);
         let numbers: Vec<Number> = values
             .iter()
             .filter_map(|v| v.as_number().map(|n| Number::from(Num::from_json(n))))
@@ -735,8 +736,7 @@ impl Resolver<'_> {
                 Some(b) if big_ints == BigInts::Raw => {
                     numbers.iter().any(|&n| b.cmp_exact(n).is_eq())
                 }
-                _ => crate::value::serde_of_text(raw)
-                    .is_some_and(|v| oracle.validate_value(&v).is_ok()),
+                _ => crate::value::serde_of_text(raw).is_some_and(|v| set.contains(&v)),
             };
             allowed.then_some(()).ok_or(Violation::Enum)
         }));
@@ -744,14 +744,6 @@ impl Resolver<'_> {
             pred,
             walked: false,
         }
-    }
-}
-
-/// A schema of one node, for predicates that defer to the reference validator.
-fn one_node(node: TypeDesc) -> Schema {
-    Schema {
-        nodes: vec![node],
-        root: TypeId(0),
     }
 }
 

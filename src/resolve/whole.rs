@@ -17,7 +17,8 @@ use std::sync::Arc;
 use bumpalo::Bump;
 use jitson_jit::ir::{BigInts, RawPred, Violation};
 
-use crate::schema::{MemberRules, Schema};
+use crate::schema::value::JsonSet;
+use crate::schema::{MemberRules, Schema, TypeDesc, TypeId};
 use crate::value::{BigNumbers, ParseOptions, Value, parse_with};
 use jitson_kernels::minify::is_scalar;
 use jitson_kernels::skip::skip_value_unchecked;
@@ -52,13 +53,20 @@ pub(super) fn unique_items() -> RawPred {
 /// One check of an object's member rules, `None` when it has none: the first broken rule
 /// in the reference validator's order (`minProperties`, `maxProperties`,
 /// `dependentRequired`, `propertyNames`) is the violation. `propertyNames` asks the
-/// reference validator about each name (`schema` holds the names' node).
+/// reference validator about each name (`schema` holds the names' node), or, when the
+/// names' node is an `enum`, looks each name up in the set of its values.
 pub(super) fn member_rules(rules: &MemberRules, schema: Option<Arc<Schema>>) -> Option<RawPred> {
     if rules.is_empty() {
         return None;
     }
     let rules = rules.clone();
-    let names = rules.names.zip(schema);
+    let names = rules
+        .names
+        .zip(schema)
+        .map(|(id, schema)| match schema.node(id) {
+            TypeDesc::Enum(values) => Names::Among(JsonSet::of(values)),
+            _ => Names::Accepted(id, schema),
+        });
     Some(members(move |keys| {
         let count = keys.len() as u64;
         if count < rules.min {
@@ -74,18 +82,27 @@ pub(super) fn member_rules(rules: &MemberRules, schema: Option<Arc<Schema>>) -> 
         if !rules.dependent_required.iter().all(dependent) {
             return Err(Violation::DependentRequired);
         }
-        let named = |&(_, key): &(u64, &[u8])| match &names {
-            Some((names, schema)) => {
-                let name = String::from_utf8_lossy(key).into_owned();
-                schema.node_accepts(*names, &serde_json::Value::String(name))
+        let named = |&(_, key): &(u64, &[u8])| {
+            let name = || serde_json::Value::String(String::from_utf8_lossy(key).into_owned());
+            match &names {
+                Some(Names::Among(set)) => set.contains(&name()),
+                Some(Names::Accepted(id, schema)) => schema.node_accepts(*id, &name()),
+                None => true,
             }
-            None => true,
         };
         match keys.iter().all(named) {
             true => Ok(()),
             false => Err(Violation::PropertyNames),
         }
     }))
+}
+
+/// What `propertyNames` asks of each name.
+enum Names {
+    /// To be one of an `enum`'s values.
+    Among(JsonSet),
+    /// To be accepted by the schema's node.
+    Accepted(TypeId, Arc<Schema>),
 }
 
 /// A predicate on an object's keys (each once, unescaped, with their fingerprints).

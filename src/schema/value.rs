@@ -46,25 +46,51 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 }
 
 /// The canonical spellings of `values` with JSON-equal duplicates dropped (first one kept).
-///
-/// Values are bucketed by [`json_hash`], so an `enum` of thousands of values is compared
-/// value by value only within a bucket, not each with all before it.
 pub(crate) fn canonical_set(values: &[Value]) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::with_capacity(values.len());
-    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(values.len());
+    let mut set = JsonSet::default();
     for value in values {
-        let bucket = buckets.entry(json_hash(value)).or_default();
-        if !bucket.iter().any(|&seen| json_eq(&out[seen], value)) {
-            bucket.push(out.len());
-            out.push(canonical(value));
+        if !set.contains(value) {
+            set.insert(canonical(value));
         }
     }
-    out
+    set.values
+}
+
+/// Values looked up by JSON equality ([`json_eq`]): bucketed by [`json_hash`], so a value
+/// is compared only with the few of its bucket, not with every value (an `enum` may hold
+/// thousands).
+#[derive(Debug, Default)]
+pub(crate) struct JsonSet {
+    values: Vec<Value>,
+    buckets: HashMap<u64, Vec<usize>>,
+}
+
+impl JsonSet {
+    /// The set of `values`.
+    pub(crate) fn of(values: &[Value]) -> JsonSet {
+        let mut set = JsonSet::default();
+        values.iter().for_each(|v| set.insert(v.clone()));
+        set
+    }
+
+    /// Whether a value JSON-equal to `value` is in the set.
+    pub(crate) fn contains(&self, value: &Value) -> bool {
+        (self.buckets.get(&json_hash(value)))
+            .is_some_and(|bucket| bucket.iter().any(|&i| json_eq(&self.values[i], value)))
+    }
+
+    /// Adds `value` (after any equal one already there).
+    fn insert(&mut self, value: Value) {
+        let bucket = self.buckets.entry(json_hash(&value)).or_default();
+        bucket.push(self.values.len());
+        self.values.push(value);
+    }
 }
 
 /// A hash that JSON-equal values share ([`json_eq`]): numbers hash their canonical [`Num`]
 /// (the one spelling of each value), arrays their items in order, objects their members in
-/// any order (a sum of the members' hashes).
+/// any order (a sum of the members' hashes: serde_json's maps keep insertion order when
+/// its `preserve_order` feature is on).
 fn json_hash(value: &Value) -> u64 {
     let mut h = DefaultHasher::new();
     match value {
