@@ -211,7 +211,8 @@ const SHORT_FORM_MAX: usize = 1 + KEPT_DIGITS + 1 + 1 + 8;
 /// `str::parse` alone is not enough: `core`'s reader stops accumulating exponent digits
 /// past 65 536, so a token of a million digits whose exponent cancels them
 /// (`1000…000e-1000000`, the value 1) read as infinity. The token is rewritten first into
-/// a short text of the same value as far as rounding can tell ([`short_form`]), which
+/// a short text of the same value as far as rounding can tell (at most 801 significant
+/// digits, the last a sticky `1` when more were cut; the exponent computed exactly), which
 /// `str::parse` reads exactly.
 pub fn nearest<F: std::str::FromStr>(token: &[u8]) -> Option<F> {
     let mut short = [0u8; SHORT_FORM_MAX];
