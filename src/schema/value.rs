@@ -91,7 +91,7 @@ impl JsonSet {
 /// (the one spelling of each value), arrays their items in order, objects their members in
 /// any order (a sum of the members' hashes: serde_json's maps keep insertion order when
 /// its `preserve_order` feature is on).
-fn json_hash(value: &Value) -> u64 {
+pub(crate) fn json_hash(value: &Value) -> u64 {
     let mut h = DefaultHasher::new();
     match value {
         Value::Null => 0u8.hash(&mut h),
