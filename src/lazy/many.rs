@@ -228,17 +228,17 @@ const FEW_KEYS: usize = 8;
 
 impl<'k> PendingKeys<'k> {
     fn new(children: &[(&'k Step<'_>, usize)]) -> PendingKeys<'k> {
-        let keys = children
+        let keys: Vec<(&str, usize)> = children
             .iter()
-            .filter_map(|(step, child)| Some((step.key()?, *child)));
-        if children.len() <= FEW_KEYS {
-            return PendingKeys::Few(keys.collect());
+            .filter_map(|(step, child)| Some((step.key()?, *child)))
+            .collect();
+        if keys.len() <= FEW_KEYS {
+            return PendingKeys::Few(keys);
         }
+        let left = keys.len();
         let mut by_key: HashMap<&[u8], Vec<usize>> = HashMap::new();
-        let mut left = 0;
         for (key, child) in keys {
             by_key.entry(key.as_bytes()).or_default().push(child);
-            left += 1;
         }
         PendingKeys::Many { by_key, left }
     }
@@ -250,8 +250,8 @@ impl<'k> PendingKeys<'k> {
         }
     }
 
-    /// Puts in `taken` the trie nodes of the pending keys `member`'s key is, no longer pending (a later
-    /// member with the same key is not visited). Checked mode validates every key, as
+    /// Puts in `taken` the trie nodes of the pending keys `member`'s key is, no longer
+    /// pending (a later member with the same key is not visited). Checked mode validates every key, as
     /// [`Walker::key_matches`] does whatever the answer; a bad escape is an error in both
     /// modes (one by one, unchecked mode unescapes only a key whose length could match).
     fn take(

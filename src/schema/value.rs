@@ -2,6 +2,7 @@
 
 use crate::schema::Num;
 use serde_json::Value;
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -58,11 +59,20 @@ pub(crate) fn canonical_set(values: &[Value]) -> Vec<Value> {
 
 /// Values looked up by JSON equality ([`json_eq`]): bucketed by [`json_hash`], so a value
 /// is compared only with the few of its bucket, not with every value (an `enum` may hold
-/// thousands).
-#[derive(Debug, Default)]
-pub(crate) struct JsonSet {
-    values: Vec<Value>,
+/// thousands). Owned values, or borrowed ones (`uniqueItems` over an array's items).
+#[derive(Debug)]
+pub(crate) struct JsonSet<V = Value> {
+    values: Vec<V>,
     buckets: HashMap<u64, Vec<usize>>,
+}
+
+impl<V> Default for JsonSet<V> {
+    fn default() -> JsonSet<V> {
+        JsonSet {
+            values: Vec::new(),
+            buckets: HashMap::new(),
+        }
+    }
 }
 
 impl JsonSet {
@@ -72,16 +82,23 @@ impl JsonSet {
         values.iter().for_each(|v| set.insert(v.clone()));
         set
     }
+}
 
+impl<V: Borrow<Value>> JsonSet<V> {
     /// Whether a value JSON-equal to `value` is in the set.
     pub(crate) fn contains(&self, value: &Value) -> bool {
-        (self.buckets.get(&json_hash(value)))
-            .is_some_and(|bucket| bucket.iter().any(|&i| json_eq(&self.values[i], value)))
+        self.position(value).is_some()
+    }
+
+    /// The index (in insertion order) of the first value JSON-equal to `value`.
+    pub(crate) fn position(&self, value: &Value) -> Option<usize> {
+        let bucket = self.buckets.get(&json_hash(value))?;
+        (bucket.iter().copied()).find(|&i| json_eq(self.values[i].borrow(), value))
     }
 
     /// Adds `value` (after any equal one already there).
-    fn insert(&mut self, value: Value) {
-        let bucket = self.buckets.entry(json_hash(&value)).or_default();
+    pub(crate) fn insert(&mut self, value: V) {
+        let bucket = self.buckets.entry(json_hash(value.borrow())).or_default();
         bucket.push(self.values.len());
         self.values.push(value);
     }
@@ -91,7 +108,7 @@ impl JsonSet {
 /// (the one spelling of each value), arrays their items in order, objects their members in
 /// any order (a sum of the members' hashes: serde_json's maps keep insertion order when
 /// its `preserve_order` feature is on).
-pub(crate) fn json_hash(value: &Value) -> u64 {
+fn json_hash(value: &Value) -> u64 {
     let mut h = DefaultHasher::new();
     match value {
         Value::Null => 0u8.hash(&mut h),
