@@ -1,5 +1,6 @@
 //! Looks for inputs whose cost grows faster than their size: each case builds an input (a
-//! string checked by a `format`, a schema loaded, a document validated or read lazily) at
+//! string checked by a `format`, a schema loaded or compiled to native code, a document
+//! validated or read lazily) at
 //! size `n` and `4n`, times the operation once after a warm-up, and prints both times and
 //! their ratio. A linear cost gives about 4; a ratio above 8 (marked `!`) is quadratic
 //! territory, worth a profile. Times are single runs on a shared machine: read the ratios.
@@ -196,6 +197,31 @@ fn lazy_reads(n: usize) {
     });
 }
 
+fn compiles(n: usize) {
+    let shapes: [(&str, SchemaText); 2] = [
+        ("native compile of n/40 properties, one function", |n| {
+            let properties = list(n / 40, |i| format!(r#""p{i}": {{"type": "integer"}}"#));
+            format!(r#"{{"properties": {{{properties}}}}}"#)
+        }),
+        (
+            "native compile of a chain of n/10 array types (over the size limit)",
+            |n| {
+                let defs = list(n / 10, |i| {
+                    format!(r##""d{i}": {{"items": {{"$ref": "#/$defs/d{}"}}}}"##, i + 1)
+                });
+                let last = format!(r#""d{}": {{"type": "integer"}}"#, n / 10);
+                format!(r##"{{"$ref": "#/$defs/d0", "$defs": {{{defs}, {last}}}}}"##)
+            },
+        ),
+    ];
+    for (name, schema) in shapes {
+        case(name, n, |n| {
+            let schema = Schema::from_json_str(&schema(n)).expect("loads");
+            timed(|| Codec::with_options(&schema, Options::new().backend(Backend::Native)))
+        });
+    }
+}
+
 fn main() {
     let n = std::env::args()
         .nth(1)
@@ -205,4 +231,5 @@ fn main() {
     loading(n);
     instances(n);
     lazy_reads(n);
+    compiles(n);
 }

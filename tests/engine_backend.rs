@@ -1,12 +1,17 @@
 //! The codec's backend choice: `Backend::Native` runs validate, collect-all validate and
 //! decode on Cranelift code and gives exactly the interpreter's answers, errors included;
-//! the default is the interpreter.
+//! the default is the interpreter; a tier over the native size limit stays on it.
 
 #[path = "../jit/tests/native_support/mod.rs"]
 #[allow(dead_code)] // only the mutation generator is used here
 mod native_support;
 
-use jitson::engine::{Backend, BackendStatus, Options};
+use std::time::Duration;
+
+use jitson::engine::{
+    Backend, BackendStatus, CodeTier, CompileError, DEFAULT_NATIVE_SIZE_LIMIT, Engine,
+    EngineOptions, Options,
+};
 use jitson::{Cache, Codec, Schema};
 use native_support::mutations;
 
@@ -149,4 +154,163 @@ fn one_of_errors_point_at_the_value_after_whitespace() {
             );
         }
     }
+}
+
+/// The book schema and document of the corpus.
+fn book() -> (Schema, Vec<u8>) {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let schema = std::fs::read(format!("{dir}/testdata/schemas/book.schema.json")).unwrap();
+    let doc = std::fs::read(format!("{dir}/testdata/bench/book.json")).unwrap();
+    (Schema::from_json_slice(&schema).unwrap(), doc)
+}
+
+/// The least limit in `1..=high` for which `fits` holds, `fits` being monotonic.
+fn least_fitting(high: usize, fits: impl Fn(usize) -> bool) -> usize {
+    assert!(fits(high), "{high} fits");
+    let (mut low, mut high) = (0, high);
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if fits(middle) {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    high
+}
+
+/// A tier whose functions lower to more Cranelift instructions than the codec's
+/// `native_size_limit` is not compiled: the codec says so and that tier runs on the
+/// interpreter, with the interpreter's answers. The limit is exact: a tier of `n`
+/// instructions compiles under a limit of `n`, not under `n - 1`.
+#[test]
+fn a_tier_over_the_native_size_limit_runs_on_the_interpreter() {
+    let (schema, doc) = book();
+    let codec = |limit: usize| {
+        let options = Options::new().backend(Backend::Native);
+        Codec::with_options(&schema, options.native_size_limit(limit))
+    };
+    let interp = Codec::new(&schema);
+    let mut bad = doc.clone();
+    let at = bad
+        .windows(4)
+        .position(|w| w == b"true")
+        .expect("a boolean");
+    bad[at..at + 4].copy_from_slice(b"1234");
+    let answers = |codec: &Codec| {
+        let decoded = codec.decode(&doc).map(|d| {
+            let mut out = Vec::new();
+            codec.encode(&d, &mut out);
+            (d.to_serde_json(), out)
+        });
+        (
+            codec.validate(&doc),
+            codec.validate(&bad),
+            decoded,
+            codec.decode(&bad).err(),
+        )
+    };
+    let expected = answers(&interp);
+
+    let validate = least_fitting(DEFAULT_NATIVE_SIZE_LIMIT, |limit| {
+        codec(limit).backend() == &BackendStatus::Native
+    });
+    let under = codec(validate - 1);
+    let too_large = |tier, limit| CompileError::TooLarge { tier, limit };
+    assert_eq!(
+        under.backend(),
+        &BackendStatus::Fallback(too_large(CodeTier::Validate, validate - 1))
+    );
+    assert_eq!(
+        under.backend().to_string(),
+        format!(
+            "interpreter (native code unavailable: the validate code is over the native size \
+             limit of {} Cranelift instructions)",
+            validate - 1
+        )
+    );
+    assert_eq!(answers(&under), expected);
+
+    // Book's decode tier is larger than its validate tier (more per function).
+    let decode = least_fitting(DEFAULT_NATIVE_SIZE_LIMIT, |limit| {
+        let codec = codec(limit);
+        codec.prepare_decode();
+        codec.backend() == &BackendStatus::Native
+    });
+    assert!(decode > validate, "decode {decode}, validate {validate}");
+    let partly = codec(decode - 1);
+    assert_eq!(answers(&partly), expected);
+    assert_eq!(
+        partly.backend(),
+        &BackendStatus::DecodeFallback(too_large(CodeTier::Decode, decode - 1))
+    );
+    let whole = codec(decode);
+    assert_eq!(answers(&whole), expected);
+    assert_eq!(whole.backend(), &BackendStatus::Native);
+}
+
+/// A wide object's encode tier is larger than its validate tier (each member's key and
+/// number are written inline): over the limit, encode walks the layout's plan, with the same
+/// bytes.
+#[test]
+fn an_encode_tier_over_the_native_size_limit_walks_the_plan() {
+    let members = (0..200).map(|i| format!(r#""p{i}": {{"type": "integer"}}"#));
+    let schema = format!(
+        r#"{{"type": "object", "properties": {{{}}}}}"#,
+        members.collect::<Vec<_>>().join(", ")
+    );
+    let schema = Schema::from_json_str(&schema).unwrap();
+    let doc = format!(
+        "{{{}}}",
+        (0..200)
+            .map(|i| format!(r#""p{i}": {i}"#))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let codec = |limit: usize| {
+        let options = Options::new().backend(Backend::Native);
+        Codec::with_options(&schema, options.native_size_limit(limit))
+    };
+    let encoded = |codec: &Codec| {
+        let mut out = Vec::new();
+        codec.encode(&codec.decode(doc.as_bytes()).unwrap(), &mut out);
+        out
+    };
+    let expected = encoded(&Codec::new(&schema));
+    let validate = least_fitting(DEFAULT_NATIVE_SIZE_LIMIT, |limit| {
+        codec(limit).backend() == &BackendStatus::Native
+    });
+    let encode = least_fitting(DEFAULT_NATIVE_SIZE_LIMIT, |limit| {
+        let codec = codec(limit);
+        codec.prepare_encode();
+        codec.backend() == &BackendStatus::Native
+    });
+    assert!(encode > validate, "encode {encode}, validate {validate}");
+    let partly = codec(encode - 1);
+    partly.prepare_encode();
+    let too_large = CompileError::TooLarge {
+        tier: CodeTier::Encode,
+        limit: encode - 1,
+    };
+    // Said before a decode, whose tier is larger still, is made.
+    assert_eq!(partly.backend(), &BackendStatus::EncodeFallback(too_large));
+    assert_eq!(encoded(&partly), expected);
+    assert_eq!(encoded(&codec(encode)), expected);
+}
+
+/// An engine's codec over the limit settles on the interpreter, counted as a fallback.
+#[test]
+fn an_engine_counts_a_codec_over_the_size_limit_as_a_fallback() {
+    let (schema, doc) = book();
+    let options = Options::new().native_size_limit(100);
+    let engine = Engine::with_options(EngineOptions::new().codec(options));
+    let codec = engine.compile(&schema);
+    let status = BackendStatus::Fallback(CompileError::TooLarge {
+        tier: CodeTier::Validate,
+        limit: 100,
+    });
+    assert_eq!(codec.wait_native(Duration::from_secs(60)), &status);
+    assert!(codec.validate(&doc).is_ok());
+    assert_eq!(engine.stats().fallbacks, 1);
+    assert_eq!(engine.stats().native, 0);
 }

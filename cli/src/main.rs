@@ -59,6 +59,11 @@ struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = BigInts::F64)]
     big_ints: BigInts,
 
+    /// The most Cranelift IR instructions a schema's native code may have, per tier; a
+    /// larger schema runs on the interpreter (with --backend jit: exit status 2).
+    #[arg(long, global = true, value_name = "N", default_value_t = jitson::engine::DEFAULT_NATIVE_SIZE_LIMIT)]
+    native_size_limit: usize,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -92,6 +97,8 @@ pub struct RunOptions {
     pub backend: Backend,
     /// `--big-ints`.
     pub big_ints: BigInts,
+    /// `--native-size-limit`.
+    pub native_size_limit: usize,
 }
 
 /// The subcommands.
@@ -127,6 +134,7 @@ fn main() -> ExitCode {
     let run = RunOptions {
         backend: cli.backend,
         big_ints: cli.big_ints,
+        native_size_limit: cli.native_size_limit,
     };
     let status = match &cli.command {
         Command::Check(args) => check::run(args),

@@ -65,7 +65,7 @@ pub struct SchemaArg {
 }
 
 impl SchemaArg {
-    /// The schema compiled for `run`'s backend and big-integer policy; when the file cannot
+    /// The schema compiled for `run`'s backend, big-integer policy and size limit; when the file cannot
     /// be read, is not a schema the engine supports, or `--backend jit` cannot make native
     /// code, says why on standard error (naming the keyword and its JSON Pointer for schema
     /// errors) and returns `None`.
@@ -84,7 +84,7 @@ impl SchemaArg {
             BigInts::Error => EngineBigInts::Error,
             BigInts::Raw => EngineBigInts::Raw,
         };
-        let options = Options::new().big_ints(big_ints);
+        let options = (Options::new().big_ints(big_ints)).native_size_limit(run.native_size_limit);
         let engine_backend = match run.backend {
             Backend::Auto => return Some(engine(options).compile(&schema)),
             Backend::Interp => EngineBackend::Interpreter,

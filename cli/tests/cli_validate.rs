@@ -191,6 +191,31 @@ fn backends_give_identical_reports() {
     assert!(clif.contains("function "), "{clif}");
 }
 
+/// A schema over `--native-size-limit` runs on the interpreter under `auto`; `jit` refuses
+/// it (exit status 2) and says why.
+#[test]
+fn a_schema_over_the_native_size_limit_is_refused_by_the_jit_backend() {
+    let schema = at_root("testdata/schemas/book.schema.json");
+    let book = std::fs::read(at_root("testdata/bench/book.json")).expect("book.json");
+    let limited = |backend| {
+        let args = ["--native-size-limit", "50", "--backend", backend];
+        jitson(
+            &[&args[..], &["validate", "--schema", &schema]].concat(),
+            &book,
+        )
+    };
+    let out = limited("jit");
+    assert_eq!(status(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "jitson: the jit backend is not available here: the validate code is over the native \
+         size limit of 50 Cranelift instructions\n"
+    );
+    for backend in ["auto", "interp"] {
+        assert_eq!(status(&limited(backend)), 0, "{backend}");
+    }
+}
+
 #[test]
 fn explain_prints_the_program_listing() {
     let dir = scratch("explain");

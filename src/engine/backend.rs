@@ -13,6 +13,7 @@ use std::sync::Arc;
 use jitson_jit::ir::Program;
 use jitson_jit::native::{self, CompileError};
 
+use super::Options;
 use super::tier::Tier;
 
 /// The backend a [`Codec`](super::Codec) is asked to use.
@@ -22,8 +23,10 @@ pub enum Backend {
     #[default]
     Interpreter,
     /// Native code: validate's compiled when the codec is made, decode's on its first
-    /// decode, encode's on its first encode; when it cannot be made (no executable memory, unsupported CPU) the codec runs on the interpreter and
-    /// [`Codec::backend`](super::Codec::backend) says why.
+    /// decode, encode's on its first encode; when it cannot be made (no executable memory,
+    /// unsupported CPU, a tier over
+    /// [`Options::native_size_limit`](super::Options::native_size_limit)) the codec runs on
+    /// the interpreter and [`Codec::backend`](super::Codec::backend) says why.
     Native,
 }
 
@@ -91,11 +94,11 @@ impl fmt::Display for BackendStatus {
 }
 
 /// The settled tier of a lone codec: native code for `program` (compiled now) when
-/// `backend` asks for it.
-pub(crate) fn prepare(program: &Program, backend: Backend) -> Tier {
-    match backend {
+/// `options` ask for it.
+pub(crate) fn prepare(program: &Program, options: &Options) -> Tier {
+    match options.backend {
         Backend::Interpreter => Tier::settled(None, BackendStatus::Interpreter),
-        Backend::Native => match native::compile(program) {
+        Backend::Native => match native::compile_within(program, options.native_size_limit) {
             Ok(code) => Tier::settled(Some(Arc::new(code)), BackendStatus::Native),
             Err(e) => Tier::settled(None, BackendStatus::Fallback(e)),
         },

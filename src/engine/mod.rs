@@ -40,7 +40,7 @@ mod worker;
 pub use backend::{Backend, BackendStatus};
 pub use cache::{Engine, EngineOptions, EngineStats, TypedDecode};
 pub use jitson_jit::ir::{BigInts, DuplicateKeys};
-pub use jitson_jit::native::CompileError;
+pub use jitson_jit::native::{CodeTier, CompileError};
 pub use jitson_kernels::escape::EscapeMode;
 pub(crate) use thread_cache::with_thread_cache;
 pub use tier::Tiering;
@@ -64,12 +64,27 @@ use crate::schema::Schema;
 use tier::{Later, Tier};
 
 /// How a [`Codec`] reads input.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     exec: ExecOptions,
     escape: EscapeMode,
     backend: Backend,
+    native_size_limit: usize,
 }
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            exec: ExecOptions::default(),
+            escape: EscapeMode::default(),
+            backend: Backend::default(),
+            native_size_limit: DEFAULT_NATIVE_SIZE_LIMIT,
+        }
+    }
+}
+
+/// The default of [`Options::native_size_limit`], in Cranelift IR instructions per tier.
+pub const DEFAULT_NATIVE_SIZE_LIMIT: usize = jitson_jit::native::DEFAULT_SIZE_LIMIT;
 
 impl Options {
     /// The execution options of every run (nesting limit, duplicate keys, big integers).
@@ -105,6 +120,19 @@ impl Options {
     /// Which code runs `validate` and `decode` (default: the interpreter; see [`Backend`]).
     pub fn backend(mut self, backend: Backend) -> Options {
         self.backend = backend;
+        self
+    }
+
+    /// The most Cranelift IR instructions each native tier (validate, decode, encode) may
+    /// lower to (default [`DEFAULT_NATIVE_SIZE_LIMIT`], about seven times the corpus schemas'
+    /// largest tier). A tier over it is not compiled: the codec runs it on the interpreter
+    /// (or the encode plan), and [`Codec::backend`] says
+    /// [`CompileError::TooLarge`]. Compile time and memory grow with a tier's size (about
+    /// 2–9 µs and 180–850 bytes per instruction), so this bounds what a large or hostile
+    /// schema costs the thread that compiles it; lowering stops as soon as the limit is
+    /// passed.
+    pub fn native_size_limit(mut self, instructions: usize) -> Options {
+        self.native_size_limit = instructions;
         self
     }
 
@@ -167,7 +195,7 @@ impl Codec {
     /// it, is compiled here, on the caller's thread).
     pub fn with_options(schema: &Schema, options: Options) -> Codec {
         let program = resolve(schema);
-        let native = backend::prepare(&program, options.backend);
+        let native = backend::prepare(&program, &options);
         Codec {
             program,
             options,

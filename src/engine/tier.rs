@@ -24,7 +24,6 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, Ordering, fence};
 use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
-use jitson_jit::ir::Program;
 use jitson_jit::native::{CompileError, NativeCode};
 
 use super::worker::{CompileFn, Job, Queue};
@@ -326,13 +325,14 @@ impl Tier {
         });
     }
 
-    /// Compiles `program` with `compile` and settles the tier with the result; a panic in the
-    /// code generator settles it on the interpreter too. Returns whether native code was
-    /// made, and the time compiling took.
-    pub(crate) fn compile(&self, program: &Program, compile: CompileFn) -> (bool, Duration) {
+    /// Compiles `codec`'s program with `compile` (within its options' size limit) and
+    /// settles the tier with the result; a panic in the code generator settles it on the
+    /// interpreter too. Returns whether native code was made, and the time compiling took.
+    pub(crate) fn compile(&self, codec: &Codec, compile: CompileFn) -> (bool, Duration) {
+        let (program, limit) = (&codec.program, codec.options.native_size_limit);
         self.state.store(COMPILING, Ordering::Release);
         let start = std::time::Instant::now();
-        let outcome = match catch_unwind(AssertUnwindSafe(|| compile(program))) {
+        let outcome = match catch_unwind(AssertUnwindSafe(|| compile(program, limit))) {
             Ok(Ok(code)) => Outcome {
                 code: Some(Arc::new(code)),
                 status: BackendStatus::Native,

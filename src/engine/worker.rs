@@ -21,8 +21,9 @@ use jitson_jit::native::{self, CompileError, NativeCode};
 use super::Codec;
 use super::tier::Later;
 
-/// What compiles a program to native code (`native::compile`; tests put failures here).
-pub(crate) type CompileFn = fn(&Program) -> Result<NativeCode, CompileError>;
+/// What compiles a program to native code within a size limit (`native::compile_within`;
+/// tests put failures here).
+pub(crate) type CompileFn = fn(&Program, usize) -> Result<NativeCode, CompileError>;
 
 /// The owner of a compile queue: shuts it down (and joins its threads) when dropped.
 pub(crate) struct Worker {
@@ -40,7 +41,7 @@ impl fmt::Debug for Worker {
 impl Worker {
     /// A worker of at most `threads` threads (at least 1), none started yet.
     pub(crate) fn new(threads: usize) -> Worker {
-        Worker::with_compiler(threads, native::compile)
+        Worker::with_compiler(threads, native::compile_within)
     }
 
     /// [`Worker::new`] compiling with `compile`.
@@ -208,7 +209,7 @@ impl Queue {
     fn work_on(&self, codec: &Codec, kind: Job) {
         let took = match kind {
             Job::Native => {
-                let (native, took) = codec.native.compile(&codec.program, self.compile);
+                let (native, took) = codec.native.compile(codec, self.compile);
                 let counter = if native {
                     &self.counters.native
                 } else {
@@ -267,11 +268,11 @@ mod tests {
     const SCHEMA: &str = r#"{"type": "object", "properties": {"id": {"type": "integer"}}}"#;
     const WAIT: Duration = Duration::from_secs(30);
 
-    fn refuse(_: &Program) -> Result<NativeCode, CompileError> {
+    fn refuse(_: &Program, _: usize) -> Result<NativeCode, CompileError> {
         Err(CompileError::ExecutableMemory("refused by the test".into()))
     }
 
-    fn explode(_: &Program) -> Result<NativeCode, CompileError> {
+    fn explode(_: &Program, _: usize) -> Result<NativeCode, CompileError> {
         panic!("the test's code generator exploded")
     }
 
@@ -403,7 +404,7 @@ mod tests {
         // Marked as wanted while no code is installed: nothing is queued yet.
         codec.prepare_decode();
         codec.prepare_encode();
-        assert!(codec.native.compile(&codec.program, native::compile).0);
+        assert!(codec.native.compile(&codec, native::compile_within).0);
         assert_eq!(codec.backend(), &BackendStatus::DecodePending);
         let code = codec.native.code().expect("validate tier installed");
         assert!(code.compile_decode().is_ok());

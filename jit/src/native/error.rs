@@ -28,6 +28,37 @@ pub enum CompileError {
     /// Executable memory could not be obtained or protected (`mmap`/`mprotect` refused, as
     /// under SELinux `execmem` denial).
     ExecutableMemory(String),
+    /// One tier's functions lower to more Cranelift IR instructions than the size limit
+    /// allows ([`compile_within`](super::compile_within)): compiling them would cost time and
+    /// memory out of proportion (about 2–9 µs and 180–850 bytes per instruction), so that
+    /// tier stays on the interpreter.
+    TooLarge {
+        /// The tier that was being compiled.
+        tier: CodeTier,
+        /// The limit, in Cranelift IR instructions, that its functions passed.
+        limit: usize,
+    },
+}
+
+/// One of a program's native tiers, each its own module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeTier {
+    /// The validate functions, compiled first.
+    Validate,
+    /// The decode functions, compiled on the first decode.
+    Decode,
+    /// The encode functions, compiled on the first encode.
+    Encode,
+}
+
+impl fmt::Display for CodeTier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CodeTier::Validate => "validate",
+            CodeTier::Decode => "decode",
+            CodeTier::Encode => "encode",
+        })
+    }
 }
 
 impl fmt::Display for CompileError {
@@ -49,6 +80,10 @@ impl fmt::Display for CompileError {
                 )
             }
             CompileError::ExecutableMemory(m) => write!(f, "no executable memory: {m}"),
+            CompileError::TooLarge { tier, limit } => write!(
+                f,
+                "the {tier} code is over the native size limit of {limit} Cranelift instructions"
+            ),
         }
     }
 }

@@ -15,6 +15,8 @@ use cranelift_codegen::isa::TargetIsa;
 use cranelift_codegen::{CodegenError, Context};
 use cranelift_module::{FuncId, ModuleReloc};
 
+use super::error::{CodeTier, CompileError};
+
 /// The most threads one compile uses (the caller's included): a compile runs beside the
 /// work it serves (an engine's background worker, a service's start-up), so it takes a
 /// few cores, not all of them.
@@ -26,6 +28,39 @@ pub(crate) struct MachineCode {
     pub align: u64,
     pub bytes: Vec<u8>,
     pub relocs: Vec<ModuleReloc>,
+}
+
+/// The Cranelift IR instructions one tier may still lower: each function is charged as it is
+/// lowered, before any is compiled, so a tier over the limit costs no more than lowering
+/// the limit's worth (lowering is under a tenth of a compile) and holds no more IR.
+pub(crate) struct SizeBudget {
+    tier: CodeTier,
+    limit: usize,
+    used: usize,
+}
+
+impl SizeBudget {
+    /// `limit` instructions for `tier`.
+    pub(crate) fn new(tier: CodeTier, limit: usize) -> SizeBudget {
+        SizeBudget {
+            tier,
+            limit,
+            used: 0,
+        }
+    }
+
+    /// Charges `func`'s instructions; [`CompileError::TooLarge`] once the tier's pass the
+    /// limit.
+    pub(crate) fn charge(&mut self, func: &Function) -> Result<(), CompileError> {
+        self.used = self.used.saturating_add(func.dfg.num_insts());
+        if self.used > self.limit {
+            return Err(CompileError::TooLarge {
+                tier: self.tier,
+                limit: self.limit,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// Below this many CLIF instructions in all, one thread compiles everything: starting and
@@ -212,5 +247,35 @@ mod tests {
         assert!(threads_for(&big(10)) <= MAX_THREADS);
         // A small program stays on one thread however many functions it has.
         assert_eq!(threads_for(&jobs(&*isa)[..3]), 1);
+    }
+
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "needs the host ISA, which Miri's CPU (no SSSE3) cannot have; machine.rs has no unsafe"
+    )]
+    fn a_budget_takes_functions_up_to_its_limit_exactly() {
+        let isa = isa().expect("host ISA");
+        // `sum_function(n)` is 2n + 1 instructions: n constants, n products, a return.
+        let (ten, five, one) = (
+            sum_function(&*isa, 10),
+            sum_function(&*isa, 5),
+            sum_function(&*isa, 0),
+        );
+        assert_eq!(ten.dfg.num_insts(), 21);
+        let mut budget = SizeBudget::new(CodeTier::Decode, 32);
+        assert_eq!(budget.charge(&ten), Ok(()));
+        assert_eq!(budget.charge(&five), Ok(()), "32 of 32");
+        let over = CompileError::TooLarge {
+            tier: CodeTier::Decode,
+            limit: 32,
+        };
+        assert_eq!(budget.charge(&one), Err(over.clone()));
+        assert_eq!(
+            over.to_string(),
+            "the decode code is over the native size limit of 32 Cranelift instructions"
+        );
+        let mut none = SizeBudget::new(CodeTier::Encode, 0);
+        assert!(none.charge(&one).is_err(), "a limit of 0 takes nothing");
     }
 }

@@ -34,6 +34,6 @@ mod isa;
 mod lower;
 mod machine;
 
-pub use code::{NativeCode, clif, compile};
+pub use code::{DEFAULT_SIZE_LIMIT, NativeCode, clif, compile, compile_within};
 pub use ctx::Scratch;
-pub use error::CompileError;
+pub use error::{CodeTier, CompileError};

@@ -18,16 +18,17 @@ use super::{Helper, NUMBER_LEN, NUMBER_ROOM, Writer, off};
 use crate::layout::{Layout, NUM_F64, NUM_I64, NUM_RAW, Shape, ShapeId};
 use crate::native::error::CompileError;
 use crate::native::fail;
-use crate::native::machine;
+use crate::native::machine::{self, SizeBudget};
 
-/// Declares, lowers and defines the encode function of every shape reached from `root`
-/// that needs one; the id of `root`'s.
+/// Declares, lowers (within `budget`) and defines the encode function of every shape
+/// reached from `root` that needs one; the id of `root`'s.
 pub(super) fn define(
     module: &mut JITModule,
     layout: &Layout,
     root: ShapeId,
+    mut budget: SizeBudget,
 ) -> Result<FuncId, CompileError> {
-    let lowered = lower(module, layout, root)?;
+    let lowered = lower(module, layout, root, &mut budget)?;
     let jobs: Vec<(ShapeId, FuncId)> = lowered.iter().map(|(s, id, _)| (*s, *id)).collect();
     let funcs: Vec<(FuncId, Function)> = lowered.into_iter().map(|(_, id, f)| (id, f)).collect();
     let threads = machine::threads_for(&funcs);
@@ -42,11 +43,13 @@ pub(super) fn define(
 }
 
 /// Declares the encode function of every shape reached from `root` that needs one, and the
-/// callees, in `module`, and lowers each: `(shape, id, IR)`, `root`'s first.
+/// callees, in `module`, and lowers each, charging `budget`: `(shape, id, IR)`, `root`'s
+/// first.
 pub(super) fn lower(
     module: &mut JITModule,
     layout: &Layout,
     root: ShapeId,
+    budget: &mut SizeBudget,
 ) -> Result<Vec<(ShapeId, FuncId, Function)>, CompileError> {
     let shapes = functions(layout, root);
     let sig = signature(module, 2);
@@ -78,14 +81,15 @@ pub(super) fn lower(
         writers: &writers,
     };
     let mut fbc = FunctionBuilderContext::new();
-    Ok((shapes.iter())
+    (shapes.iter())
         .map(|&s| {
             let mut func = Function::new();
             func.signature = sig.clone();
             Emit::function(module, layout, &callees, s, &mut func, &mut fbc);
-            (s, ids[&s], func)
+            budget.charge(&func)?;
+            Ok((s, ids[&s], func))
         })
-        .collect())
+        .collect()
 }
 
 /// `(i64 × params) -> i64`.

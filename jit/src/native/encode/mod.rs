@@ -46,8 +46,9 @@ use jitson_kernels::float_format::{IN_PLACE_ROOM, MAX_FLOAT_LEN, write_f64_in_pl
 use jitson_kernels::int_format::MAX_INT_LEN;
 
 use super::code::{Owned, build_module, new_module, stack_limit};
-use super::error::CompileError;
+use super::error::{CodeTier, CompileError};
 use super::fail;
+use super::machine::SizeBudget;
 use crate::encode::{key_text, number_slot, write_raw};
 use crate::ir::{BigInts, Program};
 use crate::layout::{Layout, Shape, ShapeId};
@@ -91,8 +92,12 @@ pub(crate) struct EncodeCode {
     layout: Arc<Layout>,
 }
 
-/// Compiles the encode functions of `program`'s layout (`None` without a layout).
-pub(crate) fn compile(program: &Program) -> Result<Option<EncodeCode>, CompileError> {
+/// Compiles the encode functions of `program`'s layout (`None` without a layout) within
+/// `size_limit` Cranelift IR instructions.
+pub(crate) fn compile(
+    program: &Program,
+    size_limit: usize,
+) -> Result<Option<EncodeCode>, CompileError> {
     let layout = &program.layout;
     if !layout.is_present() {
         return Ok(None);
@@ -103,7 +108,10 @@ pub(crate) fn compile(program: &Program) -> Result<Option<EncodeCode>, CompileEr
     let symbols: Vec<(String, usize)> = (helpers.chain(writers))
         .map(|(name, addr)| (name.to_owned(), addr))
         .collect();
-    let (module, entry) = build_module(&symbols, |module| lower::define(module, layout, root))?;
+    let budget = SizeBudget::new(CodeTier::Encode, size_limit);
+    let (module, entry) = build_module(&symbols, |module| {
+        lower::define(module, layout, root, budget)
+    })?;
     let ptr = module.get_finalized_function(entry);
     // SAFETY: encode functions are defined with the signature `(i64, i64) -> i64`
     // (SystemV), `EncodeFn`'s ABI.
@@ -125,7 +133,8 @@ pub(crate) fn clif(program: &Program) -> Result<String, CompileError> {
     }
     let root = layout.funcs[program.entry as usize].shape;
     let mut module = new_module(&[])?;
-    let listing = lower::lower(&mut module, layout, root).map(|funcs| {
+    let unlimited = &mut SizeBudget::new(CodeTier::Encode, usize::MAX);
+    let listing = lower::lower(&mut module, layout, root, unlimited).map(|funcs| {
         (funcs.iter())
             .map(|(s, _, func)| format!("; e{s}: encode of shape {s}\n{}\n", func.display()))
             .collect()
