@@ -148,22 +148,74 @@ fn instances(n: usize) {
             });
         }
     }
-    for backend in [Backend::Interpreter, Backend::Native] {
-        let codec = codec(r#"{"uniqueItems": true}"#, backend);
-        case(
-            &format!("uniqueItems of n numbers and a repeat, failing ({backend:?})"),
-            n,
-            |n| {
-                let document = format!("[{}, 0]", list(n, |i| i.to_string()));
-                timed(|| codec.validate(document.as_bytes()).expect_err("a repeat"))
-            },
-        );
-    }
     case("a number of n digits cancelled by its exponent", n, |n| {
         let token = format!("1{}e-{n}", "0".repeat(n));
         let codec = codec(r#"{"type": "number"}"#, Backend::Interpreter);
         timed(|| assert!(codec.validate(token.as_bytes()).is_ok()))
     });
+}
+
+/// Documents that fail on their last item: the error's location is found then, on either
+/// backend.
+fn failing(n: usize) {
+    let numbers = |last: &'static str| {
+        move |n: usize| format!("[{}, {last}]", list(n, |i| (i % 2000 * 3).to_string()))
+    };
+    let enumeration = format!(
+        r#"{{"items": {{"enum": [{}]}}}}"#,
+        list(2000, |i| (i * 3).to_string())
+    );
+    let objects = |n: usize| {
+        let members = list(n, |i| format!(r#"{{"k{}": {i}}}"#, i % 1000));
+        format!(r#"[{members}, {{"z": 0}}]"#)
+    };
+    let names = format!(
+        r#"{{"items": {{"propertyNames": {{"enum": [{}]}}}}}}"#,
+        list(2000, |i| format!(r#""k{i}""#))
+    );
+    let distinct = |n: usize| format!("[{}, 0]", list(n, |i| i.to_string()));
+    let branches = r#"{"items": {"oneOf": [{"type": "integer"}, {"type": "string"}]}}"#;
+    let cases: [(&str, String, &Input); 6] = [
+        (
+            "n numbers against an enum of 2000, the last not",
+            enumeration,
+            &numbers("1"),
+        ),
+        (
+            "n objects under a propertyNames enum of 2000, the last not",
+            names,
+            &objects,
+        ),
+        (
+            "uniqueItems of n numbers and a repeat",
+            r#"{"uniqueItems": true}"#.into(),
+            &distinct,
+        ),
+        (
+            "n numbers in a oneOf, the last neither",
+            branches.into(),
+            &numbers("true"),
+        ),
+        (
+            "n numbers, none contained",
+            r#"{"contains": {"const": -1}}"#.into(),
+            &numbers("0"),
+        ),
+        (
+            "n integers, the last a string",
+            r#"{"items": {"type": "integer"}}"#.into(),
+            &numbers(r#""1""#),
+        ),
+    ];
+    for (name, schema, document) in cases {
+        for backend in [Backend::Interpreter, Backend::Native] {
+            let codec = codec(&schema, backend);
+            case(&format!("{name}, failing ({backend:?})"), n, |n| {
+                let document = document(n);
+                timed(|| codec.validate(document.as_bytes()).expect_err("fails"))
+            });
+        }
+    }
 }
 
 fn lazy_reads(n: usize) {
@@ -230,6 +282,7 @@ fn main() {
     formats(n);
     loading(n);
     instances(n);
+    failing(n);
     lazy_reads(n);
     compiles(n);
 }
