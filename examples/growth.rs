@@ -66,7 +66,7 @@ fn formats(n: usize) {
 }
 
 fn loading(n: usize) {
-    let shapes: [(&str, SchemaText); 4] = [
+    let shapes: [(&str, SchemaText); 5] = [
         ("load an enum of n strings", |n| {
             format!(r#"{{"enum": [{}]}}"#, list(n, |i| format!(r#""s{i}""#)))
         }),
@@ -83,6 +83,19 @@ fn loading(n: usize) {
             });
             format!(r##"{{"$ref": "#/$defs/d0", "$defs": {{{defs}, "d{n}": {{}}}}}}"##)
         }),
+        (
+            "load a chain of n/4 anyOfs, each a value and the next",
+            |n| {
+                let defs = list(n / 4, |i| {
+                    format!(
+                        r##""d{i}": {{"anyOf": [{{"const": {i}}}, {{"$ref": "#/$defs/d{}"}}]}}"##,
+                        i + 1
+                    )
+                });
+                let last = format!(r#""d{}": {{"type": "null"}}"#, n / 4);
+                format!(r##"{{"$ref": "#/$defs/d0", "$defs": {{{defs}, {last}}}}}"##)
+            },
+        ),
         ("load an allOf of n bounds", |n| {
             format!(
                 r#"{{"allOf": [{}]}}"#,
