@@ -13,6 +13,7 @@
 pub use jitson_jit as jit;
 pub use jitson_kernels as kernels;
 
+mod deep;
 pub mod document;
 pub mod engine;
 pub mod error;

@@ -94,6 +94,11 @@ impl Sizer<'_> {
         if let State::Done(size) = self.state[id.index()] {
             return size;
         }
+        crate::deep::grow(|| self.compute_size(id))
+    }
+
+    /// [`Sizer::size`] of a node not sized yet.
+    fn compute_size(&mut self, id: TypeId) -> u32 {
         self.state[id.index()] = State::Busy;
         let node = self.schema.node(id);
         let size = match node {

@@ -42,6 +42,11 @@ type Check = Result<(), ValidationError>;
 
 /// Checks `value` against node `id` of `nodes`, which must have no unguarded cycle.
 pub(crate) fn check(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
+    crate::deep::grow(|| check_one(nodes, id, value))
+}
+
+/// [`check`]'s step: one node, its children through [`check`].
+fn check_one(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
     match &nodes[id.index()] {
         TypeDesc::Any => Ok(()),
         TypeDesc::Never => fail(ValidationErrorKind::False),

@@ -1,0 +1,179 @@
+//! Schemas deep through `$ref`s rather than through nesting (JSON's nesting limit does not
+//! bound them): chains of tens of thousands of links load, compile on both backends and
+//! answer as the reference validator does, on the test harness's 2 MiB thread stack, with no
+//! stack overflow.
+
+use std::time::Duration;
+
+use jitson::engine::{Backend, Engine, EngineOptions, Options, Tiering, TranscodeOptions, Unknown};
+use jitson::schema::TypeDesc;
+use jitson::{Codec, Schema};
+
+/// Links in each chain: deep enough to overflow a 2 MiB stack at a few hundred bytes a frame.
+const LINKS: usize = 20_000;
+
+/// A chain `d0 → d1 → … → dN`: link `i` is `link(i, next)` with `next` the reference to
+/// the next link; the last is `{"type": "null"}`.
+fn chain(link: impl Fn(usize, &str) -> String) -> Schema {
+    let defs: Vec<String> = (0..LINKS)
+        .map(|i| {
+            format!(
+                r#""d{i}": {}"#,
+                link(i, &format!(r##"{{"$ref": "#/$defs/d{}"}}"##, i + 1))
+            )
+        })
+        .collect();
+    let text = format!(
+        r##"{{"$ref": "#/$defs/d0", "$defs": {{{}, "d{LINKS}": {{"type": "null"}}}}}}"##,
+        defs.join(", ")
+    );
+    Schema::from_json_str(&text).expect("the chain loads")
+}
+
+/// Every operation of a codec on `input`: validate, collect-all validate, decode then
+/// encode, transcode (unknown members dropped, which walks the schema).
+fn answers(codec: &Codec, input: &[u8]) -> impl PartialEq + std::fmt::Debug {
+    let encoded = codec.decode(input).map(|doc| {
+        let mut out = Vec::new();
+        codec.encode(&doc, &mut out);
+        out
+    });
+    let mut transcoded = Vec::new();
+    let options = TranscodeOptions::new().unknown(Unknown::Drop);
+    let transcode = codec.transcode(input, &options, &mut transcoded);
+    let all = codec.validate_all(input, 10);
+    (codec.validate(input), all, encoded, transcode, transcoded)
+}
+
+/// Checks `documents` with every operation on the interpreter, on native code (a lone codec
+/// and an engine's) and on the reference validator: the same answers.
+fn agree(schema: &Schema, documents: &[&str]) {
+    let interp = Codec::new(schema);
+    let native = Codec::with_options(schema, Options::new().backend(Backend::Native));
+    let engine = Engine::with_options(EngineOptions::new().tiering(Tiering::Eager));
+    let tiered = engine.compile(schema);
+    tiered.wait_native(Duration::from_secs(120));
+    assert!(!interp.program().to_string().is_empty());
+    for document in documents {
+        let value: serde_json::Value = serde_json::from_str(document).unwrap();
+        let reference = schema.validate_value(&value).is_ok();
+        let expected = answers(&interp, document.as_bytes());
+        let got = interp.validate(document.as_bytes());
+        assert_eq!(got.is_ok(), reference, "{document}: {got:?}");
+        assert_eq!(
+            answers(&native, document.as_bytes()),
+            expected,
+            "{document}"
+        );
+        assert_eq!(
+            answers(&tiered, document.as_bytes()),
+            expected,
+            "{document}"
+        );
+    }
+}
+
+#[test]
+fn a_chain_of_one_of() {
+    let schema = chain(|i, next| format!(r#"{{"oneOf": [{{"const": {i}}}, {next}]}}"#));
+    agree(
+        &schema,
+        &[
+            "0",
+            "7",
+            "null",
+            "true",
+            &format!("{}", LINKS - 1),
+            &format!("{LINKS}"),
+        ],
+    );
+}
+
+/// The most branches (or parts) any node of `schema` has.
+fn widest(schema: &Schema) -> usize {
+    (schema.nodes())
+        .map(|(_, node)| match node {
+            TypeDesc::AnyOf(u) | TypeDesc::OneOf(u) => u.branches.len(),
+            TypeDesc::AllOf(parts) => parts.len(),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_chain_of_any_of() {
+    let schema = chain(|i, next| format!(r#"{{"anyOf": [{{"const": {i}}}, {next}]}}"#));
+    // Nested unions are flattened up to a bound: each link does not copy all that follow.
+    assert!(widest(&schema) <= 130, "{}", widest(&schema));
+    agree(
+        &schema,
+        &[
+            "0",
+            "7",
+            "null",
+            "true",
+            &format!("{}", LINKS - 1),
+            &format!("{LINKS}"),
+        ],
+    );
+}
+
+#[test]
+fn a_chain_of_all_of() {
+    let schema = chain(|i, next| format!(r#"{{"allOf": [{{"not": {{"const": {i}}}}}, {next}]}}"#));
+    assert!(widest(&schema) <= 130, "{}", widest(&schema));
+    agree(&schema, &["null", "0", "true"]);
+}
+
+#[test]
+fn a_chain_of_not() {
+    let schema = chain(|_, next| format!(r#"{{"not": {{"not": {next}}}}}"#));
+    agree(&schema, &["null", "0"]);
+}
+
+#[test]
+fn a_chain_of_conditionals() {
+    let schema =
+        chain(|i, next| format!(r#"{{"if": {{"const": {i}}}, "then": true, "else": {next}}}"#));
+    agree(&schema, &["null", "0", "5", "true"]);
+}
+
+#[test]
+fn a_chain_of_objects() {
+    let schema = chain(|_, next| {
+        format!(r#"{{"type": ["object", "null"], "properties": {{"a": {next}}}}}"#)
+    });
+    agree(
+        &schema,
+        &["null", r#"{"a": {"a": null}}"#, r#"{"a": {"a": 1}}"#, "1"],
+    );
+}
+
+#[test]
+fn a_chain_of_arrays() {
+    let schema = chain(|_, next| format!(r#"{{"type": ["array", "null"], "items": {next}}}"#));
+    agree(&schema, &["null", "[[null]]", "[[1]]", "1"]);
+}
+
+#[test]
+fn a_ring_of_objects() {
+    // The last link refers back to the first: one recursive cycle of LINKS objects.
+    let defs: Vec<String> = (0..LINKS)
+        .map(|i| {
+            format!(
+                r##""d{i}": {{"type": "object", "properties": {{"a{i}": {{"$ref": "#/$defs/d{}"}}}}}}"##,
+                (i + 1) % LINKS
+            )
+        })
+        .collect();
+    let text = format!(
+        r##"{{"$ref": "#/$defs/d0", "$defs": {{{}}}}}"##,
+        defs.join(", ")
+    );
+    let schema = Schema::from_json_str(&text).expect("the ring loads");
+    agree(
+        &schema,
+        &["{}", r#"{"a0": {"a1": {}}}"#, r#"{"a0": {"a1": 1}}"#, "1"],
+    );
+}
