@@ -1,5 +1,5 @@
-//! Stack room for the schema passes that recurse along the schema's graph (layout sizes,
-//! lowering, the reference validator). A schema is deep through `$ref` chains, which
+//! Stack room for the schema passes that recurse along the schema's graph (the layout
+//! sizer, the reference validator). A schema is deep through `$ref` chains, which
 //! JSON's nesting limit does not bound: a chain of 20 000 `oneOf`s overflowed the test
 //! harness's 2 MiB thread stack. Each recursive step runs under [`grow`], which moves to a
 //! fresh heap-allocated stack segment when the current one runs low.

@@ -65,10 +65,10 @@ pub struct SchemaArg {
 }
 
 impl SchemaArg {
-    /// The schema compiled for `run`'s backend, big-integer policy and size limit; when the file cannot
-    /// be read, is not a schema the engine supports, or `--backend jit` cannot make native
-    /// code, says why on standard error (naming the keyword and its JSON Pointer for schema
-    /// errors) and returns `None`.
+    /// The schema compiled for `run`'s backend, big-integer policy and size limit; when the
+    /// file cannot be read, is not a schema the engine supports, or `--backend jit` cannot
+    /// make native code, says why on standard error (naming the keyword and its JSON Pointer
+    /// for schema errors) and returns `None`.
     pub fn codec(&self, run: RunOptions) -> Option<Arc<Codec>> {
         let loader = self.loader()?;
         let name = self.schema.display();

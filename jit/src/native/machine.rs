@@ -4,7 +4,8 @@
 //! largest functions first), and the caller defines the results in the module in order.
 //! Cranelift's part (register allocation, instruction selection, emission) is over four
 //! fifths of a compile and each function's is independent, so a program of several
-//! functions compiles in a fraction of the time.
+//! functions compiles in a fraction of the time. While the IR is built each function is
+//! charged to the tier's [`SizeBudget`], which stops a tier too large to compile.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
