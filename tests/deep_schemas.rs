@@ -50,14 +50,14 @@ fn answers(codec: &Codec, input: &[u8]) -> impl PartialEq + std::fmt::Debug {
 
 /// Checks `documents` with every operation on the interpreter, on native code (a lone codec
 /// and an engine's) and on the reference validator: the same answers.
-fn agree(schema: &Schema, documents: &[&str]) {
+fn agree(schema: &Schema, documents: &[impl AsRef<str>]) {
     let interp = Codec::new(schema);
     let native = Codec::with_options(schema, Options::new().backend(Backend::Native));
     let engine = Engine::with_options(EngineOptions::new().tiering(Tiering::Eager));
     let tiered = engine.compile(schema);
     tiered.wait_native(Duration::from_secs(120));
     assert!(!interp.program().to_string().is_empty());
-    for document in documents {
+    for document in documents.iter().map(AsRef::as_ref) {
         let value: serde_json::Value = serde_json::from_str(document).unwrap();
         let reference = schema.validate_value(&value).is_ok();
         let expected = answers(&interp, document.as_bytes());
@@ -76,20 +76,21 @@ fn agree(schema: &Schema, documents: &[&str]) {
     }
 }
 
+/// Documents for a chain of unions of `{"const": i}` and the next link: the first link's
+/// value, one further on, the last link's `null`, a value of no link, the deepest value,
+/// and one past it.
+fn union_documents() -> Vec<String> {
+    let values = ["0", "7", "null", "true"].map(String::from);
+    values
+        .into_iter()
+        .chain([(LINKS - 1).to_string(), LINKS.to_string()])
+        .collect()
+}
+
 #[test]
 fn a_chain_of_one_of() {
     let schema = chain(|i, next| format!(r#"{{"oneOf": [{{"const": {i}}}, {next}]}}"#));
-    agree(
-        &schema,
-        &[
-            "0",
-            "7",
-            "null",
-            "true",
-            &format!("{}", LINKS - 1),
-            &format!("{LINKS}"),
-        ],
-    );
+    agree(&schema, &union_documents());
 }
 
 /// The most branches (or parts) any node of `schema` has.
@@ -109,17 +110,7 @@ fn a_chain_of_any_of() {
     let schema = chain(|i, next| format!(r#"{{"anyOf": [{{"const": {i}}}, {next}]}}"#));
     // Nested unions are flattened up to a bound: each link does not copy all that follow.
     assert!(widest(&schema) <= 130, "{}", widest(&schema));
-    agree(
-        &schema,
-        &[
-            "0",
-            "7",
-            "null",
-            "true",
-            &format!("{}", LINKS - 1),
-            &format!("{LINKS}"),
-        ],
-    );
+    agree(&schema, &union_documents());
 }
 
 #[test]
