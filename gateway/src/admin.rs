@@ -29,7 +29,8 @@ pub async fn handle(state: &Arc<State>, method: &Method, path: &str) -> Response
     }
 }
 
-/// `GET /-/schemas`: every schema served, its version, key and kept versions.
+/// `GET /-/schemas`: every schema served, its version, key, what its codec runs on, and
+/// kept versions.
 fn schemas(state: &State) -> Response<Body> {
     let registry = &state.registry;
     let list: Vec<_> = registry
@@ -48,6 +49,7 @@ fn schemas(state: &State) -> Response<Body> {
                 "version": version.number(),
                 "key": version.key().to_string(),
                 "compile_micros": version.compile_time().as_micros() as u64,
+                "backend": version.codec().backend().to_string(),
                 "versions": kept,
             }))
         })

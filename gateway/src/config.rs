@@ -26,6 +26,10 @@ pub struct Config {
     pub dialect: Option<String>,
     /// Largest request or response body accepted, in bytes.
     pub max_body_bytes: usize,
+    /// The most Cranelift IR instructions a schema's native code may have, per tier (see
+    /// [`Options::native_size_limit`](jitson::engine::Options::native_size_limit)); a schema
+    /// over it is served by the interpreter.
+    pub native_size_limit: usize,
     /// How often the schema directory is polled.
     pub poll_interval_ms: u64,
     /// How long a changed schema file must stay unchanged before it is published.
@@ -119,6 +123,8 @@ struct RawConfig {
     dialect: Option<String>,
     #[serde(default = "default_max_body")]
     max_body_bytes: usize,
+    #[serde(default = "default_native_size_limit")]
+    native_size_limit: usize,
     #[serde(default = "default_poll")]
     poll_interval_ms: u64,
     #[serde(default = "default_debounce")]
@@ -175,6 +181,10 @@ fn default_max_body() -> usize {
     1 << 20
 }
 
+fn default_native_size_limit() -> usize {
+    jitson::engine::DEFAULT_NATIVE_SIZE_LIMIT
+}
+
 fn default_poll() -> u64 {
     200
 }
@@ -211,6 +221,7 @@ impl Config {
             annotation_keywords: raw.annotation_keywords,
             dialect: raw.dialect,
             max_body_bytes: raw.max_body_bytes,
+            native_size_limit: raw.native_size_limit,
             poll_interval_ms: raw.poll_interval_ms,
             debounce_ms: raw.debounce_ms,
             routes,
@@ -346,6 +357,10 @@ mod tests {
         assert_eq!(config.schema_dir, Path::new("/etc/gw/schemas"));
         assert!(!config.assert_formats);
         assert_eq!(config.max_body_bytes, 1 << 20);
+        assert_eq!(
+            config.native_size_limit,
+            jitson::engine::DEFAULT_NATIVE_SIZE_LIMIT
+        );
         assert_eq!(config.routes[0].method, Method::POST);
         assert!(config.routes[0].matches(&Method::POST, "/users"));
         assert!(!config.routes[0].matches(&Method::POST, "/users/1"));

@@ -12,7 +12,9 @@
 //! (`openapi.json#/components/schemas/Pet`, see
 //! [`Loader::container_json`](jitson::schema::Loader::container_json)), and a route may name
 //! such a schema directly by that reference. `GET /-/schemas` lists what is
-//! served, `GET /-/metrics` gives counters in the Prometheus text format.
+//! served (each schema's version, key, compile time and what its codec runs on: `native`,
+//! or the interpreter and why), `GET /-/metrics` gives counters in the Prometheus text
+//! format.
 //!
 //! ```toml
 //! listen = "127.0.0.1:8080"
@@ -21,6 +23,7 @@
 //! annotation_keywords = ["x-*"]  # taken, not checked (OpenAPI extensions)
 //! dialect = "https://spec.openapis.org/oas/3.1/dialect/base"  # of schemas without $schema
 //! max_body_bytes = 1048576        # default 1 MiB
+//! native_size_limit = 250000      # Cranelift instructions per tier; larger schemas: interpreter
 //! poll_interval_ms = 200          # default 200
 //! debounce_ms = 200               # default 200
 //!

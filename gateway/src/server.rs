@@ -54,7 +54,8 @@ impl Gateway {
     /// Schema files that do not load are reported on stderr and skipped.
     pub async fn start(config: Config) -> io::Result<Gateway> {
         // Validation runs on native code (the interpreter when it cannot be made here).
-        let codec = Options::new().backend(Backend::Native);
+        let codec =
+            (Options::new().backend(Backend::Native)).native_size_limit(config.native_size_limit);
         let registry = Arc::new(Registry::with_options(RegistryOptions::new().codec(codec)));
         let mut loader = Loader::new();
         loader.assert_formats(config.assert_formats);

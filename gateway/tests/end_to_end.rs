@@ -40,6 +40,11 @@ fn temp_dir() -> SchemaDir {
 }
 
 async fn setup(max_body: usize) -> Setup {
+    setup_with(max_body, "").await
+}
+
+/// [`setup`] with more top-level `settings` in the configuration.
+async fn setup_with(max_body: usize, settings: &str) -> Setup {
     let echo = Echo::start("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let dir = temp_dir();
     std::fs::write(dir.join("user.schema.json"), USER).unwrap();
@@ -49,6 +54,7 @@ async fn setup(max_body: usize) -> Setup {
         listen = "127.0.0.1:0"
         schema_dir = "."
         max_body_bytes = {max_body}
+        {settings}
         annotation_keywords = ["x-*"]
         dialect = "https://spec.openapis.org/oas/3.1/dialect/base"
         poll_interval_ms = 20
@@ -372,6 +378,7 @@ async fn admin_endpoints_list_schemas_and_metrics() {
     let list: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(list["schemas"][0]["name"], "user");
     assert_eq!(list["schemas"][0]["key"].as_str().unwrap().len(), 32);
+    assert!(list["schemas"][0]["backend"].is_string(), "{list}");
     let (status, bytes) = s.send(Method::GET, "/-/metrics", b"").await;
     assert_eq!(status, StatusCode::OK);
     let text = String::from_utf8(bytes.to_vec()).unwrap();
@@ -386,6 +393,30 @@ async fn admin_endpoints_list_schemas_and_metrics() {
     assert_eq!(
         s.send(Method::GET, "/-/nothing", b"").await.0,
         StatusCode::NOT_FOUND
+    );
+    s.gateway.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_over_the_native_size_limit_is_served_by_the_interpreter() {
+    let s = setup_with(1 << 20, "native_size_limit = 10").await;
+    let expected = "interpreter (native code unavailable: the validate code is over the native \
+                    size limit of 10 Cranelift instructions)";
+    eventually("the user schema's codec to settle", async || {
+        let (_, bytes) = s.send(Method::GET, "/-/schemas", b"").await;
+        let list: Value = serde_json::from_slice(&bytes).unwrap();
+        let schemas = list["schemas"].as_array().unwrap();
+        let user = schemas.iter().find(|v| v["name"] == "user").unwrap();
+        user["backend"] == expected
+    })
+    .await;
+    assert_eq!(
+        s.post_json("/users", r#"{"id": 1}"#).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        s.post_json("/users", r#"{"id": true}"#).await.0,
+        StatusCode::BAD_REQUEST
     );
     s.gateway.shutdown().await;
 }
