@@ -1,14 +1,13 @@
 //! Looks for inputs whose cost grows faster than their size: each case builds an input (a
 //! string checked by a `format`, a schema loaded or compiled to native code, a document
-//! validated or read lazily) at
-//! size `n` and `4n`, times the operation once after a warm-up, and prints both times and
-//! their ratio. A linear cost gives about 4; a ratio above 8 (marked `!`) is quadratic
+//! validated or read lazily) at size `n` and `4n`, times the operation once after a warm-up,
+//! and prints both times and their ratio. A linear cost gives about 4; a ratio above 8 (marked `!`) is quadratic
 //! territory, worth a profile. Times are single runs on a shared machine: read the ratios.
 //!
 //! Every case's input is valid, so the whole of it is read, but for one that fails on its last
 //! item (the error's location is found then).
 //!
-//! Run: `cargo run --release --example growth [N]` (default `N` = 10000; about two seconds).
+//! Run: `cargo run --release --example growth [N]` (default `N` = 10000; about five seconds).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
