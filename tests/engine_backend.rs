@@ -179,6 +179,22 @@ fn least_fitting(high: usize, fits: impl Fn(usize) -> bool) -> usize {
     high
 }
 
+/// A native codec of `schema` under a size limit of `limit` instructions.
+fn limited(schema: &Schema, limit: usize) -> Codec {
+    let options = Options::new().backend(Backend::Native);
+    Codec::with_options(schema, options.native_size_limit(limit))
+}
+
+/// The least size limit under which `schema`'s codec is native once `prepare` asked for its
+/// later tiers (nothing, decode, encode): that tier's size when it is the largest asked for.
+fn least_native_limit(schema: &Schema, prepare: fn(&Codec)) -> usize {
+    least_fitting(DEFAULT_NATIVE_SIZE_LIMIT, |limit| {
+        let codec = limited(schema, limit);
+        prepare(&codec);
+        codec.backend() == &BackendStatus::Native
+    })
+}
+
 /// A tier whose functions lower to more Cranelift instructions than the codec's
 /// `native_size_limit` is not compiled: the codec says so and that tier runs on the
 /// interpreter, with the interpreter's answers. The limit is exact: a tier of `n`
@@ -186,10 +202,7 @@ fn least_fitting(high: usize, fits: impl Fn(usize) -> bool) -> usize {
 #[test]
 fn a_tier_over_the_native_size_limit_runs_on_the_interpreter() {
     let (schema, doc) = book();
-    let codec = |limit: usize| {
-        let options = Options::new().backend(Backend::Native);
-        Codec::with_options(&schema, options.native_size_limit(limit))
-    };
+    let codec = |limit: usize| limited(&schema, limit);
     let interp = Codec::new(&schema);
     let mut bad = doc.clone();
     let at = bad
@@ -212,9 +225,7 @@ fn a_tier_over_the_native_size_limit_runs_on_the_interpreter() {
     };
     let expected = answers(&interp);
 
-    let validate = least_fitting(DEFAULT_NATIVE_SIZE_LIMIT, |limit| {
-        codec(limit).backend() == &BackendStatus::Native
-    });
+    let validate = least_native_limit(&schema, |_| {});
     let under = codec(validate - 1);
     let too_large = |tier, limit| CompileError::TooLarge { tier, limit };
     assert_eq!(
@@ -232,11 +243,7 @@ fn a_tier_over_the_native_size_limit_runs_on_the_interpreter() {
     assert_eq!(answers(&under), expected);
 
     // Book's decode tier is larger than its validate tier (more per function).
-    let decode = least_fitting(DEFAULT_NATIVE_SIZE_LIMIT, |limit| {
-        let codec = codec(limit);
-        codec.prepare_decode();
-        codec.backend() == &BackendStatus::Native
-    });
+    let decode = least_native_limit(&schema, Codec::prepare_decode);
     assert!(decode > validate, "decode {decode}, validate {validate}");
     let partly = codec(decode - 1);
     assert_eq!(answers(&partly), expected);
@@ -267,24 +274,15 @@ fn an_encode_tier_over_the_native_size_limit_walks_the_plan() {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let codec = |limit: usize| {
-        let options = Options::new().backend(Backend::Native);
-        Codec::with_options(&schema, options.native_size_limit(limit))
-    };
+    let codec = |limit: usize| limited(&schema, limit);
     let encoded = |codec: &Codec| {
         let mut out = Vec::new();
         codec.encode(&codec.decode(doc.as_bytes()).unwrap(), &mut out);
         out
     };
     let expected = encoded(&Codec::new(&schema));
-    let validate = least_fitting(DEFAULT_NATIVE_SIZE_LIMIT, |limit| {
-        codec(limit).backend() == &BackendStatus::Native
-    });
-    let encode = least_fitting(DEFAULT_NATIVE_SIZE_LIMIT, |limit| {
-        let codec = codec(limit);
-        codec.prepare_encode();
-        codec.backend() == &BackendStatus::Native
-    });
+    let validate = least_native_limit(&schema, |_| {});
+    let encode = least_native_limit(&schema, Codec::prepare_encode);
     assert!(encode > validate, "encode {encode}, validate {validate}");
     let partly = codec(encode - 1);
     partly.prepare_encode();
