@@ -67,7 +67,7 @@
 //! | [`SkipValue`](Op::SkipValue) **value** | | skip one value, validating its syntax (the kernel's validating skip, depth-limited) and that its numbers fit an `f64` (as read numbers must) | syntax, depth, `NumberOutOfRange` |
 //! | [`Fail`](Op::Fail) | [`Violation`] | fail at the next value (after whitespace) | the violation |
 //! | [`Dispatch`](Op::Dispatch) | 6 labels | peek the next value's first byte; jump to the label of its kind (null, boolean, number, string, array, object) | `ExpectedValue` (syntax) when no value starts there |
-//! | [`Discriminate`](Op::Discriminate) | [`DiscId`], labels | look ahead in the object at `pos` (without consuming) for the table's property (the first member named so); a string value equal to tag `i` jumps to `targets[i]`; another value to `unmatched`; no property, not an object, or a syntax error while looking to `absent`. Without a property, the first member's name is the tag: a name equal to tag `i` jumps to `targets[i]`, another to `unmatched`, an empty object or a syntax error to `absent` | none |
+//! | [`Discriminate`](Op::Discriminate) | [`DiscId`], labels | look ahead in the object at `pos` (without consuming) for the table's property (the first member named so); a string value equal to tag `i` jumps to `targets[i]`; another value to `unmatched`; no property to `unmatched` when the discriminator's property is `required` (the object well-formed), else to `absent`, as are a value that is not an object and a syntax error while looking. Without a property, the first member's name is the tag: a name equal to tag `i` jumps to `targets[i]`, another to `unmatched`, an empty object or a syntax error to `absent` | none |
 //! | [`Call`](Op::Call) | [`FuncId`] | run the function (new frame), then continue | the callee's |
 //! | [`Try`](Op::Try) | [`FuncId`], label | run the function in a catching frame: on success continue after the op, on a violation restore cursor, depth and path and jump to the label | fatal errors pass through |
 //! | [`Jump`](Op::Jump) | label | jump | |
@@ -592,6 +592,10 @@ pub struct Discriminator {
     /// The tags (unescaped text), distinct: tag `i` jumps to the op's `targets[i]` (several
     /// tags may share a target: a branch's name and aliases).
     pub tags: StrEnum,
+    /// Whether no branch takes an object without the property: a well-formed object that
+    /// closes without it jumps to the op's `unmatched` (which must then fail) rather than
+    /// to `absent`. Never set with no property.
+    pub required: bool,
 }
 
 /// JSON value kinds as a bit set, for [`Violation::Type`]: bit `i` is kind `i` in

@@ -179,6 +179,7 @@ fn union_program() -> Program {
         discriminators: vec![Discriminator {
             property: Some("kind".into()),
             tags: StrEnum::new(vec!["int".into(), "str".into()]),
+            required: false,
         }],
         ..Program::default()
     };

@@ -26,7 +26,7 @@ use crate::path::Segment;
 use crate::schema::pointer::push;
 use crate::schema::{
     ConditionalDesc, Format, IntegerDesc, KindBranches, MemberRules, NumberDesc, Schema, TypeDesc,
-    TypeId, UnknownFields,
+    TypeId, UnionDesc, UnknownFields,
 };
 
 /// Most schema nodes one walk visits: bounds the recursion (and its stack) for any path.
@@ -145,9 +145,9 @@ impl<'a> Walk<'a> {
             (TypeDesc::OneOf(_), None) if matches!(self.violation, Violation::OneOf { .. }) => {
                 Some((Keyword::OneOf, push(&at, "oneOf")))
             }
-            (TypeDesc::AnyOf(u), _) => self.first(&u.branches, path, &at, Some("anyOf")),
+            (TypeDesc::AnyOf(u), _) => self.union(u, path, &at, "anyOf"),
             (TypeDesc::Conditional(c), _) => self.outcome(c, path, &at),
-            (TypeDesc::OneOf(u), _) => self.first(&u.branches, path, &at, Some("oneOf")),
+            (TypeDesc::OneOf(u), _) => self.union(u, path, &at, "oneOf"),
             (TypeDesc::Object(d), Some((Segment::Key(key), rest))) => {
                 let field = d.fields.iter().find(|f| *f.name == **key);
                 if let Some(found) = field.and_then(|f| {
@@ -212,23 +212,42 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// [`Walk::first`] among the branches of union `u` (`token`: `anyOf`, `oneOf`) that
+    /// can match the value with `path` below it: the one its tag selects when the union has
+    /// a discriminator (the branch the engine ran), else all.
+    fn union(
+        &mut self,
+        u: &UnionDesc,
+        path: &[Segment],
+        at: &str,
+        token: &str,
+    ) -> Option<(Keyword, String)> {
+        let here = &self.path[..self.path.len() - path.len()];
+        let range = match self.value_at(here) {
+            Some(value) => u.candidate_range(value),
+            None => 0..u.branches.len(),
+        };
+        let first = range.start;
+        self.first(&u.branches[range], path, at, Some((token, first)))
+    }
+
     /// The first of `ids` that holds the keyword and rejects the value with `path` below it
     /// (the one that failed is among them); the first that holds the keyword when none
-    /// rejects it or the value cannot be read. `token` (`anyOf`, `oneOf`) adds the branch's
-    /// index to the pointer.
+    /// rejects it or the value cannot be read. `token` (`anyOf` or `oneOf`, and the index
+    /// of the first of `ids` among its branches) adds the branch's index to the pointer.
     fn first(
         &mut self,
         ids: &[TypeId],
         path: &[Segment],
         at: &str,
-        token: Option<&str>,
+        token: Option<(&str, usize)>,
     ) -> Option<(Keyword, String)> {
         let here = &self.path[..self.path.len() - path.len()];
         let value = self.value_at(here).filter(|_| ids.len() > 1);
         let (noted, mut fallback) = (self.noted, None);
         for (i, &id) in ids.iter().enumerate() {
             let at = match token {
-                Some(token) => push(&push(at, token), &i.to_string()),
+                Some((token, first)) => push(&push(at, token), &(first + i).to_string()),
                 None => at.to_owned(),
             };
             let Some(found) = self.node(id, path, at) else {

@@ -622,6 +622,8 @@ impl Resolver<'_> {
         self.prog.discriminators.push(IrDiscriminator {
             property: selection.property,
             tags: StrEnum::new(tags),
+            // A missing property goes where a tag no branch takes does: to the failure.
+            required: selection.required && matches!(selection.unmatched, Unmatched::Fail),
         });
         let disc = (self.prog.discriminators.len() - 1) as u32;
         let at = ops.len();

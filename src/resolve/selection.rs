@@ -14,6 +14,8 @@ pub(super) struct Selection {
     pub tags: Vec<(Box<str>, usize)>,
     /// Where a value that is no tag goes.
     pub unmatched: Unmatched,
+    /// Whether every branch requires the property (no branch takes an object without it).
+    pub required: bool,
 }
 
 /// Where a union's discriminator sends a value that is no tag.
@@ -42,6 +44,7 @@ pub(super) fn select(schema: &Schema, u: &UnionDesc) -> Option<Selection> {
             property: Some(d.property.as_str().into()),
             tags: tags.collect::<Option<_>>()?,
             unmatched: d.default.map_or(Unmatched::Fail, Unmatched::Branch),
+            required: d.required,
         });
     }
     let mut tags: Vec<(Box<str>, usize)> = Vec::with_capacity(u.branches.len());
@@ -64,6 +67,7 @@ pub(super) fn select(schema: &Schema, u: &UnionDesc) -> Option<Selection> {
         property: None,
         tags,
         unmatched: Unmatched::Trial,
+        required: false,
     })
 }
 

@@ -198,6 +198,7 @@ fn put_union(out: &mut Vec<u8>, u: &UnionDesc, id: &dyn Fn(&mut Vec<u8>, TypeId)
             put_u64(o, *branch as u64);
         }
         put_opt(o, d.default.as_ref(), |o, b| put_u64(o, *b as u64));
+        put_u64(o, u64::from(d.required));
     });
 }
 

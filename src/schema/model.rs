@@ -472,13 +472,14 @@ pub struct UnionDesc {
     pub discriminator: Option<Discriminator>,
 }
 
-/// A property whose value picks the branch: every branch is an object whose field
-/// `property` (a field without aliases) admits only a few values, its tag and aliases, all
-/// distinct across branches; but one branch, the `default`, may instead admit only values
-/// that are no branch's tag or alias (serde's `#[serde(other)]` variant: any other string).
-/// When the property is present, the branch its value selects (the default's for a value
-/// no tag names) is the only one that can match; when it is absent, every branch must be
-/// tried.
+/// A property whose value picks the branch: every branch is an object (or an `allOf` with
+/// object parts) whose field `property` (a field without aliases) admits only a few
+/// values, its tag and aliases, all distinct across branches; but one branch, the
+/// `default`, may instead admit only values that are no branch's tag or alias (serde's
+/// `#[serde(other)]` variant: any other string). When the property is present, the branch
+/// its value selects (the default's for a value no tag names) is the only one that can
+/// match; when it is absent, no branch can match if every branch requires it
+/// ([`Discriminator::required`]), and otherwise every branch must be tried.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Discriminator {
     /// The property name.
@@ -492,6 +493,8 @@ pub struct Discriminator {
     pub aliases: Vec<(Value, usize)>,
     /// The branch a value that is no tag or alias selects, if one admits only such values.
     pub default: Option<usize>,
+    /// Whether every branch requires the property: an object without it matches none.
+    pub required: bool,
 }
 
 impl Discriminator {

@@ -13,9 +13,9 @@ use crate::ir::{BigInts, Discriminator};
 pub(crate) enum Tag {
     /// The property holds tag `i`.
     Branch(usize),
-    /// The property holds another value.
+    /// The property holds another value, or a required property is missing.
     Unmatched,
-    /// No such property, not an object, or a syntax error while looking.
+    /// No such property (one not required), not an object, or a syntax error while looking.
     Absent,
 }
 
@@ -48,7 +48,9 @@ pub(crate) struct Limits<'s> {
 /// whose string value (unescaped) is tag `i` of `d`, or without a property the first
 /// member's name. Members before it are skipped as the interpreter skips values (checked,
 /// and their numbers by `limits.big_ints`); any syntax error on the way is
-/// [`Tag::Absent`], left to the branches to report.
+/// [`Tag::Absent`], left to the branches to report. A well-formed object without the
+/// property is [`Tag::Unmatched`] when the property is [required](Discriminator::required),
+/// else [`Tag::Absent`].
 pub(crate) fn find_tag(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Tag {
     look(d, input, pos, limits).unwrap_or(Tag::Absent)
 }
@@ -69,6 +71,12 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
     };
     // A property that needs no escape is first compared as it stands.
     let plain = property.bytes().all(stands_for_itself);
+    // An object that closes without the property: no branch takes it when all require it.
+    let closed = || d.required.then_some(Tag::Unmatched);
+    pos = after_ws(input, pos);
+    if *input.get(pos)? == b'}' {
+        return closed();
+    }
     loop {
         pos = after_ws(input, pos);
         if *input.get(pos)? != b'"' {
@@ -99,10 +107,11 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
         }
         let end = skip_checked(input, pos, limits.depth_left, limits.big_ints).ok()?;
         pos = after_ws(input, end);
-        if *input.get(pos)? != b',' {
-            return None;
+        match *input.get(pos)? {
+            b',' => pos += 1,
+            b'}' => return closed(),
+            _ => return None,
         }
-        pos += 1;
     }
 }
 
@@ -149,9 +158,14 @@ mod tests {
     use crate::ir::StrEnum;
 
     fn tag_of(input: &str, depth_left: usize, big_ints: BigInts) -> Tag {
+        tag_with(input, depth_left, big_ints, false)
+    }
+
+    fn tag_with(input: &str, depth_left: usize, big_ints: BigInts, required: bool) -> Tag {
         let d = Discriminator {
             property: Some("kind".into()),
             tags: StrEnum::new(vec!["circle".into(), "sq".into(), "é".into()]),
+            required,
         };
         let mut text = Vec::new();
         let limits = Limits {
@@ -217,10 +231,43 @@ mod tests {
     }
 
     #[test]
+    fn a_whole_object_without_a_required_property_is_unmatched() {
+        let required = |input: &str| tag_with(input, 128, BigInts::F64, true);
+        for input in [
+            "{}",
+            " { } ",
+            r#"{"r": 1}"#,
+            r#"{"r": [{"kind": "sq"}], "s": {}}"#,
+        ] {
+            assert_eq!(required(input), Tag::Unmatched, "{input:?}");
+            assert_eq!(tag(input), Tag::Absent, "{input:?}");
+        }
+        assert_eq!(required(r#"{"r": 1, "kind": "sq"}"#), Tag::Branch(1));
+        // Only an object read to its end, well-formed on the way, is known to lack it.
+        for input in [
+            "[]",
+            "",
+            "{",
+            r#"{"r": 1,}"#,
+            r#"{"r": 1"#,
+            r#"{"r": tru}"#,
+            r#"{"r": 1 "s": 2}"#,
+        ] {
+            assert_eq!(required(input), Tag::Absent, "{input:?}");
+        }
+        let nested = r#"{"r": [[1]]}"#;
+        assert_eq!(tag_with(nested, 2, BigInts::F64, true), Tag::Unmatched);
+        assert_eq!(tag_with(nested, 1, BigInts::F64, true), Tag::Absent);
+        let big = r#"{"n": 123456789012345678901234567890}"#;
+        assert_eq!(tag_with(big, 128, BigInts::Error, true), Tag::Absent);
+    }
+
+    #[test]
     fn without_a_property_the_first_name_is_the_tag() {
         let d = Discriminator {
             property: None,
             tags: StrEnum::new(vec!["circle".into(), "sq".into()]),
+            required: false,
         };
         let by_name = |input: &str| {
             let mut text = Vec::new();

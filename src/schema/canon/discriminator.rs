@@ -2,7 +2,8 @@
 //! a variant's name and aliases) differ in every branch tells which branch a value can
 //! match; one branch may take every value the others do not name.
 
-use crate::schema::model::ObjectDesc;
+use super::objects_of;
+use crate::schema::model::{Field, ObjectDesc};
 use crate::schema::value::json_eq;
 use crate::schema::{Discriminator, TypeDesc, TypeId};
 
@@ -23,32 +24,45 @@ pub(super) fn annotate(nodes: &mut [TypeDesc]) {
 /// without aliases in every branch, whose `enum` values (a few, distinct across branches)
 /// name the branch; the first value of each is its tag, the others its aliases. One
 /// branch's field may instead exclude every other branch's values (`not: {enum: […]}`,
-/// alone or in an `allOf`): that branch is the default.
+/// alone or in an `allOf`): that branch is the default. A branch's fields are those of the
+/// objects every object it takes must match ([`objects_of`]): an object node, or the
+/// object parts of an `allOf` (`allOf: [{"$ref": "#/$defs/Base"}, {"properties": {"kind":
+/// {"const": "cat"}}}]`); the first of its fields so named with an `enum` gives its tags.
 fn find(nodes: &[TypeDesc], branches: &[TypeId]) -> Option<Discriminator> {
     if branches.len() < 2 {
         return None;
     }
-    let objects: Vec<&ObjectDesc> = branches
+    let objects: Vec<Vec<&ObjectDesc>> = branches
         .iter()
-        .map(|&b| match &nodes[b.index()] {
-            TypeDesc::Object(o) => Some(o),
-            _ => None,
+        .map(|&b| {
+            let mut found = Vec::new();
+            objects_of(nodes, b, 0, &mut found);
+            (!found.is_empty()).then_some(found)
         })
         .collect::<Option<_>>()?;
-    objects[0].fields.iter().find_map(|candidate| {
+    let candidates = objects[0].iter().flat_map(|o| &o.fields);
+    candidates.into_iter().find_map(|candidate| {
         let mut tags: Vec<serde_json::Value> = Vec::with_capacity(objects.len());
         let mut aliases = Vec::new();
         let mut default = None;
-        for (branch, object) in objects.iter().enumerate() {
-            let field = object.fields.iter().find(|f| f.name == candidate.name)?;
-            if !field.aliases.is_empty() {
+        let mut required = true;
+        for (branch, parts) in objects.iter().enumerate() {
+            let fields: Vec<&Field> = (parts.iter())
+                .filter_map(|o| o.fields.iter().find(|f| f.name == candidate.name))
+                .collect();
+            if fields.is_empty() || fields.iter().any(|f| !f.aliases.is_empty()) {
                 return None;
             }
-            let TypeDesc::Enum(values) = &nodes[field.ty.index()] else {
+            required &= fields.iter().any(|f| f.required);
+            let enumerated = fields.iter().find_map(|f| match &nodes[f.ty.index()] {
+                TypeDesc::Enum(values) => Some(values),
+                _ => None,
+            });
+            let Some(values) = enumerated else {
                 if default.is_some() {
                     return None;
                 }
-                default = Some((branch, field.ty));
+                default = Some((branch, fields));
                 continue;
             };
             let [tag, more @ ..] = &values[..] else {
@@ -68,9 +82,10 @@ fn find(nodes: &[TypeDesc], branches: &[TypeId]) -> Option<Discriminator> {
             tags.push(tag.clone());
             aliases.extend(more.iter().map(|v| (v.clone(), branch)));
         }
-        if let Some((_, ty)) = default {
-            let selectors = tags.iter().chain(aliases.iter().map(|(v, _)| v));
-            if !selectors.into_iter().all(|v| excludes(nodes, ty, v, 0)) {
+        if let Some((_, fields)) = &default {
+            let mut selectors = tags.iter().chain(aliases.iter().map(|(v, _)| v));
+            let excluded = |v| fields.iter().any(|f| excludes(nodes, f.ty, v, 0));
+            if !selectors.all(excluded) {
                 return None;
             }
         }
@@ -79,6 +94,7 @@ fn find(nodes: &[TypeDesc], branches: &[TypeId]) -> Option<Discriminator> {
             tags,
             aliases,
             default: default.map(|(branch, _)| branch),
+            required,
         })
     })
 }

@@ -11,8 +11,8 @@ mod minimize;
 mod recursion;
 mod simplify;
 
-use crate::schema::model::Graph;
-use crate::schema::{Schema, SchemaError, TypeId};
+use crate::schema::model::{Graph, ObjectDesc};
+use crate::schema::{Schema, SchemaError, TypeDesc, TypeId};
 
 /// Puts a raw graph rooted at `root` in canonical form.
 pub(crate) fn finish(mut graph: Graph, root: TypeId) -> Result<Schema, SchemaError> {
@@ -22,6 +22,33 @@ pub(crate) fn finish(mut graph: Graph, root: TypeId) -> Result<Schema, SchemaErr
     discriminator::annotate(&mut nodes);
     Ok(Schema { nodes, root })
 }
+
+/// Appends to `out` the objects every object value of node `id` must match: the node
+/// itself, or what every object of its `allOf` parts, of its object kind (a node of
+/// several kinds) or of its non-null kind must match, looked for [`MAX_OBJECTS_DEPTH`]
+/// levels down.
+pub(super) fn objects_of<'n>(
+    nodes: &'n [TypeDesc],
+    id: TypeId,
+    depth: u32,
+    out: &mut Vec<&'n ObjectDesc>,
+) {
+    let inner = |out: &mut Vec<&'n ObjectDesc>, id| {
+        if depth < MAX_OBJECTS_DEPTH {
+            objects_of(nodes, id, depth + 1, out);
+        }
+    };
+    match &nodes[id.index()] {
+        TypeDesc::Object(o) => out.push(o),
+        TypeDesc::AllOf(parts) => parts.iter().for_each(|&p| inner(out, p)),
+        TypeDesc::Kinds(k) => k.object.into_iter().for_each(|o| inner(out, o)),
+        TypeDesc::Nullable(n) => inner(out, *n),
+        _ => {}
+    }
+}
+
+/// How deep [`objects_of`] looks into nested `allOf`s (which may form a cycle).
+const MAX_OBJECTS_DEPTH: u32 = 4;
 
 /// The workspace's one test PRNG, shared with the integration tests.
 #[cfg(test)]
@@ -285,6 +312,107 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A union of `count` tagged branches: objects or `allOf`s with a tag part, tags of
+    /// one or two values, the tag required or not, maybe a default branch.
+    fn tagged_union(rng: &mut Rng, count: usize) -> Value {
+        let mut named = Vec::new();
+        let mut branches: Vec<Value> = (0..count)
+            .map(|b| {
+                let tags: Vec<Value> = match rng.chance(25) {
+                    true => vec![json!(format!("t{b}")), json!(format!("u{b}"))],
+                    false => vec![json!(format!("t{b}"))],
+                };
+                named.extend(tags.iter().cloned());
+                let mut tag = json!({"properties": {"kind": {"enum": tags}}});
+                if rng.chance(80) {
+                    tag["required"] = json!(["kind"]);
+                }
+                let x = json!({"properties": {"x": schema(rng, 1)}});
+                match rng.chance(50) {
+                    true => json!({"allOf": [x, tag]}),
+                    false => {
+                        tag["type"] = json!("object");
+                        tag["properties"]["x"] = x["properties"]["x"].clone();
+                        tag
+                    }
+                }
+            })
+            .collect();
+        if rng.chance(30) {
+            let other =
+                json!({"properties": {"kind": {"not": {"enum": named}}}, "required": ["kind"]});
+            branches.push(json!({"allOf": [{"type": "object"}, other]}));
+        }
+        let keyword = rng.pick(&["anyOf", "oneOf"]);
+        json!({ keyword: branches })
+    }
+
+    /// A value for [`tagged_union`]s: mostly objects, their `kind` a tag, another value or
+    /// absent.
+    fn tagged_value(rng: &mut Rng) -> Value {
+        if rng.chance(10) {
+            return value(rng, 1);
+        }
+        let mut members = serde_json::Map::new();
+        if rng.chance(80) {
+            let kind = rng.pick(&[
+                json!("t0"),
+                json!("t1"),
+                json!("u1"),
+                json!("t2"),
+                json!("zz"),
+                json!(0),
+            ]);
+            members.insert("kind".into(), kind);
+        }
+        if rng.chance(70) {
+            members.insert("x".into(), value(rng, 1));
+        }
+        Value::Object(members)
+    }
+
+    /// Discriminated unions keep their meaning: the reference validator tries only the
+    /// branch a tag selects (none for a tag no branch takes, or a required tag missing);
+    /// the literal check of the raw graph tries every branch.
+    #[test]
+    fn discriminators_keep_meaning() {
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
+        let mut discriminated = 0;
+        for _ in 0..2000 {
+            let count = 2 + rng.below(2);
+            let mut root = tagged_union(&mut rng, count);
+            root["$defs"] = json!({"d0": schema(&mut rng, 1), "d1": schema(&mut rng, 1)});
+            let Ok(raw) = raw_graph(
+                &Doc::from_value(&root),
+                &Default::default(),
+                &Default::default(),
+                &mut Vec::new(),
+            ) else {
+                continue;
+            };
+            if recursion::check(&raw).is_err() {
+                continue;
+            }
+            let canonical = finish(raw.clone(), TypeId(0)).expect("canonical form");
+            if let crate::schema::TypeDesc::AnyOf(u) | crate::schema::TypeDesc::OneOf(u) =
+                canonical.node(canonical.root())
+                && u.discriminator.is_some()
+            {
+                discriminated += 1;
+            }
+            for _ in 0..30 {
+                let v = tagged_value(&mut rng);
+                let literal = check(&raw.nodes, TypeId(0), &v).is_ok();
+                let canon = canonical.validate_value(&v).is_ok();
+                assert_eq!(
+                    literal, canon,
+                    "schema {root}\nvalue {v}\ncanonical {canonical:?}"
+                );
+            }
+        }
+        assert!(discriminated > 1000, "{discriminated} discriminated unions");
     }
 
     #[test]

@@ -15,9 +15,10 @@ use crate::schema::pointer;
 use crate::schema::value::{JsonSet, json_eq};
 use crate::schema::{
     Bound, IntegerDesc, Kind, KindBranches, KindSet, Num, NumberDesc, Schema, StringDesc, TypeDesc,
-    TypeId,
+    TypeId, UnionDesc,
 };
 use serde_json::Value;
+use std::ops::Range;
 
 impl Schema {
     /// Checks `value` against the schema: `Ok`, or the first failure found (depth first, in
@@ -90,13 +91,15 @@ fn check_one(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
             true => Ok(()),
             false => fail(ValidationErrorKind::Enum),
         },
-        TypeDesc::AnyOf(u) => match u.branches.iter().any(|&b| check(nodes, b, value).is_ok()) {
-            true => Ok(()),
-            false => fail(ValidationErrorKind::AnyOf),
-        },
+        TypeDesc::AnyOf(u) => {
+            let mut branches = candidates(u, value).iter();
+            match branches.any(|&b| check(nodes, b, value).is_ok()) {
+                true => Ok(()),
+                false => fail(ValidationErrorKind::AnyOf),
+            }
+        }
         TypeDesc::OneOf(u) => {
-            let matched = u
-                .branches
+            let matched = candidates(u, value)
                 .iter()
                 .filter(|&&b| check(nodes, b, value).is_ok())
                 .count();
@@ -118,6 +121,33 @@ fn check_one(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
             };
             check(nodes, outcome, value).map_err(|e| e.within(&location))
         }
+    }
+}
+
+/// The branches of union `u` that can match `value`: all of them, but for an object its
+/// discriminator's choice (see [`Discriminator`](crate::schema::Discriminator)): the branch its tag selects, or none (a
+/// value no branch takes, a required property missing). Branches it leaves out could not
+/// match, so counts and verdicts are as with all of them, and a recursive union of tagged
+/// objects is checked in time linear in the value, not exponential in its depth.
+fn candidates<'u>(u: &'u UnionDesc, value: &Value) -> &'u [TypeId] {
+    &u.branches[u.candidate_range(value)]
+}
+
+impl UnionDesc {
+    /// The indices among the branches of the [`candidates`] for `value`.
+    pub(crate) fn candidate_range(&self, value: &Value) -> Range<usize> {
+        let all = 0..self.branches.len();
+        let (Some(d), Value::Object(members)) = (&self.discriminator, value) else {
+            return all;
+        };
+        let selected = match members.get(&d.property) {
+            Some(tag) => (d.selectors().find(|&(t, _)| json_eq(t, tag)))
+                .map(|(_, branch)| branch)
+                .or(d.default),
+            None if d.required => None,
+            None => return all,
+        };
+        selected.map_or(0..0, |branch| branch..branch + 1)
     }
 }
 
