@@ -211,6 +211,45 @@ fn conditionals_drop_what_the_picked_outcome_does_not_name() {
     );
 }
 
+/// Regression: an `allOf`'s first part writes, and a member only a later part names (the
+/// subtype's own properties in OpenAPI's inheritance) was unknown to it: dropped, or denied
+/// in a valid document. Members no part names still go, at every level, on both backends.
+#[test]
+fn all_of_parts_name_members_for_the_first() {
+    let schema = Schema::from_json_str(
+        r##"{"$defs": {"base": {"type": "object", "properties": {"id": {"type": "integer"},
+                "tag": {"type": "object", "properties": {"a": {}}}}}},
+            "allOf": [{"$ref": "#/$defs/base"},
+                      {"properties": {"extra": {"type": "object", "properties": {"b": {}}},
+                                      "tag": {"properties": {"c": {}}}},
+                       "patternProperties": {"^x-": {}},
+                       "required": ["extra"]}]}"##,
+    )
+    .unwrap();
+    let (interp, native) = backends(&schema, Options::new());
+    let input = r#"{"id": 1, "extra": {"b": 2, "q": 3}, "tag": {"a": 1, "c": 2, "d": 3}, "x-y": {"z": 1}, "zz": 4}"#;
+    let drop = TranscodeOptions::new().unknown(Unknown::Drop);
+    assert_eq!(
+        run(&interp, input, &drop).unwrap(),
+        r#"{"id":1,"extra":{"b":2},"tag":{"a":1,"c":2},"x-y":{"z":1}}"#
+    );
+    let deny = TranscodeOptions::new().unknown(Unknown::Deny);
+    assert_eq!(
+        run(&interp, input, &deny).unwrap_err(),
+        "unknown field at line 1 column 29, path $.extra.q, keyword additionalProperties"
+    );
+    let named = r#"{"id": 1, "extra": {"b": 2}, "tag": {"a": 1, "c": 2}, "x-y": {"z": 1}}"#;
+    assert_eq!(
+        run(&interp, named, &deny).unwrap(),
+        r#"{"id":1,"extra":{"b":2},"tag":{"a":1,"c":2},"x-y":{"z":1}}"#
+    );
+    for options in [TranscodeOptions::new(), drop, deny] {
+        for input in [input, named, r#"{"id": 1}"#, r#"{"extra": 1}"#] {
+            same_transcode_with(&interp, &native, input.as_bytes(), &options, input);
+        }
+    }
+}
+
 #[test]
 fn unions_roll_back_failed_branches() {
     let c = codec(

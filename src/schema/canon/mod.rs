@@ -2,14 +2,16 @@
 //!
 //! Steps: reject cycles that never reach a value ([`recursion`]); simplify every node to a
 //! fixpoint ([`simplify`]): `$ref`-only and single-part nodes collapse, equivalent spellings
-//! become one, `enum` absorbs the constraints beside it; merge structurally identical nodes
-//! and number them depth first from the root ([`minimize`]); find `anyOf` / `oneOf`
-//! discriminators ([`discriminator`]).
+//! become one, `enum` absorbs the constraints beside it;
+//! give an `allOf`'s first part the members its other parts name ([`widen`]); merge
+//! structurally identical nodes and number them depth first from the root ([`minimize`]);
+//! find `anyOf` / `oneOf` discriminators ([`discriminator`]).
 
 mod discriminator;
 mod minimize;
 mod recursion;
 mod simplify;
+mod widen;
 
 use crate::schema::model::{Graph, ObjectDesc};
 use crate::schema::{Schema, SchemaError, TypeDesc, TypeId};
@@ -18,6 +20,7 @@ use crate::schema::{Schema, SchemaError, TypeDesc, TypeId};
 pub(crate) fn finish(mut graph: Graph, root: TypeId) -> Result<Schema, SchemaError> {
     let order = recursion::check(&graph)?;
     simplify::simplify(&mut graph, &order);
+    widen::widen(&mut graph);
     let (mut nodes, root) = minimize::minimize(&graph.nodes, root);
     discriminator::annotate(&mut nodes);
     Ok(Schema { nodes, root })
