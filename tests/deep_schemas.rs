@@ -3,11 +3,11 @@
 //! answer as the reference validator does, on the test harness's 2 MiB thread stack, with no
 //! stack overflow.
 
-use std::time::Duration;
+mod operations_support;
 
-use jitson::engine::{Backend, Engine, EngineOptions, Options, Tiering, TranscodeOptions, Unknown};
+use jitson::Schema;
 use jitson::schema::TypeDesc;
-use jitson::{Codec, Schema};
+use operations_support::agree;
 
 /// Links in each chain: deep enough to overflow a 2 MiB stack at a few hundred bytes a frame.
 const LINKS: usize = 20_000;
@@ -31,49 +31,6 @@ fn chain(link: impl Fn(usize, &str) -> String) -> Schema {
         defs.join(", ")
     );
     Schema::from_json_str(&text).expect("the chain loads")
-}
-
-/// Every operation of a codec on `input`: validate, collect-all validate, decode then
-/// encode, transcode (unknown members dropped, which walks the schema).
-fn answers(codec: &Codec, input: &[u8]) -> impl PartialEq + std::fmt::Debug {
-    let encoded = codec.decode(input).map(|doc| {
-        let mut out = Vec::new();
-        codec.encode(&doc, &mut out);
-        out
-    });
-    let mut transcoded = Vec::new();
-    let options = TranscodeOptions::new().unknown(Unknown::Drop);
-    let transcode = codec.transcode(input, &options, &mut transcoded);
-    let all = codec.validate_all(input, 10);
-    (codec.validate(input), all, encoded, transcode, transcoded)
-}
-
-/// Checks `documents` with every operation on the interpreter, on native code (a lone codec
-/// and an engine's) and on the reference validator: the same answers.
-fn agree(schema: &Schema, documents: &[impl AsRef<str>]) {
-    let interp = Codec::new(schema);
-    let native = Codec::with_options(schema, Options::new().backend(Backend::Native));
-    let engine = Engine::with_options(EngineOptions::new().tiering(Tiering::Eager));
-    let tiered = engine.compile(schema);
-    tiered.wait_native(Duration::from_secs(120));
-    assert!(!interp.program().to_string().is_empty());
-    for document in documents.iter().map(AsRef::as_ref) {
-        let value: serde_json::Value = serde_json::from_str(document).unwrap();
-        let reference = schema.validate_value(&value).is_ok();
-        let expected = answers(&interp, document.as_bytes());
-        let got = interp.validate(document.as_bytes());
-        assert_eq!(got.is_ok(), reference, "{document}: {got:?}");
-        assert_eq!(
-            answers(&native, document.as_bytes()),
-            expected,
-            "{document}"
-        );
-        assert_eq!(
-            answers(&tiered, document.as_bytes()),
-            expected,
-            "{document}"
-        );
-    }
 }
 
 /// Documents for a chain of unions of `{"const": i}` and the next link: the first link's

@@ -5,11 +5,11 @@
 //! none, on every backend and in the reference validator (which the engine asks where an
 //! error lies). Documents a hundred levels deep: the test would not end otherwise.
 
-use std::time::Duration;
+mod operations_support;
 
-use jitson::engine::{Backend, Engine, EngineOptions, Options, Tiering, TranscodeOptions, Unknown};
+use jitson::Schema;
 use jitson::schema::TypeDesc;
-use jitson::{Codec, Schema};
+use operations_support::agree;
 
 /// Levels of the deep documents (the default nesting limit is 128).
 const DEPTH: usize = 100;
@@ -37,45 +37,6 @@ const EXPRESSIONS: &str = r##"{
     }
 }"##;
 
-/// Every operation of a codec on `input`: validate, collect-all validate, decode then
-/// encode, transcode (unknown members dropped, which walks the schema).
-fn answers(codec: &Codec, input: &[u8]) -> impl PartialEq + std::fmt::Debug {
-    let encoded = codec.decode(input).map(|doc| {
-        let mut out = Vec::new();
-        codec.encode(&doc, &mut out);
-        out
-    });
-    let mut transcoded = Vec::new();
-    let options = TranscodeOptions::new().unknown(Unknown::Drop);
-    let transcode = codec.transcode(input, &options, &mut transcoded);
-    let all = codec.validate_all(input, 10);
-    (codec.validate(input), all, encoded, transcode, transcoded)
-}
-
-/// Checks each document with every operation on the interpreter, on native code (a lone
-/// codec and an engine's) and on the reference validator: the same answers. Returns the
-/// interpreter's validate result of each.
-fn agree(schema: &Schema, documents: &[String]) -> Vec<Result<(), String>> {
-    let interp = Codec::new(schema);
-    let native = Codec::with_options(schema, Options::new().backend(Backend::Native));
-    let engine = Engine::with_options(EngineOptions::new().tiering(Tiering::Eager));
-    let tiered = engine.compile(schema);
-    tiered.wait_native(Duration::from_secs(120));
-    let mut verdicts = Vec::new();
-    for document in documents {
-        let value: serde_json::Value = serde_json::from_str(document).unwrap();
-        let reference = schema.validate_value(&value).map_err(|e| e.to_string());
-        let got = interp.validate(document.as_bytes());
-        assert_eq!(got.is_ok(), reference.is_ok(), "{document}: {got:?}");
-        let expected = answers(&interp, document.as_bytes());
-        let bytes = document.as_bytes();
-        assert_eq!(answers(&native, bytes), expected, "{document}");
-        assert_eq!(answers(&tiered, bytes), expected, "{document}");
-        verdicts.push(got.map_err(|e| e.to_string()));
-    }
-    verdicts
-}
-
 /// A chain of `DEPTH` objects, each `level(i, inner)` around the next; `bottom` innermost.
 fn nest(bottom: &str, level: impl Fn(usize, &str) -> String) -> String {
     (0..DEPTH)
@@ -83,7 +44,8 @@ fn nest(bottom: &str, level: impl Fn(usize, &str) -> String) -> String {
         .fold(bottom.to_owned(), |inner, i| level(i, &inner))
 }
 
-/// The union at the root of `schema` (through its `$ref`), which must have a discriminator.
+/// Whether the union at the root of `schema` has a discriminator whose tag every branch
+/// requires.
 fn discriminated(schema: &Schema) -> bool {
     match schema.node(schema.root()) {
         TypeDesc::OneOf(u) | TypeDesc::AnyOf(u) => {
@@ -125,9 +87,7 @@ fn pets_owned_by_pets() {
         [true, false, false, false, true, false, false, false]
     );
     // The bottom error, located through the branch each level's tag selects.
-    let e = Codec::new(&schema)
-        .validate(documents[1].as_bytes())
-        .unwrap_err();
+    let e = verdicts[1].as_ref().unwrap_err();
     let path = format!("$.{}.name", vec!["owner"; DEPTH].join("."));
     assert_eq!(e.path().to_string(), path);
     let levels: String = (0..DEPTH)
@@ -162,7 +122,8 @@ fn expression_trees() {
             format!(r#"{{"l": {inner}, "op": "add"}}"#)
         }),
     ];
-    let verdicts = agree(&schema, &documents);
-    let valid: Vec<bool> = verdicts.iter().map(Result::is_ok).collect();
+    let valid: Vec<bool> = (agree(&schema, &documents).iter())
+        .map(Result::is_ok)
+        .collect();
     assert_eq!(valid, [true, false, false, false, false, true]);
 }

@@ -317,6 +317,19 @@ mod tests {
         }
     }
 
+    /// The raw graph of schema `root`, when it loads and has no cycle that never reaches a
+    /// value.
+    fn raw_of(root: &Value) -> Option<crate::schema::model::Graph> {
+        let raw = raw_graph(
+            &Doc::from_value(root),
+            &Default::default(),
+            &Default::default(),
+            &mut Vec::new(),
+        )
+        .ok()?;
+        recursion::check(&raw).is_ok().then_some(raw)
+    }
+
     /// A union of `count` tagged branches: objects or `allOf`s with a tag part, tags of
     /// one or two values, the tag required or not, maybe a default branch.
     fn tagged_union(rng: &mut Rng, count: usize) -> Value {
@@ -387,17 +400,9 @@ mod tests {
             let count = 2 + rng.below(2);
             let mut root = tagged_union(&mut rng, count);
             root["$defs"] = json!({"d0": schema(&mut rng, 1), "d1": schema(&mut rng, 1)});
-            let Ok(raw) = raw_graph(
-                &Doc::from_value(&root),
-                &Default::default(),
-                &Default::default(),
-                &mut Vec::new(),
-            ) else {
+            let Some(raw) = raw_of(&root) else {
                 continue;
             };
-            if recursion::check(&raw).is_err() {
-                continue;
-            }
             let canonical = finish(raw.clone(), TypeId(0)).expect("canonical form");
             if let crate::schema::TypeDesc::AnyOf(u) | crate::schema::TypeDesc::OneOf(u) =
                 canonical.node(canonical.root())
@@ -430,17 +435,9 @@ mod tests {
                     json!({"d0": schema(&mut rng, 2), "d1": schema(&mut rng, 2)}),
                 );
             }
-            let Ok(raw) = raw_graph(
-                &Doc::from_value(&root),
-                &Default::default(),
-                &Default::default(),
-                &mut Vec::new(),
-            ) else {
+            let Some(raw) = raw_of(&root) else {
                 continue;
             };
-            if recursion::check(&raw).is_err() {
-                continue;
-            }
             let canonical = finish(raw.clone(), TypeId(0)).expect("canonical form");
             for _ in 0..40 {
                 let v = value(&mut rng, 3);
