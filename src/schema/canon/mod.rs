@@ -2,10 +2,10 @@
 //!
 //! Steps: reject cycles that never reach a value ([`recursion`]); simplify every node to a
 //! fixpoint ([`simplify`]): `$ref`-only and single-part nodes collapse, equivalent spellings
-//! become one, `enum` absorbs the constraints beside it;
-//! give an `allOf`'s first part the members its other parts name ([`widen`]); merge
-//! structurally identical nodes and number them depth first from the root ([`minimize`]);
-//! find `anyOf` / `oneOf` discriminators ([`discriminator`]).
+//! become one, `enum` absorbs the constraints beside it; give an `allOf`'s first part the
+//! members its other parts name ([`widen`]); merge structurally identical nodes and number
+//! them depth first from the root ([`minimize`]); find `anyOf` / `oneOf` discriminators
+//! ([`discriminator`]).
 
 mod discriminator;
 mod minimize;

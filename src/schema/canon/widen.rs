@@ -55,6 +55,10 @@ fn widened(
     if o.unknown != UnknownFields::Allow || o.unevaluated {
         return None;
     }
+    // Aliases are the builder's: a name added beside them could take an alias's place.
+    if o.fields.iter().any(|f| !f.aliases.is_empty()) {
+        return None;
+    }
     let mut others = Vec::new();
     rest.iter()
         .for_each(|&p| objects_of(&graph.nodes, p, 0, &mut others));
@@ -79,9 +83,6 @@ fn widened(
                 patterns.push(p.clone());
             }
         }
-    }
-    if o.fields.iter().any(|f| !f.aliases.is_empty()) {
-        return None;
     }
     let o = o.clone();
     let origin = graph.origins[first.index()].clone();
