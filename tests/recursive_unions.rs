@@ -97,9 +97,31 @@ fn pets_owned_by_pets() {
     assert_eq!(e.schema_pointer(), Some(pointer.as_str()));
 }
 
+/// [`EXPRESSIONS`] with a default branch: any other `op` (serde's `#[serde(other)]`).
+fn with_a_default_branch() -> String {
+    let other = r#"{"type": "object", "properties": {"op": {"type": "string",
+        "not": {"enum": ["num", "add", "mul"]}}}, "required": ["op"]}"#;
+    EXPRESSIONS.replace(
+        r##"{"$ref": "#/$defs/mul"}]"##,
+        &format!(r##"{{"$ref": "#/$defs/mul"}}, {other}]"##),
+    )
+}
+
 #[test]
 fn expression_trees() {
-    let schema = Schema::from_json_str(EXPRESSIONS).unwrap();
+    expressions(EXPRESSIONS, [true, false, false, false, false, true]);
+    // A tag no branch names goes to the default, but a missing one still fails at once.
+    let schema = with_a_default_branch();
+    let listing = jitson::Codec::new(&Schema::from_json_str(&schema).unwrap())
+        .program()
+        .to_string();
+    assert!(listing.contains("missing:@"), "{listing}");
+    expressions(&schema, [true, false, true, false, false, true]);
+}
+
+/// Expression trees `DEPTH` levels deep under `schema` have the `valid` verdicts.
+fn expressions(schema: &str, valid: [bool; 6]) {
+    let schema = Schema::from_json_str(schema).unwrap();
     assert!(discriminated(&schema), "{schema:?}");
     let ops = ["add", "mul"];
     let tree = |bottom: &str| {
@@ -122,8 +144,8 @@ fn expression_trees() {
             format!(r#"{{"l": {inner}, "op": "add"}}"#)
         }),
     ];
-    let valid: Vec<bool> = (agree(&schema, &documents).iter())
+    let verdicts: Vec<bool> = (agree(&schema, &documents).iter())
         .map(Result::is_ok)
         .collect();
-    assert_eq!(valid, [true, false, false, false, false, true]);
+    assert_eq!(verdicts, valid);
 }

@@ -67,7 +67,7 @@
 //! | [`SkipValue`](Op::SkipValue) **value** | | skip one value, validating its syntax (the kernel's validating skip, depth-limited) and that its numbers fit an `f64` (as read numbers must) | syntax, depth, `NumberOutOfRange` |
 //! | [`Fail`](Op::Fail) | [`Violation`] | fail at the next value (after whitespace) | the violation |
 //! | [`Dispatch`](Op::Dispatch) | 6 labels | peek the next value's first byte; jump to the label of its kind (null, boolean, number, string, array, object) | `ExpectedValue` (syntax) when no value starts there |
-//! | [`Discriminate`](Op::Discriminate) | [`DiscId`], labels | look ahead in the object at `pos` (without consuming) for the table's property (the first member named so); a string value equal to tag `i` jumps to `targets[i]`; another value to `unmatched`; no property to `unmatched` when the discriminator's property is `required` (the object well-formed), else to `absent`, as are a value that is not an object and a syntax error while looking. Without a property, the first member's name is the tag: a name equal to tag `i` jumps to `targets[i]`, another to `unmatched`, an empty object or a syntax error to `absent` | none |
+//! | [`Discriminate`](Op::Discriminate) | [`DiscId`], labels | look ahead in the object at `pos` (without consuming) for the table's property (the first member named so); a string value equal to tag `i` jumps to `targets[i]`; another value to `unmatched`; a well-formed object without the property to `missing`; a value that is not an object, or a syntax error while looking, to `absent`. Without a property, the first member's name is the tag: a name equal to tag `i` jumps to `targets[i]`, another to `unmatched`, an empty object or a syntax error to `absent` | none |
 //! | [`Call`](Op::Call) | [`FuncId`] | run the function (new frame), then continue | the callee's |
 //! | [`Try`](Op::Try) | [`FuncId`], label | run the function in a catching frame: on success continue after the op, on a violation restore cursor, depth and path and jump to the label | fatal errors pass through |
 //! | [`Jump`](Op::Jump) | label | jump | |
@@ -592,10 +592,6 @@ pub struct Discriminator {
     /// The tags (unescaped text), distinct: tag `i` jumps to the op's `targets[i]` (several
     /// tags may share a target: a branch's name and aliases).
     pub tags: StrEnum,
-    /// Whether no branch takes an object without the property: a well-formed object that
-    /// closes without it jumps to the op's `unmatched` (which must then fail) rather than
-    /// to `absent`. Never set with no property.
-    pub required: bool,
 }
 
 /// JSON value kinds as a bit set, for [`Violation::Type`]: bit `i` is kind `i` in
@@ -842,8 +838,10 @@ pub enum Op {
         targets: Box<[Label]>,
         /// When the property holds no tag.
         unmatched: Label,
-        /// When there is no property to look at.
+        /// When there is no property to look at: not an object, or a syntax error on the way.
         absent: Label,
+        /// When the object, read to its end, has no such property (without a property, never).
+        missing: Label,
     },
     /// Calls a function.
     Call(FuncId),
@@ -1062,21 +1060,23 @@ impl Program {
 impl Op {
     /// The labels the op may jump to.
     pub fn labels(&self) -> impl Iterator<Item = Label> + '_ {
-        let (list, single): (&[Label], [Option<Label>; 2]) = match self {
-            Op::Dispatch(t) => (&t[..], [None, None]),
+        let one = |l: &Label| [Some(*l), None, None];
+        let (list, single): (&[Label], [Option<Label>; 3]) = match self {
+            Op::Dispatch(t) => (&t[..], [None; 3]),
             Op::Discriminate {
                 targets,
                 unmatched,
                 absent,
+                missing,
                 ..
-            } => (targets, [Some(*unmatched), Some(*absent)]),
-            Op::Try { on_fail, .. } => (&[], [Some(*on_fail), None]),
-            Op::Jump(l) => (&[], [Some(*l), None]),
-            Op::ArrBegin { empty } | Op::ObjBegin { empty, .. } => (&[], [Some(*empty), None]),
-            Op::SwitchField(t) => (t, [None, None]),
-            Op::ArrNext { next } | Op::ObjNext { next } => (&[], [Some(*next), None]),
-            Op::KeyMatches { miss, .. } => (&[], [Some(*miss), None]),
-            _ => (&[], [None, None]),
+            } => (targets, [Some(*unmatched), Some(*absent), Some(*missing)]),
+            Op::Try { on_fail, .. } => (&[], one(on_fail)),
+            Op::Jump(l) => (&[], one(l)),
+            Op::ArrBegin { empty } | Op::ObjBegin { empty, .. } => (&[], one(empty)),
+            Op::SwitchField(t) => (t, [None; 3]),
+            Op::ArrNext { next } | Op::ObjNext { next } => (&[], one(next)),
+            Op::KeyMatches { miss, .. } => (&[], one(miss)),
+            _ => (&[], [None; 3]),
         };
         list.iter().copied().chain(single.into_iter().flatten())
     }
@@ -1167,6 +1167,7 @@ impl Program {
                 targets,
                 unmatched,
                 absent,
+                missing,
             } => {
                 let d = &self.discriminators[*disc as usize];
                 match &d.property {
@@ -1178,7 +1179,11 @@ impl Program {
                     "{:?} -> {} unmatched:@{unmatched} absent:@{absent}",
                     d.tags.values(),
                     labels(targets)
-                )
+                )?;
+                match missing == absent {
+                    true => Ok(()),
+                    false => write!(f, " missing:@{missing}"),
+                }
             }
             Op::Call(func) => write!(f, "call f{func}"),
             Op::Try { func, on_fail } => write!(f, "try f{func} else @{on_fail}"),

@@ -179,7 +179,6 @@ fn union_program() -> Program {
         discriminators: vec![Discriminator {
             property: Some("kind".into()),
             tags: StrEnum::new(vec!["int".into(), "str".into()]),
-            required: false,
         }],
         ..Program::default()
     };
@@ -261,6 +260,7 @@ fn union_program() -> Program {
                 targets: vec![1, 3].into(),
                 unmatched: 5,
                 absent: 7,
+                missing: 7,
             },
             Op::Call(6),
             Op::Return,

@@ -622,8 +622,6 @@ impl Resolver<'_> {
         self.prog.discriminators.push(IrDiscriminator {
             property: selection.property,
             tags: StrEnum::new(tags),
-            // A missing property goes where a tag no branch takes does: to the failure.
-            required: selection.required && matches!(selection.unmatched, Unmatched::Fail),
         });
         let disc = (self.prog.discriminators.len() - 1) as u32;
         let at = ops.len();
@@ -639,24 +637,29 @@ impl Resolver<'_> {
             ends.push(self.jump(ops));
         }
         // A tag or alias calls its branch's block; any other value the default's, fails,
-        // or (names) tries the branches.
+        // or (names) tries the branches. An object without a property every branch
+        // requires fails; without another, it tries the branches.
         let targets: Box<[Label]> = branches.iter().map(|&b| blocks[b]).collect();
+        let fails = matches!(selection.unmatched, Unmatched::Fail) || selection.required;
+        let fail = fails.then(|| {
+            let at = ops.len() as Label;
+            ops.push(Op::Fail(none));
+            ends.push(self.jump(ops));
+            at
+        });
         let unmatched = match selection.unmatched {
             Unmatched::Branch(b) => Some(blocks[b]),
-            Unmatched::Fail => {
-                let fail = ops.len() as Label;
-                ops.push(Op::Fail(none));
-                ends.push(self.jump(ops));
-                Some(fail)
-            }
+            Unmatched::Fail => fail,
             Unmatched::Trial => None,
         };
+        let missing = fail.filter(|_| selection.required);
         let absent = ops.len() as Label;
         ops[at] = Op::Discriminate {
             disc,
             targets,
             unmatched: unmatched.unwrap_or(absent),
             absent,
+            missing: missing.unwrap_or(absent),
         };
         ends
     }

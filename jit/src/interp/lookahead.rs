@@ -13,21 +13,24 @@ use crate::ir::{BigInts, Discriminator};
 pub(crate) enum Tag {
     /// The property holds tag `i`.
     Branch(usize),
-    /// The property holds another value, or a required property is missing.
+    /// The property holds another value.
     Unmatched,
-    /// No such property (one not required), not an object, or a syntax error while looking.
+    /// Not an object, or a syntax error while looking (without a property: an empty object).
     Absent,
+    /// A well-formed object, read to its end, without the property.
+    Missing,
 }
 
 #[cfg(feature = "native")]
 impl Tag {
     /// The index of the label taken among a `Discriminate`'s `targets` (`targets` long):
-    /// `targets` for `unmatched`, one more for `absent`.
+    /// `targets` for `unmatched`, one more for `absent`, two more for `missing`.
     pub(crate) fn label_index(self, targets: usize) -> usize {
         match self {
             Tag::Branch(i) => i,
             Tag::Unmatched => targets,
             Tag::Absent => targets + 1,
+            Tag::Missing => targets + 2,
         }
     }
 }
@@ -48,9 +51,8 @@ pub(crate) struct Limits<'s> {
 /// whose string value (unescaped) is tag `i` of `d`, or without a property the first
 /// member's name. Members before it are skipped as the interpreter skips values (checked,
 /// and their numbers by `limits.big_ints`); any syntax error on the way is
-/// [`Tag::Absent`], left to the branches to report. A well-formed object without the
-/// property is [`Tag::Unmatched`] when the property is [required](Discriminator::required),
-/// else [`Tag::Absent`].
+/// [`Tag::Absent`], left to the branches to report; a well-formed object without the
+/// property is [`Tag::Missing`].
 pub(crate) fn find_tag(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Tag {
     look(d, input, pos, limits).unwrap_or(Tag::Absent)
 }
@@ -71,11 +73,9 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
     };
     // A property that needs no escape is first compared as it stands.
     let plain = property.bytes().all(stands_for_itself);
-    // An object that closes without the property: no branch takes it when all require it.
-    let closed = || d.required.then_some(Tag::Unmatched);
     pos = after_ws(input, pos);
     if *input.get(pos)? == b'}' {
-        return closed();
+        return Some(Tag::Missing);
     }
     loop {
         pos = after_ws(input, pos);
@@ -109,7 +109,7 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
         pos = after_ws(input, end);
         match *input.get(pos)? {
             b',' => pos += 1,
-            b'}' => return closed(),
+            b'}' => return Some(Tag::Missing),
             _ => return None,
         }
     }
@@ -158,14 +158,9 @@ mod tests {
     use crate::ir::StrEnum;
 
     fn tag_of(input: &str, depth_left: usize, big_ints: BigInts) -> Tag {
-        tag_with(input, depth_left, big_ints, false)
-    }
-
-    fn tag_with(input: &str, depth_left: usize, big_ints: BigInts, required: bool) -> Tag {
         let d = Discriminator {
             property: Some("kind".into()),
             tags: StrEnum::new(vec!["circle".into(), "sq".into(), "é".into()]),
-            required,
         };
         let mut text = Vec::new();
         let limits = Limits {
@@ -209,13 +204,11 @@ mod tests {
     }
 
     #[test]
-    fn no_property_or_bad_syntax_on_the_way_is_absent() {
+    fn no_object_or_bad_syntax_on_the_way_is_absent() {
         for input in [
             "",
             "[]",
             r#""kind""#,
-            "{}",
-            r#"{"r": 1}"#,
             r#"{"r": 1 "kind": "sq"}"#,
             r#"{"r": tru, "kind": "sq"}"#,
             r#"{"r" 1, "kind": "sq"}"#,
@@ -231,35 +224,31 @@ mod tests {
     }
 
     #[test]
-    fn a_whole_object_without_a_required_property_is_unmatched() {
-        let required = |input: &str| tag_with(input, 128, BigInts::F64, true);
+    fn a_whole_object_without_the_property_is_missing() {
         for input in [
             "{}",
             " { } ",
             r#"{"r": 1}"#,
             r#"{"r": [{"kind": "sq"}], "s": {}}"#,
         ] {
-            assert_eq!(required(input), Tag::Unmatched, "{input:?}");
-            assert_eq!(tag(input), Tag::Absent, "{input:?}");
+            assert_eq!(tag(input), Tag::Missing, "{input:?}");
         }
-        assert_eq!(required(r#"{"r": 1, "kind": "sq"}"#), Tag::Branch(1));
         // Only an object read to its end, well-formed on the way, is known to lack it.
         for input in [
-            "[]",
-            "",
             "{",
             r#"{"r": 1,}"#,
             r#"{"r": 1"#,
             r#"{"r": tru}"#,
             r#"{"r": 1 "s": 2}"#,
         ] {
-            assert_eq!(required(input), Tag::Absent, "{input:?}");
+            assert_eq!(tag(input), Tag::Absent, "{input:?}");
         }
         let nested = r#"{"r": [[1]]}"#;
-        assert_eq!(tag_with(nested, 2, BigInts::F64, true), Tag::Unmatched);
-        assert_eq!(tag_with(nested, 1, BigInts::F64, true), Tag::Absent);
+        assert_eq!(tag_of(nested, 2, BigInts::F64), Tag::Missing);
+        assert_eq!(tag_of(nested, 1, BigInts::F64), Tag::Absent);
         let big = r#"{"n": 123456789012345678901234567890}"#;
-        assert_eq!(tag_with(big, 128, BigInts::Error, true), Tag::Absent);
+        assert_eq!(tag_of(big, 128, BigInts::F64), Tag::Missing);
+        assert_eq!(tag_of(big, 128, BigInts::Error), Tag::Absent);
     }
 
     #[test]
@@ -267,7 +256,6 @@ mod tests {
         let d = Discriminator {
             property: None,
             tags: StrEnum::new(vec!["circle".into(), "sq".into()]),
-            required: false,
         };
         let by_name = |input: &str| {
             let mut text = Vec::new();

@@ -413,11 +413,13 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
                 targets,
                 unmatched,
                 absent,
+                missing,
             } => {
                 let to = match self.find_tag(*disc) {
                     Tag::Branch(i) => targets[i],
                     Tag::Unmatched => *unmatched,
                     Tag::Absent => *absent,
+                    Tag::Missing => *missing,
                 };
                 self.jump(to);
             }

@@ -68,8 +68,7 @@ impl Lower<'_> {
         pc: usize,
         disc: u32,
         targets: &[Label],
-        unmatched: Label,
-        absent: Label,
+        [unmatched, absent, missing]: [Label; 3],
     ) -> bool {
         // Whitespace first, as the ops after it skip it anyway.
         self.ws_value();
@@ -85,6 +84,7 @@ impl Lower<'_> {
         let absent = self.label(absent);
         blocks.push(self.label(unmatched));
         blocks.push(absent);
+        blocks.push(self.label(missing));
         self.br_table(i, &blocks, absent);
         false
     }

@@ -425,7 +425,11 @@ impl<'a> Lower<'a> {
                 targets,
                 unmatched,
                 absent,
-            } => return self.discriminate(pc, *disc, targets, *unmatched, *absent),
+                missing,
+            } => {
+                let labels = [*unmatched, *absent, *missing];
+                return self.discriminate(pc, *disc, targets, labels);
+            }
             Op::Call(f) => self.call_func(pc, *f),
             Op::Try { func, on_fail } => self.try_func(pc, *func, *on_fail),
             Op::Jump(to) => {
