@@ -65,7 +65,7 @@ fn formats(n: usize) {
 }
 
 fn loading(n: usize) {
-    let shapes: [(&str, SchemaText); 5] = [
+    let shapes: [(&str, SchemaText); 6] = [
         ("load an enum of n strings", |n| {
             format!(r#"{{"enum": [{}]}}"#, list(n, |i| format!(r#""s{i}""#)))
         }),
@@ -100,6 +100,13 @@ fn loading(n: usize) {
                 r#"{{"allOf": [{}]}}"#,
                 list(n, |i| format!(r#"{{"minimum": {i}}}"#))
             )
+        }),
+        ("load an allOf of two objects of n properties", |n| {
+            let part = |p: char| {
+                let properties = list(n, |i| format!(r#""{p}{i}": {{"type": "integer"}}"#));
+                format!(r#"{{"type": "object", "properties": {{{properties}}}}}"#)
+            };
+            format!(r#"{{"allOf": [{}, {}]}}"#, part('a'), part('b'))
         }),
     ];
     for (name, schema) in shapes {

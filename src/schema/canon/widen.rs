@@ -10,7 +10,7 @@
 //! no verdict: the copy takes the same values as the first part, as each added member may
 //! hold any value there, and the other parts check what they always did.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::objects_of;
 use crate::schema::model::{Field, Graph, ObjectDesc, UnknownFields};
@@ -62,24 +62,34 @@ fn widened(
     let mut others = Vec::new();
     rest.iter()
         .for_each(|&p| objects_of(&graph.nodes, p, 0, &mut others));
-    // Each member name with the types the parts give it, in order of first mention.
+    // Each member name with the types the parts give it, in order of first mention (and
+    // where each name is, so that wide parts cost linear time).
     let mut named: Vec<(String, Vec<TypeId>)> = (o.fields.iter())
         .map(|f| (f.name.clone(), vec![f.ty]))
         .collect();
+    let mut at: HashMap<String, usize> = (named.iter().enumerate())
+        .map(|(k, (name, _))| (name.clone(), k))
+        .collect();
     let mut patterns = o.patterns.clone();
+    let mut seen: HashSet<(String, TypeId)> = (patterns.iter())
+        .map(|p| (p.pattern.source().to_owned(), p.ty))
+        .collect();
     for other in others {
         for field in &other.fields {
             if !field.aliases.is_empty() {
                 return None;
             }
-            match named.iter_mut().find(|(name, _)| *name == field.name) {
-                Some((_, types)) if types.contains(&field.ty) => {}
-                Some((_, types)) => types.push(field.ty),
-                None => named.push((field.name.clone(), vec![field.ty])),
+            match at.get(&field.name) {
+                Some(&k) if named[k].1.contains(&field.ty) => {}
+                Some(&k) => named[k].1.push(field.ty),
+                None => {
+                    at.insert(field.name.clone(), named.len());
+                    named.push((field.name.clone(), vec![field.ty]));
+                }
             }
         }
         for p in &other.patterns {
-            if !patterns.contains(p) {
+            if seen.insert((p.pattern.source().to_owned(), p.ty)) {
                 patterns.push(p.clone());
             }
         }
