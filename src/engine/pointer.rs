@@ -222,8 +222,7 @@ impl<'a> Walk<'a> {
         at: &str,
         token: &str,
     ) -> Option<(Keyword, String)> {
-        let here = &self.path[..self.path.len() - path.len()];
-        let range = match self.value_at(here) {
+        let range = match self.value_above(path) {
             Some(value) => u.candidate_range(value),
             None => 0..u.branches.len(),
         };
@@ -242,8 +241,7 @@ impl<'a> Walk<'a> {
         at: &str,
         token: Option<(&str, usize)>,
     ) -> Option<(Keyword, String)> {
-        let here = &self.path[..self.path.len() - path.len()];
-        let value = self.value_at(here).filter(|_| ids.len() > 1);
+        let value = self.value_above(path).filter(|_| ids.len() > 1);
         let (noted, mut fallback) = (self.noted, None);
         for (i, &id) in ids.iter().enumerate() {
             let at = match token {
@@ -278,9 +276,8 @@ impl<'a> Walk<'a> {
     ) -> Option<(Keyword, String)> {
         let [then_at, otherwise_at] = c.outcome_pointers(at);
         let (then, otherwise) = ((c.then, then_at), (c.otherwise, otherwise_at));
-        let here = &self.path[..self.path.len() - path.len()];
         let outcomes = match self
-            .value_at(here)
+            .value_above(path)
             .map(|v| self.schema.node_accepts(c.condition, v))
         {
             Some(true) => vec![then],
@@ -292,9 +289,11 @@ impl<'a> Walk<'a> {
             .find_map(|(id, at)| self.node(id, path, at))
     }
 
-    /// The value at instance path `path` of the document.
-    fn value_at(&self, path: &[Segment]) -> Option<&'a Value> {
+    /// The value of the document with `rest` below it: at the failing value's path less
+    /// its last `rest.len()` segments (`&[]`: the failing value).
+    fn value_above(&self, rest: &[Segment]) -> Option<&'a Value> {
         let document = self.failed.value()?;
+        let path = &self.path[..self.path.len() - rest.len()];
         path.iter().try_fold(document, |v, segment| match segment {
             Segment::Key(k) => v.get(&**k),
             Segment::Index(i) => v.get(*i),
@@ -374,7 +373,7 @@ impl<'a> Walk<'a> {
     /// first name (in the reference validator's order) that type `names` does not accept;
     /// empty when the document cannot be read.
     fn rejected_name(&self, names: TypeId) -> String {
-        let Some(Value::Object(members)) = self.value_at(self.path) else {
+        let Some(Value::Object(members)) = self.value_above(&[]) else {
             return String::new();
         };
         members
@@ -391,7 +390,7 @@ impl<'a> Walk<'a> {
     /// the first in schema order; the first rule's when the document cannot be read.
     fn dependent_trigger<'r>(&self, rules: &'r MemberRules) -> Option<&'r str> {
         let mut rules = rules.dependent_required.iter();
-        let broken = match self.value_at(self.path) {
+        let broken = match self.value_above(&[]) {
             Some(Value::Object(members)) => rules.find(|(name, required)| {
                 members.contains_key(name) && required.iter().any(|r| !members.contains_key(r))
             }),

@@ -637,8 +637,8 @@ impl Resolver<'_> {
             ends.push(self.jump(ops));
         }
         // A tag or alias calls its branch's block; any other value the default's, fails,
-        // or (names) tries the branches. An object without a property every branch
-        // requires fails; without another, it tries the branches.
+        // or (names) tries the branches. An object without the property fails when every
+        // branch requires it, else it tries the branches.
         let targets: Box<[Label]> = branches.iter().map(|&b| blocks[b]).collect();
         let fails = matches!(selection.unmatched, Unmatched::Fail) || selection.required;
         let fail = fails.then(|| {

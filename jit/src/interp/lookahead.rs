@@ -78,7 +78,6 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
         return Some(Tag::Missing);
     }
     loop {
-        pos = after_ws(input, pos);
         if *input.get(pos)? != b'"' {
             return None;
         }
@@ -108,7 +107,7 @@ fn look(d: &Discriminator, input: &[u8], pos: usize, limits: Limits<'_>) -> Opti
         let end = skip_checked(input, pos, limits.depth_left, limits.big_ints).ok()?;
         pos = after_ws(input, end);
         match *input.get(pos)? {
-            b',' => pos += 1,
+            b',' => pos = after_ws(input, pos + 1),
             b'}' => return Some(Tag::Missing),
             _ => return None,
         }

@@ -125,10 +125,11 @@ fn check_one(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
 }
 
 /// The branches of union `u` that can match `value`: all of them, but for an object its
-/// discriminator's choice (see [`Discriminator`](crate::schema::Discriminator)): the branch its tag selects, or none (a
-/// value no branch takes, a required property missing). Branches it leaves out could not
-/// match, so counts and verdicts are as with all of them, and a recursive union of tagged
-/// objects is checked in time linear in the value, not exponential in its depth.
+/// discriminator's choice (see [`Discriminator`](crate::schema::Discriminator)): the
+/// branch its tag selects, or none (a value no branch takes, a required property missing).
+/// Branches it leaves out could not match, so counts and verdicts are as with all of them,
+/// and a recursive union of tagged objects is checked in time linear in the value, not
+/// exponential in its depth.
 fn candidates<'u>(u: &'u UnionDesc, value: &Value) -> &'u [TypeId] {
     &u.branches[u.candidate_range(value)]
 }
