@@ -18,6 +18,8 @@ use crate::schema::{
     TypeId, UnionDesc,
 };
 use serde_json::Value;
+use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::ops::Range;
 
 impl Schema {
@@ -43,83 +45,137 @@ type Check = Result<(), ValidationError>;
 
 /// Checks `value` against node `id` of `nodes`, which must have no unguarded cycle.
 pub(crate) fn check(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
-    crate::deep::grow(|| check_one(nodes, id, value))
+    Checker::new(nodes).check(id, value)
 }
 
-/// [`check`]'s step: one node, its children through [`check`].
-fn check_one(nodes: &[TypeDesc], id: TypeId, value: &Value) -> Check {
-    match &nodes[id.index()] {
-        TypeDesc::Any => Ok(()),
-        TypeDesc::Never => fail(ValidationErrorKind::False),
-        TypeDesc::Null => expect_kind(value, KindSet::only(Kind::Null)),
-        TypeDesc::Bool => expect_kind(value, KindSet::only(Kind::Boolean)),
-        TypeDesc::Integer(d) => check_integer(d, value),
-        TypeDesc::Number(d) => check_number(d, value),
-        TypeDesc::String(d) => check_string(d, value),
-        TypeDesc::Array(d) => check_array(nodes, d, value),
-        TypeDesc::Object(d) => check_object(nodes, d, value),
-        TypeDesc::Map(values) => {
-            let Value::Object(members) = value else {
-                return expect_kind(value, KindSet::only(Kind::Object));
-            };
-            for (name, member) in members {
-                check(nodes, *values, member).map_err(|e| {
-                    e.under(PathSegment::Key(name.clone()), "/additionalProperties")
-                })?;
-            }
-            Ok(())
+/// The reference validator over one value: the nodes, and the verdict of each node at each
+/// part of the value already checked against it.
+///
+/// A union's branches (an `allOf`'s parts, a `not` and its siblings) that reach one
+/// subschema check a value with it more than once, and when it reaches such a union again
+/// below, the checks multiply per level (2^depth for an untagged `oneOf` of `allOf`s sharing
+/// a recursive base). Each node is checked against each part of the value once; a repeated
+/// check answers from its verdict. A failure's error is not kept (its path would be copied
+/// at every level): inside a trial (a union's branch, `not`, an `if`, a `contains` item),
+/// where the error is dropped, a failure answers as a placeholder; elsewhere the check is
+/// redone for its error, its own parts answering from their verdicts.
+struct Checker<'n, 'v> {
+    nodes: &'n [TypeDesc],
+    /// Pass or fail, by node and the address of the part of the value (borrowed for `'v`,
+    /// so no address is reused while the checker lives).
+    verdicts: HashMap<(TypeId, *const Value), bool, foldhash::fast::RandomState>,
+    /// The trials open: their errors are dropped.
+    trials: u32,
+    _value: PhantomData<&'v Value>,
+}
+
+impl<'n, 'v> Checker<'n, 'v> {
+    fn new(nodes: &'n [TypeDesc]) -> Checker<'n, 'v> {
+        Checker {
+            nodes,
+            verdicts: HashMap::default(),
+            trials: 0,
+            _value: PhantomData,
         }
-        TypeDesc::Nullable(inner) => match value {
-            Value::Null => Ok(()),
-            _ => check(nodes, *inner, value).map_err(|mut e| {
-                if let ValidationErrorKind::Type { expected, .. } = &mut e.kind
-                    && e.path.is_empty()
-                {
-                    *expected = expected.with(Kind::Null);
+    }
+
+    /// Checks `value` against node `id`.
+    fn check(&mut self, id: TypeId, value: &'v Value) -> Check {
+        let key = (id, value as *const Value);
+        match self.verdicts.get(&key) {
+            Some(true) => return Ok(()),
+            Some(false) if self.trials > 0 => return fail(ValidationErrorKind::False),
+            _ => {}
+        }
+        let checked = crate::deep::grow(|| self.check_one(id, value));
+        self.verdicts.insert(key, checked.is_ok());
+        checked
+    }
+
+    /// Whether `value` matches node `id`, inside a trial (its error is dropped).
+    fn accepts(&mut self, id: TypeId, value: &'v Value) -> bool {
+        self.trials += 1;
+        let accepted = self.check(id, value).is_ok();
+        self.trials -= 1;
+        accepted
+    }
+
+    /// [`Checker::check`]'s step: one node, its children through [`Checker::check`].
+    fn check_one(&mut self, id: TypeId, value: &'v Value) -> Check {
+        let nodes = self.nodes;
+        match &nodes[id.index()] {
+            TypeDesc::Any => Ok(()),
+            TypeDesc::Never => fail(ValidationErrorKind::False),
+            TypeDesc::Null => expect_kind(value, KindSet::only(Kind::Null)),
+            TypeDesc::Bool => expect_kind(value, KindSet::only(Kind::Boolean)),
+            TypeDesc::Integer(d) => check_integer(d, value),
+            TypeDesc::Number(d) => check_number(d, value),
+            TypeDesc::String(d) => check_string(d, value),
+            TypeDesc::Array(d) => self.check_array(d, value),
+            TypeDesc::Object(d) => self.check_object(d, value),
+            TypeDesc::Map(values) => {
+                let Value::Object(members) = value else {
+                    return expect_kind(value, KindSet::only(Kind::Object));
+                };
+                for (name, member) in members {
+                    self.check(*values, member).map_err(|e| {
+                        e.under(PathSegment::Key(name.clone()), "/additionalProperties")
+                    })?;
                 }
-                e
-            }),
-        },
-        TypeDesc::Kinds(branches) => match branch_for(branches, value) {
-            Some(branch) => check(nodes, branch, value),
-            None => fail(ValidationErrorKind::Type {
-                expected: branch_kinds(nodes, branches),
-                found: Kind::of(value),
-            }),
-        },
-        TypeDesc::Enum(values) => match values.iter().any(|v| json_eq(v, value)) {
-            true => Ok(()),
-            false => fail(ValidationErrorKind::Enum),
-        },
-        TypeDesc::AnyOf(u) => {
-            let mut branches = candidates(u, value).iter();
-            match branches.any(|&b| check(nodes, b, value).is_ok()) {
+                Ok(())
+            }
+            TypeDesc::Nullable(inner) => match value {
+                Value::Null => Ok(()),
+                _ => self.check(*inner, value).map_err(|mut e| {
+                    if let ValidationErrorKind::Type { expected, .. } = &mut e.kind
+                        && e.path.is_empty()
+                    {
+                        *expected = expected.with(Kind::Null);
+                    }
+                    e
+                }),
+            },
+            TypeDesc::Kinds(branches) => match branch_for(branches, value) {
+                Some(branch) => self.check(branch, value),
+                None => fail(ValidationErrorKind::Type {
+                    expected: branch_kinds(nodes, branches),
+                    found: Kind::of(value),
+                }),
+            },
+            TypeDesc::Enum(values) => match values.iter().any(|v| json_eq(v, value)) {
                 true => Ok(()),
-                false => fail(ValidationErrorKind::AnyOf),
+                false => fail(ValidationErrorKind::Enum),
+            },
+            TypeDesc::AnyOf(u) => {
+                let mut branches = candidates(u, value).iter();
+                match branches.any(|&b| self.accepts(b, value)) {
+                    true => Ok(()),
+                    false => fail(ValidationErrorKind::AnyOf),
+                }
             }
-        }
-        TypeDesc::OneOf(u) => {
-            let matched = candidates(u, value)
-                .iter()
-                .filter(|&&b| check(nodes, b, value).is_ok())
-                .count();
-            match matched {
-                1 => Ok(()),
-                _ => fail(ValidationErrorKind::OneOf { matched }),
+            TypeDesc::OneOf(u) => {
+                let matched = candidates(u, value)
+                    .iter()
+                    .filter(|&&b| self.accepts(b, value))
+                    .count();
+                match matched {
+                    1 => Ok(()),
+                    _ => fail(ValidationErrorKind::OneOf { matched }),
+                }
             }
-        }
-        TypeDesc::AllOf(parts) => parts.iter().try_for_each(|&p| check(nodes, p, value)),
-        TypeDesc::Not(inner) => match check(nodes, *inner, value) {
-            Ok(()) => fail(ValidationErrorKind::Not),
-            Err(_) => Ok(()),
-        },
-        TypeDesc::Conditional(c) => {
-            let [then, otherwise] = c.outcome_pointers("");
-            let (outcome, location) = match check(nodes, c.condition, value) {
-                Ok(()) => (c.then, then),
-                Err(_) => (c.otherwise, otherwise),
-            };
-            check(nodes, outcome, value).map_err(|e| e.within(&location))
+            TypeDesc::AllOf(parts) => parts.iter().try_for_each(|&p| self.check(p, value)),
+            TypeDesc::Not(inner) => match self.accepts(*inner, value) {
+                true => fail(ValidationErrorKind::Not),
+                false => Ok(()),
+            },
+            TypeDesc::Conditional(c) => {
+                let [then, otherwise] = c.outcome_pointers("");
+                let (outcome, location) = match self.accepts(c.condition, value) {
+                    true => (c.then, then),
+                    false => (c.otherwise, otherwise),
+                };
+                self.check(outcome, value).map_err(|e| e.within(&location))
+            }
         }
     }
 }
@@ -275,165 +331,169 @@ fn check_string(d: &StringDesc, value: &Value) -> Check {
     }
 }
 
-fn check_array(nodes: &[TypeDesc], d: &ArrayDesc, value: &Value) -> Check {
-    let Value::Array(items) = value else {
-        return expect_kind(value, KindSet::only(Kind::Array));
-    };
-    let length = items.len() as u64;
-    if length < d.min_items {
-        return fail(ValidationErrorKind::MinItems { limit: d.min_items });
-    }
-    if let Some(limit) = d.max_items.filter(|&limit| length > limit) {
-        return fail(ValidationErrorKind::MaxItems { limit });
-    }
-    for (i, item) in items.iter().enumerate() {
-        let (ty, location) = match d.prefix_items.get(i) {
-            Some(&ty) => (ty, format!("/prefixItems/{i}")),
-            None => (d.items, pointer::push("", d.items_keyword())),
+impl<'v> Checker<'_, 'v> {
+    fn check_array(&mut self, d: &ArrayDesc, value: &'v Value) -> Check {
+        let Value::Array(items) = value else {
+            return expect_kind(value, KindSet::only(Kind::Array));
         };
-        check(nodes, ty, item).map_err(|e| e.under(PathSegment::Index(i), &location))?;
-    }
-    if d.unique_items {
-        // The first item equal to an earlier one, and that one (the only one: the items
-        // before it are distinct), found through a set that compares each item only with
-        // the earlier ones of its hash bucket: the engine asks this validator where an
-        // error lies, so a failing array of 100 000 items must not cost 5·10⁹ comparisons.
-        // (The engine's own check hashes canonical bytes.)
-        let mut seen: JsonSet<&Value> = JsonSet::default();
-        for (second, item) in items.iter().enumerate() {
-            if let Some(first) = seen.position(item) {
-                return fail(ValidationErrorKind::UniqueItems { first, second });
-            }
-            seen.insert(item);
+        let length = items.len() as u64;
+        if length < d.min_items {
+            return fail(ValidationErrorKind::MinItems { limit: d.min_items });
         }
-    }
-    match d.contains {
-        Some(c) => check_contains(nodes, c, items),
-        None => Ok(()),
-    }
-}
-
-/// `contains`: the number of items matching its type against `minContains` (1 unless
-/// written) and `maxContains`.
-fn check_contains(nodes: &[TypeDesc], c: ContainsDesc, items: &[Value]) -> Check {
-    let matched = items
-        .iter()
-        .filter(|item| check(nodes, c.ty, item).is_ok())
-        .count();
-    if (matched as u64) < c.min_count() {
-        return fail(ValidationErrorKind::Contains {
-            matched,
-            limit: c.min,
-        });
-    }
-    match c.max.filter(|&limit| matched as u64 > limit) {
-        Some(limit) => fail(ValidationErrorKind::MaxContains { matched, limit }),
-        None => Ok(()),
-    }
-}
-
-/// An object: each field's member, under its name or an alias, checked against its type
-/// (a value holding several names of one field is an input with a repeated key: each is
-/// checked, and the codec's duplicate-key policy decides the rest) and the patterns that
-/// match the name; required fields present under one of their names; other members
-/// against the patterns that match their names, or when none does by the unknown-member
-/// policy.
-fn check_object(nodes: &[TypeDesc], d: &ObjectDesc, value: &Value) -> Check {
-    let Value::Object(members) = value else {
-        return expect_kind(value, KindSet::only(Kind::Object));
-    };
-    for field in &d.fields {
-        let mut present = false;
-        for name in field.names() {
-            let Some(member) = members.get(name) else {
-                continue;
+        if let Some(limit) = d.max_items.filter(|&limit| length > limit) {
+            return fail(ValidationErrorKind::MaxItems { limit });
+        }
+        for (i, item) in items.iter().enumerate() {
+            let (ty, location) = match d.prefix_items.get(i) {
+                Some(&ty) => (ty, format!("/prefixItems/{i}")),
+                None => (d.items, pointer::push("", d.items_keyword())),
             };
-            present = true;
-            check(nodes, field.ty, member).map_err(|e| {
-                let location = pointer::push("/properties", &field.name);
-                e.under(PathSegment::Key(name.to_owned()), &location)
-            })?;
-            check_patterns(nodes, d, name, member)?;
+            self.check(ty, item)
+                .map_err(|e| e.under(PathSegment::Index(i), &location))?;
         }
-        if !present && field.required {
-            return fail(ValidationErrorKind::Required {
-                name: field.name.clone(),
+        if d.unique_items {
+            // The first item equal to an earlier one, and that one (the only one: the items
+            // before it are distinct), found through a set that compares each item only with
+            // the earlier ones of its hash bucket: the engine asks this validator where an
+            // error lies, so a failing array of 100 000 items must not cost 5·10⁹ comparisons.
+            // (The engine's own check hashes canonical bytes.)
+            let mut seen: JsonSet<&Value> = JsonSet::default();
+            for (second, item) in items.iter().enumerate() {
+                if let Some(first) = seen.position(item) {
+                    return fail(ValidationErrorKind::UniqueItems { first, second });
+                }
+                seen.insert(item);
+            }
+        }
+        match d.contains {
+            Some(c) => self.check_contains(c, items),
+            None => Ok(()),
+        }
+    }
+
+    /// `contains`: the number of items matching its type against `minContains` (1 unless
+    /// written) and `maxContains`.
+    fn check_contains(&mut self, c: ContainsDesc, items: &'v [Value]) -> Check {
+        let matched = items.iter().filter(|item| self.accepts(c.ty, item)).count();
+        if (matched as u64) < c.min_count() {
+            return fail(ValidationErrorKind::Contains {
+                matched,
+                limit: c.min,
             });
         }
-    }
-    for (name, member) in members {
-        if d.field_index(name).is_some() || check_patterns(nodes, d, name, member)? {
-            continue;
-        }
-        let name = name.clone();
-        match (d.unknown, d.unevaluated) {
-            (UnknownFields::Allow, _) => {}
-            (UnknownFields::Deny, false) => {
-                return fail(ValidationErrorKind::UnknownField { name });
-            }
-            (UnknownFields::Deny, true) => return fail(ValidationErrorKind::Unevaluated { name }),
-            (UnknownFields::Extra(ty), _) => {
-                let location = pointer::push("", d.others_keyword());
-                check(nodes, ty, member).map_err(|e| e.under(PathSegment::Key(name), &location))?;
-            }
+        match c.max.filter(|&limit| matched as u64 > limit) {
+            Some(limit) => fail(ValidationErrorKind::MaxContains { matched, limit }),
+            None => Ok(()),
         }
     }
-    check_members(nodes, &d.members, members)
-}
 
-/// Member `name`'s value against every pattern that matches the name, in schema order;
-/// whether one did.
-fn check_patterns(
-    nodes: &[TypeDesc],
-    d: &ObjectDesc,
-    name: &str,
-    member: &Value,
-) -> Result<bool, ValidationError> {
-    let mut matched = false;
-    for p in d.matching_patterns(name) {
-        matched = true;
-        check(nodes, p.ty, member).map_err(|e| {
-            let location = pointer::push("/patternProperties", p.pattern.source());
-            e.under(PathSegment::Key(name.to_owned()), &location)
-        })?;
+    /// An object: each field's member, under its name or an alias, checked against its type
+    /// (a value holding several names of one field is an input with a repeated key: each is
+    /// checked, and the codec's duplicate-key policy decides the rest) and the patterns that
+    /// match the name; required fields present under one of their names; other members
+    /// against the patterns that match their names, or when none does by the unknown-member
+    /// policy.
+    fn check_object(&mut self, d: &ObjectDesc, value: &'v Value) -> Check {
+        let Value::Object(members) = value else {
+            return expect_kind(value, KindSet::only(Kind::Object));
+        };
+        for field in &d.fields {
+            let mut present = false;
+            for name in field.names() {
+                let Some(member) = members.get(name) else {
+                    continue;
+                };
+                present = true;
+                self.check(field.ty, member).map_err(|e| {
+                    let location = pointer::push("/properties", &field.name);
+                    e.under(PathSegment::Key(name.to_owned()), &location)
+                })?;
+                self.check_patterns(d, name, member)?;
+            }
+            if !present && field.required {
+                return fail(ValidationErrorKind::Required {
+                    name: field.name.clone(),
+                });
+            }
+        }
+        for (name, member) in members {
+            if d.field_index(name).is_some() || self.check_patterns(d, name, member)? {
+                continue;
+            }
+            let name = name.clone();
+            match (d.unknown, d.unevaluated) {
+                (UnknownFields::Allow, _) => {}
+                (UnknownFields::Deny, false) => {
+                    return fail(ValidationErrorKind::UnknownField { name });
+                }
+                (UnknownFields::Deny, true) => {
+                    return fail(ValidationErrorKind::Unevaluated { name });
+                }
+                (UnknownFields::Extra(ty), _) => {
+                    let location = pointer::push("", d.others_keyword());
+                    self.check(ty, member)
+                        .map_err(|e| e.under(PathSegment::Key(name), &location))?;
+                }
+            }
+        }
+        self.check_members(&d.members, members)
     }
-    Ok(matched)
-}
 
-/// An object's member rules: its count of members, `dependentRequired` in schema order,
-/// then each name against `propertyNames` (reported at the object, the keyword's pointer
-/// going on into the name schema).
-fn check_members(
-    nodes: &[TypeDesc],
-    rules: &MemberRules,
-    members: &serde_json::Map<String, Value>,
-) -> Check {
-    let count = members.len() as u64;
-    if count < rules.min {
-        return fail(ValidationErrorKind::MinProperties { limit: rules.min });
-    }
-    if let Some(limit) = rules.max.filter(|&limit| count > limit) {
-        return fail(ValidationErrorKind::MaxProperties { limit });
-    }
-    for (name, required) in &rules.dependent_required {
-        if !members.contains_key(name) {
-            continue;
+    /// Member `name`'s value against every pattern that matches the name, in schema order;
+    /// whether one did.
+    fn check_patterns(
+        &mut self,
+        d: &ObjectDesc,
+        name: &str,
+        member: &'v Value,
+    ) -> Result<bool, ValidationError> {
+        let mut matched = false;
+        for p in d.matching_patterns(name) {
+            matched = true;
+            self.check(p.ty, member).map_err(|e| {
+                let location = pointer::push("/patternProperties", p.pattern.source());
+                e.under(PathSegment::Key(name.to_owned()), &location)
+            })?;
         }
-        if let Some(missing) = required.iter().find(|r| !members.contains_key(*r)) {
-            let kind = ValidationErrorKind::DependentRequired {
-                name: name.clone(),
-                missing: missing.clone(),
-            };
-            return fail(kind).map_err(|e| e.within_keyword(name));
-        }
+        Ok(matched)
     }
-    if let Some(names) = rules.names {
-        for name in members.keys() {
-            check(nodes, names, &Value::String(name.clone()))
-                .map_err(|e| e.within("/propertyNames"))?;
+
+    /// An object's member rules: its count of members, `dependentRequired` in schema order,
+    /// then each name against `propertyNames` (reported at the object, the keyword's pointer
+    /// going on into the name schema).
+    fn check_members(
+        &self,
+        rules: &MemberRules,
+        members: &serde_json::Map<String, Value>,
+    ) -> Check {
+        let count = members.len() as u64;
+        if count < rules.min {
+            return fail(ValidationErrorKind::MinProperties { limit: rules.min });
         }
+        if let Some(limit) = rules.max.filter(|&limit| count > limit) {
+            return fail(ValidationErrorKind::MaxProperties { limit });
+        }
+        for (name, required) in &rules.dependent_required {
+            if !members.contains_key(name) {
+                continue;
+            }
+            if let Some(missing) = required.iter().find(|r| !members.contains_key(*r)) {
+                let kind = ValidationErrorKind::DependentRequired {
+                    name: name.clone(),
+                    missing: missing.clone(),
+                };
+                return fail(kind).map_err(|e| e.within_keyword(name));
+            }
+        }
+        if let Some(names) = rules.names {
+            for name in members.keys() {
+                // A checker of its own: the name is a value of its own, not a part of this one.
+                check(self.nodes, names, &Value::String(name.clone()))
+                    .map_err(|e| e.within("/propertyNames"))?;
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 impl ValidationError {
