@@ -149,3 +149,97 @@ fn expressions(schema: &str, valid: [bool; 6]) {
         .collect();
     assert_eq!(verdicts, valid);
 }
+
+/// Pets whose owner is a pet, without tags: each branch an `allOf` of the base and the member
+/// it requires, so both branches check the owner with the whole union again. Every backend
+/// remembers the union's verdict at each position.
+const UNTAGGED_PETS: &str = r##"{
+    "$ref": "#/$defs/pet",
+    "$defs": {
+        "base": {"type": "object", "properties": {"owner": {"$ref": "#/$defs/pet"}, "name": {"type": "string"}}, "required": ["name"]},
+        "pet": {"oneOf": [{"$ref": "#/$defs/cat"}, {"$ref": "#/$defs/dog"}]},
+        "cat": {"allOf": [{"$ref": "#/$defs/base"}, {"required": ["claws"]}]},
+        "dog": {"allOf": [{"$ref": "#/$defs/base"}, {"required": ["bark"]}]}
+    }
+}"##;
+
+/// The functions a schema's program remembers, by name.
+fn remembered(schema: &Schema) -> Vec<String> {
+    let listing = jitson::Codec::new(schema).program().to_string();
+    (listing.lines())
+        .filter_map(|l| l.strip_suffix(" (remembered)"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn untagged_pets_owned_by_pets() {
+    let schema = Schema::from_json_str(UNTAGGED_PETS).unwrap();
+    assert!(!discriminated(&schema), "{schema:?}");
+    assert_eq!(remembered(&schema).len(), 1, "{schema:?}");
+    let pets = |bottom: &str| {
+        nest(bottom, |i, inner| match i % 3 {
+            0 => format!(r#"{{"name": "c{i}", "claws": 5, "owner": {inner}}}"#),
+            1 => format!(r#"{{"owner": {inner}, "name": "d{i}", "bark": "woof"}}"#),
+            _ => format!(r#"{{"name": "x{i}", "owner": {inner}, "bark": 1, "extra": [1, 2]}}"#),
+        })
+    };
+    let documents = [
+        pets(r#"{"name": "last", "claws": 1}"#),
+        pets(r#"{"name": "both", "claws": 1, "bark": 1}"#),
+        pets(r#"{"name": "neither"}"#),
+        pets(r#"{"claws": 1}"#),
+        pets(r#"{"name": 5, "bark": 1}"#),
+        pets("[]"),
+    ];
+    let valid: Vec<bool> = (agree(&schema, &documents).iter())
+        .map(Result::is_ok)
+        .collect();
+    assert_eq!(valid, [true, false, false, false, false, false]);
+}
+
+/// A chain of `links` schemas at one value, each `link(next)` of the next one, ending in
+/// `integer`.
+fn chain(links: usize, link: impl Fn(usize) -> String) -> String {
+    let defs: Vec<String> = (0..links)
+        .map(|i| format!(r#""l{i}": {}"#, link(i + 1)))
+        .chain([format!(r#""l{links}": {{"type": "integer"}}"#)])
+        .collect();
+    format!(
+        r##"{{"$ref": "#/$defs/l0", "$defs": {{{}}}}}"##,
+        defs.join(", ")
+    )
+}
+
+/// Each link checks the one value with the next link twice or more: a `oneOf` of the next
+/// and `not` the next (any value matches one), an `anyOf` of the next below zero and the
+/// next, an `if` of the next with the next or `not` the next (any value matches).
+#[test]
+fn links_that_check_one_value_twice() {
+    const LINKS: usize = 60;
+    let next = |n: usize| format!(r##"{{"$ref": "#/$defs/l{n}"}}"##);
+    let one_of = chain(LINKS, |n| {
+        format!(r#"{{"oneOf": [{}, {{"not": {}}}]}}"#, next(n), next(n))
+    });
+    let any_of = chain(LINKS, |n| {
+        let below = format!(r#"{{"allOf": [{}], "maximum": -1}}"#, next(n));
+        format!(r#"{{"anyOf": [{below}, {}]}}"#, next(n))
+    });
+    let conditional = chain(LINKS, |n| {
+        let (a, b, c) = (next(n), next(n), next(n));
+        format!(r#"{{"if": {a}, "then": {b}, "else": {{"not": {c}}}}}"#)
+    });
+    let documents = ["100", "-7", "\"text\"", "[1]", "{\"a\": 1}"];
+    for (schema, valid) in [
+        (one_of, [true; 5]),
+        (any_of, [true, true, false, false, false]),
+        (conditional, [true; 5]),
+    ] {
+        let schema = Schema::from_json_str(&schema).unwrap();
+        assert!(!remembered(&schema).is_empty(), "{schema:?}");
+        let verdicts: Vec<bool> = (agree(&schema, &documents).iter())
+            .map(Result::is_ok)
+            .collect();
+        assert_eq!(verdicts, valid, "{schema:?}");
+    }
+}

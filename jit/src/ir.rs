@@ -120,12 +120,30 @@
 //! A caught violation ([`Op::Try`]) drops the failed branch's open buffers; what it wrote
 //! stays as garbage to be overwritten (each `oneOf` branch has its own payload place, and the
 //! union tag is written only after a branch matched).
+//!
+//! # Remembered runs
+//!
+//! [`Program::recall`] marks functions whose runs validation remembers per position (the
+//! plan and why it is sound: [`crate::recall`]). A run that builds nothing (validation;
+//! in decode, a frame without destination) and calls (`call` or `try`) a remembered function
+//! at a position where it already ran:
+//!
+//! - where it *passed*, continues at the position that run ended at, without running it;
+//! - where it *failed with a violation* while a `try` frame is open (this op's own, for
+//!   `try`), fails with a violation at once, caught as the first one was;
+//! - otherwise runs it.
+//!
+//! A passing run is remembered when it recorded no collect-all error; a failing one when a
+//! violation unwinds out of it to a catching frame. Remembering changes no result and no
+//! error, only how often a function runs: each remembered function runs at most once per
+//! position that a remembered verdict could answer, so checking is linear in the input.
 
 use std::fmt;
 use std::sync::Arc;
 
 use crate::layout::Layout;
 pub use crate::layout::{NO_DST, ShapeId};
+use crate::recall::Recall;
 
 pub use jitson_kernels::ErrorKind;
 
@@ -967,6 +985,9 @@ pub struct Program {
     pub discriminators: Vec<Discriminator>,
     /// The decode operands and memory format (empty for a validate-only program).
     pub layout: Arc<Layout>,
+    /// Which functions validating runs remember ([`Recall::plan`] of `funcs`; empty: none;
+    /// see [Remembered runs](self#remembered-runs)).
+    pub recall: Recall,
 }
 
 impl Program {
@@ -998,6 +1019,9 @@ impl Program {
                     return err(pc, "table or function index out of range");
                 }
             }
+        }
+        if !self.recall.is_empty() && self.recall.len() != self.funcs.len() {
+            return Err("recall plan not of this program's functions".into());
         }
         if self.layout.is_present() {
             self.layout.verify(self.funcs.iter().map(|f| f.ops.len()))?;
@@ -1096,11 +1120,16 @@ impl Op {
 }
 
 impl fmt::Display for Program {
-    /// A listing: each function with numbered ops, table operands spelled out.
+    /// A listing: each function with numbered ops, table operands spelled out; a function
+    /// validation remembers is marked `(remembered)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "entry f{}", self.entry)?;
         for (i, func) in self.funcs.iter().enumerate() {
-            writeln!(f, "f{i}: {}", func.name)?;
+            let remembered = match self.recall.remembers(i as FuncId) {
+                true => " (remembered)",
+                false => "",
+            };
+            writeln!(f, "f{i}: {}{remembered}", func.name)?;
             for (pc, op) in func.ops.iter().enumerate() {
                 write!(f, "  {pc:>4}  ")?;
                 self.fmt_op(f, op)?;

@@ -1,6 +1,7 @@
 //! jitson's execution layer: the opcode IR ([`ir`], where every op is documented), the
 //! decoded memory format ([`layout`]) and its safe read-only views ([`view`]), the portable
-//! interpreter ([`interp`]: validate, decode, transcode), the Cranelift backend (the
+//! interpreter ([`interp`]: validate, decode, transcode), the plan of which functions' runs
+//! validation remembers ([`recall`]), the Cranelift backend (the
 //! `native` module, present with the default `native` feature: validate, decode), the
 //! encoder over the layout ([`encode`]) and the link table between generated code and the
 //! byte kernels ([`symbols`]). It knows JSON, not any schema language: producers (the
@@ -13,6 +14,7 @@ pub mod layout;
 #[cfg(feature = "native")]
 pub mod native;
 mod number;
+pub mod recall;
 pub mod symbols;
 pub mod view;
 

@@ -54,6 +54,7 @@ use jitson_jit::ir::{
     RawPred, RawPredId, StrCheck, StrEnum, Violation,
 };
 use jitson_jit::layout::{FuncLayout, Layout, PAIR, Shape, UNION_PAYLOAD};
+use jitson_jit::recall::Recall;
 use serde_json::Value;
 
 use emit::Emit;
@@ -92,6 +93,7 @@ pub fn resolve(schema: &Schema) -> Program {
         shapes: r.shapes.shapes,
         funcs: r.func_layouts,
     });
+    r.prog.recall = Recall::plan(&r.prog.funcs);
     debug_assert_eq!(r.prog.verify(), Ok(()));
     r.prog
 }

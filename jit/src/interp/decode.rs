@@ -302,6 +302,10 @@ impl Decoder<'_, '_> {
 impl<'a> Sink<'a> for Decoder<'a, '_> {
     const TEXT: bool = true;
 
+    fn builds(&mut self, at: At) -> bool {
+        !self.loc(at).is_none()
+    }
+
     fn enter(&mut self, at: At, callee: FuncId) {
         let slot = self.loc(at);
         let shape = self.layout.funcs[callee as usize].shape;

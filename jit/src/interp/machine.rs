@@ -7,12 +7,11 @@ use crate::ir::{
     PathSeg, Program, REGS, StrCheck, Violation,
 };
 use crate::number::{check_skipped_numbers, f64_bounds, read_number};
+use crate::recall::{Verdict, Verdicts};
 
 use super::checks::{number_violation, text_violation};
 use super::lookahead::{Limits, Tag, find_tag};
-#[cfg(feature = "native")]
-use super::sink::Check;
-use super::sink::{At, Sink, Text};
+use super::sink::{At, Check, Sink, Text};
 
 /// A kernel error's kind as a run's failure (the depth limit and a number out of range are
 /// their own kinds).
@@ -50,6 +49,10 @@ pub(crate) struct Core {
     bits: Vec<u64>,
     text: Vec<u8>,
     errors: Vec<Failure>,
+    verdicts: Verdicts,
+    /// The core of the trial machine a building run of a program that remembers runs
+    /// branches on first (see [`Machine::trial`]); its verdicts last the whole run.
+    trial: Option<Box<Core>>,
 }
 
 /// A call frame (see the IR docs: registers, container state, catch record).
@@ -62,6 +65,16 @@ struct Frame {
     field: u32,
     bits: u32,
     catch: Option<Catch>,
+    /// For a remembered function's frame, where it started.
+    started: Option<Started>,
+}
+
+/// Where a remembered function's run started: its position, and the collect-all errors
+/// recorded before it (a run that records one is not remembered as passing).
+#[derive(Clone, Copy, Debug)]
+struct Started {
+    pos: usize,
+    errors: usize,
 }
 
 /// What a [`Op::Try`] frame restores when a violation unwinds to it.
@@ -118,7 +131,10 @@ impl Stop {
 /// What the main loop does after an op.
 enum Flow {
     Next,
+    /// The last frame returned.
     Done,
+    /// A violation unwound the last frame (a trial's, which catches).
+    Unwound,
 }
 
 /// Where a string's body lies and what it holds.
@@ -159,6 +175,11 @@ pub(crate) struct Machine<'a, 'c, S> {
     depth: u32,
     tries: u32,
     cap: usize,
+    /// Whether runs of remembered functions are remembered (the sink builds nothing).
+    recall: bool,
+    /// Whether union branches and checks that build nothing are tried first on a trial
+    /// machine (the sink builds, and the program remembers runs; see [`Machine::trial`]).
+    trials: bool,
     s: &'c mut Core,
     /// The patterns the last unknown key matched.
     memo: KeyMemo,
@@ -180,6 +201,14 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         s.path.clear();
         s.bits.clear();
         s.errors.clear();
+        let recall = S::REMEMBERS && prog.recall.any();
+        let trials = !S::REMEMBERS && prog.recall.any();
+        if recall {
+            s.verdicts.clear();
+        }
+        if trials {
+            s.trial.get_or_insert_default().verdicts.clear();
+        }
         Machine {
             prog,
             input,
@@ -188,6 +217,8 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             depth: 0,
             tries: 0,
             cap,
+            recall,
+            trials,
             s,
             memo: KeyMemo::default(),
             sink,
@@ -202,25 +233,76 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     /// Runs the program to its end: `Ok`, or the error that stopped it.
     pub(crate) fn run(&mut self) -> Result<(), Failure> {
         self.push_frame(self.prog.entry, None);
+        self.run_frames().map(|_| ())
+    }
+
+    /// Steps until no frame is left: how the last one ended (returned, or a trial's
+    /// unwound), or the error that stopped the run.
+    fn run_frames(&mut self) -> Result<Flow, Failure> {
         loop {
             let prog = self.prog;
             let frame = self.s.frames.last_mut().expect("a frame while running");
             let op = &prog.funcs[frame.func as usize].ops[frame.pc as usize];
             let at = (frame.func, frame.pc);
             frame.pc += 1;
-            match self.step(op, at) {
-                Ok(Flow::Next) => {}
-                Ok(Flow::Done) => return Ok(()),
-                Err(stop) => {
-                    if let Flow::Done = self.recover(stop)? {
-                        return Ok(());
-                    }
-                }
+            let flow = match self.step(op, at) {
+                Ok(flow) => flow,
+                Err(stop) => self.recover(stop)?,
+            };
+            if let Flow::Done | Flow::Unwound = flow {
+                return Ok(flow);
             }
         }
     }
 
+    /// What `func` does at the cursor, run on a machine that builds nothing (the trial
+    /// machine: its own core, whose verdicts of remembered functions last this whole run):
+    /// a building run of a program that remembers runs tries a union's branch (and a check
+    /// that builds nothing) there first, and runs it for real only when it passed, so every
+    /// function it runs for real passes and the real run is one walk of the input.
+    /// `None` when a fatal error ended the trial (the real run reports it, with its path).
+    fn trial(&mut self, func: FuncId) -> Option<Verdict> {
+        let core = self.s.trial.get_or_insert_default();
+        core.frames.clear();
+        core.path.clear();
+        core.bits.clear();
+        let mut trial = Machine {
+            prog: self.prog,
+            input: self.input,
+            opts: self.opts,
+            pos: self.pos,
+            depth: self.depth,
+            tries: 1,
+            cap: 0,
+            recall: true,
+            trials: false,
+            s: core,
+            memo: KeyMemo::default(),
+            sink: Check,
+        };
+        if let Some(verdict) = trial.s.verdicts.get(func, trial.pos) {
+            return Some(verdict);
+        }
+        let catch = Catch {
+            on_fail: 0,
+            pos: trial.pos,
+            depth: trial.depth,
+            path: 0,
+            bits: 0,
+        };
+        trial.push_frame(func, Some(catch));
+        match trial.run_frames() {
+            Ok(Flow::Unwound) => Some(Verdict::Failed),
+            Ok(_) => Some(Verdict::Passed(trial.pos)),
+            Err(_) => None,
+        }
+    }
+
     fn push_frame(&mut self, func: FuncId, catch: Option<Catch>) {
+        let started = (self.recall && self.prog.recall.remembers(func)).then_some(Started {
+            pos: self.pos,
+            errors: self.s.errors.len(),
+        });
         self.s.frames.push(Frame {
             func,
             pc: 0,
@@ -229,7 +311,30 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             field: NO_FIELD,
             bits: self.s.bits.len() as u32,
             catch,
+            started,
         });
+    }
+
+    /// What a remembered run of `func` at the cursor says, when it answers the call at
+    /// `at`: a pass, or a failure while a catching frame is open (`trying`: this call's
+    /// own). In a building run, a trial answers a `try` (a pass then runs it for real) and
+    /// a call of a remembered function that builds nothing.
+    fn recalled(&mut self, func: FuncId, at: At, trying: bool) -> Option<Verdict> {
+        let verdict = match () {
+            _ if self.recall && self.prog.recall.remembers(func) => {
+                self.s.verdicts.get(func, self.pos)?
+            }
+            _ if self.trials
+                && (trying || (self.prog.recall.remembers(func) && !self.sink.builds(at))) =>
+            {
+                self.trial(func)?
+            }
+            _ => return None,
+        };
+        match verdict {
+            Verdict::Failed if !trying && self.tries == 0 => None,
+            verdict => Some(verdict),
+        }
     }
 
     fn frame(&mut self) -> &mut Frame {
@@ -246,6 +351,11 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         let frame = self.s.frames.pop().expect("a frame while running");
         if frame.catch.is_some() {
             self.tries -= 1;
+        }
+        if let Some(started) = frame.started
+            && started.errors == self.s.errors.len()
+        {
+            (self.s.verdicts).passed(frame.func, started.pos, self.pos);
         }
         match self.s.frames.is_empty() {
             true => Flow::Done,
@@ -267,8 +377,7 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             return Err(self.failure(stop.kind, stop.offset));
         }
         if self.tries > 0 {
-            self.unwind();
-            return Ok(Flow::Next);
+            return Ok(self.unwind());
         }
         let failure = self.failure(stop.kind, stop.offset);
         if self.s.errors.len() + 1 >= self.cap {
@@ -290,10 +399,14 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         }
     }
 
-    /// Pops frames up to and including the innermost catching one and restores its state.
-    fn unwind(&mut self) {
+    /// Pops frames up to and including the innermost catching one, restores its state and
+    /// goes on at its handler; `Unwound` when that was the last frame (a trial's).
+    fn unwind(&mut self) -> Flow {
         loop {
             let frame = self.s.frames.pop().expect("a catching frame");
+            if let Some(started) = frame.started {
+                self.s.verdicts.failed(frame.func, started.pos);
+            }
             if let Some(c) = frame.catch {
                 self.tries -= 1;
                 self.pos = c.pos;
@@ -301,8 +414,11 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
                 self.s.path.truncate(c.path as usize);
                 self.s.bits.truncate(c.bits as usize);
                 self.sink.unwind(self.s.frames.len());
-                self.jump(c.on_fail);
-                return;
+                let Some(frame) = self.s.frames.last_mut() else {
+                    return Flow::Unwound;
+                };
+                frame.pc = c.on_fail;
+                return Flow::Next;
             }
         }
     }
@@ -423,22 +539,30 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
                 };
                 self.jump(to);
             }
-            Op::Call(func) => {
-                self.push_frame(*func, None);
-                self.sink.enter(at, *func);
-            }
-            Op::Try { func, on_fail } => {
-                let catch = Catch {
-                    on_fail: *on_fail,
-                    pos: self.pos,
-                    depth: self.depth,
-                    path: self.s.path.len() as u32,
-                    bits: self.s.bits.len() as u32,
-                };
-                self.tries += 1;
-                self.push_frame(*func, Some(catch));
-                self.sink.enter(at, *func);
-            }
+            Op::Call(func) => match self.recalled(*func, at, false) {
+                Some(Verdict::Passed(end)) => self.pos = end,
+                Some(Verdict::Failed) => return Ok(self.unwind()),
+                None => {
+                    self.push_frame(*func, None);
+                    self.sink.enter(at, *func);
+                }
+            },
+            Op::Try { func, on_fail } => match self.recalled(*func, at, true) {
+                Some(Verdict::Passed(end)) if !self.trials => self.pos = end,
+                Some(Verdict::Failed) => self.jump(*on_fail),
+                _ => {
+                    let catch = Catch {
+                        on_fail: *on_fail,
+                        pos: self.pos,
+                        depth: self.depth,
+                        path: self.s.path.len() as u32,
+                        bits: self.s.bits.len() as u32,
+                    };
+                    self.tries += 1;
+                    self.push_frame(*func, Some(catch));
+                    self.sink.enter(at, *func);
+                }
+            },
             Op::Jump(to) => self.jump(*to),
             Op::Return => return Ok(self.ret()),
             Op::SavePos(r) => {

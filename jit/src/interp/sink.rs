@@ -34,6 +34,13 @@ pub(crate) trait Sink<'a> {
     /// Whether [`Sink::key`] needs its `described` answer; without, it gets `false` and no
     /// pattern is asked.
     const DESCRIBED: bool = false;
+    /// Whether the machine may remember runs of the program's remembered functions (see the
+    /// IR's "Remembered runs"): the sink builds nothing, so a run's verdict is all it does.
+    const REMEMBERS: bool = false;
+    /// Whether the call at `at` builds anything (a frame without destination only checks).
+    fn builds(&mut self, _at: At) -> bool {
+        true
+    }
     /// A frame was pushed by `Call` / `Try` at `at`.
     fn enter(&mut self, _at: At, _callee: FuncId) {}
     /// The current frame returns.
@@ -85,4 +92,5 @@ pub(crate) struct Check;
 impl Sink<'_> for Check {
     const TEXT: bool = false;
     const NUMBERS: bool = false;
+    const REMEMBERS: bool = true;
 }

@@ -10,6 +10,7 @@ use bumpalo::Bump;
 
 use crate::interp;
 use crate::ir::{ExecOptions, KeyMemo, PathSeg, Program};
+use crate::recall::Verdicts;
 
 /// One path segment as generated code stores it: `b == 0` is `Index(a)`; `b == 1` is
 /// `Field { table: a >> 32, field: a as u32 }`; `b >= 2` is `Key { start: a, end: b - 2 }`.
@@ -72,6 +73,9 @@ pub(crate) struct Ctx {
     pub stack_limit: u64,
     pub err: ErrRecord,
     pub open: u64,
+    /// `Try` calls running (counted only in programs that remember runs: a remembered
+    /// failure answers a call only below one).
+    pub tries: u64,
     pub buf_len: u64,
     pub views: *const BufView,
     pub views_len: u64,
@@ -108,6 +112,7 @@ pub(crate) mod off {
     pub const ERR_B: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, b)) as i32;
     pub const ERR_OFFSET: i32 = (offset_of!(Ctx, err) + offset_of!(ErrRecord, offset)) as i32;
     pub const OPEN: i32 = offset_of!(Ctx, open) as i32;
+    pub const TRIES: i32 = offset_of!(Ctx, tries) as i32;
     pub const BUF_LEN: i32 = offset_of!(Ctx, buf_len) as i32;
     pub const BUMP: i32 = offset_of!(Ctx, bump) as i32;
     pub const BUMP_END: i32 = offset_of!(Ctx, bump_end) as i32;
@@ -156,6 +161,8 @@ pub struct Scratch {
     pub(crate) views: Vec<BufView>,
     /// The interpreter's buffers.
     pub(crate) interp: interp::Scratch,
+    /// The verdicts of remembered runs (the IR's "Remembered runs").
+    pub(crate) verdicts: Verdicts,
 }
 
 impl Scratch {
@@ -175,6 +182,9 @@ impl Ctx {
         scratch: &mut Scratch,
         stack_limit: usize,
     ) -> Ctx {
+        if program.recall.any() {
+            scratch.verdicts.clear();
+        }
         if scratch.path.len() < INITIAL_PATH {
             scratch.path.resize(INITIAL_PATH, Seg::default());
         }
@@ -190,6 +200,7 @@ impl Ctx {
             stack_limit: stack_limit as u64,
             err: ErrRecord::default(),
             open: 0,
+            tries: 0,
             buf_len: 0,
             views: scratch.views.as_ptr(),
             views_len: scratch.views.len() as u64,

@@ -12,6 +12,7 @@ use super::ctx::{Ctx, Seg, depth_room};
 use super::decode as d;
 use super::fail::{self, CLASS_PANIC};
 use super::fast;
+use super::remember;
 use crate::interp::{kind_slot, run_discriminate, run_value_op, skip_checked};
 use crate::ir::{ErrorKind, FailKind, Kinds, NumCheck, Op, PathSeg, Violation};
 use jitson_kernels::number::scan_number;
@@ -361,6 +362,16 @@ pub(crate) fn callee(c: Callee) -> Helper {
             3,
             jitson_native_mismatch as *const u8,
         ),
+        Callee::Recall => (
+            "jitson_native_recall",
+            3,
+            remember::jitson_native_recall as *const u8,
+        ),
+        Callee::Remember => (
+            "jitson_native_remember",
+            5,
+            remember::jitson_native_remember as *const u8,
+        ),
         Callee::ScanString => ("jitson_scan_string_utf8", 4, std::ptr::null()),
         Callee::ValidateEscapes => ("jitson_validate_escapes", 2, std::ptr::null()),
         Callee::ParseNumber => ("jitson_parse_number", 3, std::ptr::null()),
@@ -411,6 +422,10 @@ pub(crate) enum Callee {
     Zero,
     /// [`jitson_native_mismatch`].
     Mismatch,
+    /// [`remember::jitson_native_recall`].
+    Recall,
+    /// [`remember::jitson_native_remember`].
+    Remember,
     /// The string scan + UTF-8 kernel.
     ScanString,
     /// The escape validation kernel.
@@ -427,7 +442,7 @@ pub(crate) enum Callee {
 
 impl Callee {
     /// Every callee.
-    pub const ALL: [Callee; 22] = [
+    pub const ALL: [Callee; 24] = [
         Callee::ValueOp,
         Callee::Number,
         Callee::KeyFind,
@@ -444,6 +459,8 @@ impl Callee {
         Callee::DecodeNumber,
         Callee::Zero,
         Callee::Mismatch,
+        Callee::Recall,
+        Callee::Remember,
         Callee::ScanString,
         Callee::ValidateEscapes,
         Callee::ParseNumber,

@@ -33,6 +33,7 @@ mod helpers;
 mod isa;
 mod lower;
 mod machine;
+mod remember;
 
 pub use code::{DEFAULT_SIZE_LIMIT, NativeCode, clif, compile, compile_within};
 pub use ctx::Scratch;

@@ -446,6 +446,10 @@ impl<'a> Sink<'a> for Transcoder<'_, '_> {
     const TEXT: bool = true;
     const DESCRIBED: bool = true;
 
+    fn builds(&mut self, at: At) -> bool {
+        self.writes(at)
+    }
+
     fn enter(&mut self, at: At, callee: FuncId) {
         let muted = !self.writes(at);
         self.frames.push(Mark {

@@ -2,7 +2,8 @@
 //! inline, else the lookahead helper, then a jump table), `Call` and `Try` (a callee's
 //! violation status restores the cursor, depth and path and branches: nothing unwinds
 //! across frames; decode calls the callee's decode version with its destination, boxing
-//! its record when its shape is boxed), `OneOfEnd` and `ContainsEnd`.
+//! its record when its shape is boxed; a remembered callee's validate version is asked of
+//! the run's verdicts first), `OneOfEnd` and `ContainsEnd`.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
@@ -15,6 +16,7 @@ use crate::ir::{ErrorKind, FailKind, FuncId, Label, Reg, Violation};
 use crate::native::ctx::off;
 use crate::native::fail::{self, CLASS_VIOLATION, TAG_ONE_OF};
 use crate::native::helpers::Callee;
+use crate::native::remember;
 use cranelift_module::Module;
 
 /// A boxed callee's record: the slot that receives its address, the number of buffers
@@ -153,13 +155,11 @@ impl Lower<'_> {
     /// decode version writes there, or, when its shape is boxed, into a fresh record
     /// buffer; without one, its validate version runs (it writes nothing).
     fn call_codec(&mut self, pc: usize, f: FuncId) -> (Value, Value, Option<Boxed>) {
-        let (ctx, p) = (self.ctx, self.pos());
         let Some(slot) = self.dest(pc) else {
-            let r = self.func_ref(f, false);
-            let call = self.b.ins().call(r, &[ctx, p]);
-            let res = self.b.inst_results(call);
-            return (res[0], res[1], None);
+            let (status, p) = self.validate_call(f);
+            return (status, p, None);
         };
+        let (ctx, p) = (self.ctx, self.pos());
         let layout = &self.program.layout;
         let info = layout.shape(layout.funcs[f as usize].shape);
         let (dst, boxed) = match info.boxed {
@@ -176,6 +176,44 @@ impl Lower<'_> {
         let call = self.b.ins().call(r, &[ctx, p, dst]);
         let res = self.b.inst_results(call);
         (res[0], res[1], boxed)
+    }
+
+    /// Calls function `f`'s validate version at the cursor (asking the run's verdicts first
+    /// when it is remembered): `(status, pos)`.
+    fn validate_call(&mut self, f: FuncId) -> (Value, Value) {
+        let (ctx, p) = (self.ctx, self.pos());
+        let r = self.func_ref(f, false);
+        if self.program.recall.remembers(f) {
+            return self.remembered_call(r, f, p);
+        }
+        let call = self.b.ins().call(r, &[ctx, p]);
+        let res = self.b.inst_results(call);
+        (res[0], res[1])
+    }
+
+    /// A call of remembered function `f` (its validate version `r`) at `p`: a remembered
+    /// verdict answers it, else it runs and the helper remembers how it ended (the IR's
+    /// "Remembered runs"). `(status, pos)`.
+    fn remembered_call(&mut self, r: FuncRef, f: FuncId, p: Value) -> (Value, Value) {
+        let (ctx, func) = (self.ctx, self.iconst(i64::from(f)));
+        let (status, end) = self.call(Callee::Recall, &[ctx, func, p]);
+        let [run, done] = self.blocks();
+        let status_out = self.b.append_block_param(done, I64);
+        let pos_out = self.b.append_block_param(done, I64);
+        let unknown = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, status, remember::UNKNOWN);
+        let known = [BlockArg::Value(status), BlockArg::Value(end)];
+        self.b.ins().brif(unknown, run, &[], done, &known);
+        self.b.switch_to_block(run);
+        let call = self.b.ins().call(r, &[ctx, p]);
+        let (ran, at) = (self.b.inst_results(call)[0], self.b.inst_results(call)[1]);
+        let kept = self.call(Callee::Remember, &[ctx, func, p, ran, at]);
+        let kept = [BlockArg::Value(kept.0), BlockArg::Value(kept.1)];
+        self.b.ins().jump(done, &kept);
+        self.b.switch_to_block(done);
+        (status_out, pos_out)
     }
 
     /// After a boxed callee returned: its record to the arena, the pointer to its slot.
@@ -203,15 +241,40 @@ impl Lower<'_> {
     }
 
     /// `Try`: a violation restores the cursor and the depth (which is the path's length),
-    /// in decode also the open buffers, and jumps to `on_fail`; other errors return.
+    /// in decode also the open buffers, and jumps to `on_fail`; other errors return. In a
+    /// program that remembers runs, the open `Try`s are counted (a remembered failure
+    /// answers a call only below one), and a decoding callee is tried first by its
+    /// validate version, then decodes only when that passed: decode then runs one branch of
+    /// each union, and its trials answer from the run's verdicts.
     pub(super) fn try_func(&mut self, pc: usize, f: FuncId, on_fail: Label) {
         let depth = self.load_ctx(off::DEPTH);
         let open = self.decoding().then(|| self.load_ctx(off::OPEN));
         let saved = self.pos();
-        let (status, p, boxed) = self.call_codec(pc, f);
+        let remembers = self.program.recall.any();
+        let tries = remembers.then(|| {
+            let tries = self.load_ctx(off::TRIES);
+            let inside = self.b.ins().iadd_imm_s(tries, 1);
+            self.store_ctx(inside, off::TRIES);
+            tries
+        });
         let [ok, failed, caught] = self.blocks();
-        self.b.ins().brif(status, failed, &[], ok, &[]);
+        let failed_status = self.b.append_block_param(failed, I64);
+        let failed_pos = self.b.append_block_param(failed, I64);
+        if remembers && self.dest(pc).is_some() {
+            let (status, p) = self.validate_call(f);
+            let passed = self.b.create_block();
+            let args = [BlockArg::Value(status), BlockArg::Value(p)];
+            self.b.ins().brif(status, failed, &args, passed, &[]);
+            self.b.switch_to_block(passed);
+        }
+        let (status, end, boxed) = self.call_codec(pc, f);
+        let args = [BlockArg::Value(status), BlockArg::Value(end)];
+        self.b.ins().brif(status, failed, &args, ok, &[]);
         self.b.switch_to_block(failed);
+        let (status, p) = (failed_status, failed_pos);
+        if let Some(tries) = tries {
+            self.store_ctx(tries, off::TRIES);
+        }
         let violation = self
             .b
             .ins()
@@ -232,7 +295,10 @@ impl Lower<'_> {
         let on_fail = self.label(on_fail);
         self.b.ins().jump(on_fail, &[]);
         self.b.switch_to_block(ok);
-        self.set_pos(p);
+        if let Some(tries) = tries {
+            self.store_ctx(tries, off::TRIES);
+        }
+        self.set_pos(end);
         self.box_out(boxed);
     }
 
