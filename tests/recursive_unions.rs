@@ -3,12 +3,19 @@
 //! level costs branches^depth. A discriminator, found through `allOf` parts too, sends a
 //! tagged object to its one branch, and an object without a tag every branch requires to
 //! none, on every backend and in the reference validator (which the engine asks where an
-//! error lies). Documents a hundred levels deep: the test would not end otherwise.
+//! error lies). Untagged unions whose branches reach the same subschema, and links that
+//! check one value with the next link twice, are linear because every backend remembers
+//! those checks per position; the same programs without their plan answer every operation
+//! alike. Documents a hundred levels deep: the test would not end otherwise.
 
 mod operations_support;
 
 use jitson::Schema;
 use jitson::schema::TypeDesc;
+use jitson_jit::interp::{self, TranscodeSpec, Unknown};
+use jitson_jit::ir::{ExecOptions, Program};
+use jitson_jit::recall::Recall;
+use jitson_kernels::escape::EscapeMode;
 use operations_support::agree;
 
 /// Levels of the deep documents (the default nesting limit is 128).
@@ -241,5 +248,114 @@ fn links_that_check_one_value_twice() {
             .map(Result::is_ok)
             .collect();
         assert_eq!(verdicts, valid, "{schema:?}");
+    }
+}
+
+/// Every interpreter operation on `program`: validate, collect-all validate, decode then
+/// encode, transcode with unknown members kept, dropped and denied.
+fn interpreter_answers(program: &Program, input: &[u8]) -> impl PartialEq + std::fmt::Debug {
+    let (options, mut scratch) = (ExecOptions::default(), interp::Scratch::new());
+    let validated = interp::validate(program, input, &options, &mut scratch);
+    let all = interp::validate_all(program, input, &options, &mut scratch, 10);
+    let decoded = interp::decode(program, input, &options, &mut scratch).map(|doc| {
+        let mut out = Vec::new();
+        let (mode, big) = (EscapeMode::default(), doc.big_ints());
+        jitson_jit::encode::encode(doc.root(), mode, big, &mut out);
+        out
+    });
+    let transcoded = [Unknown::Keep, Unknown::Drop, Unknown::Deny].map(|unknown| {
+        let spec = TranscodeSpec {
+            unknown,
+            ..TranscodeSpec::default()
+        };
+        let mut out = Vec::new();
+        let result = interp::transcode(program, input, &options, &spec, &mut scratch, &mut out);
+        (result, out)
+    });
+    (validated, all, decoded, transcoded)
+}
+
+/// Remembering changes no answer: each schema's program with its plan and without one
+/// (every function run every time) answers every operation alike, errors and collect-all
+/// lists included, on documents small enough to check the slow way.
+#[test]
+fn remembering_changes_no_answer() {
+    let pets = |levels: usize, bottom: &str| {
+        (0..levels).fold(bottom.to_owned(), |inner, i| match i % 2 {
+            0 => format!(r#"{{"name": "c{i}", "claws": 1, "owner": {inner}, "x": 1}}"#),
+            _ => format!(r#"{{"name": {i}, "bark": 1, "owner": {inner}}}"#),
+        })
+    };
+    let next = |n: usize| format!(r##"{{"$ref": "#/$defs/l{n}"}}"##);
+    let one_of = chain(8, |n| {
+        format!(r#"{{"oneOf": [{}, {{"not": {}}}]}}"#, next(n), next(n))
+    });
+    // Both parts of each `allOf` check the next link: its errors are recorded in collect-all
+    // mode inside remembered runs, once per part.
+    let all_of = chain(6, |n| {
+        format!(
+            r#"{{"type": "array", "items": {{"allOf": [{}, {{"anyOf": [{}, {{"type": "string"}}]}}]}}}}"#,
+            next(n),
+            next(n)
+        )
+    });
+    // One object checked three times at one value by an `allOf` (collect-all records its
+    // errors each time), and by an `if` and then its `else` (a failure remembered in the
+    // trial answers no call outside one: the `else` reports the error).
+    let object = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}, "required": ["c"]}"#;
+    let g = r##"{"$ref": "#/$defs/g"}"##;
+    let thrice = format!(r#"{{"allOf": [{g}, {g}, {g}], "$defs": {{"g": {object}}}}}"#);
+    let otherwise = format!(
+        r#"{{"if": {g}, "then": {{"type": "object"}}, "else": {g}, "$defs": {{"g": {object}}}}}"#
+    );
+    let objects = || {
+        [
+            r#"{"a": "x", "b": 1}"#,
+            r#"{"c": 1}"#,
+            r#"{"a": 1, "c": 2, "b": [], "d": 3}"#,
+            "7",
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    let cases = [
+        (thrice, objects()),
+        (otherwise, objects()),
+        (
+            UNTAGGED_PETS.to_owned(),
+            vec![
+                pets(6, r#"{"name": "last", "claws": 1}"#),
+                pets(6, r#"{"name": "both", "claws": 1, "bark": 1}"#),
+                pets(5, r#"{"name": 5}"#),
+                pets(6, "[]"),
+            ],
+        ),
+        (one_of, vec!["5".to_owned(), "[[1], {}]".to_owned()]),
+        (
+            all_of,
+            vec![
+                "[[[[[[[1]]]]]]]".to_owned(),
+                r#"[[[[[["a", 1, true]]]]], [[[[["b"], "x", null]]]]]"#.to_owned(),
+                "[1, [2, [3, [4]]]]".to_owned(),
+            ],
+        ),
+    ];
+    for (schema, documents) in cases {
+        let schema = Schema::from_json_str(&schema).unwrap();
+        let planned = jitson::Codec::new(&schema).program().clone();
+        assert!(planned.recall.any(), "{planned}");
+        let unplanned = Program {
+            recall: Recall::default(),
+            ..planned.clone()
+        };
+        for document in &documents {
+            let bytes = document.as_bytes();
+            let answers = interpreter_answers(&planned, bytes);
+            assert_eq!(
+                answers,
+                interpreter_answers(&unplanned, bytes),
+                "{document}"
+            );
+        }
     }
 }

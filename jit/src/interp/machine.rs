@@ -65,17 +65,13 @@ struct Frame {
     field: u32,
     bits: u32,
     catch: Option<Catch>,
-    /// For a remembered function's frame, where it started.
-    started: Option<Started>,
+    /// For a remembered function's frame, where it started; else [`UNREMEMBERED`] (also
+    /// once a collect-all error was recorded in it: it does not pass).
+    started: usize,
 }
 
-/// Where a remembered function's run started: its position, and the collect-all errors
-/// recorded before it (a run that records one is not remembered as passing).
-#[derive(Clone, Copy, Debug)]
-struct Started {
-    pos: usize,
-    errors: usize,
-}
+/// [`Frame::started`] of a frame whose run is not remembered.
+const UNREMEMBERED: usize = usize::MAX;
 
 /// What a [`Op::Try`] frame restores when a violation unwinds to it.
 #[derive(Clone, Copy, Debug)]
@@ -299,10 +295,10 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     }
 
     fn push_frame(&mut self, func: FuncId, catch: Option<Catch>) {
-        let started = (self.recall && self.prog.recall.remembers(func)).then_some(Started {
-            pos: self.pos,
-            errors: self.s.errors.len(),
-        });
+        let started = match self.recall && self.prog.recall.remembers(func) {
+            true => self.pos,
+            false => UNREMEMBERED,
+        };
         self.s.frames.push(Frame {
             func,
             pc: 0,
@@ -352,10 +348,8 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         if frame.catch.is_some() {
             self.tries -= 1;
         }
-        if let Some(started) = frame.started
-            && started.errors == self.s.errors.len()
-        {
-            (self.s.verdicts).passed(frame.func, started.pos, self.pos);
+        if frame.started != UNREMEMBERED {
+            (self.s.verdicts).passed(frame.func, frame.started, self.pos);
         }
         match self.s.frames.is_empty() {
             true => Flow::Done,
@@ -384,6 +378,13 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             return Err(failure);
         }
         self.s.errors.push(failure);
+        if self.recall {
+            // The open runs recorded an error: none of them passes.
+            self.s
+                .frames
+                .iter_mut()
+                .for_each(|f| f.started = UNREMEMBERED);
+        }
         match stop.resume {
             Resume::Continue => Ok(Flow::Next),
             Resume::SkipFrom(start) => {
@@ -404,8 +405,8 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     fn unwind(&mut self) -> Flow {
         loop {
             let frame = self.s.frames.pop().expect("a catching frame");
-            if let Some(started) = frame.started {
-                self.s.verdicts.failed(frame.func, started.pos);
+            if frame.started != UNREMEMBERED {
+                self.s.verdicts.failed(frame.func, frame.started);
             }
             if let Some(c) = frame.catch {
                 self.tries -= 1;
@@ -539,14 +540,21 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
                 };
                 self.jump(to);
             }
-            Op::Call(func) => match self.recalled(*func, at, false) {
-                Some(Verdict::Passed(end)) => self.pos = end,
-                Some(Verdict::Failed) => return Ok(self.unwind()),
-                None => {
-                    self.push_frame(*func, None);
-                    self.sink.enter(at, *func);
+            Op::Call(func) => {
+                // Asked only in programs that remember runs (the check is per call).
+                if self.recall || self.trials {
+                    match self.recalled(*func, at, false) {
+                        Some(Verdict::Passed(end)) => {
+                            self.pos = end;
+                            return Ok(Flow::Next);
+                        }
+                        Some(Verdict::Failed) => return Ok(self.unwind()),
+                        None => {}
+                    }
                 }
-            },
+                self.push_frame(*func, None);
+                self.sink.enter(at, *func);
+            }
             Op::Try { func, on_fail } => match self.recalled(*func, at, true) {
                 Some(Verdict::Passed(end)) if !self.trials => self.pos = end,
                 Some(Verdict::Failed) => self.jump(*on_fail),
