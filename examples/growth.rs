@@ -12,7 +12,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use jitson::engine::{Backend, Options};
+use jitson::engine::{Backend, Options, TranscodeOptions, Unknown};
 use jitson::lazy::{self, Pointer};
 use jitson::schema::Format;
 use jitson::{Codec, Schema};
@@ -237,6 +237,60 @@ fn failing(n: usize) {
     }
 }
 
+/// Unions whose branches reach the same subschema, which every backend checks once per
+/// position: untagged pets `n/400` levels deep (validate, and a transcode dropping unknown
+/// members, which tries each branch before writing it), and a chain of `n/400` links at one
+/// value, each a `oneOf` of the next and `not` the next.
+fn unions(n: usize) {
+    let pets = r##"{"$ref": "#/$defs/pet", "$defs": {
+        "base": {"type": "object", "properties": {"owner": {"$ref": "#/$defs/pet"}, "name": {"type": "string"}}, "required": ["name"]},
+        "pet": {"oneOf": [{"$ref": "#/$defs/cat"}, {"$ref": "#/$defs/dog"}]},
+        "cat": {"allOf": [{"$ref": "#/$defs/base"}, {"required": ["claws"]}]},
+        "dog": {"allOf": [{"$ref": "#/$defs/base"}, {"required": ["bark"]}]}}}"##;
+    let owned = |n: usize| {
+        (0..n / 400).fold(r#"{"name": "p", "bark": 1}"#.to_owned(), |inner, i| {
+            format!(r#"{{"name": "p{i}", "bark": 1, "x": [], "owner": {inner}}}"#)
+        })
+    };
+    let drop = TranscodeOptions::new().unknown(Unknown::Drop);
+    for backend in [Backend::Interpreter, Backend::Native] {
+        let pet_codec = codec(pets, backend);
+        case(&format!("untagged pets n/400 deep ({backend:?})"), n, |n| {
+            let document = owned(n);
+            timed(|| pet_codec.validate(document.as_bytes()).expect("valid"))
+        });
+        case(
+            &format!("untagged pets n/400 deep, transcoded ({backend:?})"),
+            n,
+            |n| {
+                let document = owned(n);
+                let mut out = Vec::new();
+                timed(|| {
+                    pet_codec
+                        .transcode(document.as_bytes(), &drop, &mut out)
+                        .expect("valid")
+                })
+            },
+        );
+        case(
+            &format!("a chain of n/400 oneOf/not links ({backend:?})"),
+            n,
+            |n| {
+                let links = n / 400;
+                let defs = list(links, |i| {
+                    let next = format!(r##"{{"$ref": "#/$defs/l{}"}}"##, i + 1);
+                    format!(r#""l{i}": {{"oneOf": [{next}, {{"not": {next}}}]}}"#)
+                });
+                let text = format!(
+                    r##"{{"$ref": "#/$defs/l0", "$defs": {{{defs}, "l{links}": {{"type": "integer"}}}}}}"##
+                );
+                let codec = codec(&text, backend);
+                timed(|| codec.validate(b"5").expect("valid"))
+            },
+        );
+    }
+}
+
 fn lazy_reads(n: usize) {
     let document = |n: usize| {
         format!(
@@ -302,6 +356,7 @@ fn main() {
     loading(n);
     instances(n);
     failing(n);
+    unions(n);
     lazy_reads(n);
     compiles(n);
 }

@@ -123,20 +123,25 @@
 //!
 //! # Remembered runs
 //!
-//! [`Program::recall`] marks functions whose runs validation remembers per position (the
-//! plan and why it is sound: [`crate::recall`]). A run that builds nothing (validation;
-//! in decode, a frame without destination) and calls (`call` or `try`) a remembered function
-//! at a position where it already ran:
+//! [`Program::recall`] marks functions whose runs are remembered per position (the plan,
+//! and why one position may meet a function twice only where it marks: [`crate::recall`]).
+//! A run that builds nothing (validation; in native decode, a call without destination)
+//! and calls (`call` or `try`) a remembered function at a position where it already ran:
 //!
 //! - where it *passed*, continues at the position that run ended at, without running it;
 //! - where it *failed with a violation* while a `try` frame is open (this op's own, for
 //!   `try`), fails with a violation at once, caught as the first one was;
 //! - otherwise runs it.
 //!
-//! A passing run is remembered when it recorded no collect-all error; a failing one when a
-//! violation unwinds out of it to a catching frame. Remembering changes no result and no
-//! error, only how often a function runs: each remembered function runs at most once per
-//! position that a remembered verdict could answer, so checking is linear in the input.
+//! A pass is remembered when its run recorded no collect-all error; a failure when a
+//! violation unwinds out of the run to a catching frame. A run that builds (decode,
+//! transcode) in a program with a plan first *tries* the callee of each `try`, and each
+//! `call` of a remembered function that builds nothing, as a run that builds nothing
+//! (whose verdicts last the whole run): a failure fails as above without running it; a
+//! pass skips such a call, and runs a `try`'s callee for real. None of this changes a
+//! result or an error, only how often a function runs: each remembered function runs at
+//! most once per position (and per failure outside any `try`), so checking is linear in
+//! the input, and building runs run one branch of each union.
 
 use std::fmt;
 use std::sync::Arc;

@@ -106,19 +106,26 @@ const FAILED: usize = usize::MAX;
 /// More entries than this are not kept between runs (a large input's table is dropped).
 const KEPT_CAPACITY: usize = 1 << 16;
 
-/// One run's verdicts of remembered functions, by function and position.
+/// One run's verdicts of remembered functions, by function and position; and where each
+/// value a remembered run passed ends.
 #[derive(Debug, Default)]
 pub(crate) struct Verdicts {
     seen: HashMap<(FuncId, usize), usize, foldhash::fast::RandomState>,
+    /// The end of the value starting (at its first byte) here: a run that passed over a
+    /// value read all of it, well-formed, within the depth limit and with its numbers in
+    /// range, so a skip of it (an `allOf` part walking a member another part checked) need
+    /// not walk it again.
+    ends: HashMap<usize, usize, foldhash::fast::RandomState>,
 }
 
 impl Verdicts {
     /// Forgets everything (a run starts).
     pub(crate) fn clear(&mut self) {
         if self.seen.capacity() > KEPT_CAPACITY {
-            self.seen = HashMap::default();
+            *self = Verdicts::default();
         } else if !self.seen.is_empty() {
             self.seen.clear();
+            self.ends.clear();
         }
     }
 
@@ -130,9 +137,16 @@ impl Verdicts {
         })
     }
 
-    /// `f` at `pos` passed and left the cursor at `end`.
-    pub(crate) fn passed(&mut self, f: FuncId, pos: usize, end: usize) {
+    /// `f` at `pos` passed over the value whose first byte is at `value` (after the
+    /// whitespace from `pos`) and left the cursor at `end`.
+    pub(crate) fn passed(&mut self, f: FuncId, pos: usize, value: usize, end: usize) {
         self.seen.insert((f, pos), end);
+        self.ends.insert(value, end);
+    }
+
+    /// Where the value whose first byte is at `value` ends, if a remembered run passed it.
+    pub(crate) fn end_of(&self, value: usize) -> Option<usize> {
+        self.ends.get(&value).copied()
     }
 
     /// `f` at `pos` failed with a violation.
@@ -190,12 +204,13 @@ mod tests {
     fn verdicts_round_trip_and_clear() {
         let mut v = Verdicts::default();
         assert_eq!(v.get(3, 10), None);
-        v.passed(3, 10, 20);
+        v.passed(3, 10, 12, 20);
         v.failed(3, 30);
         assert_eq!(v.get(3, 10), Some(Verdict::Passed(20)));
         assert_eq!(v.get(3, 30), Some(Verdict::Failed));
         assert_eq!(v.get(4, 10), None);
+        assert_eq!((v.end_of(12), v.end_of(10)), (Some(20), None));
         v.clear();
-        assert_eq!(v.get(3, 10), None);
+        assert_eq!((v.get(3, 10), v.end_of(12)), (None, None));
     }
 }

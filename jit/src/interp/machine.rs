@@ -333,6 +333,16 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         }
     }
 
+    /// Where the value starting at `value` ends, when a remembered run (this run's, or in a
+    /// building run its trials') passed over it.
+    fn known_end(&self, value: usize) -> Option<usize> {
+        match () {
+            _ if self.recall => self.s.verdicts.end_of(value),
+            _ if self.trials => self.s.trial.as_ref()?.verdicts.end_of(value),
+            _ => None,
+        }
+    }
+
     fn frame(&mut self) -> &mut Frame {
         self.s.frames.last_mut().expect("a frame while running")
     }
@@ -349,7 +359,8 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             self.tries -= 1;
         }
         if frame.started != UNREMEMBERED {
-            (self.s.verdicts).passed(frame.func, frame.started, self.pos);
+            let value = whitespace::skip_whitespace(self.input, frame.started);
+            (self.s.verdicts).passed(frame.func, frame.started, value, self.pos);
         }
         match self.s.frames.is_empty() {
             true => Flow::Done,
@@ -503,7 +514,10 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
             Op::SkipValue => {
                 self.ws();
                 let start = self.pos;
-                self.skip()?;
+                match self.known_end(start) {
+                    Some(end) => self.pos = end,
+                    None => self.skip()?,
+                }
                 self.sink.raw(at, &self.input[start..self.pos]);
             }
             Op::Tag(value) => self.sink.index(at, *value),

@@ -103,6 +103,13 @@ pub(crate) unsafe extern "C" fn jitson_native_value_op(
                 return Ok(tag.label_index(targets.len()) as u64);
             }
             Op::SkipValue => {
+                if program.recall.any() {
+                    // SAFETY: as above.
+                    let (_, _, scratch) = unsafe { ctx.parts() };
+                    if let Some(end) = scratch.verdicts.end_of(pos) {
+                        return Ok(end as u64);
+                    }
+                }
                 let left = ctx.options.max_depth.saturating_sub(ctx.open_depth()) as usize;
                 return skip_checked(input, pos, left, ctx.options.big_ints).map(|end| end as u64);
             }

@@ -3,6 +3,7 @@
 //! [`jitson_native_remember`] how it ended. The verdicts live in the run's scratch.
 
 use jitson_kernels::ffi::FfiResult;
+use jitson_kernels::whitespace;
 
 use super::ctx::Ctx;
 use super::fail;
@@ -51,10 +52,15 @@ pub(crate) unsafe extern "C" fn jitson_native_remember(
     end: u64,
 ) -> FfiResult {
     let kept = guarded(ctx, |ctx| {
-        // SAFETY: the scratch pointer comes from a borrow that lives for the whole run.
-        let verdicts = unsafe { &mut (*ctx.scratch).verdicts };
+        // SAFETY: the context was made by `Ctx::new` for this run, whose borrows are live;
+        // no other reference to the scratch is held while the helper runs.
+        let (_, input, scratch) = unsafe { ctx.parts() };
+        let verdicts = &mut scratch.verdicts;
         match status as i64 {
-            fail::OK => verdicts.passed(func as u32, pos as usize, end as usize),
+            fail::OK => {
+                let value = whitespace::skip_whitespace(input, pos as usize);
+                verdicts.passed(func as u32, pos as usize, value, end as usize);
+            }
             fail::VIOLATION if ctx.tries > 0 => verdicts.failed(func as u32, pos as usize),
             _ => {}
         }
