@@ -16,6 +16,8 @@
 //! a `Try` frame is open (the violation is caught, its details never seen), fails again at
 //! once. Anything else runs the function (the first time, a fatal error, a violation that
 //! may end the run or be recorded in collect-all mode: each happens once).
+//! A pass also tells where its value ends (it read it whole and well-formed), so a skip of
+//! that value (an `allOf` part passing over a member another part checked) takes the end.
 //!
 //! Which functions: a function is met twice at one position only below a function that puts
 //! the cursor back (`restore-pos`, or a `try` whose violation does), and then, at the first

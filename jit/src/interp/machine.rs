@@ -55,6 +55,17 @@ pub(crate) struct Core {
     trial: Option<Box<Core>>,
 }
 
+impl Core {
+    /// Empties the buffers of one run (the verdicts are the caller's to clear: a trial
+    /// machine keeps them over its building run).
+    fn reset(&mut self) {
+        self.frames.clear();
+        self.path.clear();
+        self.bits.clear();
+        self.errors.clear();
+    }
+}
+
 /// A call frame (see the IR docs: registers, container state, catch record).
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -193,10 +204,7 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
         cap: usize,
         sink: S,
     ) -> Machine<'a, 'c, S> {
-        s.frames.clear();
-        s.path.clear();
-        s.bits.clear();
-        s.errors.clear();
+        s.reset();
         let recall = S::REMEMBERS && prog.recall.any();
         let trials = !S::REMEMBERS && prog.recall.any();
         if recall {
@@ -259,9 +267,7 @@ impl<'a, 'c, S: Sink<'a>> Machine<'a, 'c, S> {
     /// `None` when a fatal error ended the trial (the real run reports it, with its path).
     fn trial(&mut self, func: FuncId) -> Option<Verdict> {
         let core = self.s.trial.get_or_insert_default();
-        core.frames.clear();
-        core.path.clear();
-        core.bits.clear();
+        core.reset();
         let mut trial = Machine {
             prog: self.prog,
             input: self.input,
